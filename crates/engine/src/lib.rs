@@ -1,0 +1,209 @@
+//! The common interface every Robodrome game implements, and the machinery around it.
+//!
+//! A game is a value of a type implementing [`Game`]:
+//!
+//! * it is created from a setup and a seed ([`Game::new`]) and is deterministic from
+//!   (setup, seed, action log): see [`replay`] and [`Record`];
+//! * it says who owes a decision now ([`Game::decision`]): several seats deciding at once and
+//!   in secret ([`Decision::Simultaneous`], Autoscooter plots, RoboRally programs) or one seat
+//!   in the middle of resolution ([`Decision::One`], a start move, a re-entry, a shock choice);
+//! * [`Game::apply`] is atomic: it either pushes the events the action caused and plays on by
+//!   itself to the next decision, or returns a typed [`RuleError`] and leaves the state exactly as
+//!   it was;
+//! * [`Game::view`] redacts the state for one [`Observer`]; every event says who may see it
+//!   ([`GameEvent::audience`]);
+//! * legal actions can be listed ([`Game::legal_actions`]) or sampled
+//!   ([`Game::sample_action`]); a finished game reports its [`Outcome`].
+//!
+//! **Invariant:** no I/O, no clock, no thread-local randomness. All chance goes through the
+//! seeded [`Rng`] stored inside a game's state; views never expose it.
+
+mod record;
+mod rng;
+mod seat;
+
+pub use record::{replay, LogEntry, Record, ReplayError};
+pub use rng::Rng;
+pub use seat::{Seat, SeatSet};
+
+use serde::{de::DeserializeOwned, Serialize};
+use std::fmt::Debug;
+
+/// Who is looking at a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Observer {
+    /// A player: sees public information and their own secrets.
+    Seat(Seat),
+    /// Someone watching: sees public information only.
+    Spectator,
+    /// Sees everything: a finished game's replay, tests, the rules themselves.
+    Omniscient,
+}
+
+/// Who may see an event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case", tag = "to", content = "seat")]
+pub enum Audience {
+    Everyone,
+    /// Only this seat (and omniscient observers).
+    Seat(Seat),
+}
+
+impl Audience {
+    pub fn admits(self, observer: Observer) -> bool {
+        match (self, observer) {
+            (Audience::Everyone, _) | (_, Observer::Omniscient) => true,
+            (Audience::Seat(s), Observer::Seat(o)) => s == o,
+            (Audience::Seat(_), Observer::Spectator) => false,
+        }
+    }
+}
+
+/// What a game waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// These seats still owe a secret choice; the game resolves when all have committed.
+    /// Seats that have already committed are not in the set.
+    Simultaneous(SeatSet),
+    /// One seat must choose before resolution can go on.
+    One(Seat),
+}
+
+impl Decision {
+    pub fn owes(&self, seat: Seat) -> bool {
+        match self {
+            Decision::Simultaneous(s) => s.contains(seat),
+            Decision::One(s) => *s == seat,
+        }
+    }
+    pub fn seats(&self) -> SeatSet {
+        match self {
+            Decision::Simultaneous(s) => *s,
+            Decision::One(s) => SeatSet::single(*s),
+        }
+    }
+}
+
+/// A finished game's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Outcome {
+    /// Places from first to last; seats that tie share a place.
+    pub ranking: Vec<Vec<Seat>>,
+    /// Each seat's final score, where the game has one (chits, points), by seat.
+    pub scores: Option<Vec<i64>>,
+}
+
+impl Outcome {
+    /// The seats in first place.
+    pub fn winners(&self) -> &[Seat] {
+        self.ranking.first().map(Vec::as_slice).unwrap_or(&[])
+    }
+    /// The place (0 = first) of a seat, if ranked.
+    pub fn place_of(&self, seat: Seat) -> Option<usize> {
+        let mut place = 0;
+        for group in &self.ranking {
+            if group.contains(&seat) {
+                return Some(place);
+            }
+            place += group.len();
+        }
+        None
+    }
+}
+
+/// An illegal action, setup or replay: a typed error with a stable snake_case code
+/// (the scenario output's `error.code`, the protocol's error code).
+pub trait RuleError: std::error::Error + Debug + Clone + PartialEq + Send + Sync + 'static {
+    fn code(&self) -> &'static str;
+}
+
+/// Something that happened, for the log, animations and replays.
+pub trait GameEvent: Clone + Debug + Serialize + PartialEq + Send + Sync + 'static {
+    fn audience(&self) -> Audience;
+}
+
+/// A setup that cannot start a game, with every problem found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SetupError {
+    pub problems: Vec<String>,
+}
+
+impl SetupError {
+    pub fn one(p: impl Into<String>) -> SetupError {
+        SetupError { problems: vec![p.into()] }
+    }
+}
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.problems.join("; "))
+    }
+}
+impl std::error::Error for SetupError {}
+
+/// The interface every game implements. See the crate docs.
+pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
+    /// The game's name in files and messages: `"autoscooter"`, `"roborally"`, `"bumping-bots"`.
+    const NAME: &'static str;
+    /// Everything needed to start: board, seats, pieces, variants.
+    type Setup: Clone + Debug + Send + Sync + Serialize + DeserializeOwned;
+    type Action: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
+    type Event: GameEvent;
+    type Error: RuleError;
+    /// A redacted picture of the state for one observer.
+    type View: Clone + Debug + Serialize;
+
+    /// Start a game. The engine plays on by itself to the first decision.
+    fn new(setup: &Self::Setup, seed: u64) -> Result<Self, SetupError>;
+    /// Number of seats (players), numbered from 0.
+    fn seats(&self) -> usize;
+    /// What the game waits for, or `None` when it is over.
+    fn decision(&self) -> Option<Decision>;
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Apply one seat's action. On `Ok`, the events it caused are pushed to `events` and the
+    /// game has played on to the next decision. On `Err`, nothing changed (state and `events`).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> Result<(), Self::Error>;
+    /// Time is up for every seat that owes a decision: the rules' default fills them in
+    /// (the server sends this when a timer runs out; the engine itself has no clock).
+    fn time_up(&mut self, events: &mut Vec<Self::Event>) -> Result<(), Self::Error>;
+    /// Every legal action of a seat now (empty when it owes nothing). May be large.
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+    /// One legal action drawn uniformly or near-uniformly, without listing them all.
+    fn sample_action(&self, seat: Seat, rng: &mut Rng) -> Option<Self::Action>;
+    /// The state as an observer may see it.
+    fn view(&self, observer: Observer) -> Self::View;
+    /// A copy in which what `seat` cannot see is resampled (and the RNG reseeded), for search.
+    fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self;
+}
+
+/// Play random legal actions until the game ends or `max_actions` were applied.
+/// Returns the number of actions applied. Used by simulations, benches and property tests.
+pub fn play_random<G: Game>(
+    game: &mut G,
+    rng: &mut Rng,
+    events: &mut Vec<G::Event>,
+    max_actions: usize,
+) -> usize {
+    let mut n = 0;
+    while n < max_actions {
+        let Some(decision) = game.decision() else { break };
+        let seat = match decision {
+            Decision::One(s) => s,
+            Decision::Simultaneous(set) => match set.first() {
+                Some(s) => s,
+                None => break,
+            },
+        };
+        let Some(action) = game.sample_action(seat, rng) else { break };
+        if game.apply(seat, &action, events).is_err() {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
