@@ -1,0 +1,303 @@
+//! Autoscooter: bumper cars on a 38-hex rink, for 2 to 8 players (Günter Cornett, Bambus).
+//!
+//! Every player secretly plots a turn number and a movement letter for each car; then the cars
+//! move in number order and crash for chits. The rules are numbered `AS-n.m` as in the
+//! project's `docs/autoscooter.md`; every module cites the rules it implements.
+//!
+//! ```
+//! use autoscooter::{Autoscooter, Action, Setup, Variants};
+//! use engine::{Game, Seat};
+//!
+//! let setup = Setup::standard(2, false, Variants::default()).unwrap();
+//! let mut game = Autoscooter::new(&setup, 1).unwrap();
+//! let mut events = Vec::new();
+//! // Seat 0 plots car 0's first number (AS-2.1: car 0's column starts 1, 12, 23 …).
+//! game.apply(Seat(0), &Action::plot(0, 1, None), &mut events).unwrap();
+//! // Car 0 is seat 0's: seat 1 may not plot it.
+//! assert!(game.apply(Seat(1), &Action::plot(0, 12, None), &mut events).is_err());
+//! ```
+//!
+//! **Invariant:** this crate does no I/O, reads no clock and has no randomness of its own:
+//! a game is a pure function of (setup, seed, actions).
+
+pub mod board;
+pub mod chart;
+mod error;
+pub mod event;
+pub mod purse;
+mod resolve;
+pub mod setup;
+pub mod sheet;
+mod state;
+pub mod view;
+
+pub use board::{Board, BoardSpec, Start};
+pub use chart::{ChartMove, Letter, LetterInput, CHART};
+pub use error::ActionError;
+pub use event::{CrashKind, Event, Holder};
+pub use setup::{CarSetup, PlayerSetup, Setup, Variants, WildCar};
+pub use state::{Autoscooter, Car, Plot};
+pub use view::View;
+
+use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SetupError};
+use grid::{Hex, HexDir};
+use serde::{Deserialize, Serialize};
+use state::Stage;
+use std::collections::BTreeMap;
+
+/// A seat's decision (AS-8).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Action {
+    /// Plot a car's turn number and, for a moving car, its letter (AS-4.1).
+    Plot {
+        car: u8,
+        number: u32,
+        #[serde(default)]
+        letter: Option<LetterInput>,
+    },
+    /// Plot the wild car's letter (AS-7.1).
+    PlotWild {
+        #[serde(default)]
+        letter: Option<LetterInput>,
+    },
+    /// Case D: start a stationary car (AS-5.4).
+    Start { car: u8, to: Hex, facing: HexDir },
+    /// AS-7.3: the colours taken (from a player or the box).
+    Take { colours: BTreeMap<u8, u16> },
+    /// AS-7.3: the colours paid into the box.
+    Pay { colours: BTreeMap<u8, u16> },
+}
+
+impl Action {
+    pub fn plot(car: u8, number: u8, letter: Option<Letter>) -> Action {
+        Action::Plot { car, number: number as u32, letter: letter.map(LetterInput::Valid) }
+    }
+}
+
+impl Game for Autoscooter {
+    const NAME: &'static str = "autoscooter";
+    type Setup = Setup;
+    type Action = Action;
+    type Event = Event;
+    type Error = ActionError;
+    type View = View;
+
+    fn new(setup: &Setup, seed: u64) -> Result<Self, SetupError> {
+        Autoscooter::create(setup, seed)
+    }
+
+    fn seats(&self) -> usize {
+        self.seats as usize
+    }
+
+    fn decision(&self) -> Option<Decision> {
+        match &self.stage {
+            Stage::Plan => Some(Decision::Simultaneous(self.owing())),
+            Stage::AwaitStart { seat, .. } | Stage::AwaitPayment { seat, .. } => Some(Decision::One(*seat)),
+            Stage::Act | Stage::Over => None,
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        (self.stage == Stage::Over).then(|| self.compute_outcome())
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) -> Result<(), ActionError> {
+        if seat.index() >= self.seats as usize {
+            return Err(self.wrong_time(seat));
+        }
+        match action {
+            Action::Plot { car, number, letter } => {
+                let plot = self.check_plot(seat, *car, *number, letter)?;
+                self.do_plot(seat, *car, plot, events);
+            }
+            Action::PlotWild { letter } => {
+                let l = self.check_plot_wild(seat, letter)?;
+                self.wild_plots[seat.index()] = Some(l);
+                events.push(Event::WildCommitted { seat });
+                events.push(Event::WildPlotted { seat, letter: l });
+            }
+            Action::Start { car, to, facing } => {
+                let cell = self.check_start(seat, *car, *to, *facing)?;
+                self.do_start(seat, *car, cell, *facing, events);
+            }
+            Action::Take { colours } | Action::Pay { colours } => {
+                let take = matches!(action, Action::Take { .. });
+                let paid = self.check_payment(seat, take, colours)?;
+                self.do_payment(paid, events);
+            }
+        }
+        self.run(events);
+        Ok(())
+    }
+
+    fn time_up(&mut self, events: &mut Vec<Event>) -> Result<(), ActionError> {
+        match self.stage.clone() {
+            Stage::Plan => self.fill_missing_plots(events),
+            Stage::AwaitStart { car, seat } => {
+                let (cell, facing) = self.default_start(car).expect("a start was possible");
+                self.do_start(seat, car, cell, facing, events);
+            }
+            Stage::AwaitPayment { .. } => {
+                let p = self.default_payment().expect("a payment has options");
+                self.do_payment(p, events);
+            }
+            Stage::Act => {}
+            Stage::Over => return Err(ActionError::GameOver),
+        }
+        self.run(events);
+        Ok(())
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        match &self.stage {
+            Stage::Plan => {
+                for c in self.cars().filter(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none()) {
+                    let (lo, hi) = Letter::range_at(c.speed);
+                    for n in c.unused_numbers() {
+                        if c.speed == 0 {
+                            out.push(Action::plot(c.id, n, None));
+                        } else {
+                            for i in lo..=hi {
+                                out.push(Action::plot(c.id, n, Letter::from_index(i)));
+                            }
+                        }
+                    }
+                }
+                if self.check_plot_wild(seat, &None).is_ok() {
+                    let w = self.car(self.wild.expect("wild"));
+                    let (lo, hi) = Letter::range_at(w.speed);
+                    for i in lo..=hi {
+                        out.push(Action::PlotWild { letter: Letter::from_index(i).map(LetterInput::Valid) });
+                    }
+                }
+            }
+            Stage::AwaitStart { car, seat: s } if *s == seat => {
+                let c = self.car(*car);
+                for d in HexDir::ALL {
+                    let n = self.board.neighbour(c.cell, d);
+                    if self.is_free(n) {
+                        for t in -2..=2 {
+                            out.push(Action::Start { car: *car, to: self.board.hex(n), facing: d.turn(t) });
+                        }
+                    }
+                }
+            }
+            Stage::AwaitPayment { seat: s, take, options } if *s == seat => {
+                for p in options {
+                    let colours = (0..8u8).filter(|&c| p.0[c as usize] > 0).map(|c| (c, p.0[c as usize])).collect();
+                    out.push(if *take { Action::Take { colours } } else { Action::Pay { colours } });
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn sample_action(&self, seat: Seat, rng: &mut Rng) -> Option<Action> {
+        match &self.stage {
+            Stage::Plan => {
+                if let Some(c) = self.cars().find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none()) {
+                    let free = sheet::ROUNDS as u32 - c.used.count_ones();
+                    let k = rng.below(free.max(1));
+                    let number = c.unused_numbers().nth(k as usize)?;
+                    let letter = if c.speed == 0 {
+                        None
+                    } else {
+                        let (lo, hi) = Letter::range_at(c.speed);
+                        Letter::from_index(lo + rng.below((hi - lo + 1) as u32) as u8)
+                    };
+                    return Some(Action::plot(c.id, number, letter));
+                }
+                if self.check_plot_wild(seat, &None).is_ok() {
+                    let w = self.car(self.wild?);
+                    let (lo, hi) = Letter::range_at(w.speed);
+                    let l = Letter::from_index(lo + rng.below((hi - lo + 1) as u32) as u8)?;
+                    return Some(Action::PlotWild { letter: Some(LetterInput::Valid(l)) });
+                }
+                None
+            }
+            Stage::AwaitStart { car, seat: s } if *s == seat => {
+                let c = self.car(*car);
+                let mut free = [HexDir::E; 6];
+                let mut n = 0;
+                for d in HexDir::ALL {
+                    if self.is_free(self.board.neighbour(c.cell, d)) {
+                        free[n] = d;
+                        n += 1;
+                    }
+                }
+                let d = free[rng.index(n.max(1))];
+                let facing = d.turn(rng.below(5) as i32 - 2);
+                Some(Action::Start { car: *car, to: self.board.hex(self.board.neighbour(c.cell, d)), facing })
+            }
+            Stage::AwaitPayment { seat: s, .. } if *s == seat => {
+                let all = self.legal_actions(seat);
+                rng.pick(&all).cloned()
+            }
+            _ => None,
+        }
+    }
+
+    fn view(&self, observer: Observer) -> View {
+        self.make_view(observer)
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
+        let mut g = self.clone();
+        if g.stage == Stage::Plan {
+            // Other seats' plots are secret: forget them (they owe their plots again).
+            for id in 0..8 {
+                if let Some(c) = g.cars[id] {
+                    if c.owner != Some(seat) {
+                        g.plots[id] = None;
+                    }
+                }
+            }
+            for (s, w) in g.wild_plots.iter_mut().enumerate() {
+                if s != seat.index() {
+                    *w = None;
+                }
+            }
+        }
+        g.rng = rng.fork();
+        g
+    }
+}
+
+impl Autoscooter {
+    /// A seat's final score: chits; chits × colours (AS-7.3); its best car's (AS-7.4).
+    pub fn seat_score(&self, seat: Seat) -> i64 {
+        if self.variants.per_car_scoring {
+            self.cars()
+                .filter(|c| c.owner == Some(seat))
+                .map(|c| self.score_of(&self.car_purses[c.id as usize]))
+                .max()
+                .unwrap_or(0)
+        } else {
+            self.score_of(&self.chits(seat))
+        }
+    }
+
+    /// Ranking by score; ties share the place (AS-6).
+    pub(crate) fn compute_outcome(&self) -> Outcome {
+        let scores: Vec<i64> = (0..self.seats).map(|s| self.seat_score(Seat(s))).collect();
+        let mut order: Vec<Seat> = (0..self.seats).map(Seat).collect();
+        order.sort_by_key(|s| (std::cmp::Reverse(scores[s.index()]), s.0));
+        let mut ranking: Vec<Vec<Seat>> = Vec::new();
+        for s in order {
+            match ranking.last_mut() {
+                Some(g) if scores[g[0].index()] == scores[s.index()] => g.push(s),
+                _ => ranking.push(vec![s]),
+            }
+        }
+        Outcome { ranking, scores: Some(scores) }
+    }
+
+    /// The scenario `phase`.
+    pub fn phase(&self) -> &'static str {
+        self.phase_name()
+    }
+}

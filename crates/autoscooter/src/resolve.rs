@@ -1,0 +1,496 @@
+//! The action phase (AS-5): cars act in turn-number order; crashes are scored at once.
+
+use crate::board::{Cell, NONE};
+use crate::chart::Letter;
+use crate::error::ActionError;
+use crate::event::{CrashKind, Event, Holder};
+use crate::purse::{box_takings, payments, Purse};
+use crate::sheet;
+use crate::state::{Autoscooter, CrashWork, Effect, Stage, Transfer, Turn, EMPTY};
+use engine::Seat;
+use grid::{Hex, HexDir};
+use std::collections::BTreeMap;
+
+/// What stopped a car's path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    /// The barrier, or a car of nobody (AS-1.4).
+    Barrier,
+    Car(u8),
+}
+
+/// Which edge of the hit car the rammer crossed (AS-5.5), from the hit car's facing
+/// and the direction the rammer travelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edge {
+    Front,
+    Rear,
+    /// A side edge, and the turn (±1) it gives the hit car.
+    Side(i32),
+}
+
+fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
+    // The rammer enters through the hit car's side pointing back along `travel`.
+    let rel = (travel.opposite().index() as i32 - hit_facing.index() as i32).rem_euclid(6);
+    match rel {
+        0 => Edge::Front,
+        3 => Edge::Rear,
+        // Front-side edges: the nose turns away from the rammer.
+        1 => Edge::Side(-1),
+        5 => Edge::Side(1),
+        // Rear-side edges: the tail swings away, the nose turns towards the rammer's side.
+        2 => Edge::Side(1),
+        _ => Edge::Side(-1),
+    }
+}
+
+impl Autoscooter {
+    /// Play on by itself to the next decision or the end.
+    pub(crate) fn run(&mut self, events: &mut Vec<Event>) {
+        loop {
+            match self.stage {
+                Stage::Plan => {
+                    if !self.owing().is_empty() {
+                        return;
+                    }
+                    self.begin_action(events);
+                }
+                Stage::Act => {
+                    if self.work.is_some() {
+                        if !self.continue_work(events) {
+                            return;
+                        }
+                        self.step += 1;
+                        continue;
+                    }
+                    if self.step >= self.turns.len() {
+                        self.end_round(events);
+                        continue;
+                    }
+                    let turn = self.turns[self.step];
+                    if self.act(turn, events) {
+                        return;
+                    }
+                }
+                Stage::AwaitStart { .. } | Stage::AwaitPayment { .. } | Stage::Over => return,
+            }
+        }
+    }
+
+    /// All plots are in: reveal the numbers and set the acting order (AS-4.1, AS-2.2, AS-7.1).
+    fn begin_action(&mut self, events: &mut Vec<Event>) {
+        self.turns.clear();
+        for id in 0..8u8 {
+            let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else { continue };
+            let Some(owner) = car.owner else { continue };
+            if let Some(row) = sheet::row_of(id, plot.number as u32) {
+                self.car_mut(id).used |= 1 << row;
+            }
+            self.turns.push(Turn { car: id, mover: owner, letter: plot.letter });
+        }
+        self.turns.sort_by_key(|t| self.plots[t.car as usize].map_or(0, |p| p.number));
+        events.push(Event::NumbersRevealed {
+            order: self.turns.iter().map(|t| (t.car, self.plots[t.car as usize].map_or(0, |p| p.number))).collect(),
+        });
+        // AS-7.1: the wild car moves last, by the player whose number was highest.
+        if let (Some(w), Some(last)) = (self.wild, self.turns.last().copied()) {
+            let letter = if self.wild_moving { self.wild_plots[last.mover.index()].flatten() } else { None };
+            self.turns.push(Turn { car: w, mover: last.mover, letter });
+        }
+        self.step = 0;
+        self.stage = Stage::Act;
+    }
+
+    fn end_round(&mut self, events: &mut Vec<Event>) {
+        if self.round >= sheet::ROUNDS {
+            self.stage = Stage::Over;
+            let outcome = self.compute_outcome();
+            events.push(Event::GameOver {
+                winners: outcome.ranking.first().cloned().unwrap_or_default(),
+                scores: outcome.scores.unwrap_or_default(),
+            });
+        } else {
+            self.round += 1;
+            self.begin_planning();
+            events.push(Event::RoundStarted { round: self.round });
+        }
+    }
+
+    /// One car's turn. Returns `true` when a seat must decide before play goes on.
+    fn act(&mut self, turn: Turn, events: &mut Vec<Event>) -> bool {
+        let car = *self.car(turn.car);
+        if car.speed == 0 {
+            // Case D (AS-5.4): the plot is ignored; the player chooses where to start.
+            if HexDir::ALL.iter().any(|&d| self.is_free(self.board.neighbour(car.cell, d))) {
+                self.stage = Stage::AwaitStart { car: turn.car, seat: turn.mover };
+                return true;
+            }
+            events.push(Event::CannotStart { car: turn.car });
+            self.step += 1;
+            return false;
+        }
+        let letter = match turn.letter {
+            Some(l) if l.allowed_at(car.speed) => l,
+            Some(l) => {
+                let used = Letter::straight(car.speed);
+                events.push(Event::LetterConverted { car: turn.car, plotted: l, used });
+                used
+            }
+            None => Letter::straight(car.speed),
+        };
+        let chart = letter.chart();
+        let mut cell = car.cell;
+        let mut path: Vec<Hex> = Vec::with_capacity(3);
+        for (i, &rel) in chart.steps.iter().enumerate() {
+            let dir = car.facing.turn(rel as i32);
+            let next = self.board.neighbour(cell, dir);
+            let blocked = if next == NONE {
+                Some(Target::Barrier)
+            } else {
+                match self.occupancy[next as usize] {
+                    EMPTY => None,
+                    other if self.is_nobodys(other) => Some(Target::Barrier),
+                    other => Some(Target::Car(other)),
+                }
+            };
+            if let Some(target) = blocked {
+                let speed = if i == 0 {
+                    // Case B (AS-5.2): no move; crash at the round's starting speed.
+                    car.speed
+                } else {
+                    // Case C (AS-5.3): to the last free hex, facing the block, plotted speed.
+                    self.place(turn.car, cell);
+                    let c = self.car_mut(turn.car);
+                    c.facing = dir;
+                    c.speed = chart.speed();
+                    events.push(Event::Moved { car: turn.car, letter, path, facing: dir, speed: chart.speed() });
+                    chart.speed()
+                };
+                self.work = Some(self.crash(turn.car, dir, target, speed, events));
+                return false;
+            }
+            path.push(self.board.hex(next));
+            cell = next;
+        }
+        // Case A (AS-5.1).
+        self.place(turn.car, cell);
+        let facing = car.facing.turn(chart.end as i32);
+        let c = self.car_mut(turn.car);
+        c.facing = facing;
+        c.speed = chart.speed();
+        events.push(Event::Moved { car: turn.car, letter, path, facing, speed: chart.speed() });
+        self.step += 1;
+        false
+    }
+
+    fn is_nobodys(&self, car: u8) -> bool {
+        let c = self.car(car);
+        c.owner.is_none() && self.wild != Some(car)
+    }
+
+    fn place(&mut self, car: u8, cell: Cell) {
+        let old = self.car(car).cell;
+        self.occupancy[old as usize] = EMPTY;
+        self.occupancy[cell as usize] = car;
+        self.car_mut(car).cell = cell;
+    }
+
+    /// Who pays and receives for a car (AS-5.6, AS-7.1, AS-7.4).
+    fn holder(&self, car: u8) -> Holder {
+        if self.wild == Some(car) {
+            Holder::Box
+        } else if self.variants.per_car_scoring {
+            Holder::Car(car)
+        } else {
+            Holder::Player(self.car(car).owner.expect("a scoring car has an owner"))
+        }
+    }
+
+    fn holder_seat(&self, h: Holder) -> Option<Seat> {
+        match h {
+            Holder::Player(s) => Some(s),
+            Holder::Car(c) => self.car(c).owner,
+            Holder::Box => None,
+        }
+    }
+
+    /// A transfer between two cars' holders; bumping one's own car pays the box (AS-5.6).
+    fn transfer(&self, from_car: u8, to_car: u8, amount: u32) -> Transfer {
+        let (from, mut to) = (self.holder(from_car), self.holder(to_car));
+        if from != Holder::Box && self.holder_seat(from) == self.holder_seat(to) {
+            to = Holder::Box;
+        }
+        Transfer { from, to, amount }
+    }
+
+    /// Score a crash of `car` travelling `dir` at `speed` into `target` (AS-5.5, AS-7.2).
+    fn crash(&self, car: u8, dir: HexDir, target: Target, speed: u8, events: &mut Vec<Event>) -> CrashWork {
+        let mut w = CrashWork::default();
+        let at = self.board.hex(self.car(car).cell);
+        let hit = match target {
+            Target::Barrier => {
+                events.push(Event::Crash { car, kind: CrashKind::Barrier, with: None, speed, at, indirect: false });
+                if self.wild != Some(car) {
+                    w.transfers.push(Transfer { from: self.holder(car), to: Holder::Box, amount: speed as u32 });
+                }
+                w.effects.push(Effect::Speed(car, 0));
+                return w;
+            }
+            Target::Car(x) => x,
+        };
+        // AS-7.2: a rear hit on a moving car passes along the line of cars in front of it.
+        let (last, indirect, travel) = if self.variants.jolting
+            && self.car(hit).speed > 0
+            && impact_edge(self.car(hit).facing, dir) == Edge::Rear
+        {
+            let line = self.car(hit).facing;
+            let mut last = hit;
+            loop {
+                let next = self.board.neighbour(self.car(last).cell, line);
+                if next == NONE {
+                    break;
+                }
+                match self.occupancy[next as usize] {
+                    EMPTY => break,
+                    o if self.is_nobodys(o) => break,
+                    o => last = o,
+                }
+            }
+            (last, last != hit, line)
+        } else {
+            (hit, false, dir)
+        };
+        let l = *self.car(last);
+        let kind = if l.speed == 0 {
+            CrashKind::Stationary
+        } else {
+            match impact_edge(l.facing, travel) {
+                Edge::Front => CrashKind::Front,
+                Edge::Rear => CrashKind::Rear,
+                Edge::Side(_) => CrashKind::Side,
+            }
+        };
+        events.push(Event::Crash { car, kind, with: Some(last), speed, at, indirect });
+        match kind {
+            CrashKind::Stationary => {
+                w.transfers.push(self.transfer(last, car, speed as u32));
+                w.effects.push(Effect::Speed(car, 0));
+            }
+            CrashKind::Front => {
+                if speed > l.speed {
+                    w.transfers.push(self.transfer(last, car, (speed - l.speed) as u32));
+                } else if l.speed > speed {
+                    w.transfers.push(self.transfer(car, last, (l.speed - speed) as u32));
+                }
+                w.effects.push(Effect::Speed(car, 0));
+                w.effects.push(Effect::Speed(last, 0));
+            }
+            CrashKind::Side => {
+                w.transfers.push(self.transfer(last, car, (speed + l.speed) as u32));
+                if let Edge::Side(t) = impact_edge(l.facing, travel) {
+                    w.effects.push(Effect::Turn(last, t));
+                }
+            }
+            CrashKind::Rear => {
+                w.transfers.push(self.transfer(last, car, speed as u32));
+                if self.variants.jolting {
+                    let ahead = self.board.neighbour(l.cell, l.facing);
+                    if ahead != NONE && self.occupancy[ahead as usize] == EMPTY {
+                        w.effects.push(Effect::Jolt(last, ahead));
+                    } else {
+                        // Jolted into a barrier: it stops and pays its own speed to the box.
+                        if self.wild != Some(last) {
+                            w.transfers.push(Transfer { from: self.holder(last), to: Holder::Box, amount: l.speed as u32 });
+                        }
+                        w.effects.push(Effect::Speed(last, 0));
+                    }
+                }
+            }
+            CrashKind::Barrier => unreachable!("handled above"),
+        }
+        w
+    }
+
+    /// Pay the crash's transfers, then apply its effects. Returns `false` when a seat must
+    /// choose colours first (AS-7.3).
+    fn continue_work(&mut self, events: &mut Vec<Event>) -> bool {
+        let mut w = self.work.take().expect("work in progress");
+        while w.next < w.transfers.len() {
+            let t = w.transfers[w.next];
+            let (options, chooser, take) = self.payment_options(t);
+            if options.len() > 1 {
+                let seat = chooser.expect("a choice has a chooser");
+                self.stage = Stage::AwaitPayment { seat, take, options };
+                self.work = Some(w);
+                return false;
+            }
+            let paid = options.into_iter().next().unwrap_or_default();
+            self.pay(t, &paid, events);
+            w.next += 1;
+        }
+        for e in w.effects {
+            match e {
+                Effect::Speed(c, s) => {
+                    if self.car(c).speed != s {
+                        self.car_mut(c).speed = s;
+                        events.push(Event::SpeedSet { car: c, speed: s });
+                    }
+                }
+                Effect::Turn(c, t) => {
+                    let f = self.car(c).facing.turn(t);
+                    self.car_mut(c).facing = f;
+                    events.push(Event::Turned { car: c, facing: f });
+                }
+                Effect::Jolt(c, to) => {
+                    self.place(c, to);
+                    events.push(Event::Jolted { car: c, to: self.board.hex(to) });
+                }
+            }
+        }
+        true
+    }
+
+    fn purse(&self, h: Holder) -> &Purse {
+        match h {
+            Holder::Player(s) => &self.players[s.index()],
+            Holder::Car(c) => &self.car_purses[c as usize],
+            Holder::Box => &self.box_purse,
+        }
+    }
+    fn purse_mut(&mut self, h: Holder) -> &mut Purse {
+        match h {
+            Holder::Player(s) => &mut self.players[s.index()],
+            Holder::Car(c) => &mut self.car_purses[c as usize],
+            Holder::Box => &mut self.box_purse,
+        }
+    }
+
+    /// The legal mixes of a transfer, who chooses among them, and whether it is a `take`.
+    fn payment_options(&self, t: Transfer) -> (Vec<Purse>, Option<Seat>, bool) {
+        if t.from == t.to {
+            return (vec![Purse::default()], None, false);
+        }
+        let payer = self.purse(t.from);
+        if t.from == Holder::Box {
+            (box_takings(payer, t.amount), self.holder_seat(t.to), true)
+        } else if t.to == Holder::Box {
+            (payments(payer, t.amount), self.holder_seat(t.from), false)
+        } else {
+            (payments(payer, t.amount), self.holder_seat(t.to), true)
+        }
+    }
+
+    fn pay(&mut self, t: Transfer, paid: &Purse, events: &mut Vec<Event>) {
+        let amount = paid.total();
+        if amount == 0 || t.from == t.to {
+            return;
+        }
+        self.purse_mut(t.from).sub(paid);
+        self.purse_mut(t.to).add(paid);
+        let colours = self.variants.colour_scoring.then(|| {
+            (0..8u8).filter(|&c| paid.0[c as usize] > 0).map(|c| (c, paid.0[c as usize])).collect()
+        });
+        events.push(Event::Chits { from: t.from, to: t.to, amount, colours });
+    }
+
+    // ----- mid-resolution decisions -----
+
+    pub(crate) fn check_start(&self, seat: Seat, car: u8, to: Hex, facing: HexDir) -> Result<Cell, ActionError> {
+        let Stage::AwaitStart { car: expected, seat: chooser } = self.stage else {
+            return Err(self.wrong_time(seat));
+        };
+        if seat != chooser {
+            return Err(ActionError::NotYourDecision { seat });
+        }
+        if car != expected {
+            return Err(ActionError::WrongCar { expected, car });
+        }
+        let from = self.board.hex(self.car(car).cell);
+        let dir = from.direction_to(to).ok_or(ActionError::NotAdjacent { to })?;
+        let cell = self.board.cell(to).ok_or(ActionError::OffRink { to })?;
+        if self.occupancy[cell as usize] != EMPTY {
+            return Err(ActionError::HexOccupied { to });
+        }
+        if dir.turn_to(facing).abs() > 2 {
+            return Err(ActionError::FacingNotAllowed { facing: facing.index() });
+        }
+        Ok(cell)
+    }
+
+    pub(crate) fn do_start(&mut self, seat: Seat, car: u8, cell: Cell, facing: HexDir, events: &mut Vec<Event>) {
+        self.place(car, cell);
+        let c = self.car_mut(car);
+        c.facing = facing;
+        c.speed = 1;
+        events.push(Event::Started { car, seat, to: self.board.hex(cell), facing });
+        self.stage = Stage::Act;
+        self.step += 1;
+    }
+
+    /// The start chosen when time is up (a decision of the project): straight ahead if free,
+    /// else the first free hex turning right, left, right… from the facing; facing as moved.
+    pub(crate) fn default_start(&self, car: u8) -> Option<(Cell, HexDir)> {
+        let c = self.car(car);
+        [0, 1, -1, 2, -2, 3].into_iter().map(|t| c.facing.turn(t)).find_map(|d| {
+            let n = self.board.neighbour(c.cell, d);
+            self.is_free(n).then_some((n, d))
+        })
+    }
+
+    pub(crate) fn check_payment(&self, seat: Seat, take: bool, colours: &BTreeMap<u8, u16>) -> Result<Purse, ActionError> {
+        let Stage::AwaitPayment { seat: chooser, take: wants_take, options } = &self.stage else {
+            return Err(self.wrong_time(seat));
+        };
+        if seat != *chooser {
+            return Err(ActionError::NotYourDecision { seat });
+        }
+        if take != *wants_take {
+            return Err(ActionError::WrongPaymentKind);
+        }
+        let mut p = Purse::default();
+        for (&c, &n) in colours {
+            if c >= 8 {
+                return Err(ActionError::IllegalPayment);
+            }
+            p.0[c as usize] = n;
+        }
+        if options.contains(&p) { Ok(p) } else { Err(ActionError::IllegalPayment) }
+    }
+
+    pub(crate) fn do_payment(&mut self, paid: Purse, events: &mut Vec<Event>) {
+        let mut w = self.work.take().expect("a payment belongs to a crash");
+        let t = w.transfers[w.next];
+        self.pay(t, &paid, events);
+        w.next += 1;
+        self.work = Some(w);
+        self.stage = Stage::Act;
+    }
+
+    pub(crate) fn default_payment(&self) -> Option<Purse> {
+        match &self.stage {
+            Stage::AwaitPayment { options, .. } => options.first().copied(),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn impact_edges() {
+        // A car facing E hit by a car travelling E (from behind): rear.
+        assert_eq!(impact_edge(HexDir::E, HexDir::E), Edge::Rear);
+        // Travelling W into a car facing E: its front.
+        assert_eq!(impact_edge(HexDir::E, HexDir::W), Edge::Front);
+        // Travelling NW into a car facing E enters its SE edge (front-right): nose turns left.
+        assert_eq!(impact_edge(HexDir::E, HexDir::NW), Edge::Side(-1));
+        // Travelling SW into a car facing E enters its NE edge (front-left): nose turns right.
+        assert_eq!(impact_edge(HexDir::E, HexDir::SW), Edge::Side(1));
+        // Travelling NE enters its SW edge (rear-right): tail swings left, nose right.
+        assert_eq!(impact_edge(HexDir::E, HexDir::NE), Edge::Side(1));
+        // Travelling SE enters its NW edge (rear-left): nose left.
+        assert_eq!(impact_edge(HexDir::E, HexDir::SE), Edge::Side(-1));
+    }
+}

@@ -1,0 +1,461 @@
+//! The game state and the planning phase (AS-4).
+
+use crate::board::{Board, Cell, NONE};
+use crate::chart::{Letter, LetterInput};
+use crate::error::{check_letter, ActionError};
+use crate::event::{Event, Holder};
+use crate::purse::Purse;
+use crate::setup::{Setup, Variants, WildCar, TOTAL_CHITS};
+use crate::sheet;
+use engine::{Rng, Seat, SeatSet, SetupError};
+use grid::HexDir;
+use std::sync::Arc;
+
+/// "No car" in the occupancy table.
+pub(crate) const EMPTY: u8 = u8::MAX;
+
+/// A car on the rink.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Car {
+    pub id: u8,
+    pub owner: Option<Seat>,
+    pub cell: Cell,
+    pub facing: HexDir,
+    pub speed: u8,
+    /// Rows of the sheet already used (bit i = row i).
+    pub used: u16,
+}
+
+impl Car {
+    /// Unused turn numbers, ascending.
+    pub fn unused_numbers(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..sheet::ROUNDS).filter(|i| self.used & (1 << i) == 0).map(|i| sheet::number(self.id, i))
+    }
+    /// Used turn numbers, ascending.
+    pub fn used_numbers(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..sheet::ROUNDS).filter(|i| self.used & (1 << i) != 0).map(|i| sheet::number(self.id, i))
+    }
+}
+
+/// A car's plot for this round (AS-4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plot {
+    pub number: u8,
+    pub letter: Option<Letter>,
+}
+
+/// One car's turn in the action phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Turn {
+    pub car: u8,
+    /// The seat that moves it (its owner; for the wild car, AS-7.1's player).
+    pub mover: Seat,
+    pub letter: Option<Letter>,
+}
+
+/// Where the game stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// Secret, simultaneous planning (AS-4).
+    Plan,
+    /// Cars act in turn order; `step` indexes `turns`.
+    Act,
+    /// Case D: `seat` chooses where car `car` starts (AS-5.4).
+    AwaitStart { car: u8, seat: Seat },
+    /// AS-7.3: `seat` chooses the colours of the payment at `work.next`.
+    AwaitPayment { seat: Seat, take: bool, options: Vec<Purse> },
+    Over,
+}
+
+/// A money transfer owed by a crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Transfer {
+    pub from: Holder,
+    pub to: Holder,
+    pub amount: u32,
+}
+
+/// What a crash does to cars once its chits are paid (AS-5.5: chits first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Effect {
+    Speed(u8, u8),
+    Turn(u8, i32),
+    Jolt(u8, Cell),
+}
+
+/// A crash being scored: transfers in order, then effects.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub(crate) struct CrashWork {
+    pub transfers: Vec<Transfer>,
+    pub next: usize,
+    pub effects: Vec<Effect>,
+}
+
+/// An Autoscooter game. Create it with [`engine::Game::new`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Autoscooter {
+    pub(crate) board: Arc<Board>,
+    pub(crate) variants: Variants,
+    pub(crate) seats: u8,
+    /// Cars by id; `None` for ids the game does not have.
+    pub(crate) cars: [Option<Car>; 8],
+    pub(crate) occupancy: Vec<u8>,
+    pub(crate) players: Vec<Purse>,
+    pub(crate) car_purses: [Purse; 8],
+    pub(crate) box_purse: Purse,
+    pub(crate) wild: Option<u8>,
+    pub(crate) round: u8,
+    pub(crate) stage: Stage,
+    pub(crate) plots: [Option<Plot>; 8],
+    /// Per seat: the wild car letter plotted this round (`Some(None)`: plotted "no letter").
+    pub(crate) wild_plots: Vec<Option<Option<Letter>>>,
+    /// Does the wild car need a letter this round (it started the round moving)?
+    pub(crate) wild_moving: bool,
+    pub(crate) turns: Vec<Turn>,
+    pub(crate) step: usize,
+    pub(crate) work: Option<CrashWork>,
+    /// Unused by the rules (Autoscooter has no chance); kept for determinized copies.
+    pub(crate) rng: Rng,
+}
+
+impl Autoscooter {
+    pub(crate) fn create(setup: &Setup, seed: u64) -> Result<Autoscooter, SetupError> {
+        let mut problems = Vec::new();
+        let board = match Board::new(&setup.board) {
+            Ok(b) => b,
+            Err(p) => return Err(SetupError { problems: p }),
+        };
+        let seats = setup.players.len();
+        if seats > 8 {
+            problems.push(format!("at most 8 players, not {seats}"));
+        }
+        for (i, p) in setup.players.iter().enumerate() {
+            if p.seat.index() != i {
+                problems.push(format!("players[{i}] has seat {}: seats are numbered 0, 1, 2… in order", p.seat.0));
+            }
+        }
+        if !(1..=sheet::ROUNDS).contains(&setup.round) {
+            problems.push(format!("round must be 1..11, not {}", setup.round));
+        }
+        let v = &setup.variants;
+        if v.per_car_scoring && !v.colour_scoring {
+            problems.push("per_car_scoring needs colour_scoring (AS-7.4)".into());
+        }
+        let mut owner: [Option<Seat>; 8] = [None; 8];
+        for p in &setup.players {
+            for &c in &p.cars {
+                if c >= sheet::CARS {
+                    problems.push(format!("car {c} does not exist (cars are 0..7)"));
+                } else if let Some(o) = owner[c as usize] {
+                    problems.push(format!("car {c} belongs to both {o} and {}", p.seat));
+                } else {
+                    owner[c as usize] = Some(p.seat);
+                }
+            }
+        }
+        let mut cars: [Option<Car>; 8] = [None; 8];
+        let mut occupancy = vec![EMPTY; board.len()];
+        for c in &setup.cars {
+            if c.car >= sheet::CARS {
+                problems.push(format!("car {} does not exist (cars are 0..7)", c.car));
+            } else if setup.cars.iter().filter(|o| o.car == c.car).count() > 1 {
+                problems.push(format!("car {} is placed twice", c.car));
+            }
+        }
+        for id in 0..sheet::CARS {
+            let Some(place) = setup.placement(id) else {
+                if owner[id as usize].is_some() {
+                    problems.push(format!("car {id} belongs to a player but has no place and no start space"));
+                }
+                continue;
+            };
+            let Some(cell) = board.cell(place.at) else {
+                problems.push(format!("car {id} at {} is off the rink", place.at));
+                continue;
+            };
+            if occupancy[cell as usize] != EMPTY {
+                problems.push(format!("cars {} and {id} share {}", occupancy[cell as usize], place.at));
+                continue;
+            }
+            if place.speed > 3 {
+                problems.push(format!("car {id}: speed is 0..3, not {}", place.speed));
+            }
+            let mut used = 0u16;
+            for &n in &place.used_numbers {
+                match sheet::row_of(id, n) {
+                    Some(i) => used |= 1 << i,
+                    None => problems.push(format!("car {id}: used number {n} is not in its column")),
+                }
+            }
+            occupancy[cell as usize] = id;
+            cars[id as usize] = Some(Car {
+                id,
+                owner: owner[id as usize],
+                cell,
+                facing: place.facing,
+                speed: place.speed.min(3),
+                used,
+            });
+        }
+        let wild = match v.wild_car {
+            None | Some(WildCar::Lowest(false)) => None,
+            Some(WildCar::Lowest(true)) => {
+                let w = (0..8u8).find(|&c| cars[c as usize].is_some_and(|car| car.owner.is_none()));
+                if w.is_none() {
+                    problems.push("wild_car: every car on the rink belongs to a player".into());
+                }
+                w
+            }
+            Some(WildCar::Car(c)) => {
+                match cars.get(c as usize).copied().flatten() {
+                    Some(car) if car.owner.is_none() => {}
+                    Some(_) => problems.push(format!("wild_car {c} belongs to a player (AS-7.1)")),
+                    None => problems.push(format!("wild_car {c} is not on the rink")),
+                }
+                Some(c)
+            }
+        };
+        if !problems.is_empty() {
+            return Err(SetupError { problems });
+        }
+
+        // Chits (AS-5.6, AS-7.3).
+        let mut players = vec![Purse::default(); seats];
+        let mut car_purses = [Purse::default(); 8];
+        let mut box_purse = Purse::default();
+        if v.colour_scoring {
+            for (i, p) in setup.players.iter().enumerate() {
+                let mut purse = Purse::default();
+                match &p.colours {
+                    Some(map) => {
+                        for (&c, &n) in map {
+                            if c < 8 {
+                                purse.0[c as usize] = n.min(u16::MAX as u32) as u16;
+                            }
+                        }
+                    }
+                    None => {
+                        for &c in &p.cars {
+                            purse.0[c as usize] = 10;
+                        }
+                    }
+                }
+                if v.per_car_scoring {
+                    // Each colour goes to the car of that colour, or the player's lowest car.
+                    let lowest = p.cars.iter().copied().min();
+                    for c in 0..8u8 {
+                        let n = purse.0[c as usize];
+                        let to = if p.cars.contains(&c) { Some(c) } else { lowest };
+                        if let Some(to) = to {
+                            car_purses[to as usize].0[c as usize] += n;
+                        }
+                    }
+                } else {
+                    players[i] = purse;
+                }
+            }
+            match setup.box_chits {
+                Some(n) => box_purse = Purse::plain(n),
+                None => {
+                    for c in 0..8 {
+                        if cars[c].is_some_and(|car| car.owner.is_none()) {
+                            box_purse.0[c] = 10;
+                        }
+                    }
+                }
+            }
+        } else {
+            let given: u32 = setup.players.iter().map(|p| p.chits).sum();
+            for (i, p) in setup.players.iter().enumerate() {
+                players[i] = Purse::plain(p.chits);
+            }
+            box_purse = Purse::plain(setup.box_chits.unwrap_or(TOTAL_CHITS.saturating_sub(given)));
+        }
+
+        let mut g = Autoscooter {
+            board: Arc::new(board),
+            variants: v.clone(),
+            seats: seats as u8,
+            cars,
+            occupancy,
+            players,
+            car_purses,
+            box_purse,
+            wild,
+            round: setup.round,
+            stage: Stage::Plan,
+            plots: [None; 8],
+            wild_plots: vec![None; seats],
+            wild_moving: false,
+            turns: Vec::with_capacity(9),
+            step: 0,
+            work: None,
+            rng: Rng::seeded(seed),
+        };
+        g.begin_planning();
+        let mut events = Vec::new();
+        g.run(&mut events);
+        Ok(g)
+    }
+
+    pub(crate) fn begin_planning(&mut self) {
+        self.stage = Stage::Plan;
+        self.plots = [None; 8];
+        self.wild_plots.iter_mut().for_each(|w| *w = None);
+        self.wild_moving = self.wild.and_then(|w| self.cars[w as usize]).is_some_and(|c| c.speed > 0);
+    }
+
+    // ----- small accessors -----
+
+    pub(crate) fn car(&self, id: u8) -> &Car {
+        self.cars[id as usize].as_ref().expect("car exists")
+    }
+    pub(crate) fn car_mut(&mut self, id: u8) -> &mut Car {
+        self.cars[id as usize].as_mut().expect("car exists")
+    }
+    /// Cars that exist, by id.
+    pub fn cars(&self) -> impl Iterator<Item = &Car> {
+        self.cars.iter().flatten()
+    }
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn round(&self) -> u8 {
+        self.round
+    }
+    pub fn variants(&self) -> &Variants {
+        &self.variants
+    }
+    pub fn wild_car(&self) -> Option<u8> {
+        self.wild
+    }
+    pub fn plot(&self, car: u8) -> Option<Plot> {
+        self.plots.get(car as usize).copied().flatten()
+    }
+    pub(crate) fn seat_has_cars(&self, seat: Seat) -> bool {
+        self.cars().any(|c| c.owner == Some(seat))
+    }
+
+    /// Seats that still owe something in planning (AS-4.1, AS-7.1).
+    pub(crate) fn owing(&self) -> SeatSet {
+        let mut set = SeatSet::EMPTY;
+        for c in self.cars() {
+            if let Some(o) = c.owner {
+                if self.plots[c.id as usize].is_none() {
+                    set.insert(o);
+                }
+            }
+        }
+        if self.wild_moving {
+            for s in 0..self.seats {
+                let seat = Seat(s);
+                if self.wild_plots[s as usize].is_none() && self.seat_has_cars(seat) {
+                    set.insert(seat);
+                }
+            }
+        }
+        set
+    }
+
+    /// A seat's chits: its purse, or with per-car scoring the sum of its cars' purses.
+    pub fn chits(&self, seat: Seat) -> Purse {
+        if self.variants.per_car_scoring {
+            let mut p = Purse::default();
+            for c in self.cars().filter(|c| c.owner == Some(seat)) {
+                p.add(&self.car_purses[c.id as usize]);
+            }
+            p
+        } else {
+            self.players[seat.index()]
+        }
+    }
+    pub fn box_chits(&self) -> Purse {
+        self.box_purse
+    }
+    pub fn car_chits(&self, car: u8) -> Purse {
+        self.car_purses[car as usize]
+    }
+
+    // ----- planning actions (AS-4) -----
+
+    pub(crate) fn check_plot(
+        &self,
+        seat: Seat,
+        car: u8,
+        number: u32,
+        letter: &Option<LetterInput>,
+    ) -> Result<Plot, ActionError> {
+        if self.stage != Stage::Plan {
+            return Err(self.wrong_time(seat));
+        }
+        let c = match self.cars.get(car as usize).copied().flatten() {
+            Some(c) if c.owner == Some(seat) => c,
+            _ => return Err(ActionError::NotYourCar { seat, car }),
+        };
+        if self.plots[car as usize].is_some() {
+            return Err(ActionError::AlreadyPlotted { car });
+        }
+        let row = sheet::row_of(car, number).ok_or(ActionError::NumberNotInColumn { car, number })?;
+        if c.used & (1 << row) != 0 {
+            return Err(ActionError::NumberAlreadyUsed { car, number });
+        }
+        let letter = match letter {
+            Some(l) => Some(check_letter(l)?),
+            None => None,
+        };
+        Ok(Plot { number: number as u8, letter })
+    }
+
+    pub(crate) fn wrong_time(&self, seat: Seat) -> ActionError {
+        if self.stage == Stage::Over { ActionError::GameOver } else { ActionError::NotYourDecision { seat } }
+    }
+
+    pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut Vec<Event>) {
+        self.plots[car as usize] = Some(plot);
+        events.push(Event::Committed { seat, car });
+        events.push(Event::Plotted { seat, car, number: plot.number, letter: plot.letter });
+    }
+
+    pub(crate) fn check_plot_wild(&self, seat: Seat, letter: &Option<LetterInput>) -> Result<Option<Letter>, ActionError> {
+        if self.stage != Stage::Plan || !self.seat_has_cars(seat) {
+            return Err(self.wrong_time(seat));
+        }
+        if self.wild.is_none() {
+            return Err(ActionError::NoWildCar);
+        }
+        if !self.wild_moving {
+            return Err(ActionError::WildCarStationary);
+        }
+        if self.wild_plots[seat.index()].is_some() {
+            return Err(ActionError::WildAlreadyPlotted);
+        }
+        match letter {
+            Some(l) => Ok(Some(check_letter(l)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// AS-4.2: time is up in planning: highest unused number and straight ahead.
+    pub(crate) fn fill_missing_plots(&mut self, events: &mut Vec<Event>) {
+        for id in 0..8u8 {
+            let Some(c) = self.cars[id as usize] else { continue };
+            let Some(owner) = c.owner else { continue };
+            if self.plots[id as usize].is_none() {
+                let number = c.unused_numbers().last().unwrap_or(0);
+                self.plots[id as usize] = Some(Plot { number, letter: None });
+                events.push(Event::AutoPlotted { seat: owner, car: id, number });
+            }
+        }
+        if self.wild_moving {
+            for s in 0..self.seats {
+                if self.wild_plots[s as usize].is_none() && self.seat_has_cars(Seat(s)) {
+                    self.wild_plots[s as usize] = Some(None);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn is_free(&self, cell: Cell) -> bool {
+        cell != NONE && self.occupancy[cell as usize] == EMPTY
+    }
+}
