@@ -64,9 +64,9 @@ pub enum Action {
     /// Case D: start a stationary car (AS-5.4).
     Start { car: u8, to: Hex, facing: HexDir },
     /// AS-7.3: the colours taken (from a player or the box).
-    Take { colours: BTreeMap<u8, u16> },
+    Take { colours: BTreeMap<String, u16> },
     /// AS-7.3: the colours paid into the box.
-    Pay { colours: BTreeMap<u8, u16> },
+    Pay { colours: BTreeMap<String, u16> },
 }
 
 impl Action {
@@ -187,7 +187,7 @@ impl Game for Autoscooter {
             }
             Stage::AwaitPayment { seat: s, take, options } if *s == seat => {
                 for p in options {
-                    let colours = (0..8u8).filter(|&c| p.0[c as usize] > 0).map(|c| (c, p.0[c as usize])).collect();
+                    let colours = view::colour_map(p);
                     out.push(if *take { Action::Take { colours } } else { Action::Pay { colours } });
                 }
             }

@@ -437,7 +437,7 @@ impl Autoscooter {
         })
     }
 
-    pub(crate) fn check_payment(&self, seat: Seat, take: bool, colours: &BTreeMap<u8, u16>) -> Result<Purse, ActionError> {
+    pub(crate) fn check_payment(&self, seat: Seat, take: bool, colours: &BTreeMap<String, u16>) -> Result<Purse, ActionError> {
         let Stage::AwaitPayment { seat: chooser, take: wants_take, options } = &self.stage else {
             return Err(self.wrong_time(seat));
         };
@@ -448,11 +448,11 @@ impl Autoscooter {
             return Err(ActionError::WrongPaymentKind);
         }
         let mut p = Purse::default();
-        for (&c, &n) in colours {
-            if c >= 8 {
-                return Err(ActionError::IllegalPayment);
+        for (c, &n) in colours {
+            match c.parse::<u8>() {
+                Ok(c) if c < 8 => p.0[c as usize] = n,
+                _ => return Err(ActionError::IllegalPayment),
             }
-            p.0[c as usize] = n;
         }
         if options.contains(&p) { Ok(p) } else { Err(ActionError::IllegalPayment) }
     }

@@ -14,6 +14,7 @@
 
 
 mod autoscooter_io;
+pub mod expect;
 
 use engine::{Game, RuleError, Seat};
 use serde::Serialize;

@@ -1,0 +1,9 @@
+//! Golden scenario files (`tests/golden/*.json`): each sets up a position, plays actions and
+//! states in `expect` what the rules say must come out; each cites its AS rule in `why`.
+
+#[test]
+fn golden_scenarios() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let n = scenario::expect::check_dir(&dir);
+    assert!(n >= 30, "expected at least 30 golden files, found {n}");
+}
