@@ -203,18 +203,10 @@ impl Game for Autoscooter {
                     let free = sheet::ROUNDS as u32 - c.used.count_ones();
                     let k = rng.below(free.max(1));
                     let number = c.unused_numbers().nth(k as usize)?;
-                    let letter = if c.speed == 0 {
-                        None
-                    } else {
-                        let (lo, hi) = Letter::range_at(c.speed);
-                        Letter::from_index(lo + rng.below((hi - lo + 1) as u32) as u8)
-                    };
-                    return Some(Action::plot(c.id, number, letter));
+                    return Some(Action::plot(c.id, number, random_letter(c.speed, rng)));
                 }
                 if self.check_plot_wild(seat, &None).is_ok() {
-                    let w = self.car(self.wild?);
-                    let (lo, hi) = Letter::range_at(w.speed);
-                    let l = Letter::from_index(lo + rng.below((hi - lo + 1) as u32) as u8)?;
+                    let l = random_letter(self.car(self.wild?).speed, rng)?;
                     return Some(Action::PlotWild { letter: Some(LetterInput::Valid(l)) });
                 }
                 None
@@ -248,23 +240,36 @@ impl Game for Autoscooter {
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         if g.stage == Stage::Plan {
-            // Other seats' plots are secret: forget them (they owe their plots again).
-            for id in 0..8 {
-                if let Some(c) = g.cars[id] {
-                    if c.owner != Some(seat) {
-                        g.plots[id] = None;
-                    }
+            // Other seats' committed plots are secret (AS-4.1): keep the fact that they are
+            // committed, resample what they say.
+            for id in 0..8u8 {
+                let (Some(c), Some(_)) = (g.cars[id as usize], g.plots[id as usize]) else { continue };
+                if c.owner == Some(seat) {
+                    continue;
                 }
+                let free = sheet::ROUNDS as u32 - c.used.count_ones();
+                let number = c.unused_numbers().nth(rng.below(free.max(1)) as usize).unwrap_or(0);
+                g.plots[id as usize] = Some(Plot { number, letter: random_letter(c.speed, rng) });
             }
+            let wild_speed = g.wild.and_then(|w| g.cars[w as usize]).map_or(0, |c| c.speed);
             for (s, w) in g.wild_plots.iter_mut().enumerate() {
-                if s != seat.index() {
-                    *w = None;
+                if s != seat.index() && w.is_some() {
+                    *w = Some(random_letter(wild_speed, rng));
                 }
             }
         }
         g.rng = rng.fork();
         g
     }
+}
+
+/// A uniformly random letter allowed at `speed` (none for a stationary car).
+fn random_letter(speed: u8, rng: &mut Rng) -> Option<Letter> {
+    if speed == 0 {
+        return None;
+    }
+    let (lo, hi) = Letter::range_at(speed);
+    Letter::from_index(lo + rng.below((hi - lo + 1) as u32) as u8)
 }
 
 impl Autoscooter {

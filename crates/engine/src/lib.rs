@@ -18,6 +18,7 @@
 //! **Invariant:** no I/O, no clock, no thread-local randomness. All chance goes through the
 //! seeded [`Rng`] stored inside a game's state; views never expose it.
 
+pub mod harness;
 mod record;
 mod rng;
 mod seat;
