@@ -4,7 +4,8 @@ use crate::chart::Letter;
 use engine::{Audience, GameEvent, Seat};
 use grid::{Hex, HexDir};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use crate::purse::Purse;
+use arrayvec::ArrayVec;
 
 /// Who holds chits: a player, a car (AS-7.4 per-car scoring), or the box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -13,6 +14,29 @@ pub enum Holder {
     Player(Seat),
     Car(u8),
     Box,
+}
+
+/// The hexes a car passed in one move (at most three), serialised as a list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Path {
+    len: u8,
+    hexes: [Hex; 3],
+}
+
+impl Path {
+    pub fn push(&mut self, h: Hex) {
+        self.hexes[self.len as usize] = h;
+        self.len += 1;
+    }
+    pub fn as_slice(&self) -> &[Hex] {
+        &self.hexes[..self.len as usize]
+    }
+}
+
+impl Serialize for Path {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.as_slice())
+    }
 }
 
 /// The kind of a crash (AS-5.5).
@@ -58,11 +82,11 @@ pub enum Event {
     /// with the others.
     AutoPlotted { seat: Seat, car: u8, number: u8 },
     /// All plots are in: every car's number for this round, in acting order (AS-4.1).
-    NumbersRevealed { order: Vec<(u8, u8)> },
+    NumbersRevealed { order: ArrayVec<(u8, u8), 8> },
     /// A plotted letter was illegal for the car's speed and became straight ahead (AS-4.2).
     LetterConverted { car: u8, plotted: Letter, used: Letter },
     /// A car moved by the chart (cases A and C): its letter is revealed here.
-    Moved { car: u8, letter: Letter, path: Vec<Hex>, facing: HexDir, speed: u8 },
+    Moved { car: u8, letter: Letter, path: Path, facing: HexDir, speed: u8 },
     /// A stationary car started (case D, AS-5.4).
     Started { car: u8, seat: Seat, to: Hex, facing: HexDir },
     /// A stationary car could not start: no free adjacent hex (AS-5.4).
@@ -71,7 +95,7 @@ pub enum Event {
     /// barrier); `indirect` when a jolt passed the crash down a chain (AS-7.2).
     Crash { car: u8, kind: CrashKind, with: Option<u8>, speed: u8, at: Hex, indirect: bool },
     /// Chits changed hands (or went to / came from the box).
-    Chits { from: Holder, to: Holder, amount: u32, colours: Option<BTreeMap<u8, u16>> },
+    Chits { from: Holder, to: Holder, amount: u32, colours: Option<Purse> },
     /// A car's speed changed by a crash.
     SpeedSet { car: u8, speed: u8 },
     /// A car was turned by a side crash (AS-5.5).
@@ -79,7 +103,7 @@ pub enum Event {
     /// A car was jolted one hex forward (AS-7.2).
     Jolted { car: u8, to: Hex },
     /// The game is over (AS-6).
-    GameOver { winners: Vec<Seat>, scores: Vec<i64> },
+    GameOver { winners: ArrayVec<Seat, 8>, scores: ArrayVec<i64, 8> },
 }
 
 impl GameEvent for Event {

@@ -115,6 +115,7 @@ impl Game for Autoscooter {
             Action::PlotWild { letter } => {
                 let l = self.check_plot_wild(seat, letter)?;
                 self.wild_plots[seat.index()] = Some(l);
+                self.refresh_owing_of(seat);
                 events.push(Event::WildCommitted { seat });
                 events.push(Event::WildPlotted { seat, letter: l });
             }
@@ -202,7 +203,7 @@ impl Game for Autoscooter {
                 if let Some(c) = self.cars().find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none()) {
                     let free = sheet::ROUNDS as u32 - c.used.count_ones();
                     let k = rng.below(free.max(1));
-                    let number = c.unused_numbers().nth(k as usize)?;
+                    let number = c.nth_unused(k)?;
                     return Some(Action::plot(c.id, number, random_letter(c.speed, rng)));
                 }
                 if self.check_plot_wild(seat, &None).is_ok() {

@@ -3,6 +3,7 @@
 //! A [`Purse`] counts chits by colour (a colour is named by its car's number). Without
 //! `colour_scoring` every chit is of colour 0 and only the total matters.
 
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::collections::BTreeSet;
 
 /// Chits by colour.
@@ -160,5 +161,18 @@ mod tests {
         let b = purse(&[(0, 1), (1, 2)]);
         assert_eq!(box_takings(&b, 2).len(), 2); // {0,1} or {1,1}
         assert!(box_takings(&b, 2).iter().all(|p| p.total() == 2 && b.contains(p)));
+    }
+}
+
+/// Serialised as a map from colour (the car number, as a string) to count, without zeros.
+impl Serialize for Purse {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        for (c, &n) in self.0.iter().enumerate() {
+            if n > 0 {
+                m.serialize_entry(&c.to_string(), &n)?;
+            }
+        }
+        m.end()
     }
 }

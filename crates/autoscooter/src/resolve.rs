@@ -3,13 +3,14 @@
 use crate::board::{Cell, NONE};
 use crate::chart::Letter;
 use crate::error::ActionError;
-use crate::event::{CrashKind, Event, Holder};
+use crate::event::{CrashKind, Event, Holder, Path};
 use crate::purse::{box_takings, payments, Purse};
 use crate::sheet;
 use crate::state::{Autoscooter, CrashWork, Effect, Stage, Transfer, Turn, EMPTY};
 use engine::Seat;
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
+
 
 /// What stopped a car's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,16 +87,14 @@ impl Autoscooter {
             if let Some(row) = sheet::row_of(id, plot.number as u32) {
                 self.car_mut(id).used |= 1 << row;
             }
-            self.turns.push(Turn { car: id, mover: owner, letter: plot.letter });
+            self.turns.push(Turn { car: id, number: plot.number, mover: owner, letter: plot.letter });
         }
-        self.turns.sort_by_key(|t| self.plots[t.car as usize].map_or(0, |p| p.number));
-        events.push(Event::NumbersRevealed {
-            order: self.turns.iter().map(|t| (t.car, self.plots[t.car as usize].map_or(0, |p| p.number))).collect(),
-        });
+        self.turns.sort_unstable_by_key(|t| t.number);
+        events.push(Event::NumbersRevealed { order: self.turns.iter().map(|t| (t.car, t.number)).collect() });
         // AS-7.1: the wild car moves last, by the player whose number was highest.
         if let (Some(w), Some(last)) = (self.wild, self.turns.last().copied()) {
             let letter = if self.wild_moving { self.wild_plots[last.mover.index()].flatten() } else { None };
-            self.turns.push(Turn { car: w, mover: last.mover, letter });
+            self.turns.push(Turn { car: w, number: 0, mover: last.mover, letter });
         }
         self.step = 0;
         self.stage = Stage::Act;
@@ -106,8 +105,8 @@ impl Autoscooter {
             self.stage = Stage::Over;
             let outcome = self.compute_outcome();
             events.push(Event::GameOver {
-                winners: outcome.ranking.first().cloned().unwrap_or_default(),
-                scores: outcome.scores.unwrap_or_default(),
+                winners: outcome.ranking.first().into_iter().flatten().copied().collect(),
+                scores: outcome.scores.into_iter().flatten().collect(),
             });
         } else {
             self.round += 1;
@@ -140,7 +139,7 @@ impl Autoscooter {
         };
         let chart = letter.chart();
         let mut cell = car.cell;
-        let mut path: Vec<Hex> = Vec::with_capacity(3);
+        let mut path = Path::default();
         for (i, &rel) in chart.steps.iter().enumerate() {
             let dir = car.facing.turn(rel as i32);
             let next = self.board.neighbour(cell, dir);
@@ -317,6 +316,11 @@ impl Autoscooter {
         let mut w = self.work.take().expect("work in progress");
         while w.next < w.transfers.len() {
             let t = w.transfers[w.next];
+            if let Some(paid) = self.single_colour_payment(t) {
+                self.pay(t, &paid, events);
+                w.next += 1;
+                continue;
+            }
             let (options, chooser, take) = self.payment_options(t);
             if options.len() > 1 {
                 let seat = chooser.expect("a choice has a chooser");
@@ -365,6 +369,25 @@ impl Autoscooter {
         }
     }
 
+    /// The payment when the payer holds a single colour (always so without colour scoring):
+    /// nothing to choose, nothing to list.
+    fn single_colour_payment(&self, t: Transfer) -> Option<Purse> {
+        if t.from == t.to {
+            return Some(Purse::default());
+        }
+        let payer = self.purse(t.from);
+        let mut colours = payer.0.iter().enumerate().filter(|(_, n)| **n > 0);
+        let first = colours.next();
+        if colours.next().is_some() {
+            return None;
+        }
+        let mut paid = Purse::default();
+        if let Some((c, &n)) = first {
+            paid.0[c] = (t.amount.min(n as u32)) as u16;
+        }
+        Some(paid)
+    }
+
     /// The legal mixes of a transfer, who chooses among them, and whether it is a `take`.
     fn payment_options(&self, t: Transfer) -> (Vec<Purse>, Option<Seat>, bool) {
         if t.from == t.to {
@@ -387,9 +410,7 @@ impl Autoscooter {
         }
         self.purse_mut(t.from).sub(paid);
         self.purse_mut(t.to).add(paid);
-        let colours = self.variants.colour_scoring.then(|| {
-            (0..8u8).filter(|&c| paid.0[c as usize] > 0).map(|c| (c, paid.0[c as usize])).collect()
-        });
+        let colours = self.variants.colour_scoring.then_some(*paid);
         events.push(Event::Chits { from: t.from, to: t.to, amount, colours });
     }
 

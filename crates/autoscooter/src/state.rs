@@ -9,6 +9,7 @@ use crate::setup::{Setup, Variants, WildCar, TOTAL_CHITS};
 use crate::sheet;
 use engine::{Rng, Seat, SeatSet, SetupError};
 use grid::HexDir;
+use arrayvec::ArrayVec;
 use std::sync::Arc;
 
 /// "No car" in the occupancy table.
@@ -27,6 +28,14 @@ pub struct Car {
 }
 
 impl Car {
+    /// The `k`-th unused turn number (0-based), ascending.
+    pub fn nth_unused(&self, k: u32) -> Option<u8> {
+        let mut free = !self.used & ((1 << sheet::ROUNDS) - 1);
+        for _ in 0..k {
+            free &= free.wrapping_sub(1);
+        }
+        (free != 0).then(|| sheet::number(self.id, free.trailing_zeros() as u8))
+    }
     /// Unused turn numbers, ascending.
     pub fn unused_numbers(&self) -> impl Iterator<Item = u8> + '_ {
         (0..sheet::ROUNDS).filter(|i| self.used & (1 << i) == 0).map(|i| sheet::number(self.id, i))
@@ -48,6 +57,8 @@ pub struct Plot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Turn {
     pub car: u8,
+    /// Its turn number this round (0 for the wild car, which moves last).
+    pub number: u8,
     /// The seat that moves it (its owner; for the wild car, AS-7.1's player).
     pub mover: Seat,
     pub letter: Option<Letter>,
@@ -86,9 +97,9 @@ pub(crate) enum Effect {
 /// A crash being scored: transfers in order, then effects.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub(crate) struct CrashWork {
-    pub transfers: Vec<Transfer>,
+    pub transfers: ArrayVec<Transfer, 2>,
     pub next: usize,
-    pub effects: Vec<Effect>,
+    pub effects: ArrayVec<Effect, 2>,
 }
 
 /// An Autoscooter game. Create it with [`engine::Game::new`].
@@ -111,6 +122,8 @@ pub struct Autoscooter {
     pub(crate) wild_plots: Vec<Option<Option<Letter>>>,
     /// Does the wild car need a letter this round (it started the round moving)?
     pub(crate) wild_moving: bool,
+    /// Seats that still owe something in planning (kept up to date by `refresh_owing`).
+    pub(crate) owing: SeatSet,
     pub(crate) turns: Vec<Turn>,
     pub(crate) step: usize,
     pub(crate) work: Option<CrashWork>,
@@ -287,6 +300,7 @@ impl Autoscooter {
             plots: [None; 8],
             wild_plots: vec![None; seats],
             wild_moving: false,
+            owing: SeatSet::EMPTY,
             turns: Vec::with_capacity(9),
             step: 0,
             work: None,
@@ -303,6 +317,7 @@ impl Autoscooter {
         self.plots = [None; 8];
         self.wild_plots.iter_mut().for_each(|w| *w = None);
         self.wild_moving = self.wild.and_then(|w| self.cars[w as usize]).is_some_and(|c| c.speed > 0);
+        self.refresh_owing();
     }
 
     // ----- small accessors -----
@@ -338,6 +353,28 @@ impl Autoscooter {
 
     /// Seats that still owe something in planning (AS-4.1, AS-7.1).
     pub(crate) fn owing(&self) -> SeatSet {
+        if self.stage == Stage::Plan { self.owing } else { SeatSet::EMPTY }
+    }
+
+    /// Recompute [`Self::owing`] after the plots changed.
+    pub(crate) fn refresh_owing(&mut self) {
+        self.owing = self.compute_owing();
+    }
+
+    /// Update [`Self::owing`] for one seat after it plotted.
+    pub(crate) fn refresh_owing_of(&mut self, seat: Seat) {
+        let car_missing = self
+            .cars
+            .iter()
+            .zip(&self.plots)
+            .any(|(c, p)| p.is_none() && c.is_some_and(|c| c.owner == Some(seat)));
+        let wild_missing = self.wild_moving && self.wild_plots[seat.index()].is_none();
+        if !car_missing && !wild_missing {
+            self.owing.remove(seat);
+        }
+    }
+
+    fn compute_owing(&self) -> SeatSet {
         let mut set = SeatSet::EMPTY;
         for c in self.cars() {
             if let Some(o) = c.owner {
@@ -412,6 +449,7 @@ impl Autoscooter {
 
     pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut Vec<Event>) {
         self.plots[car as usize] = Some(plot);
+        self.refresh_owing_of(seat);
         events.push(Event::Committed { seat, car });
         events.push(Event::Plotted { seat, car, number: plot.number, letter: plot.letter });
     }
@@ -453,6 +491,7 @@ impl Autoscooter {
                 }
             }
         }
+        self.refresh_owing();
     }
 
     pub(crate) fn is_free(&self, cell: Cell) -> bool {

@@ -141,7 +141,7 @@ impl Autoscooter {
             self.turns
                 .iter()
                 .filter(|t| Some(t.car) != self.wild)
-                .map(|t| (t.car, self.plots[t.car as usize].map_or(0, |p| p.number)))
+                .map(|t| (t.car, t.number))
                 .collect()
         } else {
             Vec::new()
