@@ -20,6 +20,9 @@ use engine::{Game, RuleError, Seat};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+/// The games this build plays from scenario files.
+pub const GAMES: &[&str] = &["autoscooter"];
+
 /// A game that can be played from a scenario file.
 pub trait ScenarioGame: Game {
     /// Build the game's setup from the file's `board`, `setup` and `variants` values

@@ -1,0 +1,97 @@
+//! `robodrome sim`: many random games, a progress bar, and a summary.
+
+use engine::{play_random, Game, Rng, Seat};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::time::Instant;
+
+/// What a simulation reports, whatever the game.
+#[derive(Serialize, Debug)]
+pub struct Summary<S: Serialize> {
+    pub game: &'static str,
+    pub games: u64,
+    pub seed: u64,
+    pub seconds: f64,
+    pub games_per_second: f64,
+    pub actions: u64,
+    /// How often each seat finished first (ties count for every tied seat).
+    pub wins_by_seat: Vec<u64>,
+    /// Game-specific figures.
+    pub details: S,
+}
+
+/// A game-specific tally of events and final states.
+pub trait Tally<G: Game>: Default + Serialize {
+    fn event(&mut self, e: &G::Event);
+    fn finished(&mut self, g: &G);
+    fn print(&self);
+}
+
+/// Play `games` random games from `setup`, game `i` seeded with `seed + i`.
+pub fn run<G: Game, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, show_progress: bool) -> Summary<T> {
+    let bar = if show_progress && games >= 2_000 {
+        let b = ProgressBar::new(games);
+        b.set_style(
+            ProgressStyle::with_template("{spinner} {msg} [{bar:40}] {pos}/{len} games ({per_sec}, {eta} left)")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        b.set_message(G::NAME);
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut tally = T::default();
+    let mut wins: Vec<u64> = Vec::new();
+    let mut actions = 0u64;
+    let mut events = Vec::with_capacity(1024);
+    let started = Instant::now();
+    for i in 0..games {
+        let game_seed = seed.wrapping_add(i);
+        let mut g = G::new(setup, game_seed).expect("setup checked before the run");
+        let mut rng = Rng::seeded(game_seed ^ 0x5eed);
+        events.clear();
+        actions += play_random(&mut g, &mut rng, &mut events, 1_000_000) as u64;
+        for e in &events {
+            tally.event(e);
+        }
+        tally.finished(&g);
+        if wins.len() < g.seats() {
+            wins.resize(g.seats(), 0);
+        }
+        if let Some(o) = g.outcome() {
+            for s in o.winners() {
+                wins[s.index()] += 1;
+            }
+        }
+        if i % 256 == 0 {
+            bar.set_position(i);
+        }
+    }
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    Summary {
+        game: G::NAME,
+        games,
+        seed,
+        seconds,
+        games_per_second: games as f64 / seconds.max(1e-9),
+        actions,
+        wins_by_seat: wins,
+        details: tally,
+    }
+}
+
+/// Print a summary as a short human-readable report.
+pub fn print<G: Game, T: Tally<G>>(s: &Summary<T>) {
+    println!("{} random {} games (seed {}) in {:.2} s: {:.0} games/s, {} actions", s.games, s.game, s.seed, s.seconds, s.games_per_second, s.actions);
+    let total: u64 = s.wins_by_seat.iter().sum();
+    let wins: Vec<String> = s
+        .wins_by_seat
+        .iter()
+        .enumerate()
+        .map(|(i, w)| format!("{}: {} ({:.1}%)", Seat(i as u8), w, 100.0 * *w as f64 / total.max(1) as f64))
+        .collect();
+    println!("first places: {}", wins.join(", "));
+    s.details.print();
+}

@@ -1,0 +1,98 @@
+//! The `robodrome` command as users run it: exit codes, standard input, stable output.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn robodrome() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_robodrome"))
+}
+
+fn golden(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../autoscooter/tests/golden").join(name)
+}
+
+#[test]
+fn scenario_output_is_byte_identical_and_exit_0() {
+    let f = golden("as-5.5-side-crash-rear-side-edge.json");
+    let a = robodrome().arg("scenario").arg(&f).output().unwrap();
+    let b = robodrome().arg("scenario").arg(&f).output().unwrap();
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(a.stdout, b.stdout);
+    let out: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(out["game"], "autoscooter");
+    assert_eq!(out["error"], serde_json::Value::Null);
+}
+
+#[test]
+fn illegal_action_exits_3_with_the_error() {
+    let out = robodrome().arg("scenario").arg(golden("as-2.1-number-already-used.json")).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["error"]["code"], "number_already_used");
+    assert_eq!(doc["error"]["action_index"], 0);
+}
+
+fn run_stdin(input: &str) -> std::process::Output {
+    let mut child = robodrome()
+        .args(["scenario", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn schema_errors_exit_2_naming_the_field_and_print_nothing() {
+    let base = std::fs::read_to_string(golden("as-5.1-case-a-free-path.json")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&base).unwrap();
+    doc["actions"][1]["car"] = serde_json::json!("one");
+    let out = run_stdin(&doc.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("actions[1]"), "{err}");
+
+    doc["actions"][1]["car"] = serde_json::json!(1);
+    doc["actions"][1]["type"] = serde_json::json!("teleport");
+    let out = run_stdin(&doc.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("teleport"));
+
+    let out = run_stdin("{ not json");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn stdin_gives_the_same_output_as_the_file() {
+    let f = golden("as-7.2-jolt-chain-indirect-rear.json");
+    let from_file = robodrome().arg("scenario").arg(&f).output().unwrap();
+    let from_stdin = run_stdin(&std::fs::read_to_string(&f).unwrap());
+    assert_eq!(from_file.stdout, from_stdin.stdout);
+}
+
+#[test]
+fn sim_prints_a_summary_as_json() {
+    let out = robodrome()
+        .args(["sim", "autoscooter", "--games", "50", "--players", "4", "--json", "--variants", "jolting"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["games"], 50);
+    assert_eq!(s["wins_by_seat"].as_array().unwrap().len(), 4);
+    let crashes: u64 = s["details"]["crashes"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
+    assert!(crashes > 0);
+}
+
+#[test]
+fn bad_arguments_are_explained() {
+    let out = robodrome().args(["sim", "autoscooter", "--variants", "turbo"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown Autoscooter variant"));
+    let out = robodrome().args(["sim", "autoscooter", "--players", "9"]).output().unwrap();
+    assert!(!out.status.success());
+}
