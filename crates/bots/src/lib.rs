@@ -1,0 +1,91 @@
+//! Bots: players that choose actions through the engine interface.
+//!
+//! A [`Bot`] is asked to act for a seat that owes a decision. It receives the whole game state
+//! (the server and simulations own it) but promises to look only at what its seat may see: every
+//! bot here starts from [`engine::Game::determinize`], which resamples everything the seat cannot
+//! see, so hidden cards and plots of other seats never reach its decision.
+//!
+//! Strengths are named by a spec string: `random`, `heuristic`, `search:N` (N simulations)
+//! — see [`BotSpec`].
+
+mod random;
+
+pub use random::RandomBot;
+
+use engine::{Game, Rng, Seat};
+use std::fmt;
+
+/// A player that chooses actions.
+pub trait Bot<G: Game>: Send {
+    /// A short name for tables and logs (`random`, `heuristic`, `search:2000`).
+    fn name(&self) -> String;
+    /// Choose a legal action for `seat`, which owes a decision in `game`.
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Rng) -> G::Action;
+}
+
+/// A bot strength as users name it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotSpec {
+    Random,
+    Heuristic,
+    /// Search with this many simulations per decision.
+    Search { simulations: u32 },
+}
+
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BotSpec::Random => f.write_str("random"),
+            BotSpec::Heuristic => f.write_str("heuristic"),
+            BotSpec::Search { simulations } => write!(f, "search:{simulations}"),
+        }
+    }
+}
+
+impl std::str::FromStr for BotSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim() {
+            "random" => Ok(BotSpec::Random),
+            "heuristic" => Ok(BotSpec::Heuristic),
+            other => match other.strip_prefix("search") {
+                Some("") => Ok(BotSpec::Search { simulations: 1000 }),
+                Some(rest) => rest
+                    .strip_prefix(':')
+                    .and_then(|n| n.parse().ok())
+                    .filter(|&n: &u32| n > 0)
+                    .map(|simulations| BotSpec::Search { simulations })
+                    .ok_or_else(|| format!("bad search budget in {other:?} (write search:2000)")),
+                None => Err(format!("unknown bot {other:?} (known: random, heuristic, search:N)")),
+            },
+        }
+    }
+}
+
+/// Games that have bots of every strength.
+pub trait HasBots: Game {
+    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>>;
+}
+
+impl HasBots for autoscooter::Autoscooter {
+    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
+        match spec {
+            // Stronger bots arrive with their own modules; until then they play randomly.
+            BotSpec::Random | BotSpec::Heuristic | BotSpec::Search { .. } => Box::new(RandomBot),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        for s in ["random", "heuristic", "search:2000"] {
+            assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);
+        }
+        assert!("search:0".parse::<BotSpec>().is_err());
+        assert!("genius".parse::<BotSpec>().is_err());
+    }
+}
