@@ -6,11 +6,37 @@ use crate::error::ActionError;
 use crate::event::{CrashKind, Event, Holder, Path};
 use crate::purse::{box_takings, payments, Purse};
 use crate::sheet;
-use crate::state::{Autoscooter, CrashWork, Effect, Stage, Transfer, Turn, EMPTY};
+use crate::state::{Autoscooter, Car, CrashWork, Effect, Stage, Transfer, Turn, EMPTY};
 use engine::Seat;
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
 
+
+/// A chart move walked on the current position.
+struct Trace {
+    path: Path,
+    cell: Cell,
+    facing: HexDir,
+    /// Did the car leave its hex (case A or C)?
+    moved: bool,
+    /// What stopped it, the direction it was going, and the crash speed.
+    blocked: Option<(Target, HexDir, u8)>,
+}
+
+/// The outcome of a move if it were made now ([`Autoscooter::preview`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Preview {
+    /// The letter actually played (AS-4.2 turns an illegal one straight).
+    pub letter: Letter,
+    pub path: Path,
+    pub end: Hex,
+    pub facing: HexDir,
+    pub speed: u8,
+    /// The crash, if any: its kind and the car hit (none for the barrier).
+    pub crash: Option<(CrashKind, Option<u8>)>,
+    /// Chits the car's player would win (negative: lose), before limits of what anyone holds.
+    pub chits: i32,
+}
 
 /// What stopped a car's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -138,11 +164,40 @@ impl Autoscooter {
             None => Letter::straight(car.speed),
         };
         let chart = letter.chart();
-        let mut cell = car.cell;
-        let mut path = Path::default();
+        let t = self.trace(&car, letter);
+        match t.blocked {
+            Some((target, dir, speed)) => {
+                if t.moved {
+                    // Case C (AS-5.3): to the last free hex, facing the block, plotted speed.
+                    self.place(turn.car, t.cell);
+                    let c = self.car_mut(turn.car);
+                    c.facing = dir;
+                    c.speed = chart.speed();
+                    events.push(Event::Moved { car: turn.car, letter, path: t.path, facing: dir, speed: chart.speed() });
+                }
+                // Case B (AS-5.2) crashes without moving, at the round's starting speed.
+                self.work = Some(self.crash(turn.car, dir, target, speed, events));
+            }
+            None => {
+                // Case A (AS-5.1).
+                self.place(turn.car, t.cell);
+                let c = self.car_mut(turn.car);
+                c.facing = t.facing;
+                c.speed = chart.speed();
+                events.push(Event::Moved { car: turn.car, letter, path: t.path, facing: t.facing, speed: chart.speed() });
+                self.step += 1;
+            }
+        }
+        false
+    }
+
+    /// Walk a chart move from the car's position (AS-5.1–5.3) without changing anything.
+    fn trace(&self, car: &Car, letter: Letter) -> Trace {
+        let chart = letter.chart();
+        let mut t = Trace { path: Path::default(), cell: car.cell, facing: car.facing.turn(chart.end as i32), moved: false, blocked: None };
         for (i, &rel) in chart.steps.iter().enumerate() {
             let dir = car.facing.turn(rel as i32);
-            let next = self.board.neighbour(cell, dir);
+            let next = self.board.neighbour(t.cell, dir);
             let blocked = if next == NONE {
                 Some(Target::Barrier)
             } else {
@@ -153,33 +208,66 @@ impl Autoscooter {
                 }
             };
             if let Some(target) = blocked {
-                let speed = if i == 0 {
-                    // Case B (AS-5.2): no move; crash at the round's starting speed.
-                    car.speed
-                } else {
-                    // Case C (AS-5.3): to the last free hex, facing the block, plotted speed.
-                    self.place(turn.car, cell);
-                    let c = self.car_mut(turn.car);
-                    c.facing = dir;
-                    c.speed = chart.speed();
-                    events.push(Event::Moved { car: turn.car, letter, path, facing: dir, speed: chart.speed() });
-                    chart.speed()
-                };
-                self.work = Some(self.crash(turn.car, dir, target, speed, events));
-                return false;
+                // Case B crashes at the round's starting speed, case C at the plotted speed.
+                let speed = if i == 0 { car.speed } else { chart.speed() };
+                t.facing = dir;
+                t.blocked = Some((target, dir, speed));
+                return t;
             }
-            path.push(self.board.hex(next));
-            cell = next;
+            t.path.push(self.board.hex(next));
+            t.cell = next;
+            t.moved = true;
         }
-        // Case A (AS-5.1).
-        self.place(turn.car, cell);
-        let facing = car.facing.turn(chart.end as i32);
-        let c = self.car_mut(turn.car);
-        c.facing = facing;
-        c.speed = chart.speed();
-        events.push(Event::Moved { car: turn.car, letter, path, facing, speed: chart.speed() });
-        self.step += 1;
-        false
+        t
+    }
+
+    /// What moving `car` now with `letter` would do, if it acted on the current position:
+    /// where it ends, and the crash with its chits for the car's player (positive: won).
+    /// For bots and the move preview of user interfaces; it changes nothing.
+    pub fn preview(&self, car: u8, letter: Letter) -> Option<Preview> {
+        let c = *self.cars.get(car as usize)?.as_ref()?;
+        if c.speed == 0 {
+            return None;
+        }
+        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
+        let t = self.trace(&c, letter);
+        let mut p = Preview {
+            letter,
+            path: t.path,
+            end: self.board.hex(t.cell),
+            facing: t.facing,
+            speed: letter.speed(),
+            crash: None,
+            chits: 0,
+        };
+        if let Some((target, dir, speed)) = t.blocked {
+            let mut probe = self.clone();
+            if t.moved {
+                probe.place(car, t.cell);
+            }
+            let mut events = Vec::new();
+            let work = probe.crash(car, dir, target, speed, &mut events);
+            if let Some(Event::Crash { kind, with, .. }) = events.first() {
+                p.crash = Some((*kind, *with));
+            }
+            let me = c.owner;
+            for tr in &work.transfers {
+                if me.is_some() && self.holder_seat(tr.to) == me {
+                    p.chits += tr.amount as i32;
+                }
+                if me.is_some() && self.holder_seat(tr.from) == me {
+                    p.chits -= tr.amount as i32;
+                }
+            }
+            if let Some(Effect::Speed(_, 0)) = work.effects.iter().find(|e| matches!(e, Effect::Speed(x, _) if *x == car)) {
+                p.speed = 0;
+            } else if t.moved {
+                p.speed = letter.speed();
+            } else {
+                p.speed = c.speed;
+            }
+        }
+        Some(p)
     }
 
     fn is_nobodys(&self, car: u8) -> bool {

@@ -115,3 +115,40 @@ fn timeouts_fill_missing_plots_with_the_highest_number() {
     g.time_up(&mut ev).unwrap();
     assert!(ev.iter().any(|e| matches!(e, autoscooter::Event::AutoPlotted { car: 0, number: 87, .. })), "{ev:?}");
 }
+
+#[test]
+fn preview_matches_the_move_when_the_car_acts_first() {
+    // AS-5.5 side crash of the golden file as-5.5-side-crash-rear-side-edge: car 0 plays J into
+    // car 1's rear-side edge: +3 chits, ends on [1,1].
+    use autoscooter::{BoardSpec, CarSetup, CrashKind, PlayerSetup};
+    let cells = (0..5).flat_map(|r| (0..7).map(move |q| Hex::new(q, r))).collect();
+    let setup = Setup {
+        board: BoardSpec { name: None, about: None, cells, starts: vec![] },
+        players: vec![
+            PlayerSetup { seat: Seat(0), cars: vec![0], chits: 10, colours: None },
+            PlayerSetup { seat: Seat(1), cars: vec![1], chits: 10, colours: None },
+        ],
+        cars: vec![
+            CarSetup { car: 0, at: Hex::new(0, 1), facing: HexDir::E, speed: 1, used_numbers: vec![] },
+            CarSetup { car: 1, at: Hex::new(2, 1), facing: HexDir::SE, speed: 1, used_numbers: vec![] },
+        ],
+        round: 1,
+        box_chits: None,
+        variants: Variants::default(),
+    };
+    let g = Autoscooter::new(&setup, 1).unwrap();
+    let p = g.preview(0, Letter::J).unwrap();
+    assert_eq!(p.end, Hex::new(1, 1));
+    assert_eq!(p.crash, Some((CrashKind::Side, Some(1))));
+    assert_eq!(p.chits, 3);
+    assert_eq!(p.speed, 2);
+    // Illegal for speed 1: P becomes C (AS-4.2), which is blocked at once? No: [1,1] is free.
+    let c = g.preview(0, Letter::P).unwrap();
+    assert_eq!((c.letter, c.end, c.crash), (Letter::C, Hex::new(1, 1), None));
+    // And the real move agrees.
+    let mut real = g.clone();
+    let mut ev = Vec::new();
+    real.apply(Seat(0), &Action::plot(0, 1, Some(Letter::J)), &mut ev).unwrap();
+    real.apply(Seat(1), &Action::plot(1, 2, Some(Letter::C)), &mut ev).unwrap();
+    assert_eq!(real.chits(Seat(0)).total(), 13);
+}

@@ -8,9 +8,14 @@
 //! Strengths are named by a spec string: `random`, `heuristic`, `search:N` (N simulations)
 //! — see [`BotSpec`].
 
+mod autoscooter;
+mod heuristic;
 mod random;
+mod search;
 
+pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
+pub use search::SearchBot;
 
 use engine::{Game, Rng, Seat};
 use std::fmt;
@@ -62,17 +67,30 @@ impl std::str::FromStr for BotSpec {
     }
 }
 
-/// Games that have bots of every strength.
+/// Games that have bots of every strength: a heuristic policy, an evaluation for search, and
+/// the candidate actions search considers.
 pub trait HasBots: Game {
-    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>>;
+    /// The hand-written policy: a legal action for `seat`, which owes a decision. It must not
+    /// read what `seat` cannot see (callers pass a determinized state).
+    fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Self::Action;
+    /// How good the state is for `seat`, from 0 (lost) to 1 (won).
+    fn evaluate(game: &Self, seat: Seat) -> f64;
+    /// The actions search compares (all legal ones by default; games prune huge lists).
+    fn candidates(game: &Self, seat: Seat, _rng: &mut Rng) -> Vec<Self::Action> {
+        game.legal_actions(seat)
+    }
+    /// A bot of the given strength.
+    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
+        make(spec)
+    }
 }
 
-impl HasBots for autoscooter::Autoscooter {
-    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
-        match spec {
-            // Stronger bots arrive with their own modules; until then they play randomly.
-            BotSpec::Random | BotSpec::Heuristic | BotSpec::Search { .. } => Box::new(RandomBot),
-        }
+/// A bot of the given strength for any game with bots.
+pub fn make<G: HasBots>(spec: &BotSpec) -> Box<dyn Bot<G>> {
+    match spec {
+        BotSpec::Random => Box::new(RandomBot),
+        BotSpec::Heuristic => Box::new(HeuristicBot),
+        BotSpec::Search { simulations } => Box::new(SearchBot::new(*simulations)),
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod sim;
 mod sim_autoscooter;
+mod tournament;
 
 use autoscooter::{Autoscooter, Setup as AsSetup, Variants as AsVariants, WildCar};
 use clap::{Args, Parser, Subcommand};
@@ -41,6 +42,32 @@ enum Command {
     /// Boards: draw them as SVG, list the shipped ones.
     #[command(subcommand)]
     Board(BoardCommand),
+    /// Pit bots against each other: every pairing, seats rotated, wins with 95% intervals, Elo.
+    Tournament(TournamentArgs),
+}
+
+#[derive(Args)]
+struct TournamentArgs {
+    /// The game: autoscooter.
+    #[arg(long)]
+    game: String,
+    /// Comma-separated bots: random, heuristic, search:N (N simulations per decision).
+    #[arg(long, value_delimiter = ',', default_value = "random,heuristic")]
+    bots: Vec<String>,
+    /// Games per pairing.
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (default: every core).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Also draw the win-rate matrix as SVG to this file.
+    #[arg(long)]
+    plot: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -94,6 +121,7 @@ fn main() -> ExitCode {
         Command::Sim(SimCommand::Autoscooter(a)) => sim_autoscooter(a),
         Command::Bench { seconds } => bench(seconds),
         Command::Board(b) => board(b),
+        Command::Tournament(t) => tournament(t),
     }
 }
 
@@ -219,4 +247,37 @@ fn board(b: BoardCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+fn tournament(t: TournamentArgs) -> ExitCode {
+    let mut specs = Vec::new();
+    for b in &t.bots {
+        match b.parse::<bots::BotSpec>() {
+            Ok(s) => specs.push(s),
+            Err(e) => return fail(e),
+        }
+    }
+    if specs.len() < 2 {
+        return fail("a tournament needs at least two bots (--bots random,heuristic)");
+    }
+    let jobs = t.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let report = match t.game.as_str() {
+        "autoscooter" => {
+            let setup = AsSetup::standard(2, false, AsVariants::default()).expect("two players");
+            tournament::run::<Autoscooter>(&setup, &specs, t.games, t.seed, jobs, !t.json)
+        }
+        other => return fail(format!("unknown game {other:?} (known: autoscooter)")),
+    };
+    if t.json {
+        println!("{}", serde_json::to_string_pretty(&report).expect("reports serialise"));
+    } else {
+        tournament::print(&report);
+    }
+    if let Some(path) = t.plot {
+        if let Err(e) = std::fs::write(&path, tournament::svg(&report)) {
+            return fail(format!("cannot write {}: {e}", path.display()));
+        }
+        eprintln!("wrote {}", path.display());
+    }
+    ExitCode::SUCCESS
 }

@@ -1,0 +1,93 @@
+//! A search bot that uses the engine as its simulator.
+//!
+//! Simultaneous secret decisions need a method made for them. This bot runs information-set
+//! Monte Carlo search at the root: each simulation first **determinizes** — resamples everything
+//! its seat cannot see ([`engine::Game::determinize`]) — then plays one of its candidate actions
+//! (chosen by UCB1, decoupled from the other seats' choices, which the rollout samples) and rolls
+//! the game out with a playout policy to the end or a horizon, scoring the result with
+//! [`HasBots::evaluate`]. The most-visited candidate is played. Reproducible: the same seed and
+//! budget give the same decision.
+
+use crate::{Bot, HasBots};
+use engine::{harness::next_seat, Rng, Seat};
+
+/// Determinized root UCB search with playouts.
+pub struct SearchBot {
+    pub simulations: u32,
+    /// Maximum number of decisions in one playout.
+    pub horizon: u32,
+    /// Probability (in 1/256) that a playout step uses the heuristic policy instead of random.
+    pub heuristic_share: u32,
+    /// UCB1 exploration constant.
+    pub exploration: f64,
+}
+
+impl SearchBot {
+    pub fn new(simulations: u32) -> Self {
+        SearchBot { simulations, horizon: 400, heuristic_share: 192, exploration: 0.7 }
+    }
+}
+
+impl<G: HasBots> Bot<G> for SearchBot {
+    fn name(&self) -> String {
+        format!("search:{}", self.simulations)
+    }
+
+    fn act(&mut self, game: &G, seat: Seat, rng: &mut Rng) -> G::Action {
+        let candidates = G::candidates(game, seat, rng);
+        assert!(!candidates.is_empty(), "{seat} owes a decision but has no candidate");
+        if candidates.len() == 1 {
+            return candidates.into_iter().next().expect("one candidate");
+        }
+        let mut visits = vec![0u32; candidates.len()];
+        let mut value = vec![0f64; candidates.len()];
+        let mut events = Vec::new();
+        for sim in 0..self.simulations {
+            let i = if (sim as usize) < candidates.len() {
+                sim as usize
+            } else {
+                let ln = (sim as f64).ln();
+                (0..candidates.len())
+                    .max_by(|&a, &b| {
+                        let ua = value[a] / visits[a] as f64 + self.exploration * (ln / visits[a] as f64).sqrt();
+                        let ub = value[b] / visits[b] as f64 + self.exploration * (ln / visits[b] as f64).sqrt();
+                        ua.total_cmp(&ub)
+                    })
+                    .expect("candidates")
+            };
+            let mut g = game.determinize(seat, rng);
+            events.clear();
+            let reward = if g.apply(seat, &candidates[i], &mut events).is_ok() {
+                self.playout(&mut g, rng, &mut events);
+                G::evaluate(&g, seat)
+            } else {
+                0.0
+            };
+            visits[i] += 1;
+            value[i] += reward;
+        }
+        let best = (0..candidates.len()).max_by_key(|&i| (visits[i], std::cmp::Reverse(i))).expect("candidates");
+        candidates.into_iter().nth(best).expect("best exists")
+    }
+}
+
+impl SearchBot {
+    fn playout<G: HasBots>(&self, g: &mut G, rng: &mut Rng, events: &mut Vec<G::Event>) {
+        for _ in 0..self.horizon {
+            let Some(d) = g.decision() else { return };
+            let Some(s) = next_seat(&d, rng) else { return };
+            let action = if rng.below(256) < self.heuristic_share {
+                G::heuristic(g, s, rng)
+            } else {
+                match g.sample_action(s, rng) {
+                    Some(a) => a,
+                    None => return,
+                }
+            };
+            events.clear();
+            if g.apply(s, &action, events).is_err() {
+                return;
+            }
+        }
+    }
+}

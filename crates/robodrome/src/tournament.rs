@@ -1,0 +1,228 @@
+//! `robodrome tournament`: every pairing of bots, seats rotated, with a table and a picture.
+
+use bots::{BotSpec, HasBots};
+use engine::{Decision, Rng, Seat};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+/// One game's result for the two bots of a pairing.
+#[derive(Clone, Copy, Default)]
+struct GameResult {
+    /// Points of bot A: 1 win, 0.5 shared first place, 0 loss.
+    a_points: f64,
+    a_score: f64,
+    b_score: f64,
+    decisions: [u64; 2],
+    nanos: [u64; 2],
+}
+
+/// Play one two-bot game: `a` sits in seat `a_seat`.
+fn play<G: HasBots>(setup: &G::Setup, seed: u64, a: &BotSpec, b: &BotSpec, a_seat: u8) -> GameResult {
+    let mut g = G::new(setup, seed).expect("tournament setups are valid");
+    let mut bots = [G::bot(a), G::bot(b)];
+    let mut rngs = [Rng::seeded(seed ^ 0xA), Rng::seeded(seed ^ 0xB)];
+    let mut pick = Rng::seeded(seed ^ 0xC);
+    let mut res = GameResult::default();
+    let mut events = Vec::new();
+    let mut steps = 0;
+    while let Some(d) = g.decision() {
+        let seat = match d {
+            Decision::One(s) => s,
+            Decision::Simultaneous(set) => engine::harness::next_seat(&Decision::Simultaneous(set), &mut pick).expect("a seat owes"),
+        };
+        let who = if seat.0 == a_seat { 0 } else { 1 };
+        let t = Instant::now();
+        let action = bots[who].act(&g, seat, &mut rngs[who]);
+        res.nanos[who] += t.elapsed().as_nanos() as u64;
+        res.decisions[who] += 1;
+        g.apply(seat, &action, &mut events).expect("bots play legal actions");
+        events.clear();
+        steps += 1;
+        assert!(steps < 100_000, "a game did not end");
+    }
+    let o = g.outcome().expect("the game is over");
+    let winners = o.winners();
+    if winners.contains(&Seat(a_seat)) {
+        res.a_points = 1.0 / winners.len() as f64;
+    }
+    let scores = o.scores.unwrap_or_default();
+    res.a_score = scores.get(a_seat as usize).copied().unwrap_or(0) as f64;
+    res.b_score = scores.get(1 - a_seat as usize).copied().unwrap_or(0) as f64;
+    res
+}
+
+#[derive(Serialize, Clone)]
+pub struct Pairing {
+    pub a: String,
+    pub b: String,
+    pub games: u64,
+    /// Bot A's points (wins, shared first places count by share).
+    pub a_points: f64,
+    pub a_win_rate: f64,
+    /// Wilson 95% interval of A's win rate.
+    pub ci95: [f64; 2],
+    pub a_average_score: f64,
+    pub b_average_score: f64,
+    pub a_ms_per_decision: f64,
+    pub b_ms_per_decision: f64,
+}
+
+#[derive(Serialize)]
+pub struct Report {
+    pub game: &'static str,
+    pub seed: u64,
+    pub games_per_pairing: u64,
+    pub pairings: Vec<Pairing>,
+    /// Elo ratings fitted to all results (the first bot anchored at 1000).
+    pub elo: Vec<(String, f64)>,
+}
+
+fn wilson(p: f64, n: f64) -> [f64; 2] {
+    if n == 0.0 {
+        return [0.0, 1.0];
+    }
+    let z = 1.96;
+    let d = 1.0 + z * z / n;
+    let c = (p + z * z / (2.0 * n)) / d;
+    let h = z * ((p * (1.0 - p) + z * z / (4.0 * n)) / n).sqrt() / d;
+    [(c - h).max(0.0), (c + h).min(1.0)]
+}
+
+/// Play every pairing of `specs` for `games` games each on `jobs` threads.
+pub fn run<G: HasBots>(setup: &G::Setup, specs: &[BotSpec], games: u64, seed: u64, jobs: usize, progress: bool) -> Report {
+    let pairs: Vec<(usize, usize)> = (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).collect();
+    let total = pairs.len() as u64 * games;
+    let bar = if progress {
+        let b = ProgressBar::new(total);
+        b.set_style(ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games ({eta} left)").expect("template").progress_chars("=> "));
+        b.set_message(format!("{} tournament", G::NAME));
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut pairings = Vec::new();
+    for (i, j) in &pairs {
+        let (a, b) = (&specs[*i], &specs[*j]);
+        let next = AtomicU64::new(0);
+        let results: Vec<GameResult> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..jobs.max(1))
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut out = Vec::new();
+                        loop {
+                            let k = next.fetch_add(1, Ordering::Relaxed);
+                            if k >= games {
+                                break;
+                            }
+                            // Seats rotate fairly: A takes seat 0 in even games, seat 1 in odd.
+                            out.push(play::<G>(setup, seed.wrapping_add(k / 2), a, b, (k % 2) as u8));
+                            bar.inc(1);
+                        }
+                        out
+                    })
+                })
+                .collect();
+            handles.into_iter().flat_map(|h| h.join().expect("a tournament thread panicked")).collect()
+        });
+        let n = results.len() as f64;
+        let pts: f64 = results.iter().map(|r| r.a_points).sum();
+        let dec = |w: usize| results.iter().map(|r| r.decisions[w]).sum::<u64>().max(1) as f64;
+        let ns = |w: usize| results.iter().map(|r| r.nanos[w]).sum::<u64>() as f64;
+        pairings.push(Pairing {
+            a: a.to_string(),
+            b: b.to_string(),
+            games: results.len() as u64,
+            a_points: pts,
+            a_win_rate: pts / n.max(1.0),
+            ci95: wilson(pts / n.max(1.0), n),
+            a_average_score: results.iter().map(|r| r.a_score).sum::<f64>() / n.max(1.0),
+            b_average_score: results.iter().map(|r| r.b_score).sum::<f64>() / n.max(1.0),
+            a_ms_per_decision: ns(0) / dec(0) / 1e6,
+            b_ms_per_decision: ns(1) / dec(1) / 1e6,
+        });
+    }
+    bar.finish_and_clear();
+    let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
+    Report { game: G::NAME, seed, games_per_pairing: games, elo: fit_elo(&names, &pairings), pairings }
+}
+
+/// Elo ratings that best explain the pairings' scores (gradient steps on the logistic model).
+fn fit_elo(names: &[String], pairings: &[Pairing]) -> Vec<(String, f64)> {
+    let mut r = vec![1000.0; names.len()];
+    let idx = |n: &str| names.iter().position(|x| x == n).expect("known bot");
+    for _ in 0..2000 {
+        let mut grad = vec![0.0; names.len()];
+        for p in pairings {
+            let (a, b) = (idx(&p.a), idx(&p.b));
+            let expected = 1.0 / (1.0 + 10f64.powf((r[b] - r[a]) / 400.0));
+            let g = (p.a_points - expected * p.games as f64) / p.games.max(1) as f64;
+            grad[a] += g;
+            grad[b] -= g;
+        }
+        for k in 1..names.len() {
+            r[k] += 20.0 * grad[k];
+        }
+        for k in 1..names.len() {
+            r[k] = r[k].clamp(-2000.0, 4000.0);
+        }
+    }
+    names.iter().cloned().zip(r).collect()
+}
+
+pub fn print(rep: &Report) {
+    println!("{} tournament, {} games per pairing, seed {}", rep.game, rep.games_per_pairing, rep.seed);
+    println!("{:<14} {:<14} {:>7} {:>9} {:>17} {:>9} {:>9} {:>10} {:>10}", "A", "B", "games", "A wins", "95% CI", "A score", "B score", "A ms/dec", "B ms/dec");
+    for p in &rep.pairings {
+        println!(
+            "{:<14} {:<14} {:>7} {:>8.1}% {:>7.1}%–{:>6.1}% {:>9.2} {:>9.2} {:>10.3} {:>10.3}",
+            p.a, p.b, p.games, 100.0 * p.a_win_rate, 100.0 * p.ci95[0], 100.0 * p.ci95[1], p.a_average_score, p.b_average_score, p.a_ms_per_decision, p.b_ms_per_decision
+        );
+    }
+    let elo: Vec<String> = rep.elo.iter().map(|(n, e)| format!("{n} {e:.0}")).collect();
+    println!("Elo: {}", elo.join(", "));
+}
+
+/// A picture of the win-rate matrix (row bot's win rate against the column bot).
+pub fn svg(rep: &Report) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for p in &rep.pairings {
+        for n in [&p.a, &p.b] {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    }
+    let cell = 90.0;
+    let left = 130.0;
+    let top = 60.0;
+    let w = left + cell * names.len() as f64 + 20.0;
+    let h = top + cell * names.len() as f64 + 40.0;
+    let mut s = format!(r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/><text x="10" y="24" font-size="15" font-weight="bold">{} — win rate of the row bot against the column bot</text>"##, rep.game);
+    for (i, n) in names.iter().enumerate() {
+        s += &format!(r##"<text x="{}" y="{}" font-size="12" text-anchor="end">{n}</text>"##, left - 8.0, top + cell * i as f64 + cell / 2.0 + 4.0);
+        s += &format!(r##"<text x="{}" y="{}" font-size="12" text-anchor="middle">{n}</text>"##, left + cell * i as f64 + cell / 2.0, top - 8.0);
+    }
+    for (i, a) in names.iter().enumerate() {
+        for (j, b) in names.iter().enumerate() {
+            let rate = rep.pairings.iter().find_map(|p| {
+                if &p.a == a && &p.b == b {
+                    Some(p.a_win_rate)
+                } else if &p.a == b && &p.b == a {
+                    Some(1.0 - p.a_win_rate)
+                } else {
+                    None
+                }
+            });
+            let (x, y) = (left + cell * j as f64, top + cell * i as f64);
+            let (fill, label) = match rate {
+                Some(r) => (format!("hsl({:.0},70%,60%)", 120.0 * r), format!("{:.0}%", 100.0 * r)),
+                None => ("#eee".to_string(), "—".to_string()),
+            };
+            s += &format!(r##"<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#fff"/><text x="{}" y="{}" font-size="16" text-anchor="middle">{label}</text>"##, x + cell / 2.0, y + cell / 2.0 + 6.0);
+        }
+    }
+    s += "</svg>\n";
+    s
+}
