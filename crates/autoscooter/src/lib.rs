@@ -71,6 +71,15 @@ pub enum Action {
     Pay { colours: BTreeMap<String, u16> },
 }
 
+/// What a seat owes ([`Autoscooter::owed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owed {
+    Plot(u8),
+    PlotWild,
+    Start(u8),
+    Payment,
+}
+
 impl Action {
     pub fn plot(car: u8, number: u8, letter: Option<Letter>) -> Action {
         Action::Plot { car, number: number as u32, letter: letter.map(LetterInput::Valid) }
@@ -302,6 +311,25 @@ impl Autoscooter {
             }
         }
         Outcome { ranking, scores: Some(scores) }
+    }
+
+    /// What `seat` owes now, without listing every action: the first car it must plot, the wild
+    /// car's letter, a start, or a colour choice.
+    pub fn owed(&self, seat: Seat) -> Option<Owed> {
+        match &self.stage {
+            Stage::Plan => {
+                if let Some(c) = self.cars().find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none()) {
+                    Some(Owed::Plot(c.id))
+                } else if self.check_plot_wild(seat, &None).is_ok() {
+                    Some(Owed::PlotWild)
+                } else {
+                    None
+                }
+            }
+            Stage::AwaitStart { car, seat: s } if *s == seat => Some(Owed::Start(*car)),
+            Stage::AwaitPayment { seat: s, .. } if *s == seat => Some(Owed::Payment),
+            _ => None,
+        }
     }
 
     /// The scenario `phase`.

@@ -241,12 +241,8 @@ impl Autoscooter {
             chits: 0,
         };
         if let Some((target, dir, speed)) = t.blocked {
-            let mut probe = self.clone();
-            if t.moved {
-                probe.place(car, t.cell);
-            }
             let mut events = Vec::new();
-            let work = probe.crash(car, dir, target, speed, &mut events);
+            let work = self.crash(car, dir, target, speed, &mut events);
             if let Some(Event::Crash { kind, with, .. }) = events.first() {
                 p.crash = Some((*kind, *with));
             }

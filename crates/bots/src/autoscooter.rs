@@ -1,19 +1,27 @@
 //! Autoscooter policies: rams that score, no barriers, no frontal losses (AS-5.5).
 
 use crate::HasBots;
-use autoscooter::{Action, Autoscooter, CrashKind, Letter, LetterInput};
+use autoscooter::{Action, Autoscooter, CrashKind, Letter, LetterInput, Owed};
+use grid::HexDir;
 use engine::{Game, Rng, Seat};
 
 
 impl HasBots for Autoscooter {
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
-        let legal = game.legal_actions(seat);
-        match legal.first() {
-            Some(Action::Plot { car, .. }) => plot(game, *car, rng),
-            Some(Action::PlotWild { .. }) => plot_wild(game, seat, rng),
-            Some(Action::Start { car, .. }) => start(game, seat, *car, &legal, rng),
-            Some(Action::Take { .. } | Action::Pay { .. }) => payment(game, seat, &legal),
+        match game.owed(seat) {
+            Some(Owed::Plot(car)) => plot(game, car, rng),
+            Some(Owed::PlotWild) => plot_wild(game, seat, rng),
+            Some(Owed::Start(car)) => start(game, seat, car, rng),
+            Some(Owed::Payment) => payment(game, seat, &game.legal_actions(seat)),
             None => panic!("{seat} owes no decision"),
+        }
+    }
+
+    fn playout(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
+        match game.owed(seat) {
+            // Inside playouts: the best of three random letters, not of all sixteen.
+            Some(Owed::Plot(car)) => plot_among(game, car, 3, rng),
+            _ => Self::heuristic(game, seat, rng),
         }
     }
 
@@ -88,6 +96,18 @@ fn letter_score(game: &Autoscooter, car: u8, letter: Letter) -> f64 {
             }
         },
     }
+    // Stay out of the way of this player's own cars' planned moves (AS-5.6: bumping one's
+    // own car pays the box).
+    for other in game.cars().filter(|c| c.id != car && c.owner == me && c.owner.is_some()) {
+        let Some(plot) = game.plot(other.id) else { continue };
+        let Some(op) = plot.letter.and_then(|l| game.preview(other.id, l)) else { continue };
+        let theirs = op.path.as_slice();
+        if p.path.as_slice().iter().any(|h| theirs.contains(h)) || theirs.contains(&p.end) {
+            score -= 8.0;
+        } else if p.end.neighbour(p.facing) == op.end || op.end.neighbour(op.facing) == p.end {
+            score -= 3.0;
+        }
+    }
     // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
     score + [0.0, 1.0, 0.5, -2.0][p.speed.min(3) as usize] + exposure(game, car, &p)
 }
@@ -110,6 +130,11 @@ fn exposure(game: &Autoscooter, car: u8, p: &autoscooter::Preview) -> f64 {
 }
 
 fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
+    plot_among(game, car, 16, rng)
+}
+
+/// The best plot among `tries` letters (all of them when `tries` covers the car's options).
+fn plot_among(game: &Autoscooter, car: u8, tries: u32, rng: &mut Rng) -> Action {
     let c = game.cars().find(|c| c.id == car).expect("the car exists");
     let unused: Vec<u8> = c.unused_numbers().collect();
     if c.speed == 0 {
@@ -117,8 +142,10 @@ fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
         return Action::plot(car, *unused.last().expect("a number is left"), None);
     }
     let (lo, hi) = Letter::range_at(c.speed);
+    let span = (hi - lo + 1) as u32;
     let mut best = (f64::MIN, Letter::straight(c.speed));
-    for i in lo..=hi {
+    for k in 0..span.min(tries) {
+        let i = if tries >= span { lo + k as u8 } else { lo + rng.below(span) as u8 };
         let l = Letter::from_index(i).expect("A–P");
         let s = letter_score(game, car, l) + rng.below(100) as f64 / 1000.0;
         if s > best.0 {
@@ -154,34 +181,42 @@ fn plot_wild(game: &Autoscooter, seat: Seat, rng: &mut Rng) -> Action {
     Action::PlotWild { letter: Some(LetterInput::Valid(best.1)) }
 }
 
-fn start(game: &Autoscooter, seat: Seat, car: u8, legal: &[Action], rng: &mut Rng) -> Action {
+fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
     let board = game.board();
-    let mut best = (f64::MIN, legal[0].clone());
-    for a in legal {
-        let Action::Start { to, facing, .. } = a else { continue };
-        let mut s = rng.below(100) as f64 / 1000.0;
-        // A barrier right ahead is a trap; another seat's car ahead is a target.
-        if board.cell(to.neighbour(*facing)).is_none() {
-            s -= 5.0;
+    let from = board.hex(game.cars().find(|c| c.id == car).expect("the car exists").cell);
+    let occupied = |h: grid::Hex| game.cars().any(|c| board.hex(c.cell) == h);
+    let mut best: Option<(f64, Action)> = None;
+    for moved in HexDir::ALL {
+        let to = from.neighbour(moved);
+        if board.cell(to).is_none() || occupied(to) {
+            continue;
         }
-        for k in 1..=3 {
-            let h = to.offset(*facing, k);
-            if let Some(c) = game.cars().find(|c| board.hex(c.cell) == h && c.id != car) {
-                if c.owner.is_some() && c.owner != Some(seat) {
-                    s += 4.0 - k as f64;
+        for turn in -2..=2 {
+            let facing = moved.turn(turn);
+            let mut s = rng.below(100) as f64 / 1000.0;
+            // A barrier right ahead is a trap; another seat's car ahead is a target.
+            if board.cell(to.neighbour(facing)).is_none() {
+                s -= 5.0;
+            }
+            for k in 1..=3 {
+                let h = to.offset(facing, k);
+                if let Some(c) = game.cars().find(|c| board.hex(c.cell) == h && c.id != car) {
+                    if c.owner.is_some() && c.owner != Some(seat) {
+                        s += 4.0 - k as f64;
+                    }
+                    break;
                 }
-                break;
+            }
+            // Open space in front keeps options.
+            if board.cell(to.neighbour(facing).neighbour(facing)).is_some() {
+                s += 0.5;
+            }
+            if best.as_ref().is_none_or(|b| s > b.0) {
+                best = Some((s, Action::Start { car, to, facing }));
             }
         }
-        // Open space in front keeps options.
-        if board.cell(to.neighbour(*facing).neighbour(*facing)).is_some() {
-            s += 0.5;
-        }
-        if s > best.0 {
-            best = (s, a.clone());
-        }
     }
-    best.1
+    best.expect("a start is owed only when a neighbour is free").1
 }
 
 fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {

@@ -73,6 +73,11 @@ pub trait HasBots: Game {
     /// The hand-written policy: a legal action for `seat`, which owes a decision. It must not
     /// read what `seat` cannot see (callers pass a determinized state).
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Self::Action;
+    /// The policy used inside search playouts: cheaper than [`HasBots::heuristic`], still
+    /// better than random. Defaults to the heuristic.
+    fn playout(game: &Self, seat: Seat, rng: &mut Rng) -> Self::Action {
+        Self::heuristic(game, seat, rng)
+    }
     /// How good the state is for `seat`, from 0 (lost) to 1 (won).
     fn evaluate(game: &Self, seat: Seat) -> f64;
     /// The actions search compares (all legal ones by default; games prune huge lists).

@@ -24,7 +24,7 @@ pub struct SearchBot {
 
 impl SearchBot {
     pub fn new(simulations: u32) -> Self {
-        SearchBot { simulations, horizon: 400, heuristic_share: 192, exploration: 0.7 }
+        SearchBot { simulations, horizon: 48, heuristic_share: 128, exploration: 0.7 }
     }
 }
 
@@ -77,7 +77,7 @@ impl SearchBot {
             let Some(d) = g.decision() else { return };
             let Some(s) = next_seat(&d, rng) else { return };
             let action = if rng.below(256) < self.heuristic_share {
-                G::heuristic(g, s, rng)
+                G::playout(g, s, rng)
             } else {
                 match g.sample_action(s, rng) {
                     Some(a) => a,

@@ -1,0 +1,36 @@
+//! Search-bot throughput: simulations per second per core from a mid-game position.
+//! Run: `cargo bench -p bots --bench search`. Figures go to docs/benchmarks.md.
+
+use autoscooter::{Autoscooter, Setup, Variants};
+use bots::{Bot, SearchBot};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use engine::{harness::next_seat, Game, Rng, Seat};
+
+fn midgame() -> Autoscooter {
+    let mut g = Autoscooter::new(&Setup::standard(2, false, Variants::default()).unwrap(), 5).unwrap();
+    let mut rng = Rng::seeded(5);
+    let mut ev = Vec::new();
+    while g.round() < 4 || g.owed(Seat(0)).is_none() {
+        let d = g.decision().unwrap();
+        let s = next_seat(&d, &mut rng).unwrap();
+        let a = g.sample_action(s, &mut rng).unwrap();
+        g.apply(s, &a, &mut ev).unwrap();
+    }
+    g
+}
+
+fn bench(c: &mut Criterion) {
+    let g = midgame();
+    let mut group = c.benchmark_group("search");
+    let sims = 1000;
+    group.throughput(Throughput::Elements(sims as u64));
+    group.sample_size(20);
+    group.bench_function("autoscooter_simulations", |b| {
+        let mut rng = Rng::seeded(1);
+        b.iter(|| SearchBot::new(sims).act(&g, Seat(0), &mut rng))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
