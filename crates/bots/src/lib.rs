@@ -5,8 +5,8 @@
 //! bot here starts from [`engine::Game::determinize`], which resamples everything the seat cannot
 //! see, so hidden cards and plots of other seats never reach its decision.
 //!
-//! Strengths are named by a spec string: `random`, `heuristic`, `search:N` (N simulations)
-//! — see [`BotSpec`].
+//! Strengths are named by a spec string: `random`, `heuristic`, `search:N` (N simulations per
+//! decision) or `search:Nms` (N milliseconds per decision) — see [`BotSpec`].
 
 mod autoscooter;
 mod heuristic;
@@ -33,8 +33,10 @@ pub trait Bot<G: Game>: Send {
 pub enum BotSpec {
     Random,
     Heuristic,
-    /// Search with this many simulations per decision.
+    /// Search with this many simulations per decision (reproducible for a given seed).
     Search { simulations: u32 },
+    /// Search for this many milliseconds per decision (not reproducible: it reads the clock).
+    SearchFor { millis: u32 },
 }
 
 impl fmt::Display for BotSpec {
@@ -43,6 +45,7 @@ impl fmt::Display for BotSpec {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Heuristic => f.write_str("heuristic"),
             BotSpec::Search { simulations } => write!(f, "search:{simulations}"),
+            BotSpec::SearchFor { millis } => write!(f, "search:{millis}ms"),
         }
     }
 }
@@ -55,12 +58,18 @@ impl std::str::FromStr for BotSpec {
             "heuristic" => Ok(BotSpec::Heuristic),
             other => match other.strip_prefix("search") {
                 Some("") => Ok(BotSpec::Search { simulations: 1000 }),
-                Some(rest) => rest
-                    .strip_prefix(':')
-                    .and_then(|n| n.parse().ok())
-                    .filter(|&n: &u32| n > 0)
-                    .map(|simulations| BotSpec::Search { simulations })
-                    .ok_or_else(|| format!("bad search budget in {other:?} (write search:2000)")),
+                Some(rest) => {
+                    let budget = rest.strip_prefix(':').unwrap_or("?");
+                    let (number, ms) = match budget.strip_suffix("ms") {
+                        Some(n) => (n, true),
+                        None => (budget, false),
+                    };
+                    match number.parse::<u32>() {
+                        Ok(n) if n > 0 && ms => Ok(BotSpec::SearchFor { millis: n }),
+                        Ok(n) if n > 0 => Ok(BotSpec::Search { simulations: n }),
+                        _ => Err(format!("bad search budget in {other:?} (write search:2000 for simulations or search:200ms)")),
+                    }
+                }
                 None => Err(format!("unknown bot {other:?} (known: random, heuristic, search:N)")),
             },
         }
@@ -96,6 +105,9 @@ pub fn make<G: HasBots>(spec: &BotSpec) -> Box<dyn Bot<G>> {
         BotSpec::Random => Box::new(RandomBot),
         BotSpec::Heuristic => Box::new(HeuristicBot),
         BotSpec::Search { simulations } => Box::new(SearchBot::new(*simulations)),
+        BotSpec::SearchFor { millis } => {
+            Box::new(SearchBot { time_limit: Some(std::time::Duration::from_millis(*millis as u64)), ..SearchBot::new(u32::MAX) })
+        }
     }
 }
 
@@ -105,7 +117,7 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print() {
-        for s in ["random", "heuristic", "search:2000"] {
+        for s in ["random", "heuristic", "search:2000", "search:200ms"] {
             assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);
         }
         assert!("search:0".parse::<BotSpec>().is_err());

@@ -20,17 +20,22 @@ pub struct SearchBot {
     pub heuristic_share: u32,
     /// UCB1 exploration constant.
     pub exploration: f64,
+    /// Stop early when this much time has passed (checked between simulations).
+    pub time_limit: Option<std::time::Duration>,
 }
 
 impl SearchBot {
     pub fn new(simulations: u32) -> Self {
-        SearchBot { simulations, horizon: 48, heuristic_share: 128, exploration: 0.7 }
+        SearchBot { simulations, horizon: 48, heuristic_share: 128, exploration: 0.7, time_limit: None }
     }
 }
 
 impl<G: HasBots> Bot<G> for SearchBot {
     fn name(&self) -> String {
-        format!("search:{}", self.simulations)
+        match self.time_limit {
+            Some(t) => format!("search:{}ms", t.as_millis()),
+            None => format!("search:{}", self.simulations),
+        }
     }
 
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Rng) -> G::Action {
@@ -42,7 +47,13 @@ impl<G: HasBots> Bot<G> for SearchBot {
         let mut visits = vec![0u32; candidates.len()];
         let mut value = vec![0f64; candidates.len()];
         let mut events = Vec::new();
+        let started = std::time::Instant::now();
         for sim in 0..self.simulations {
+            if let Some(limit) = self.time_limit {
+                if sim >= candidates.len() as u32 && sim % 16 == 0 && started.elapsed() >= limit {
+                    break;
+                }
+            }
             let i = if (sim as usize) < candidates.len() {
                 sim as usize
             } else {

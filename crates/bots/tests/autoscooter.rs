@@ -113,3 +113,14 @@ fn bots_cannot_read_other_seats_hidden_plots() {
     }
     let _ = HeuristicBot;
 }
+
+#[test]
+fn search_with_a_time_budget_returns_in_time() {
+    let g = Autoscooter::new(&two_player(), 2).unwrap();
+    let mut bot = Autoscooter::bot(&"search:50ms".parse().unwrap());
+    let t = std::time::Instant::now();
+    let a = bot.act(&g, Seat(0), &mut Rng::seeded(1));
+    // The budget is checked between simulations; one simulation takes well under a millisecond.
+    assert!(t.elapsed() < std::time::Duration::from_millis(50 + 250), "took {:?}", t.elapsed());
+    assert!(g.legal_actions(Seat(0)).contains(&a));
+}

@@ -93,6 +93,9 @@ struct AsSim {
     /// Two players with 3 cars each instead of 4 (AS-1.3).
     #[arg(long)]
     beginners: bool,
+    /// Bots by seat, comma-separated and repeated over the seats: random, heuristic, search:N.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    bots: Vec<String>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -183,7 +186,11 @@ fn sim_autoscooter(a: AsSim) -> ExitCode {
     if let Err(e) = <Autoscooter as engine::Game>::new(&setup, a.seed) {
         return fail(format!("this setup cannot start: {e}"));
     }
-    let summary = sim::run::<Autoscooter, sim_autoscooter::AutoscooterTally>(&setup, a.games, a.seed, !a.json);
+    let bots = match parse_bots(&a.bots) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    let summary = sim::run::<Autoscooter, sim_autoscooter::AutoscooterTally>(&setup, a.games, a.seed, &bots, !a.json);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&summary).expect("summaries serialise"));
     } else {
@@ -249,14 +256,15 @@ fn board(b: BoardCommand) -> ExitCode {
     }
 }
 
+fn parse_bots(names: &[String]) -> Result<Vec<bots::BotSpec>, String> {
+    names.iter().map(|b| b.parse::<bots::BotSpec>()).collect()
+}
+
 fn tournament(t: TournamentArgs) -> ExitCode {
-    let mut specs = Vec::new();
-    for b in &t.bots {
-        match b.parse::<bots::BotSpec>() {
-            Ok(s) => specs.push(s),
-            Err(e) => return fail(e),
-        }
-    }
+    let specs = match parse_bots(&t.bots) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
     if specs.len() < 2 {
         return fail("a tournament needs at least two bots (--bots random,heuristic)");
     }

@@ -1,6 +1,7 @@
 //! `robodrome sim`: many random games, a progress bar, and a summary.
 
-use engine::{play_random, Game, Rng, Seat};
+use bots::{BotSpec, HasBots};
+use engine::{harness::next_seat, play_random, Game, Rng, Seat};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::time::Instant;
@@ -11,6 +12,8 @@ pub struct Summary<S: Serialize> {
     pub game: &'static str,
     pub games: u64,
     pub seed: u64,
+    /// The bots by seat (cycled over the seats).
+    pub bots: Vec<String>,
     pub seconds: f64,
     pub games_per_second: f64,
     pub actions: u64,
@@ -27,8 +30,10 @@ pub trait Tally<G: Game>: Default + Serialize {
     fn print(&self);
 }
 
-/// Play `games` random games from `setup`, game `i` seeded with `seed + i`.
-pub fn run<G: Game, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, show_progress: bool) -> Summary<T> {
+/// Play `games` games from `setup`, game `i` seeded with `seed + i`. Seat `s` is played by
+/// `bots[s mod len]`; with no bots (or only `random`) every seat plays random legal actions.
+pub fn run<G: HasBots, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, bots: &[BotSpec], show_progress: bool) -> Summary<T> {
+    let all_random = bots.iter().all(|b| *b == BotSpec::Random);
     let bar = if show_progress && games >= 2_000 {
         let b = ProgressBar::new(games);
         b.set_style(
@@ -51,7 +56,11 @@ pub fn run<G: Game, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, show_p
         let mut g = G::new(setup, game_seed).expect("setup checked before the run");
         let mut rng = Rng::seeded(game_seed ^ 0x5eed);
         events.clear();
-        actions += play_random(&mut g, &mut rng, &mut events, 1_000_000) as u64;
+        actions += if all_random {
+            play_random(&mut g, &mut rng, &mut events, 1_000_000) as u64
+        } else {
+            play_bots(&mut g, bots, &mut rng, &mut events)
+        };
         for e in &events {
             tally.event(e);
         }
@@ -74,6 +83,7 @@ pub fn run<G: Game, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, show_p
         game: G::NAME,
         games,
         seed,
+        bots: if bots.is_empty() { vec!["random".into()] } else { bots.iter().map(|b| b.to_string()).collect() },
         seconds,
         games_per_second: games as f64 / seconds.max(1e-9),
         actions,
@@ -82,9 +92,33 @@ pub fn run<G: Game, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, show_p
     }
 }
 
+/// Play a game to its end with one bot per seat (cycling through `specs`).
+fn play_bots<G: HasBots>(g: &mut G, specs: &[BotSpec], rng: &mut Rng, events: &mut Vec<G::Event>) -> u64 {
+    let mut seats: Vec<_> = (0..g.seats()).map(|s| G::bot(&specs[s % specs.len()])).collect();
+    let mut n = 0;
+    while let Some(d) = g.decision() {
+        let Some(s) = next_seat(&d, rng) else { break };
+        let a = seats[s.index()].act(g, s, rng);
+        if g.apply(s, &a, events).is_err() {
+            break;
+        }
+        n += 1;
+    }
+    n
+}
+
 /// Print a summary as a short human-readable report.
 pub fn print<G: Game, T: Tally<G>>(s: &Summary<T>) {
-    println!("{} random {} games (seed {}) in {:.2} s: {:.0} games/s, {} actions", s.games, s.game, s.seed, s.seconds, s.games_per_second, s.actions);
+    println!(
+        "{} {} games (seed {}, bots {}) in {:.2} s: {:.0} games/s, {} actions",
+        s.games,
+        s.game,
+        s.seed,
+        s.bots.join(","),
+        s.seconds,
+        s.games_per_second,
+        s.actions
+    );
     let total: u64 = s.wins_by_seat.iter().sum();
     let wins: Vec<String> = s
         .wins_by_seat
