@@ -13,6 +13,8 @@
 
 
 
+mod roborally_io;
+
 use engine::{Game, RuleError, Seat};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -112,6 +114,7 @@ pub fn run(bytes: &[u8]) -> Result<Outcome, SchemaError> {
         None => return Err(SchemaError::at("game", "missing field (autoscooter, bumping-bots or roborally)")),
     };
     match game {
+        "roborally" => run_game::<roborally::RoboRally>(top),
         other => Err(SchemaError::at(
             "game",
             format!("unknown game {other:?} (expected autoscooter, bumping-bots or roborally)"),
