@@ -97,6 +97,8 @@ impl RoboRally {
         r.facing = facing;
         r.damage = 2;
         r.destroyed = false;
+        // The re-entry choice alone decides next turn's power (RR-4.4); no `stay_down` question.
+        r.powered_down = false;
         r.power_down_next = powered_down;
         events.push(Event::Reentered { seat: r.seat, at, facing, powered_down });
     }

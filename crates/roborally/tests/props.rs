@@ -1,0 +1,148 @@
+//! Property tests over random games on every shipped course: no panic, the 84 cards are
+//! conserved, no two robots share a cell, replay from the log is identical, views hide other
+//! seats' secrets, illegal actions change nothing.
+
+use engine::{Decision, Game, LogEntry, Observer, Rng, Seat};
+use proptest::prelude::*;
+use roborally::board::shipped_courses;
+use roborally::card::full_deck;
+use roborally::view::RegisterView;
+use roborally::{Action, BoardSpec, Card, CardKind, OptionCard, RoboRally, Setup, Variants};
+
+fn start(course: usize, robots: u8, seed: u64, options: bool, variants: Variants) -> (Setup, RoboRally) {
+    let name = shipped_courses()[course].name.clone();
+    let mut setup = Setup::new_game(BoardSpec::Named(name), robots, variants);
+    if options {
+        setup.robots[0].options = vec![OptionCard::Brakes, OptionCard::Flywheel];
+    }
+    let g = RoboRally::new(&setup, seed).expect("starts");
+    (setup, g)
+}
+
+fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
+    let mut cards = g.all_cards();
+    cards.sort_by_key(|c| c.priority);
+    prop_assert_eq!(cards, full_deck(), "the 84 cards are conserved");
+    let mut cells: Vec<_> = g.robots().iter().filter_map(|r| r.cell()).collect();
+    let n = cells.len();
+    cells.sort();
+    cells.dedup();
+    prop_assert_eq!(cells.len(), n, "no two robots share a cell");
+    for r in g.robots() {
+        if let Some(at) = r.cell() {
+            prop_assert!(g.board().on_board(at) && !g.board().is_pit(at));
+        }
+        prop_assert!(r.damage <= 10);
+    }
+    Ok(())
+}
+
+fn check_views(g: &RoboRally, rng: &mut Rng) -> Result<(), TestCaseError> {
+    for s in 0..g.seats() {
+        let seat = Seat(s as u8);
+        let v = g.view(Observer::Seat(seat));
+        for rv in &v.robots {
+            if rv.seat == seat {
+                continue;
+            }
+            prop_assert!(rv.hand.is_none(), "another seat's hand is hidden");
+            let r = g.robot(rv.seat).unwrap();
+            for k in 0..5 {
+                if let RegisterView::Card(c) = rv.registers[k] {
+                    prop_assert!(r.revealed[k], "only revealed registers show a card");
+                    prop_assert_eq!(Some(c), r.registers[k]);
+                }
+            }
+        }
+        // What the seat cannot see may change without its view changing.
+        let d = g.determinize(seat, rng);
+        prop_assert_eq!(d.view(Observer::Seat(seat)), v);
+    }
+    Ok(())
+}
+
+/// An action that must be refused now, for some seat.
+fn garbage(g: &RoboRally, rng: &mut Rng) -> (Seat, Action) {
+    let seat = Seat(rng.below(g.seats() as u32) as u8);
+    let bogus = Card { card: CardKind::Move3, priority: 841 };
+    let a = match rng.below(3) {
+        0 => Action::Program { registers: [Some(bogus); 5], power_down_next: false },
+        1 => Action::Reenter { at: grid::Sq::new(-5, -5), facing: grid::SqDir::N, powered_down: false },
+        _ => Action::DiscardOption { option: Some(OptionCard::TractorBeam) },
+    };
+    (seat, a)
+}
+
+fn run(course: usize, robots: u8, seed: u64, steps: usize, options: bool, variants: Variants) -> Result<(), TestCaseError> {
+    let (setup, mut g) = start(course, robots, seed, options, variants);
+    let mut rng = Rng::seeded(seed.wrapping_mul(31));
+    let mut log = Vec::new();
+    let mut events = Vec::new();
+    check_invariants(&g)?;
+    for step in 0..steps {
+        let Some(decision) = g.decision() else { break };
+        let (gs, ga) = garbage(&g, &mut rng);
+        let before = g.clone();
+        let mut ev = Vec::new();
+        prop_assert!(g.apply(gs, &ga, &mut ev).is_err(), "garbage is refused");
+        prop_assert!(g == before && ev.is_empty(), "a refused action changes nothing");
+        if step % 7 == 6 {
+            g.time_up(&mut events).expect("time_up works at every decision");
+            log.push(LogEntry::TimeUp);
+        } else {
+            let seat = match decision {
+                Decision::One(s) => s,
+                Decision::Simultaneous(set) => {
+                    let v: Vec<Seat> = set.iter().collect();
+                    v[rng.index(v.len())]
+                }
+            };
+            let a = g.sample_action(seat, &mut rng).expect("a seat that owes a decision has an action");
+            g.apply(seat, &a, &mut events).map_err(|e| TestCaseError::fail(format!("sampled action refused: {e:?} {a:?}")))?;
+            log.push(LogEntry::Act { seat, action: a });
+        }
+        check_invariants(&g)?;
+        if step % 10 == 0 {
+            check_views(&g, &mut rng)?;
+        }
+    }
+    let replayed: RoboRally = engine::replay(&setup, seed, &log, &mut Vec::new()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+    prop_assert!(replayed == g, "replay from the log is identical");
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_keep_the_invariants(course in 0usize..4, robots in 2u8..=8, seed in any::<u64>(), options in any::<bool>()) {
+        run(course, robots, seed, 120, options, Variants::default())?;
+    }
+
+    #[test]
+    fn random_games_full_ranking_lives4(course in 0usize..4, robots in 2u8..=4, seed in any::<u64>()) {
+        run(course, robots, seed, 80, false, Variants { lives4: true, full_ranking: true })?;
+    }
+}
+
+#[test]
+fn legal_actions_are_accepted() {
+    let (_, g) = start(0, 3, 7, true, Variants::default());
+    for s in 0..3 {
+        let seat = Seat(s);
+        let all = g.legal_actions(seat);
+        assert_eq!(all.len(), 15_120, "9 cards into 5 registers");
+        for a in all.iter().step_by(997) {
+            let mut h = g.clone();
+            assert!(h.apply(seat, a, &mut Vec::new()).is_ok());
+        }
+    }
+}
+
+#[test]
+fn random_full_games_end() {
+    for (i, c) in shipped_courses().iter().enumerate() {
+        let s = roborally::random_game(c, 4, i as u64, 300);
+        assert!(s.turns >= 1);
+    }
+}
