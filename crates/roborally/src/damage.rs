@@ -24,7 +24,7 @@ impl RoboRally {
     /// Damage that is not prevented: 10 destroys (RR-8.1); a powered-down robot's newly locked
     /// registers are filled face up from the draw pile (RR-7.3).
     pub(crate) fn take_damage(&mut self, i: usize, points: u8, events: &mut Vec<Event>) {
-        let before = self.robots[i].clone();
+        let before = self.robots[i].damage;
         let r = &mut self.robots[i];
         r.damage = (r.damage + points).min(10);
         events.push(Event::Damaged { seat: r.seat, points, damage: r.damage });
@@ -36,7 +36,7 @@ impl RoboRally {
             return;
         }
         for k in 0..5 {
-            if self.robots[i].locked(k) && !before.locked(k) && self.robots[i].registers[k].is_none() {
+            if self.robots[i].locked(k) && !crate::robot::locked_at(before, k) && self.robots[i].registers[k].is_none() {
                 let Some(card) = self.deck.top(&mut self.rng) else { continue };
                 let r = &mut self.robots[i];
                 r.registers[k] = Some(card);

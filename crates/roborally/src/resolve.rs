@@ -25,6 +25,19 @@ impl RoboRally {
         }
     }
 
+    /// One step of the cursor (a card, a board-element step, a laser step, ...), for step-by-step
+    /// animation and benches. Returns false when a decision is owed or the game is over.
+    pub fn play_step(&mut self, events: &mut Vec<Event>) -> bool {
+        if self.phase == Phase::Over || self.settle_pending(events) {
+            return false;
+        }
+        if self.everyone_done() {
+            self.end_game(events);
+            return false;
+        }
+        self.advance(events)
+    }
+
     /// No robot left in play (all out or finished).
     fn everyone_done(&self) -> bool {
         self.robots.iter().all(|r| !r.active())
@@ -62,8 +75,11 @@ impl RoboRally {
                     false
                 }
             },
-            Phase::Execute { register, step } => {
-                let (register, step) = (*register, step.clone());
+            Phase::Execute { register, .. } => {
+                // Take the step out (no clone of its robot list); `execute` puts the next one in.
+                let register = *register;
+                let placeholder = Phase::Execute { register, step: Step::Express };
+                let Phase::Execute { step, .. } = std::mem::replace(&mut self.phase, placeholder) else { unreachable!() };
                 self.moment += 1;
                 self.execute(register, step, events);
                 true
@@ -111,7 +127,8 @@ impl RoboRally {
             }
             Step::Lasers => {
                 self.run_lasers(events);
-                Step::Checkpoints { order: self.move_order(register) }
+                let on_sites = self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at)));
+                Step::Checkpoints { order: if on_sites { self.move_order(register) } else { Vec::new() } }
             }
             Step::Checkpoints { order } => {
                 self.run_checkpoints(&order, events);

@@ -6,6 +6,11 @@ use engine::Seat;
 use grid::{Sq, SqDir};
 use serde::Serialize;
 
+/// RR-7.2: whether register `r` (0-based) is locked at `damage`.
+pub const fn locked_at(damage: u8, r: usize) -> bool {
+    damage >= 5 && (r as i32 + 1) >= 10 - damage as i32
+}
+
 /// One robot. Index in the game's robot list = its seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Robot {
@@ -43,7 +48,7 @@ pub struct Robot {
 impl Robot {
     /// RR-7.2: register `r` (0-based) is locked at this damage (5 locks register 5, ... 9 locks 1–5).
     pub const fn locked(&self, r: usize) -> bool {
-        self.damage >= 5 && (r as u8 + 1) as i32 >= 10 - self.damage as i32
+        locked_at(self.damage, r)
     }
 
     /// Locked register numbers (1-based, ascending).
@@ -57,6 +62,7 @@ impl Robot {
     }
 
     /// The cell it stands on, if it is on the board.
+    #[inline]
     pub fn cell(&self) -> Option<Sq> {
         if self.destroyed { None } else { self.at }
     }

@@ -103,15 +103,18 @@ impl Board {
         }
     }
 
+    #[inline]
     pub fn in_bounds(&self, at: Sq) -> bool {
         at.x >= 0 && at.y >= 0 && at.x < self.width && at.y < self.height
     }
 
+    #[inline]
     fn index(&self, at: Sq) -> Option<usize> {
         self.in_bounds(at).then(|| (at.y * self.width + at.x) as usize)
     }
 
     /// The cell at `at`; outside the rectangle it is [`Cell::Void`].
+    #[inline]
     pub fn cell(&self, at: Sq) -> Cell {
         self.index(at).map_or(Cell::Void, |i| self.cells[i])
     }
@@ -123,10 +126,12 @@ impl Board {
     }
 
     /// True for a cell a robot can stand on (RR-8.1: not void).
+    #[inline]
     pub fn on_board(&self, at: Sq) -> bool {
         !matches!(self.cell(at), Cell::Void)
     }
 
+    #[inline]
     pub fn is_pit(&self, at: Sq) -> bool {
         matches!(self.cell(at), Cell::Pit)
     }
@@ -142,6 +147,7 @@ impl Board {
     }
 
     /// A wall on side `side` of `at` (RR-2): blocks crossing that edge both ways.
+    #[inline]
     pub fn wall(&self, at: Sq, side: SqDir) -> bool {
         match self.index(at) {
             Some(i) => self.walls[i] & (1 << side.index()) != 0,
@@ -176,6 +182,7 @@ impl Board {
     }
 
     /// RR-2/RR-6.1: a flag cell is also a single repair site.
+    #[inline]
     pub fn repairs(&self, at: Sq) -> bool {
         matches!(self.cell(at), Cell::Repair | Cell::RepairOption) || self.flag_at(at).is_some()
     }

@@ -9,6 +9,10 @@ use crate::{Phase, RoboRally};
 
 impl RoboRally {
     pub(crate) fn run_checkpoints(&mut self, order: &[usize], events: &mut Vec<Event>) {
+        // Fast path: nobody stands on a flag or a repair site.
+        if !self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at))) {
+            return;
+        }
         let mut all: Vec<usize> = order.to_vec();
         let mut rest: Vec<usize> = (0..self.robots.len()).filter(|i| !order.contains(i)).collect();
         rest.sort_by_key(|&i| self.robots[i].dock);

@@ -19,6 +19,11 @@ impl RoboRally {
     /// Every hit of this register's laser step (RR-5.4).
     pub fn laser_hits(&self) -> Vec<Hit> {
         let mut hits = Vec::new();
+        self.collect_hits(&mut hits);
+        hits
+    }
+
+    fn collect_hits(&self, hits: &mut Vec<Hit>) {
         for l in &self.board.lasers {
             if let Some(t) = self.beam(l.at, l.dir, true) {
                 hits.push(Hit { target: t, points: l.beams, by: Shooter::Board { at: l.at } });
@@ -33,17 +38,26 @@ impl RoboRally {
                 hits.push(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
             }
         }
-        hits
     }
 
     /// The first robot along a beam from `start` towards `dir` (including `start` itself for
-    /// a board laser), stopping at walls and the board edge.
+    /// a board laser), stopping at walls and the board edge. The nearest robot in line is found
+    /// first; only the cells up to it are walked for walls (most beams hit nobody).
     fn beam(&self, start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
-        let mut cell = start;
-        if include_start && let Some(t) = self.robot_at(cell) {
-            return Some(t);
+        let (dx, dy) = dir.step();
+        let mut best: Option<(i32, usize)> = None;
+        for (i, r) in self.robots.iter().enumerate() {
+            let Some(at) = r.cell() else { continue };
+            let (ox, oy) = (at.x - start.x, at.y - start.y);
+            let dist = if dx != 0 { (oy == 0).then_some(ox * dx) } else { (ox == 0).then_some(oy * dy) };
+            let Some(d) = dist.filter(|&d| d > 0 || (d == 0 && include_start)) else { continue };
+            if best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, i));
+            }
         }
-        loop {
+        let (d, target) = best?;
+        let mut cell = start;
+        for _ in 0..d {
             if self.board.wall(cell, dir) {
                 return None;
             }
@@ -51,20 +65,19 @@ impl RoboRally {
             if !self.board.on_board(cell) {
                 return None;
             }
-            if let Some(t) = self.robot_at(cell) {
-                return Some(t);
-            }
         }
+        Some(target)
     }
 
     pub(crate) fn run_lasers(&mut self, events: &mut Vec<Event>) {
-        let hits = self.laser_hits();
-        let mut total = vec![0u8; self.robots.len()];
+        let mut total = [0u8; 16];
+        let mut hits = Vec::new();
+        self.collect_hits(&mut hits);
         for h in &hits {
             events.push(Event::Shot { seat: self.robots[h.target].seat, by: h.by, beams: h.points });
             total[h.target] = total[h.target].saturating_add(h.points);
         }
-        for (i, &points) in total.iter().enumerate() {
+        for (i, &points) in total.iter().enumerate().take(self.robots.len()) {
             self.damage(i, points, events);
         }
     }
