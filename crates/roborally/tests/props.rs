@@ -146,3 +146,98 @@ fn random_full_games_end() {
         assert!(s.turns >= 1);
     }
 }
+
+mod random_boards {
+    use super::*;
+    use roborally::board::inline::{InlineBoard, InlineCell, InlineLaser, InlineWall, Side, TurnName};
+    use roborally::{RobotSetup, StartPhase};
+    use grid::{Sq, SqDir};
+
+    fn random_cell(at: Sq, k: u32, rng: &mut Rng) -> Option<InlineCell> {
+        let dir = SqDir::wrapping(rng.below(4) as i32);
+        let from = (rng.below(2) == 0).then(|| dir.turn(if rng.below(2) == 0 { 1 } else { -1 }));
+        Some(match k {
+            0 => InlineCell::Pit { at },
+            1 | 2 => InlineCell::Conveyor { at, dir, from },
+            3 | 4 => InlineCell::Express { at, dir, from },
+            5 => InlineCell::Pusher { at, side: Side(dir), registers: if rng.below(2) == 0 { vec![1, 3, 5] } else { vec![2, 4] } },
+            6 => InlineCell::Gear { at, turn: if rng.below(2) == 0 { TurnName::Left } else { TurnName::Right } },
+            7 => InlineCell::Repair { at },
+            8 => InlineCell::RepairOption { at },
+            _ => return None,
+        })
+    }
+
+    /// A random 8x8 board crowded with elements, robots placed on it mid-turn.
+    fn random_setup(seed: u64, robots: u8) -> Setup {
+        let mut rng = Rng::seeded(seed);
+        let mut cells = Vec::new();
+        let mut free = Vec::new();
+        for y in 0..8 {
+            for x in 0..8 {
+                let at = Sq::new(x, y);
+                match random_cell(at, rng.below(14), &mut rng) {
+                    Some(InlineCell::Pit { .. }) => cells.push(InlineCell::Pit { at }),
+                    Some(c) => {
+                        cells.push(c);
+                        free.push(at);
+                    }
+                    None => free.push(at),
+                }
+            }
+        }
+        let walls = (0..10).map(|_| InlineWall { at: Sq::new(rng.below(8) as i32, rng.below(8) as i32), side: Side(SqDir::wrapping(rng.below(4) as i32)) }).collect();
+        let lasers = (0..3).map(|_| InlineLaser { at: Sq::new(rng.below(8) as i32, rng.below(8) as i32), dir: SqDir::wrapping(rng.below(4) as i32), beams: 1 + rng.below(3) as u8 }).collect();
+        rng.shuffle(&mut free);
+        let flags = vec![free[free.len() - 1], free[free.len() - 2]];
+        let mut deck = full_deck();
+        rng.shuffle(&mut deck);
+        let robots = (0..robots)
+            .map(|s| RobotSetup {
+                seat: Seat(s),
+                at: Some(free[s as usize]),
+                facing: Some(SqDir::wrapping(rng.below(4) as i32)),
+                damage: rng.below(9) as u8,
+                registers: Some(std::array::from_fn(|_| deck.pop())),
+                options: if rng.below(3) == 0 { vec![OptionCard::ALL[s as usize], OptionCard::ALL[s as usize + 8]] } else { vec![] },
+                powered_down: rng.below(6) == 0,
+                ..RobotSetup::default()
+            })
+            .map(|mut r| {
+                if r.powered_down {
+                    r.registers = Some([None; 5]);
+                }
+                r
+            })
+            .collect();
+        let board = InlineBoard { width: 8, height: 8, cells, walls, lasers, flags, docks: vec![] };
+        Setup { board: BoardSpec::Inline(board), robots, phase: StartPhase::Execute, variants: Variants::default(), timer_seconds: 30, turn: 1 }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+        #[test]
+        fn crowded_random_boards(seed in any::<u64>(), robots in 2u8..=8) {
+            let setup = random_setup(seed, robots);
+            let mut g = RoboRally::new(&setup, seed).expect("random setups start");
+            let mut rng = Rng::seeded(seed ^ 1);
+            let mut log = Vec::new();
+            check_invariants(&g)?;
+            for _ in 0..60 {
+                let Some(d) = g.decision() else { break };
+                let seat = d.seats().first().unwrap();
+                let before = g.clone();
+                let (gs, ga) = garbage(&g, &mut rng);
+                prop_assert!(g.apply(gs, &ga, &mut Vec::new()).is_err());
+                prop_assert!(g == before);
+                let a = g.sample_action(seat, &mut rng).unwrap();
+                g.apply(seat, &a, &mut Vec::new()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+                log.push(LogEntry::Act { seat, action: a });
+                check_invariants(&g)?;
+            }
+            let replayed: RoboRally = engine::replay(&setup, seed, &log, &mut Vec::new()).unwrap();
+            prop_assert!(replayed == g);
+        }
+    }
+}
