@@ -45,7 +45,7 @@ impl Card {
     pub fn from_priority(priority: u16) -> Option<Card> {
         TABLE.iter().find_map(|&(kind, count, first, step)| {
             let last = first + step * (count - 1);
-            let on_step = priority >= first && priority <= last && (priority - first) % step == 0;
+            let on_step = priority >= first && priority <= last && (priority - first).is_multiple_of(step);
             on_step.then_some(Card::new(kind, priority))
         })
     }

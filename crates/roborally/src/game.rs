@@ -185,7 +185,7 @@ impl RoboRally {
             return Err(ActionError::GameOver);
         }
         let i = seat.index();
-        let r = self.robots.get(i).ok_or(ActionError::UnknownSeat)?;
+        self.robots.get(i).ok_or(ActionError::UnknownSeat)?;
         let Some(owed) = self.owed(seat) else {
             return Err(self.why_not(i, action));
         };
@@ -194,10 +194,7 @@ impl RoboRally {
             (Owed::StayDown, Action::StayDown { .. }) => Ok(()),
             (Owed::Reenter, Action::Reenter { at, facing, .. }) => self.check_reenter(i, *at, *facing),
             (Owed::Discard, Action::DiscardOption { option }) => self.check_discard(*option),
-            (owed, _) => {
-                let _ = r;
-                Err(ActionError::WrongAction { expected: owed.name() })
-            }
+            (owed, _) => Err(ActionError::WrongAction { expected: owed.name() }),
         }?;
         Ok(i)
     }

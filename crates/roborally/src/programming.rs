@@ -23,15 +23,12 @@ impl RoboRally {
 
     /// RR-4.4 power down / up, then RR-4.1 shuffle and deal, then the programming phase.
     pub(crate) fn start_turn(&mut self, stay: &[bool], events: &mut Vec<Event>) {
-        for i in 0..self.robots.len() {
-            self.set_power(i, stay[i], events);
+        for (i, &stays) in stay.iter().enumerate() {
+            self.set_power(i, stays, events);
         }
         self.deck.gather_and_shuffle(&mut self.rng);
         events.push(Event::Shuffled { cards: self.deck.draw.len() });
-        let mut owes = vec![false; self.robots.len()];
-        for i in 0..self.robots.len() {
-            owes[i] = self.deal_to(i, events);
-        }
+        let owes = (0..self.robots.len()).map(|i| self.deal_to(i, events)).collect();
         self.phase = Phase::Program { owes };
     }
 

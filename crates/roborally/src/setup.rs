@@ -255,6 +255,7 @@ fn build_robot(rs: &RobotSetup, setup: &Setup, board: &Board, problems: &mut Vec
         destroyed_at: 0,
     };
     r.hand_size = r.hand.len() as u8;
+    #[allow(clippy::needless_range_loop)]
     for i in 0..5 {
         // Cards kept in locked registers were played face up before (RR-7.2).
         r.revealed[i] = r.locked(i) && registers[i].is_some();
