@@ -89,3 +89,18 @@ fn cell_svg(o: &mut String, at: Sq, cell: Cell) {
 fn escape(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::shipped_courses;
+
+    #[test]
+    fn renders_every_shipped_course() {
+        for c in shipped_courses() {
+            let svg = render_svg(&c);
+            assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+            assert_eq!(svg.matches("<circle cx").count() - svg.matches("r=\"4\"").count(), c.board.flags.len());
+        }
+    }
+}
