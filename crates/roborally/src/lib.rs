@@ -22,6 +22,7 @@ pub mod deck;
 pub mod elements;
 pub mod error;
 pub mod event;
+mod few;
 mod game;
 pub mod movement;
 pub mod option;

@@ -28,7 +28,7 @@ impl RoboRally {
     /// One step of the cursor (a card, a board-element step, a laser step, ...), for step-by-step
     /// animation and benches. Returns false when a decision is owed or the game is over.
     pub fn play_step(&mut self, events: &mut Vec<Event>) -> bool {
-        if self.phase == Phase::Over || self.settle_pending(events) {
+        if matches!(self.phase, Phase::Over) || self.settle_pending(events) {
             return false;
         }
         if self.everyone_done() {
@@ -149,7 +149,7 @@ impl RoboRally {
     /// RR-5.1: reveal every robot's card for this register; returns the move order (RR-5.2).
     fn reveal(&mut self, register: u8, events: &mut Vec<Event>) -> Vec<usize> {
         let k = register as usize - 1;
-        let mut cards = Vec::new();
+        let mut cards = Vec::with_capacity(self.robots.len());
         for r in &mut self.robots {
             if let Some(card) = r.registers[k]
                 && r.cell().is_some()
@@ -165,13 +165,17 @@ impl RoboRally {
     /// Robots with a card this register, on the board and powered on, by descending priority.
     pub(crate) fn move_order(&self, register: u8) -> Vec<usize> {
         let k = register as usize - 1;
-        let mut order: Vec<usize> = (0..self.robots.len())
-            .filter(|&i| {
-                let r = &self.robots[i];
-                r.registers[k].is_some() && r.cell().is_some() && !r.powered_down
-            })
-            .collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(self.robots[i].registers[k].map_or(0, |c| c.priority)));
-        order
+        let mut keyed: crate::few::Few<(u16, usize), 16> = crate::few::Few::new();
+        for (i, r) in self.robots.iter().enumerate() {
+            if let Some(c) = r.registers[k]
+                && r.cell().is_some()
+                && !r.powered_down
+            {
+                keyed.push((c.priority, i));
+            }
+        }
+        // Priorities are unique (RR-1.1): an unstable sort is exact.
+        keyed.as_mut_slice().sort_unstable_by(|a, b| b.cmp(a));
+        keyed.as_slice().iter().map(|&(_, i)| i).collect()
     }
 }

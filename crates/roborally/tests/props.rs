@@ -68,7 +68,11 @@ fn garbage(g: &RoboRally, rng: &mut Rng) -> (Seat, Action) {
     let a = match rng.below(3) {
         0 => Action::Program { registers: [Some(bogus); 5], power_down_next: false },
         1 => Action::Reenter { at: grid::Sq::new(-5, -5), facing: grid::SqDir::N, powered_down: false },
-        _ => Action::DiscardOption { option: Some(OptionCard::TractorBeam) },
+        _ => {
+            // An option nobody holds (double repair sites hand options out during play).
+            let held = |o: &OptionCard| g.robots().iter().any(|r| r.options.contains(o));
+            Action::DiscardOption { option: OptionCard::ALL.into_iter().find(|o| !held(o)) }
+        }
     };
     (seat, a)
 }

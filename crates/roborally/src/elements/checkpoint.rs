@@ -13,11 +13,13 @@ impl RoboRally {
         if !self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at))) {
             return;
         }
-        let mut all: Vec<usize> = order.to_vec();
-        let mut rest: Vec<usize> = (0..self.robots.len()).filter(|i| !order.contains(i)).collect();
-        rest.sort_by_key(|&i| self.robots[i].dock);
-        all.extend(rest);
-        for i in all {
+        let mut rest: crate::few::Few<(u8, usize), 16> = crate::few::Few::new();
+        for i in (0..self.robots.len()).filter(|i| !order.contains(i)) {
+            rest.push((self.robots[i].dock, i));
+        }
+        rest.as_mut_slice().sort_unstable();
+        let rest = rest.as_slice().iter().map(|&(_, i)| i);
+        for i in order.iter().copied().chain(rest) {
             self.checkpoint(i, events);
             if self.phase == Phase::Over {
                 return;

@@ -12,26 +12,32 @@
 
 use crate::board::Cell;
 use crate::event::{Cause, Event};
+use crate::few::Few;
 use crate::RoboRally;
 use grid::{Sq, SqDir};
 
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Carry {
     robot: usize,
     from: Sq,
     to: Sq,
     dir: SqDir,
     moving: bool,
+    /// The robot standing on `to` now, if any.
+    occupant: Option<usize>,
 }
+
+/// No carry for this robot.
+const NONE: u8 = u8::MAX;
 
 impl RoboRally {
     pub(crate) fn run_belts(&mut self, express_only: bool, events: &mut Vec<Event>) {
         let mut carries = self.belt_carries(express_only);
-        if carries.is_empty() {
+        if carries.as_slice().is_empty() {
             return;
         }
-        self.settle(&mut carries);
-        for c in carries.iter().filter(|c| c.moving) {
+        self.settle(carries.as_mut_slice());
+        for c in carries.as_slice().iter().filter(|c| c.moving) {
             self.arrive(c.robot, c.from, c.to, Cause::Belt, events);
             if self.robots[c.robot].cell().is_some() {
                 self.turn_on_section(c.robot, c.to, c.dir, events);
@@ -40,15 +46,16 @@ impl RoboRally {
     }
 
     /// The robots a belt would carry (walls already stop some of them).
-    fn belt_carries(&self, express_only: bool) -> Vec<Carry> {
-        let mut out = Vec::new();
+    fn belt_carries(&self, express_only: bool) -> Few<Carry, 16> {
+        let mut out = Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
             let Cell::Belt(b) = self.board.cell(at) else { continue };
             if (express_only && !b.express) || self.board.wall(at, b.dir) {
                 continue;
             }
-            out.push(Carry { robot: i, from: at, to: at.neighbour(b.dir), dir: b.dir, moving: true });
+            let to = at.neighbour(b.dir);
+            out.push(Carry { robot: i, from: at, to, dir: b.dir, moving: true, occupant: self.robot_at(to) });
         }
         out
     }
@@ -64,18 +71,17 @@ impl RoboRally {
                 carries[k].moving = false;
             }
         }
+        // carry_of[robot] = index of its carry
+        let mut carry_of = [NONE; 16];
+        for (k, c) in carries.iter().enumerate() {
+            carry_of[c.robot] = k as u8;
+        }
         loop {
             let mut changed = false;
             for k in 0..carries.len() {
-                if !carries[k].moving {
-                    continue;
-                }
-                let to = carries[k].to;
-                let stays_there = match self.robot_at(to) {
-                    None => false,
-                    Some(j) => !carries.iter().any(|o| o.robot == j && o.moving),
-                };
-                if stays_there {
+                let Some(j) = carries[k].occupant.filter(|_| carries[k].moving) else { continue };
+                let leaves = carry_of[j] != NONE && carries[carry_of[j] as usize].moving;
+                if !leaves {
                     carries[k].moving = false;
                     changed = true;
                 }

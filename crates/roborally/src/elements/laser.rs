@@ -5,6 +5,7 @@
 
 use crate::event::{Event, Shooter};
 use crate::RoboRally;
+use engine::Seat;
 use grid::{Sq, SqDir};
 
 /// One laser hit: target robot, points, source.
@@ -19,14 +20,20 @@ impl RoboRally {
     /// Every hit of this register's laser step (RR-5.4).
     pub fn laser_hits(&self) -> Vec<Hit> {
         let mut hits = Vec::new();
-        self.collect_hits(&mut hits);
+        self.for_each_hit(|h| hits.push(h));
         hits
     }
 
-    fn collect_hits(&self, hits: &mut Vec<Hit>) {
+    /// Call `f` for every hit (the hook where RR-9 laser options will act).
+    fn for_each_hit(&self, mut f: impl FnMut(Hit)) {
+        let mut cells = [None; 16];
+        for (c, r) in cells.iter_mut().zip(&self.robots) {
+            *c = r.cell();
+        }
+        let cells = &cells[..self.robots.len()];
         for l in &self.board.lasers {
-            if let Some(t) = self.beam(l.at, l.dir, true) {
-                hits.push(Hit { target: t, points: l.beams, by: Shooter::Board { at: l.at } });
+            if let Some(t) = self.beam(cells, l.at, l.dir, true) {
+                f(Hit { target: t, points: l.beams, by: Shooter::Board { at: l.at } });
             }
         }
         for r in &self.robots {
@@ -34,8 +41,8 @@ impl RoboRally {
             if r.powered_down {
                 continue;
             }
-            if let Some(t) = self.beam(at, r.facing, false) {
-                hits.push(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
+            if let Some(t) = self.beam(cells, at, r.facing, false) {
+                f(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
             }
         }
     }
@@ -43,11 +50,11 @@ impl RoboRally {
     /// The first robot along a beam from `start` towards `dir` (including `start` itself for
     /// a board laser), stopping at walls and the board edge. The nearest robot in line is found
     /// first; only the cells up to it are walked for walls (most beams hit nobody).
-    fn beam(&self, start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
+    fn beam(&self, cells: &[Option<Sq>], start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
         let (dx, dy) = dir.step();
         let mut best: Option<(i32, usize)> = None;
-        for (i, r) in self.robots.iter().enumerate() {
-            let Some(at) = r.cell() else { continue };
+        for (i, at) in cells.iter().enumerate() {
+            let Some(at) = *at else { continue };
             let (ox, oy) = (at.x - start.x, at.y - start.y);
             let dist = if dx != 0 { (oy == 0).then_some(ox * dx) } else { (ox == 0).then_some(oy * dy) };
             let Some(d) = dist.filter(|&d| d > 0 || (d == 0 && include_start)) else { continue };
@@ -71,12 +78,10 @@ impl RoboRally {
 
     pub(crate) fn run_lasers(&mut self, events: &mut Vec<Event>) {
         let mut total = [0u8; 16];
-        let mut hits = Vec::new();
-        self.collect_hits(&mut hits);
-        for h in &hits {
-            events.push(Event::Shot { seat: self.robots[h.target].seat, by: h.by, beams: h.points });
+        self.for_each_hit(|h| {
+            events.push(Event::Shot { seat: Seat(h.target as u8), by: h.by, beams: h.points });
             total[h.target] = total[h.target].saturating_add(h.points);
-        }
+        });
         for (i, &points) in total.iter().enumerate().take(self.robots.len()) {
             self.damage(i, points, events);
         }

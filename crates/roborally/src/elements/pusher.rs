@@ -5,12 +5,14 @@
 //! (a robot pushed onto another pusher is not pushed again); pushers act in row-major order.
 
 use crate::board::Cell;
+use grid::{Sq, SqDir};
 use crate::event::{Cause, Event};
+use crate::few::Few;
 use crate::RoboRally;
 
 impl RoboRally {
     pub(crate) fn run_pushers(&mut self, register: u8, events: &mut Vec<Event>) {
-        let mut todo = Vec::new();
+        let mut todo: Few<(Sq, usize, SqDir), 16> = Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
             if let Cell::Pusher { side, registers } = self.board.cell(at)
@@ -19,8 +21,8 @@ impl RoboRally {
                 todo.push((at, i, side));
             }
         }
-        todo.sort_by_key(|&(at, ..)| (at.y, at.x));
-        for (at, i, side) in todo {
+        todo.as_mut_slice().sort_unstable_by_key(|&(at, i, _)| (at.y, at.x, i));
+        for &(at, i, side) in todo.as_slice() {
             if self.robots[i].cell() == Some(at) {
                 self.step(i, side.opposite(), Cause::Pusher, events);
             }
