@@ -43,7 +43,7 @@ pub use event::Event;
 pub use option::OptionCard;
 pub use robot::Robot;
 pub use setup::{BoardSpec, RobotSetup, ScenarioSetup, Setup, StartPhase, Variants};
-pub use sim::{random_game, GameSummary};
+pub use sim::{random_game, random_game_capped, GameSummary};
 pub use view::View;
 
 use deck::Deck;

@@ -19,8 +19,16 @@ pub struct GameSummary {
     pub finished: bool,
 }
 
+/// Turns after which [`random_game`] stops a game that has not ended.
+pub const RANDOM_GAME_MAX_TURNS: u32 = 200;
+
+/// Play a game with random legal actions (at most [`RANDOM_GAME_MAX_TURNS`] turns).
+pub fn random_game(course: &Course, robots: u8, seed: u64) -> GameSummary {
+    random_game_capped(course, robots, seed, RANDOM_GAME_MAX_TURNS)
+}
+
 /// Play a game with random legal actions (at most `max_turns` turns).
-pub fn random_game(course: &Course, robots: u8, seed: u64, max_turns: u32) -> GameSummary {
+pub fn random_game_capped(course: &Course, robots: u8, seed: u64, max_turns: u32) -> GameSummary {
     let setup = Setup::new_game(BoardSpec::Named(course.name.clone()), robots, Variants::default());
     let mut g = RoboRally::from_board(&setup, course.board.clone(), seed).expect("shipped courses start");
     let mut rng = Rng::seeded(seed ^ 0x5eed);

@@ -146,7 +146,7 @@ fn legal_actions_are_accepted() {
 #[test]
 fn random_full_games_end() {
     for (i, c) in shipped_courses().iter().enumerate() {
-        let s = roborally::random_game(c, 4, i as u64, 300);
+        let s = roborally::random_game(c, 4, i as u64);
         assert!(s.turns >= 1);
     }
 }
