@@ -165,7 +165,7 @@ impl RoboRally {
     /// Robots with a card this register, on the board and powered on, by descending priority.
     pub(crate) fn move_order(&self, register: u8) -> Vec<usize> {
         let k = register as usize - 1;
-        let mut keyed: crate::few::Few<(u16, usize), 16> = crate::few::Few::new();
+        let mut keyed: crate::few::Few<(u16, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             if let Some(c) = r.registers[k]
                 && r.cell().is_some()

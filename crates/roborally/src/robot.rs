@@ -61,10 +61,12 @@ impl Robot {
         !self.out && !self.finished
     }
 
-    /// The cell it stands on, if it is on the board.
+    /// The cell it stands on, if it is on the board. (Invariant: `at` is `None` whenever the
+    /// robot is destroyed, out or finished; `destroy` and `finish` clear it.)
     #[inline]
     pub fn cell(&self) -> Option<Sq> {
-        if self.destroyed { None } else { self.at }
+        debug_assert!(!self.destroyed || self.at.is_none());
+        self.at
     }
 
     /// RR-7.1: cards dealt = 9 − damage, never below 0.

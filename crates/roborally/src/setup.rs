@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
+/// At most 8 robots (RR intro: 2 to 8; a setup may have 1).
+pub const MAX_ROBOTS: usize = 8;
+
 /// A shipped course by name, or an inline board (RR-11).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -190,7 +193,7 @@ impl RoboRally {
 
 fn build_robots(setup: &Setup, board: &Board, problems: &mut Vec<String>) -> Vec<Robot> {
     let n = setup.robots.len();
-    if !(1..=8).contains(&n) {
+    if !(1..=MAX_ROBOTS).contains(&n) {
         problems.push(format!("setup.robots: 1 to 8 robots, not {n}"));
     }
     let mut robots = Vec::new();

@@ -13,7 +13,7 @@ impl RoboRally {
         if !self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at))) {
             return;
         }
-        let mut rest: crate::few::Few<(u8, usize), 16> = crate::few::Few::new();
+        let mut rest: crate::few::Few<(u8, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
         for i in (0..self.robots.len()).filter(|i| !order.contains(i)) {
             rest.push((self.robots[i].dock, i));
         }

@@ -13,6 +13,7 @@
 use crate::board::Cell;
 use crate::event::{Cause, Event};
 use crate::few::Few;
+use crate::setup::MAX_ROBOTS;
 use crate::RoboRally;
 use grid::{Sq, SqDir};
 
@@ -46,7 +47,7 @@ impl RoboRally {
     }
 
     /// The robots a belt would carry (walls already stop some of them).
-    fn belt_carries(&self, express_only: bool) -> Few<Carry, 16> {
+    fn belt_carries(&self, express_only: bool) -> Few<Carry, MAX_ROBOTS> {
         let mut out = Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
@@ -72,7 +73,7 @@ impl RoboRally {
             }
         }
         // carry_of[robot] = index of its carry
-        let mut carry_of = [NONE; 16];
+        let mut carry_of = [NONE; MAX_ROBOTS];
         for (k, c) in carries.iter().enumerate() {
             carry_of[c.robot] = k as u8;
         }

@@ -12,7 +12,7 @@ use crate::RoboRally;
 
 impl RoboRally {
     pub(crate) fn run_pushers(&mut self, register: u8, events: &mut Vec<Event>) {
-        let mut todo: Few<(Sq, usize, SqDir), 16> = Few::new();
+        let mut todo: Few<(Sq, usize, SqDir), { crate::setup::MAX_ROBOTS }> = Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
             if let Cell::Pusher { side, registers } = self.board.cell(at)
