@@ -78,6 +78,18 @@ pub fn course_by_name(name: &str) -> Option<Course> {
     COURSES.iter().find_map(|t| parse_course(t, &pieces).ok().filter(|c| slug(&c.name) == want))
 }
 
+/// Read a course or a single board piece from text (for `robodrome board render FILE`): a text
+/// whose first line is `course ...` is a course over the shipped pieces; one starting with
+/// `board ...` is drawn as a course of that piece alone (no flags, not validated).
+pub fn load_text(text: &str) -> Result<Course, CourseError> {
+    let first = text.lines().map(words).find(|w| !w.is_empty()).and_then(|w| w.first().map(|x| x.1.to_string()));
+    if first.as_deref() == Some("course") {
+        return parse_course(text, &shipped_pieces());
+    }
+    let nb = parse_named_board(text).map_err(CourseError::Text)?;
+    Ok(Course { name: nb.name, difficulty: String::new(), board: nb.board })
+}
+
 /// Parse a course text against the given pieces, assemble and validate it.
 pub fn parse_course(text: &str, pieces: &[NamedBoard]) -> Result<Course, CourseError> {
     let mut name = String::new();
@@ -194,6 +206,14 @@ mod tests {
             assert!(course_by_name(&c.name).is_some());
         }
         assert!(shipped_pieces().iter().filter(|p| p.board.width == 12 && p.board.height == 12).count() >= 4);
+    }
+
+    #[test]
+    fn load_text_reads_courses_and_pieces() {
+        assert_eq!(load_text(COURSES[1]).unwrap().name, "Dizzy Dash");
+        let piece = load_text(PIECES[1]).unwrap();
+        assert_eq!((piece.name.as_str(), piece.board.width), ("Gearbox", 12));
+        assert!(matches!(load_text("course X\nplace nowhere 0 0 0\n"), Err(CourseError::Text(e)) if e.line == 2));
     }
 
     #[test]

@@ -9,7 +9,7 @@ pub mod inline;
 pub mod parse;
 pub mod validate;
 
-pub use course::{course_by_name, shipped_courses, Course, CourseError};
+pub use course::{course_by_name, load_text, shipped_courses, Course, CourseError};
 pub use parse::{parse_board, BoardError};
 
 use grid::{Sq, SqDir, SqEdge};
