@@ -21,6 +21,13 @@ pub fn render_board(b: &Board, title: &str) -> String {
         cell_svg(&mut o, at, cell);
     }
     for l in &b.lasers {
+        // The beam's path, up to the first wall or the board edge (robots aside).
+        let mut end = l.at;
+        while !b.wall(end, l.dir) && b.on_board(end.neighbour(l.dir)) {
+            end = end.neighbour(l.dir);
+        }
+        let ((x1, y1), (x2, y2)) = (centre(l.at), centre(end));
+        let _ = writeln!(o, r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="red" stroke-opacity="0.35" stroke-width="2"/>"#);
         let (x, y) = centre(l.at);
         let (dx, dy) = l.dir.step();
         let _ = writeln!(o, r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="red" stroke-width="{}"/>"#, x - dx * S / 2, y - dy * S / 2, x, y, l.beams as i32 * 2);
@@ -73,14 +80,20 @@ fn cell_svg(o: &mut String, at: Sq, cell: Cell) {
     match cell {
         Cell::Belt(b) => {
             let (dx, dy) = b.dir.step();
-            let _ = writeln!(o, r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="black" stroke-width="3"/>"#, cx - dx * 12, cy - dy * 12, cx + dx * 12, cy + dy * 12);
+            if let Some(f) = b.from {
+                // A rotating section: a short stub from the side the belt comes in through.
+                let (fx, fy) = f.step();
+                let _ = writeln!(o, r#"<line x1="{}" y1="{}" x2="{cx}" y2="{cy}" stroke="black" stroke-width="3"/>"#, cx + fx * 12, cy + fy * 12);
+            }
+            let tail = if b.from.is_some() { (cx, cy) } else { (cx - dx * 12, cy - dy * 12) };
+            let _ = writeln!(o, r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="black" stroke-width="3"/>"#, tail.0, tail.1, cx + dx * 12, cy + dy * 12);
             let _ = writeln!(o, r#"<circle cx="{}" cy="{}" r="4"/>"#, cx + dx * 12, cy + dy * 12);
         }
         Cell::Gear(t) => {
             let _ = writeln!(o, r#"<text x="{cx}" y="{}" font-size="18" text-anchor="middle">{}</text>"#, cy + 6, if t == crate::board::Turn::Left { "↺" } else { "↻" });
         }
         Cell::Repair | Cell::RepairOption => {
-            let _ = writeln!(o, r#"<text x="{cx}" y="{}" font-size="16" text-anchor="middle">{}</text>"#, cy + 6, if cell == Cell::Repair { "🔧" } else { "🔧🔨" });
+            let _ = writeln!(o, r#"<text x="{cx}" y="{}" font-size="16" text-anchor="middle">{}</text>"#, cy + 6, if cell == Cell::Repair { "R" } else { "R+" });
         }
         _ => {}
     }
