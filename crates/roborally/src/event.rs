@@ -44,7 +44,9 @@ pub struct Revealed {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     TurnStarted { turn: u32 },
-    /// RR-6.4: a powered-down player's choice.
+    /// RR-6.4: a powered-down player has answered (the choice stays secret until all have).
+    StayDownSent { seat: Seat },
+    /// RR-6.4: a powered-down player's choice, revealed when every such player has answered.
     StayedDown { seat: Seat, value: bool },
     /// RR-4.4: the robot starts a powered-down turn and discards its damage.
     PoweredDown { seat: Seat },

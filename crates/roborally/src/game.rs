@@ -61,7 +61,7 @@ impl Game for RoboRally {
                     owes[i] = false;
                     stay[i] = value;
                 }
-                out.push(Event::StayedDown { seat, value });
+                out.push(Event::StayDownSent { seat });
             }
             Action::DiscardOption { option } => self.apply_discard(option, &mut out),
         }

@@ -40,6 +40,9 @@ impl RoboRally {
         let seat = r.seat;
         let down = (r.powered_down && stay) || r.power_down_next;
         let was = r.powered_down;
+        if was {
+            events.push(Event::StayedDown { seat, value: stay });
+        }
         r.power_down_next = false;
         r.powered_down = down;
         if down {
