@@ -1,5 +1,5 @@
-//! RR-7 Damage and RR-8.1–8.2 destruction. [`RoboRally::damage`] is the one way a robot takes
-//! damage (lasers today; option cards of RR-9 later), [`RoboRally::destroy`] the one way it is
+//! RR-7 Damage and RR-8.1–8.2 destruction. `RoboRally::damage` is the one way a robot takes
+//! damage (lasers today; option cards of RR-9 later), `RoboRally::destroy` the one way it is
 //! destroyed.
 
 use crate::error::ActionError;

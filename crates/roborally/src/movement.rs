@@ -1,6 +1,6 @@
 //! RR-5.2 Robots moving: cards, single steps, pushes and chains, walls, pits, the board edge.
 //!
-//! [`RoboRally::step`] is the one way a robot moves on its own or is shoved (cards, pushers);
+//! `RoboRally::step` is the one way a robot moves on its own or is shoved (cards, pushers);
 //! belts move robots without pushing (see `elements::conveyor`). Option cards (RR-9) hook in
 //! here: both receive the robot index and the cause.
 

@@ -1,4 +1,4 @@
-//! The resumable cursor: [`RoboRally::play_on`] advances the turn step by step (RR-3, RR-5)
+//! The resumable cursor: `RoboRally::play_on` advances the turn step by step (RR-3, RR-5)
 //! until some seat owes a decision or the game is over. Each step is small and leaves the
 //! state consistent, so any stop can be cloned, viewed, saved and replayed.
 
