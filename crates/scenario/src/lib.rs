@@ -13,8 +13,12 @@
 
 
 
+<<<<<<< HEAD
 mod autoscooter_io;
 pub mod expect;
+=======
+mod roborally_io;
+>>>>>>> rr
 
 use engine::{Game, RuleError, Seat};
 use serde::Serialize;
@@ -118,7 +122,11 @@ pub fn run(bytes: &[u8]) -> Result<Outcome, SchemaError> {
         None => return Err(SchemaError::at("game", "missing field (autoscooter, bumping-bots or roborally)")),
     };
     match game {
+<<<<<<< HEAD
         "autoscooter" => run_game::<autoscooter::Autoscooter>(top),
+=======
+        "roborally" => run_game::<roborally::RoboRally>(top),
+>>>>>>> rr
         other => Err(SchemaError::at(
             "game",
             format!("unknown game {other:?} (expected autoscooter, bumping-bots or roborally)"),

@@ -1,0 +1,73 @@
+//! Benches: register resolution with 8 robots on a busy course, and random full games per
+//! second on each shipped course. `cargo bench -p roborally`.
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use engine::{Rng, Seat};
+use grid::{Sq, SqDir};
+use roborally::board::{course_by_name, shipped_courses, Cell};
+use roborally::card::full_deck;
+use roborally::{BoardSpec, RobotSetup, RoboRally, Setup, StartPhase, Variants};
+use std::hint::black_box;
+
+/// 8 robots on the Crossroads factory board of Dizzy Dash (express lanes, belts, pushers),
+/// random facings and programs, ready to execute register 1.
+fn busy_state(seed: u64) -> RoboRally {
+    let course = course_by_name("dizzy-dash").unwrap();
+    let mut rng = Rng::seeded(seed);
+    let mut cells: Vec<Sq> = course.board.cells().filter(|(at, c)| at.y < 12 && !matches!(c, Cell::Pit | Cell::Void)).map(|(at, _)| at).collect();
+    rng.shuffle(&mut cells);
+    let mut deck = full_deck();
+    rng.shuffle(&mut deck);
+    let robots = (0..8u8)
+        .map(|s| RobotSetup {
+            seat: Seat(s),
+            at: Some(cells[s as usize]),
+            facing: Some(SqDir::wrapping(rng.below(4) as i32)),
+            registers: Some(std::array::from_fn(|_| deck.pop())),
+            ..RobotSetup::default()
+        })
+        .collect();
+    let setup = Setup { board: BoardSpec::Named("dizzy-dash".into()), robots, phase: StartPhase::Execute, variants: Variants::default(), timer_seconds: 30, turn: 1 };
+    RoboRally::from_setup(&setup, seed).unwrap()
+}
+
+fn register_resolution(c: &mut Criterion) {
+    let bases: Vec<RoboRally> = (0..32).map(busy_state).collect();
+    let mut k = 0;
+    let mut events = Vec::with_capacity(256);
+    let mut g = c.benchmark_group("roborally");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("register_resolution_8_robots_dizzy_dash", |b| {
+        b.iter_batched(
+            || {
+                k = (k + 1) % bases.len();
+                bases[k].clone()
+            },
+            |mut s| {
+                events.clear();
+                while s.register() == Some(1) && s.play_step(&mut events) {}
+                black_box(s)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+fn full_games(c: &mut Criterion) {
+    let mut g = c.benchmark_group("roborally_random_game_4_robots");
+    g.throughput(Throughput::Elements(1));
+    for course in shipped_courses() {
+        let mut seed = 0;
+        g.bench_function(roborally::board::course::slug(&course.name), |b| {
+            b.iter(|| {
+                seed += 1;
+                black_box(roborally::random_game(&course, 4, seed))
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, register_resolution, full_games);
+criterion_main!(benches);

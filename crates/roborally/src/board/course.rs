@@ -1,0 +1,239 @@
+//! RR-1.3 Courses: board pieces (factory boards, the docking bay) rotated and placed on one
+//! grid, plus the flags in order. The shipped pieces and courses are embedded text files.
+//!
+//! ```text
+//! course Dizzy Dash         # a name (how a scenario's "board": "dizzy-dash" finds it, slugged)
+//! difficulty easy           # free text
+//! place gearbox 0 0 0       # piece, x, y of its top-left corner, quarter turns clockwise
+//! place bay-a 0 12 0
+//! flag 5 4                  # flags in order
+//! ```
+
+use super::parse::{err, parse_named_board, words, BoardError, NamedBoard};
+use super::{validate, Belt, Board, Cell, Dock, Laser};
+use grid::{Sq, SqDir};
+use serde::Serialize;
+
+/// Board pieces shipped with the crate (12×12 factory boards and the 12×4 docking bay).
+pub const PIECES: [&str; 5] = [
+    include_str!("../../boards/bay.txt"),
+    include_str!("../../boards/gearbox.txt"),
+    include_str!("../../boards/crossroads.txt"),
+    include_str!("../../boards/pit-maze.txt"),
+    include_str!("../../boards/laser-alley.txt"),
+];
+
+/// Courses shipped with the crate.
+pub const COURSES: [&str; 4] = [
+    include_str!("../../courses/first-steps.txt"),
+    include_str!("../../courses/dizzy-dash.txt"),
+    include_str!("../../courses/laser-gauntlet.txt"),
+    include_str!("../../courses/grand-tour.txt"),
+];
+
+/// A playable course: a name, a difficulty note and the assembled board with its flags.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Course {
+    pub name: String,
+    pub difficulty: String,
+    pub board: Board,
+}
+
+/// Why a course does not load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CourseError {
+    Text(BoardError),
+    Invalid(Vec<String>),
+}
+
+impl std::fmt::Display for CourseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CourseError::Text(e) => e.fmt(f),
+            CourseError::Invalid(p) => f.write_str(&p.join("; ")),
+        }
+    }
+}
+impl std::error::Error for CourseError {}
+
+/// A name as used in files: lower case, spaces as dashes.
+pub fn slug(name: &str) -> String {
+    name.trim().to_lowercase().split_whitespace().collect::<Vec<_>>().join("-")
+}
+
+/// Every shipped piece, parsed.
+pub fn shipped_pieces() -> Vec<NamedBoard> {
+    PIECES.iter().map(|t| parse_named_board(t).expect("shipped pieces parse")).collect()
+}
+
+/// Every shipped course, assembled and validated.
+pub fn shipped_courses() -> Vec<Course> {
+    COURSES.iter().map(|t| parse_course(t, &shipped_pieces()).expect("shipped courses load")).collect()
+}
+
+/// A shipped course by name (case and spaces do not matter: "Dizzy Dash" = "dizzy-dash").
+pub fn course_by_name(name: &str) -> Option<Course> {
+    let want = slug(name);
+    let pieces = shipped_pieces();
+    COURSES.iter().find_map(|t| parse_course(t, &pieces).ok().filter(|c| slug(&c.name) == want))
+}
+
+/// Read a course or a single board piece from text (for `robodrome board render FILE`): a text
+/// whose first line is `course ...` is a course over the shipped pieces; one starting with
+/// `board ...` is drawn as a course of that piece alone (no flags, not validated).
+pub fn load_text(text: &str) -> Result<Course, CourseError> {
+    let first = text.lines().map(words).find(|w| !w.is_empty()).and_then(|w| w.first().map(|x| x.1.to_string()));
+    if first.as_deref() == Some("course") {
+        return parse_course(text, &shipped_pieces());
+    }
+    let nb = parse_named_board(text).map_err(CourseError::Text)?;
+    Ok(Course { name: nb.name, difficulty: String::new(), board: nb.board })
+}
+
+/// Parse a course text against the given pieces, assemble and validate it.
+pub fn parse_course(text: &str, pieces: &[NamedBoard]) -> Result<Course, CourseError> {
+    let mut name = String::new();
+    let mut difficulty = String::new();
+    let mut placed: Vec<(Board, Sq)> = Vec::new();
+    let mut flags = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let ln = i + 1;
+        let w = words(line);
+        let Some(&(col, head)) = w.first() else { continue };
+        let rest = || w[1..].iter().map(|x| x.1).collect::<Vec<_>>().join(" ");
+        let num = |k: usize| -> Result<i32, BoardError> {
+            let &(c, s) = w.get(k).ok_or_else(|| err(ln, col, "missing number"))?;
+            s.parse().map_err(|_| err(ln, c, format!("`{s}` is not a number")))
+        };
+        match head {
+            "course" => name = rest(),
+            "difficulty" => difficulty = rest(),
+            "place" => {
+                let &(c, piece) = w.get(1).ok_or_else(|| err(ln, col, "place PIECE X Y TURNS")).map_err(CourseError::Text)?;
+                let nb = pieces.iter().find(|p| slug(&p.name) == slug(piece)).ok_or_else(|| CourseError::Text(err(ln, c, format!("no board piece `{piece}`"))))?;
+                let (x, y, k) = (num(2).map_err(CourseError::Text)?, num(3).map_err(CourseError::Text)?, num(4).map_err(CourseError::Text)?);
+                placed.push((rotate(&nb.board, k), Sq::new(x, y)));
+            }
+            "flag" => flags.push(Sq::new(num(1).map_err(CourseError::Text)?, num(2).map_err(CourseError::Text)?)),
+            other => return Err(CourseError::Text(err(ln, col, format!("unknown line `{other}` (course, difficulty, place, flag)")))),
+        }
+    }
+    let mut board = assemble(&placed).map_err(|m| CourseError::Invalid(vec![m]))?;
+    board.flags = flags;
+    let problems = validate::validate(&board);
+    if !problems.is_empty() {
+        return Err(CourseError::Invalid(problems));
+    }
+    Ok(Course { name, difficulty, board })
+}
+
+/// Rotate a piece by `k` quarter turns clockwise.
+pub fn rotate(b: &Board, k: i32) -> Board {
+    let k = k.rem_euclid(4);
+    let mut out = b.clone();
+    for _ in 0..k {
+        out = rotate_once(&out);
+    }
+    out
+}
+
+fn rotate_once(b: &Board) -> Board {
+    let h = b.height;
+    let map = |s: Sq| Sq::new(h - 1 - s.y, s.x);
+    let turn = |d: SqDir| d.turn(1);
+    let mut r = Board::new(b.height, b.width);
+    for (at, cell) in b.cells() {
+        let cell = match cell {
+            Cell::Belt(bt) => Cell::Belt(Belt { dir: turn(bt.dir), express: bt.express, from: bt.from.map(turn) }),
+            Cell::Pusher { side, registers } => Cell::Pusher { side: turn(side), registers },
+            c => c,
+        };
+        r.set_cell(map(at), cell);
+    }
+    for e in b.walls() {
+        r.add_wall(map(e.at), turn(e.side));
+    }
+    r.lasers = b.lasers.iter().map(|l| Laser { at: map(l.at), dir: turn(l.dir), beams: l.beams }).collect();
+    r.flags = b.flags.iter().map(|&f| map(f)).collect();
+    r.docks = b.docks.iter().map(|d| Dock { number: d.number, at: map(d.at), facing: turn(d.facing) }).collect();
+    r
+}
+
+/// Put pieces on one grid; uncovered cells are void.
+fn assemble(placed: &[(Board, Sq)]) -> Result<Board, String> {
+    let w = placed.iter().map(|(b, o)| o.x + b.width).max().unwrap_or(0);
+    let h = placed.iter().map(|(b, o)| o.y + b.height).max().unwrap_or(0);
+    if placed.is_empty() || placed.iter().any(|(_, o)| o.x < 0 || o.y < 0) {
+        return Err("a course places at least one piece, at non-negative coordinates".into());
+    }
+    let mut out = Board::new(w, h);
+    let all: Vec<Sq> = out.cells().map(|(s, _)| s).collect();
+    for s in all {
+        out.set_cell(s, Cell::Void);
+    }
+    let shift = |s: Sq, o: Sq| Sq::new(s.x + o.x, s.y + o.y);
+    for (b, o) in placed {
+        for (at, cell) in b.cells() {
+            let to = shift(at, *o);
+            if out.cell(to) != Cell::Void {
+                return Err(format!("pieces overlap at {to}"));
+            }
+            out.set_cell(to, cell);
+        }
+    }
+    for (b, o) in placed {
+        for e in b.walls() {
+            out.add_wall(shift(e.at, *o), e.side);
+        }
+        out.lasers.extend(b.lasers.iter().map(|l| Laser { at: shift(l.at, *o), ..*l }));
+        out.docks.extend(b.docks.iter().map(|d| Dock { at: shift(d.at, *o), ..*d }));
+    }
+    out.docks.sort_by_key(|d| d.number);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_courses_load_and_validate() {
+        let courses = shipped_courses();
+        assert!(courses.len() >= 4);
+        for c in &courses {
+            assert!((1..=6).contains(&c.board.flags.len()), "{}", c.name);
+            assert_eq!(c.board.docks.len(), 8, "{}", c.name);
+            assert!(course_by_name(&c.name).is_some());
+        }
+        assert!(shipped_pieces().iter().filter(|p| p.board.width == 12 && p.board.height == 12).count() >= 4);
+    }
+
+    #[test]
+    fn load_text_reads_courses_and_pieces() {
+        assert_eq!(load_text(COURSES[1]).unwrap().name, "Dizzy Dash");
+        let piece = load_text(PIECES[1]).unwrap();
+        assert_eq!((piece.name.as_str(), piece.board.width), ("Gearbox", 12));
+        assert!(matches!(load_text("course X\nplace nowhere 0 0 0\n"), Err(CourseError::Text(e)) if e.line == 2));
+    }
+
+    #[test]
+    fn rotation_four_times_is_identity() {
+        for p in shipped_pieces() {
+            assert_eq!(rotate(&p.board, 4), p.board);
+            let r = rotate(&p.board, 1);
+            assert_eq!((r.width, r.height), (p.board.height, p.board.width));
+            assert_eq!(r.walls().len(), p.board.walls().len());
+        }
+    }
+
+    #[test]
+    fn rotation_turns_belts_and_walls() {
+        let mut b = Board::new(2, 1);
+        b.set_cell(Sq::new(0, 0), Cell::Belt(Belt { dir: SqDir::E, express: false, from: None }));
+        b.add_wall(Sq::new(1, 0), SqDir::E);
+        let r = rotate(&b, 1);
+        // [0,0] of a 2x1 piece goes to [0,0] of the 1x2 result; E becomes S.
+        assert_eq!(r.cell(Sq::new(0, 0)), Cell::Belt(Belt { dir: SqDir::S, express: false, from: None }));
+        assert!(r.wall(Sq::new(0, 1), SqDir::S));
+    }
+}

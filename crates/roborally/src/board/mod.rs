@@ -1,0 +1,215 @@
+//! RR-1.3 / RR-2 The playing area: cells, walls, board lasers, flags and start docks.
+//!
+//! A [`Board`] is any rectangle of cells; cells outside every factory board of a course are
+//! [`Cell::Void`] (off the board, RR-8.1). Board pieces are read from text ([`parse_board`]),
+//! joined into courses ([`course`]) or given inline by a scenario ([`inline`]).
+
+pub mod course;
+pub mod inline;
+pub mod parse;
+pub mod validate;
+
+pub use course::{course_by_name, load_text, shipped_courses, Course, CourseError};
+pub use parse::{parse_board, BoardError};
+
+use grid::{Sq, SqDir, SqEdge};
+use serde::Serialize;
+
+/// Which way a gear (or a belt turn) rotates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Turn {
+    Left,
+    Right,
+}
+
+impl Turn {
+    pub const fn quarter_turns(self) -> i32 {
+        match self {
+            Turn::Left => -1,
+            Turn::Right => 1,
+        }
+    }
+}
+
+/// A conveyor cell (RR-2). `from` marks a rotating section: the side the belt comes in through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Belt {
+    pub dir: SqDir,
+    pub express: bool,
+    pub from: Option<SqDir>,
+}
+
+/// What one cell holds (RR-2). Walls, lasers, flags and docks are kept beside the cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Cell {
+    /// Not part of any board: entering it is leaving the board.
+    Void,
+    #[default]
+    Floor,
+    Pit,
+    Belt(Belt),
+    /// A pusher mounted on `side`, active in the registers of the bit mask (bit r = register r).
+    Pusher { side: SqDir, registers: u8 },
+    Gear(Turn),
+    Repair,
+    /// Double repair site: wrench and hammer (repair and draw an option, RR-6.1).
+    RepairOption,
+}
+
+/// A board laser: the beam starts in `at` and shoots towards `dir` (RR-5.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Laser {
+    pub at: Sq,
+    pub dir: SqDir,
+    pub beams: u8,
+}
+
+/// A start dock (RR-1.3): number 1..8, its cell and the facing of a robot starting there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Dock {
+    pub number: u8,
+    pub at: Sq,
+    pub facing: SqDir,
+}
+
+/// The playing area of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Board {
+    pub width: i32,
+    pub height: i32,
+    cells: Vec<Cell>,
+    /// Wall bit mask per cell (bit d = a wall on side d); both cells of an edge carry it.
+    walls: Vec<u8>,
+    pub lasers: Vec<Laser>,
+    /// Checkpoint flags in order (RR-1.3).
+    pub flags: Vec<Sq>,
+    pub docks: Vec<Dock>,
+}
+
+impl Board {
+    /// An all-floor board.
+    pub fn new(width: i32, height: i32) -> Board {
+        let n = (width.max(0) * height.max(0)) as usize;
+        Board {
+            width,
+            height,
+            cells: vec![Cell::Floor; n],
+            walls: vec![0; n],
+            lasers: Vec::new(),
+            flags: Vec::new(),
+            docks: Vec::new(),
+        }
+    }
+
+    #[inline]
+    pub fn in_bounds(&self, at: Sq) -> bool {
+        at.x >= 0 && at.y >= 0 && at.x < self.width && at.y < self.height
+    }
+
+    #[inline]
+    fn index(&self, at: Sq) -> Option<usize> {
+        self.in_bounds(at).then(|| (at.y * self.width + at.x) as usize)
+    }
+
+    /// The cell at `at`; outside the rectangle it is [`Cell::Void`].
+    #[inline]
+    pub fn cell(&self, at: Sq) -> Cell {
+        self.index(at).map_or(Cell::Void, |i| self.cells[i])
+    }
+
+    pub fn set_cell(&mut self, at: Sq, cell: Cell) {
+        if let Some(i) = self.index(at) {
+            self.cells[i] = cell;
+        }
+    }
+
+    /// True for a cell a robot can stand on (RR-8.1: not void).
+    #[inline]
+    pub fn on_board(&self, at: Sq) -> bool {
+        !matches!(self.cell(at), Cell::Void)
+    }
+
+    #[inline]
+    pub fn is_pit(&self, at: Sq) -> bool {
+        matches!(self.cell(at), Cell::Pit)
+    }
+
+    /// Put a wall on side `side` of `at` (and on the matching side of the neighbour).
+    pub fn add_wall(&mut self, at: Sq, side: SqDir) {
+        let e = SqEdge::new(at, side);
+        for e in [e, e.flipped()] {
+            if let Some(i) = self.index(e.at) {
+                self.walls[i] |= 1 << e.side.index();
+            }
+        }
+    }
+
+    /// A wall on side `side` of `at` (RR-2): blocks crossing that edge both ways.
+    #[inline]
+    pub fn wall(&self, at: Sq, side: SqDir) -> bool {
+        match self.index(at) {
+            Some(i) => self.walls[i] & (1 << side.index()) != 0,
+            None => self.index(at.neighbour(side)).is_some_and(|i| self.walls[i] & (1 << side.opposite().index()) != 0),
+        }
+    }
+
+    /// Every wall, each edge once, spelled from a cell inside the board.
+    pub fn walls(&self) -> Vec<SqEdge> {
+        let mut out = Vec::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let at = Sq::new(x, y);
+                for d in SqDir::ALL {
+                    if !self.wall(at, d) {
+                        continue;
+                    }
+                    let other = at.neighbour(d);
+                    let first = !self.in_bounds(other) || d == SqDir::N || d == SqDir::W;
+                    if first {
+                        out.push(SqEdge::new(at, d));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The flag index at a cell, if any.
+    pub fn flag_at(&self, at: Sq) -> Option<usize> {
+        self.flags.iter().position(|&f| f == at)
+    }
+
+    /// RR-2/RR-6.1: a flag cell is also a single repair site.
+    #[inline]
+    pub fn repairs(&self, at: Sq) -> bool {
+        matches!(self.cell(at), Cell::Repair | Cell::RepairOption) || self.flag_at(at).is_some()
+    }
+
+    pub fn dock(&self, number: u8) -> Option<&Dock> {
+        self.docks.iter().find(|d| d.number == number)
+    }
+
+    /// All cells in row-major order.
+    pub fn cells(&self) -> impl Iterator<Item = (Sq, Cell)> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Sq::new(x, y))).map(|at| (at, self.cell(at)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walls_block_both_ways() {
+        let mut b = Board::new(3, 3);
+        b.add_wall(Sq::new(1, 1), SqDir::N);
+        assert!(b.wall(Sq::new(1, 1), SqDir::N));
+        assert!(b.wall(Sq::new(1, 0), SqDir::S));
+        assert!(!b.wall(Sq::new(1, 1), SqDir::S));
+        b.add_wall(Sq::new(0, 0), SqDir::W);
+        assert!(b.wall(Sq::new(0, 0), SqDir::W));
+        assert_eq!(b.walls().len(), 2);
+    }
+}

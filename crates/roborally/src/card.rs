@@ -1,0 +1,113 @@
+//! RR-1.1 The program deck: 84 cards, each with a unique priority.
+
+use serde::{Deserialize, Serialize};
+
+/// What a program card does (RR-5.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CardKind {
+    Uturn,
+    Left,
+    Right,
+    Backup,
+    Move1,
+    Move2,
+    Move3,
+}
+
+/// A program card, written `{"card": "move1", "priority": 560}`. The priority identifies it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Card {
+    pub card: CardKind,
+    pub priority: u16,
+}
+
+/// RR-1.1 table: (kind, count, first priority, step).
+const TABLE: [(CardKind, u16, u16, u16); 7] = [
+    (CardKind::Uturn, 6, 10, 10),
+    (CardKind::Left, 18, 70, 20),
+    (CardKind::Right, 18, 80, 20),
+    (CardKind::Backup, 6, 430, 10),
+    (CardKind::Move1, 18, 490, 10),
+    (CardKind::Move2, 12, 670, 10),
+    (CardKind::Move3, 6, 790, 10),
+];
+
+/// Number of program cards (RR-1.1).
+pub const DECK_SIZE: usize = 84;
+
+impl Card {
+    pub const fn new(card: CardKind, priority: u16) -> Card {
+        Card { card, priority }
+    }
+
+    /// The card of the RR-1.1 deck with this priority, if any.
+    pub fn from_priority(priority: u16) -> Option<Card> {
+        TABLE.iter().find_map(|&(kind, count, first, step)| {
+            let last = first + step * (count - 1);
+            let on_step = priority >= first && priority <= last && (priority - first).is_multiple_of(step);
+            on_step.then_some(Card::new(kind, priority))
+        })
+    }
+
+    /// True when this card is one of the 84 cards of RR-1.1 (kind and priority agree).
+    pub fn is_real(self) -> bool {
+        Card::from_priority(self.priority) == Some(self)
+    }
+
+    /// Forward steps (negative: back up), or 0 for a rotation.
+    pub const fn steps(self) -> i32 {
+        match self.card {
+            CardKind::Move1 => 1,
+            CardKind::Move2 => 2,
+            CardKind::Move3 => 3,
+            CardKind::Backup => -1,
+            _ => 0,
+        }
+    }
+
+    /// Quarter turns clockwise (RR-5.2: left −1, right +1, U-turn +2).
+    pub const fn turn(self) -> i32 {
+        match self.card {
+            CardKind::Left => -1,
+            CardKind::Right => 1,
+            CardKind::Uturn => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// The 84 cards of RR-1.1 in ascending priority.
+pub fn full_deck() -> Vec<Card> {
+    let mut v: Vec<Card> = TABLE
+        .iter()
+        .flat_map(|&(kind, count, first, step)| (0..count).map(move |i| Card::new(kind, first + i * step)))
+        .collect();
+    v.sort_by_key(|c| c.priority);
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rr_1_1_deck_table() {
+        let d = full_deck();
+        assert_eq!(d.len(), DECK_SIZE);
+        let mut p: Vec<u16> = d.iter().map(|c| c.priority).collect();
+        p.dedup();
+        assert_eq!(p.len(), 84, "priorities are unique");
+        let count = |k| d.iter().filter(|c| c.card == k).count();
+        assert_eq!(
+            [count(CardKind::Uturn), count(CardKind::Left), count(CardKind::Right), count(CardKind::Backup)],
+            [6, 18, 18, 6]
+        );
+        assert_eq!([count(CardKind::Move1), count(CardKind::Move2), count(CardKind::Move3)], [18, 12, 6]);
+        assert_eq!(Card::from_priority(410), Some(Card::new(CardKind::Left, 410)));
+        assert_eq!(Card::from_priority(420), Some(Card::new(CardKind::Right, 420)));
+        assert_eq!(Card::from_priority(840), Some(Card::new(CardKind::Move3, 840)));
+        assert_eq!(Card::from_priority(845), None);
+        assert!(!Card::new(CardKind::Move1, 800).is_real());
+    }
+}

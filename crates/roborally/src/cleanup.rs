@@ -1,0 +1,56 @@
+//! RR-6 Clean-up after register 5: repairs and option draws, discarding programs, then the
+//! re-entry queue (RR-8.3) and the next turn (RR-6.4).
+
+use crate::board::Cell;
+use crate::card::Card;
+use crate::event::Event;
+use crate::{Phase, RoboRally};
+
+impl RoboRally {
+    pub(crate) fn cleanup(&mut self, events: &mut Vec<Event>) {
+        self.repairs(events);
+        self.discard_programs();
+        let mut queue: Vec<usize> = (0..self.robots.len()).filter(|&i| self.robots[i].destroyed && self.robots[i].active()).collect();
+        // RR-8.3: in order of destruction; at the same moment, lower start dock first.
+        queue.sort_by_key(|&i| (self.robots[i].destroyed_at, self.robots[i].dock));
+        self.phase = Phase::Reenter { queue };
+    }
+
+    /// RR-6.1: −1 damage on a repair site or a flag; a double site also draws an option.
+    fn repairs(&mut self, events: &mut Vec<Event>) {
+        for i in 0..self.robots.len() {
+            let Some(at) = self.robots[i].cell() else { continue };
+            if !self.board.repairs(at) {
+                continue;
+            }
+            let r = &mut self.robots[i];
+            if r.damage > 0 {
+                r.damage -= 1;
+                events.push(Event::Repaired { seat: r.seat, damage: r.damage });
+            }
+            if self.board.cell(at) == Cell::RepairOption {
+                self.draw_option(i, events);
+            }
+        }
+    }
+
+    /// RR-6.2: every program card not in a locked register goes to the discards (destroyed,
+    /// out and finished robots keep nothing: a re-entering robot's damage becomes 2).
+    fn discard_programs(&mut self) {
+        let mut cards: Vec<Card> = Vec::new();
+        for r in &mut self.robots {
+            let keep_locked = !r.destroyed && r.active();
+            for k in 0..5 {
+                if keep_locked && r.locked(k) {
+                    continue;
+                }
+                if let Some(c) = r.registers[k].take() {
+                    cards.push(c);
+                }
+                r.revealed[k] = false;
+            }
+            cards.append(&mut r.hand);
+        }
+        self.deck.discard_all(cards);
+    }
+}

@@ -1,0 +1,162 @@
+//! RR-7 Damage and RR-8.1–8.2 destruction. `RoboRally::damage` is the one way a robot takes
+//! damage (lasers today; option cards of RR-9 later), `RoboRally::destroy` the one way it is
+//! destroyed.
+
+use crate::error::ActionError;
+use crate::event::{DestroyCause, Event};
+use crate::option::OptionCard;
+use crate::{Pending, RoboRally};
+
+impl RoboRally {
+    /// Deal `points` damage to robot `i`. A robot holding option cards is asked, point by
+    /// point, whether to discard one to prevent it (RR-7.4): the points wait in `pending`.
+    pub(crate) fn damage(&mut self, i: usize, points: u8, events: &mut Vec<Event>) {
+        if points == 0 || self.robots[i].cell().is_none() {
+            return;
+        }
+        if self.robots[i].options.is_empty() {
+            self.take_damage(i, points, events);
+        } else {
+            self.pending.push_back(Pending::Damage { robot: i, points });
+        }
+    }
+
+    /// Damage that is not prevented: 10 destroys (RR-8.1); a powered-down robot's newly locked
+    /// registers are filled face up from the draw pile (RR-7.3).
+    pub(crate) fn take_damage(&mut self, i: usize, points: u8, events: &mut Vec<Event>) {
+        let before = self.robots[i].damage;
+        let r = &mut self.robots[i];
+        r.damage = (r.damage + points).min(10);
+        events.push(Event::Damaged { seat: r.seat, points, damage: r.damage });
+        if r.damage >= 10 {
+            self.destroy(i, DestroyCause::Damage, events);
+            return;
+        }
+        if !r.powered_down {
+            return;
+        }
+        for k in 0..5 {
+            if self.robots[i].locked(k) && !crate::robot::locked_at(before, k) && self.robots[i].registers[k].is_none() {
+                let Some(card) = self.deck.top(&mut self.rng) else { continue };
+                let r = &mut self.robots[i];
+                r.registers[k] = Some(card);
+                r.revealed[k] = true;
+                events.push(Event::RegisterFilled { seat: r.seat, register: k as u8 + 1, card });
+            }
+        }
+    }
+
+    /// RR-8.1–8.2: the robot leaves the board and discards a life token (none left: out).
+    /// Holding options, it must give one up (asked through `pending`).
+    pub(crate) fn destroy(&mut self, i: usize, cause: DestroyCause, events: &mut Vec<Event>) {
+        let moment = self.moment;
+        let r = &mut self.robots[i];
+        let at = r.at.unwrap_or(r.archive);
+        r.destroyed = true;
+        r.destroyed_at = moment;
+        let seat = r.seat;
+        events.push(Event::Destroyed { seat, at, cause });
+        if r.lives == 0 {
+            r.out = true;
+            r.at = None;
+            let options: Vec<OptionCard> = r.options.drain(..).collect();
+            self.option_discard.extend(options);
+            events.push(Event::Eliminated { seat });
+            return;
+        }
+        r.lives -= 1;
+        r.at = None;
+        events.push(Event::LifeLost { seat, lives: r.lives });
+        if !r.options.is_empty() {
+            self.pending.push_back(Pending::LoseOption { robot: i });
+        }
+    }
+
+    /// Resolve pending damage that needs no choice (the robot holds no option any more).
+    /// Returns true when the front of `pending` waits for a player.
+    pub(crate) fn settle_pending(&mut self, events: &mut Vec<Event>) -> bool {
+        while let Some(p) = self.pending.front().cloned() {
+            match p {
+                Pending::Damage { robot, points } => {
+                    if points == 0 || self.robots[robot].cell().is_none() {
+                        self.pending.pop_front();
+                    } else if self.robots[robot].options.is_empty() {
+                        self.pending.pop_front();
+                        self.take_damage(robot, points, events);
+                    } else {
+                        return true;
+                    }
+                }
+                Pending::LoseOption { robot } => {
+                    if self.robots[robot].options.is_empty() {
+                        self.pending.pop_front();
+                    } else {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Check a `discard_option` answer to the front of `pending`.
+    pub(crate) fn check_discard(&self, option: Option<OptionCard>) -> Result<(), ActionError> {
+        let Some(p) = self.pending.front() else { return Err(ActionError::NotYourDecision) };
+        let robot = match *p {
+            Pending::Damage { robot, .. } => robot,
+            Pending::LoseOption { robot } => {
+                if option.is_none() {
+                    return Err(ActionError::OptionRequired);
+                }
+                robot
+            }
+        };
+        match option {
+            Some(o) if !self.robots[robot].options.contains(&o) => Err(ActionError::OptionNotHeld),
+            _ => Ok(()),
+        }
+    }
+
+    /// Apply a checked `discard_option` answer.
+    pub(crate) fn apply_discard(&mut self, option: Option<OptionCard>, events: &mut Vec<Event>) {
+        let Some(p) = self.pending.pop_front() else { return };
+        let robot = match p {
+            Pending::Damage { robot, .. } | Pending::LoseOption { robot } => robot,
+        };
+        if let Some(o) = option {
+            self.discard_option(robot, o, events);
+        }
+        if let Pending::Damage { points, .. } = p {
+            if option.is_some() {
+                events.push(Event::DamagePrevented { seat: self.robots[robot].seat });
+            } else {
+                self.take_damage(robot, 1, events);
+            }
+            if points > 1 {
+                self.pending.push_front(Pending::Damage { robot, points: points - 1 });
+            }
+        }
+    }
+
+    fn discard_option(&mut self, robot: usize, o: OptionCard, events: &mut Vec<Event>) {
+        let r = &mut self.robots[robot];
+        if let Some(k) = r.options.iter().position(|&x| x == o) {
+            r.options.remove(k);
+            self.option_discard.push(o);
+            events.push(Event::OptionDiscarded { seat: r.seat, option: o });
+        }
+    }
+
+    /// RR-6.1: draw one option card (the discards are shuffled back when the deck is empty).
+    pub(crate) fn draw_option(&mut self, i: usize, events: &mut Vec<Event>) {
+        if self.option_deck.is_empty() {
+            self.option_deck.append(&mut self.option_discard);
+            self.option_deck.sort();
+            self.rng.shuffle(&mut self.option_deck);
+        }
+        if let Some(o) = self.option_deck.pop() {
+            self.robots[i].options.push(o);
+            events.push(Event::OptionDrawn { seat: self.robots[i].seat, option: o });
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! RR-5.5 Checkpoints and RR-10 winning. A robot on the next flag of its sequence touches it;
+//! a robot on a flag or a repair site moves its archive there. The first robot to touch its
+//! last flag wins at once (decision: robots are checked in this register's move order, then
+//! robots without a card by dock; so among two finishing in one register, the higher priority
+//! wins). Variant `full_ranking`: a finished robot leaves the board and play goes on.
+
+use crate::event::Event;
+use crate::{Phase, RoboRally};
+
+impl RoboRally {
+    pub(crate) fn run_checkpoints(&mut self, order: &[usize], events: &mut Vec<Event>) {
+        // Fast path: nobody stands on a flag or a repair site.
+        if !self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at))) {
+            return;
+        }
+        let mut rest: crate::few::Few<(u8, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
+        for i in (0..self.robots.len()).filter(|i| !order.contains(i)) {
+            rest.push((self.robots[i].dock, i));
+        }
+        rest.as_mut_slice().sort_unstable();
+        let rest = rest.as_slice().iter().map(|&(_, i)| i);
+        for i in order.iter().copied().chain(rest) {
+            self.checkpoint(i, events);
+            if self.phase == Phase::Over {
+                return;
+            }
+        }
+    }
+
+    fn checkpoint(&mut self, i: usize, events: &mut Vec<Event>) {
+        let Some(at) = self.robots[i].cell() else { return };
+        let seat = self.robots[i].seat;
+        let flags = self.board.flags.len();
+        if self.board.flag_at(at) == Some(self.robots[i].flags_touched as usize) {
+            self.robots[i].flags_touched += 1;
+            events.push(Event::FlagTouched { seat, flag: self.robots[i].flags_touched });
+        }
+        if self.board.repairs(at) && self.robots[i].archive != at {
+            self.robots[i].archive = at;
+            events.push(Event::ArchiveMoved { seat, at });
+        }
+        if self.robots[i].flags_touched as usize >= flags && flags > 0 {
+            self.finish(i, events);
+        }
+    }
+
+    fn finish(&mut self, i: usize, events: &mut Vec<Event>) {
+        let seat = self.robots[i].seat;
+        if self.winner.is_none() {
+            self.winner = Some(seat);
+        }
+        self.finish_order.push(seat);
+        if !self.rules.variants.full_ranking {
+            self.end_game(events);
+            return;
+        }
+        let r = &mut self.robots[i];
+        r.finished = true;
+        r.at = None;
+        events.push(Event::Finished { seat, place: self.finish_order.len() as u8 });
+    }
+
+    pub(crate) fn end_game(&mut self, events: &mut Vec<Event>) {
+        self.phase = Phase::Over;
+        self.pending.clear();
+        events.push(Event::GameOver { winner: self.winner });
+    }
+}

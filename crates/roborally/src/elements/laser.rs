@@ -1,0 +1,89 @@
+//! RR-5.4 Lasers. Board lasers: the first robot along the beam (starting in the emitter's
+//! cell) takes 1 damage per beam; beams stop at walls and robots. Robot lasers: every robot on
+//! the board that is not powered down fires forward; the first robot in line takes 1 damage.
+//! All lasers fire at once: hits are found first, then damage is dealt (through `damage`).
+
+use crate::event::{Event, Shooter};
+use crate::RoboRally;
+use engine::Seat;
+use grid::{Sq, SqDir};
+
+/// One laser hit: target robot, points, source.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    pub target: usize,
+    pub points: u8,
+    pub by: Shooter,
+}
+
+impl RoboRally {
+    /// Every hit of this register's laser step (RR-5.4).
+    pub fn laser_hits(&self) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        self.for_each_hit(|h| hits.push(h));
+        hits
+    }
+
+    /// Call `f` for every hit (the hook where RR-9 laser options will act).
+    fn for_each_hit(&self, mut f: impl FnMut(Hit)) {
+        let mut cells = [None; 16];
+        for (c, r) in cells.iter_mut().zip(&self.robots) {
+            *c = r.cell();
+        }
+        let cells = &cells[..self.robots.len()];
+        for l in &self.board.lasers {
+            if let Some(t) = self.beam(cells, l.at, l.dir, true) {
+                f(Hit { target: t, points: l.beams, by: Shooter::Board { at: l.at } });
+            }
+        }
+        for r in &self.robots {
+            let Some(at) = r.cell() else { continue };
+            if r.powered_down {
+                continue;
+            }
+            if let Some(t) = self.beam(cells, at, r.facing, false) {
+                f(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
+            }
+        }
+    }
+
+    /// The first robot along a beam from `start` towards `dir` (including `start` itself for
+    /// a board laser), stopping at walls and the board edge. The nearest robot in line is found
+    /// first; only the cells up to it are walked for walls (most beams hit nobody).
+    fn beam(&self, cells: &[Option<Sq>], start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
+        let (dx, dy) = dir.step();
+        let mut best: Option<(i32, usize)> = None;
+        for (i, at) in cells.iter().enumerate() {
+            let Some(at) = *at else { continue };
+            let (ox, oy) = (at.x - start.x, at.y - start.y);
+            let dist = if dx != 0 { (oy == 0).then_some(ox * dx) } else { (ox == 0).then_some(oy * dy) };
+            let Some(d) = dist.filter(|&d| d > 0 || (d == 0 && include_start)) else { continue };
+            if best.is_none_or(|(b, _)| d < b) {
+                best = Some((d, i));
+            }
+        }
+        let (d, target) = best?;
+        let mut cell = start;
+        for _ in 0..d {
+            if self.board.wall(cell, dir) {
+                return None;
+            }
+            cell = cell.neighbour(dir);
+            if !self.board.on_board(cell) {
+                return None;
+            }
+        }
+        Some(target)
+    }
+
+    pub(crate) fn run_lasers(&mut self, events: &mut Vec<Event>) {
+        let mut total = [0u8; 16];
+        self.for_each_hit(|h| {
+            events.push(Event::Shot { seat: Seat(h.target as u8), by: h.by, beams: h.points });
+            total[h.target] = total[h.target].saturating_add(h.points);
+        });
+        for (i, &points) in total.iter().enumerate().take(self.robots.len()) {
+            self.damage(i, points, events);
+        }
+    }
+}

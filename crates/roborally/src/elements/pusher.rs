@@ -1,0 +1,31 @@
+//! RR-5.3 step 3: active pushers push the robot on their cell one cell away from their wall,
+//! like a robot's move (RR-5.2): a chain is pushed along, a wall stops the whole chain.
+//!
+//! Decision: the robots to push are those standing on an active pusher when the step begins
+//! (a robot pushed onto another pusher is not pushed again); pushers act in row-major order.
+
+use crate::board::Cell;
+use grid::{Sq, SqDir};
+use crate::event::{Cause, Event};
+use crate::few::Few;
+use crate::RoboRally;
+
+impl RoboRally {
+    pub(crate) fn run_pushers(&mut self, register: u8, events: &mut Vec<Event>) {
+        let mut todo: Few<(Sq, usize, SqDir), { crate::setup::MAX_ROBOTS }> = Few::new();
+        for (i, r) in self.robots.iter().enumerate() {
+            let Some(at) = r.cell() else { continue };
+            if let Cell::Pusher { side, registers } = self.board.cell(at)
+                && registers & (1 << register) != 0
+            {
+                todo.push((at, i, side));
+            }
+        }
+        todo.as_mut_slice().sort_unstable_by_key(|&(at, i, _)| (at.y, at.x, i));
+        for &(at, i, side) in todo.as_slice() {
+            if self.robots[i].cell() == Some(at) {
+                self.step(i, side.opposite(), Cause::Pusher, events);
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! Typed errors with stable snake_case codes (the scenario output's `error.code`).
+
+use engine::RuleError;
+use std::fmt;
+
+/// An action the rules do not allow now. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ActionError {
+    GameOver,
+    UnknownSeat,
+    /// The seat owes no decision now.
+    NotYourDecision,
+    /// The seat owes a decision of another kind (`expected` names it).
+    WrongAction { expected: &'static str },
+    AlreadyProgrammed,
+    /// RR-4.4: a powered-down robot does not program.
+    PoweredDown,
+    RobotDestroyed,
+    RobotOut,
+    CardNotInHand { priority: u16 },
+    DuplicateCard { priority: u16 },
+    /// RR-7.2: a locked register keeps its card.
+    RegisterLocked { register: u8 },
+    /// RR-4.2: every unlocked register gets a card while the hand has some.
+    RegisterEmpty { register: u8 },
+    /// RR-4.4: only a damaged robot may announce power down.
+    PowerDownUndamaged,
+    /// RR-8.3: the archive cell is free, so the robot re-enters there.
+    ReenterArchiveFree,
+    ReenterOffBoard,
+    ReenterPit,
+    ReenterOccupied,
+    /// RR-8.3: not among the free cells of the nearest ring around the archive.
+    ReenterNotAdjacent,
+    /// RR-8.3: a robot stands in the line of sight (3 cells) while a clear choice exists.
+    ReenterLineOfSight,
+    OptionNotHeld,
+    /// RR-8.2: a destroyed robot must give up one of its options.
+    OptionRequired,
+}
+
+impl RuleError for ActionError {
+    fn code(&self) -> &'static str {
+        use ActionError::*;
+        match self {
+            GameOver => "game_over",
+            UnknownSeat => "unknown_seat",
+            NotYourDecision => "not_your_decision",
+            WrongAction { .. } => "wrong_action",
+            AlreadyProgrammed => "already_programmed",
+            PoweredDown => "powered_down",
+            RobotDestroyed => "robot_destroyed",
+            RobotOut => "robot_out",
+            CardNotInHand { .. } => "card_not_in_hand",
+            DuplicateCard { .. } => "duplicate_card",
+            RegisterLocked { .. } => "register_locked",
+            RegisterEmpty { .. } => "register_empty",
+            PowerDownUndamaged => "power_down_undamaged",
+            ReenterArchiveFree => "reenter_archive_free",
+            ReenterOffBoard => "reenter_off_board",
+            ReenterPit => "reenter_pit",
+            ReenterOccupied => "reenter_occupied",
+            ReenterNotAdjacent => "reenter_not_adjacent",
+            ReenterLineOfSight => "reenter_line_of_sight",
+            OptionNotHeld => "option_not_held",
+            OptionRequired => "option_required",
+        }
+    }
+}
+
+impl fmt::Display for ActionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ActionError::*;
+        match self {
+            GameOver => write!(f, "the game is over"),
+            UnknownSeat => write!(f, "no robot has this seat"),
+            NotYourDecision => write!(f, "this seat owes no decision now"),
+            WrongAction { expected } => write!(f, "this seat owes a `{expected}` action now"),
+            AlreadyProgrammed => write!(f, "a program, once sent, is final for the turn (RR-11)"),
+            PoweredDown => write!(f, "a powered-down robot does not program (RR-4.4)"),
+            RobotDestroyed => write!(f, "the robot is destroyed (RR-8.2)"),
+            RobotOut => write!(f, "the robot is out of the game (RR-8.2)"),
+            CardNotInHand { priority } => write!(f, "card {priority} is not in this seat's hand (RR-4.2)"),
+            DuplicateCard { priority } => write!(f, "card {priority} is programmed twice (RR-4.2)"),
+            RegisterLocked { register } => write!(f, "register {register} is locked and keeps its card (RR-7.2)"),
+            RegisterEmpty { register } => write!(f, "register {register} needs a card (RR-4.2)"),
+            PowerDownUndamaged => write!(f, "only a damaged robot may announce power down (RR-4.4)"),
+            ReenterArchiveFree => write!(f, "the archive cell is free: re-enter there (RR-8.3)"),
+            ReenterOffBoard => write!(f, "the re-entry cell is off the board (RR-8.3)"),
+            ReenterPit => write!(f, "the re-entry cell is a pit (RR-8.3)"),
+            ReenterOccupied => write!(f, "the re-entry cell is occupied (RR-8.3)"),
+            ReenterNotAdjacent => write!(f, "the re-entry cell is not a free cell of the nearest ring around the archive (RR-8.3)"),
+            ReenterLineOfSight => write!(f, "a robot stands in the line of sight within 3 cells, and a clear choice exists (RR-8.3)"),
+            OptionNotHeld => write!(f, "the robot does not hold this option card"),
+            OptionRequired => write!(f, "a destroyed robot gives up one of its option cards (RR-8.2)"),
+        }
+    }
+}
+
+impl std::error::Error for ActionError {}

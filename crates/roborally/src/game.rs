@@ -1,0 +1,265 @@
+//! `engine::Game` for [`RoboRally`]: decisions, atomic `apply`, `time_up`, legal actions,
+//! views and determinization.
+
+use crate::error::ActionError;
+use crate::event::Event;
+use crate::setup::Setup;
+use crate::view::View;
+use crate::{Action, Pending, Phase, RoboRally};
+use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SeatSet, SetupError};
+use grid::SqDir;
+
+impl Game for RoboRally {
+    const NAME: &'static str = "roborally";
+    type Setup = Setup;
+    type Action = Action;
+    type Event = Event;
+    type Error = ActionError;
+    type View = View;
+
+    fn new(setup: &Setup, seed: u64) -> Result<Self, SetupError> {
+        let mut g = RoboRally::from_setup(setup, seed)?;
+        g.play_on(&mut Vec::new());
+        Ok(g)
+    }
+
+    fn seats(&self) -> usize {
+        self.robots.len()
+    }
+
+    fn decision(&self) -> Option<Decision> {
+        if let Some(p) = self.pending.front() {
+            let robot = match *p {
+                Pending::Damage { robot, .. } | Pending::LoseOption { robot } => robot,
+            };
+            return Some(Decision::One(self.robots[robot].seat));
+        }
+        let set = |owes: &[bool]| owes.iter().enumerate().filter(|(_, o)| **o).map(|(i, _)| Seat(i as u8)).collect::<SeatSet>();
+        match &self.phase {
+            Phase::Over => None,
+            Phase::StayDown { owes, .. } | Phase::Program { owes } => Some(Decision::Simultaneous(set(owes))),
+            Phase::Reenter { queue } => queue.first().map(|&i| Decision::One(self.robots[i].seat)),
+            Phase::Execute { .. } => None,
+        }
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        (self.phase == Phase::Over).then(|| self.ranking())
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) -> Result<(), ActionError> {
+        let i = self.check(seat, action)?;
+        let mut out = Vec::new();
+        match *action {
+            Action::Program { registers, power_down_next } => self.commit_program(i, &registers, power_down_next, &mut out),
+            Action::Reenter { at, facing, powered_down } => {
+                self.pop_reentry();
+                self.reenter(i, at, facing, powered_down, &mut out);
+            }
+            Action::StayDown { value } => {
+                if let Phase::StayDown { owes, stay } = &mut self.phase {
+                    owes[i] = false;
+                    stay[i] = value;
+                }
+                out.push(Event::StayDownSent { seat });
+            }
+            Action::DiscardOption { option } => self.apply_discard(option, &mut out),
+        }
+        self.play_on(&mut out);
+        events.append(&mut out);
+        Ok(())
+    }
+
+    fn time_up(&mut self, events: &mut Vec<Event>) -> Result<(), ActionError> {
+        let Some(decision) = self.decision() else { return Err(ActionError::GameOver) };
+        let mut g = self.clone();
+        let mut rng = g.rng.fork();
+        let (turn, phase) = (g.turn, std::mem::discriminant(&g.phase));
+        let mut out = Vec::new();
+        for seat in decision.seats().iter() {
+            if g.turn != turn || std::mem::discriminant(&g.phase) != phase || !g.decision().is_some_and(|d| d.owes(seat)) {
+                break;
+            }
+            let action = g.default_action(seat.index(), &mut rng);
+            g.apply(seat, &action, &mut out)?;
+        }
+        *self = g;
+        events.append(&mut out);
+        Ok(())
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        let Some(kind) = self.owed(seat) else { return Vec::new() };
+        let i = seat.index();
+        match kind {
+            Owed::Program => {
+                let downs: &[bool] = if self.robots[i].damage > 0 { &[false, true] } else { &[false] };
+                let progs = self.all_programs(i);
+                downs.iter().flat_map(|&d| progs.iter().map(move |&r| Action::Program { registers: r, power_down_next: d })).collect()
+            }
+            Owed::StayDown => vec![Action::StayDown { value: false }, Action::StayDown { value: true }],
+            Owed::Reenter => self
+                .reentry_moves(i)
+                .into_iter()
+                .flat_map(|(at, facing)| [false, true].map(|p| Action::Reenter { at, facing, powered_down: p }))
+                .collect(),
+            Owed::Discard => {
+                let mut v: Vec<Action> = self.robots[i].options.iter().map(|&o| Action::DiscardOption { option: Some(o) }).collect();
+                if matches!(self.pending.front(), Some(Pending::Damage { .. })) {
+                    v.push(Action::DiscardOption { option: None });
+                }
+                v
+            }
+        }
+    }
+
+    fn sample_action(&self, seat: Seat, rng: &mut Rng) -> Option<Action> {
+        let kind = self.owed(seat)?;
+        let i = seat.index();
+        Some(match kind {
+            Owed::Program => {
+                let r = &self.robots[i];
+                let power_down_next = r.damage >= 4 && rng.below(3) == 0;
+                Action::Program { registers: self.random_program(i, rng), power_down_next }
+            }
+            Owed::StayDown => Action::StayDown { value: rng.below(4) == 0 },
+            _ => {
+                let all = self.legal_actions(seat);
+                rng.pick(&all)?.clone()
+            }
+        })
+    }
+
+    fn view(&self, observer: Observer) -> View {
+        View::of(self, observer)
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
+        let mut g = self.clone();
+        g.resample_hidden(seat, rng);
+        g
+    }
+}
+
+/// The kind of decision a seat owes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Owed {
+    Program,
+    StayDown,
+    Reenter,
+    Discard,
+}
+
+impl Owed {
+    fn name(self) -> &'static str {
+        match self {
+            Owed::Program => "program",
+            Owed::StayDown => "stay_down",
+            Owed::Reenter => "reenter",
+            Owed::Discard => "discard_option",
+        }
+    }
+}
+
+impl RoboRally {
+    /// What `seat` owes now, if anything.
+    pub(crate) fn owed(&self, seat: Seat) -> Option<Owed> {
+        let decision = engine::Game::decision(self)?;
+        if !decision.owes(seat) {
+            return None;
+        }
+        if !self.pending.is_empty() {
+            return Some(Owed::Discard);
+        }
+        match self.phase {
+            Phase::Program { .. } => Some(Owed::Program),
+            Phase::StayDown { .. } => Some(Owed::StayDown),
+            Phase::Reenter { .. } => Some(Owed::Reenter),
+            _ => None,
+        }
+    }
+
+    /// Check an action without changing anything; returns the robot index.
+    fn check(&self, seat: Seat, action: &Action) -> Result<usize, ActionError> {
+        if self.phase == Phase::Over {
+            return Err(ActionError::GameOver);
+        }
+        let i = seat.index();
+        self.robots.get(i).ok_or(ActionError::UnknownSeat)?;
+        let Some(owed) = self.owed(seat) else {
+            return Err(self.why_not(i, action));
+        };
+        match (owed, action) {
+            (Owed::Program, Action::Program { registers, power_down_next }) => self.check_program(i, registers, *power_down_next),
+            (Owed::StayDown, Action::StayDown { .. }) => Ok(()),
+            (Owed::Reenter, Action::Reenter { at, facing, .. }) => self.check_reenter(i, *at, *facing),
+            (Owed::Discard, Action::DiscardOption { option }) => self.check_discard(*option),
+            (owed, _) => Err(ActionError::WrongAction { expected: owed.name() }),
+        }?;
+        Ok(i)
+    }
+
+    /// The most telling error for a seat that owes nothing.
+    fn why_not(&self, i: usize, action: &Action) -> ActionError {
+        let r = &self.robots[i];
+        if r.out {
+            ActionError::RobotOut
+        } else if r.destroyed {
+            ActionError::RobotDestroyed
+        } else if matches!(action, Action::Program { .. }) && r.powered_down {
+            ActionError::PoweredDown
+        } else if matches!(action, Action::Program { .. }) && matches!(self.phase, Phase::Program { .. }) {
+            ActionError::AlreadyProgrammed
+        } else {
+            ActionError::NotYourDecision
+        }
+    }
+
+    /// RR-4.3 and the documented defaults when time is up: a random program from the hand (no
+    /// power down); stay down: no; re-entry: `default_reentry`, powered on; discard_option:
+    /// decline the damage point, or give up the first option held when destroyed.
+    fn default_action(&self, i: usize, rng: &mut Rng) -> Action {
+        match self.owed(Seat(i as u8)) {
+            Some(Owed::Program) => Action::Program { registers: self.random_program(i, rng), power_down_next: false },
+            Some(Owed::StayDown) => Action::StayDown { value: false },
+            Some(Owed::Reenter) => {
+                let (at, facing) = self.default_reentry(i).unwrap_or((self.robots[i].archive, SqDir::N));
+                Action::Reenter { at, facing, powered_down: false }
+            }
+            Some(Owed::Discard) | None => match self.pending.front() {
+                Some(Pending::LoseOption { .. }) => Action::DiscardOption { option: self.robots[i].options.first().copied() },
+                _ => Action::DiscardOption { option: None },
+            },
+        }
+    }
+
+    /// RR-10: the winner first; with `full_ranking`, finish order, then flags touched, then
+    /// distance to the next flag.
+    pub fn ranking(&self) -> Outcome {
+        let mut ranking: Vec<Vec<Seat>> = Vec::new();
+        for &s in &self.finish_order {
+            ranking.push(vec![s]);
+        }
+        let mut rest: Vec<usize> = (0..self.robots.len()).filter(|&i| !self.finish_order.contains(&self.robots[i].seat)).collect();
+        let key = |i: usize| {
+            let r = &self.robots[i];
+            let dist = match (r.cell(), self.board.flags.get(r.flags_touched as usize)) {
+                (Some(at), Some(&f)) => at.manhattan(f),
+                _ => i32::MAX / 2,
+            };
+            (std::cmp::Reverse(r.flags_touched), dist)
+        };
+        rest.sort_by_key(|&i| key(i));
+        let mut k = 0;
+        while k < rest.len() {
+            let mut group = vec![self.robots[rest[k]].seat];
+            while k + 1 < rest.len() && key(rest[k + 1]) == key(rest[k]) {
+                k += 1;
+                group.push(self.robots[rest[k]].seat);
+            }
+            ranking.push(group);
+            k += 1;
+        }
+        Outcome { ranking, scores: Some(self.robots.iter().map(|r| r.flags_touched as i64).collect()) }
+    }
+}

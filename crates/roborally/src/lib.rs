@@ -1,0 +1,198 @@
+//! RoboRally (2005 edition) on the Robodrome engine interface: the rules RR-1..RR-8, RR-10 and
+//! RR-11 of `roborally.md`, one module per rule area.
+//!
+//! * [`card`], [`deck`]: the 84 program cards (RR-1.1, RR-4.1);
+//! * [`board`]: cells, walls, lasers, flags, docks; the text format and shipped courses (RR-1.3, RR-2);
+//! * [`programming`]: dealing, programs, power down, the timer's defaults (RR-4);
+//! * [`movement`]: cards, steps and pushes (RR-5.2); [`elements`]: belts, pushers, gears,
+//!   lasers and checkpoints (RR-5.3–5.5);
+//! * [`damage`]: the one way damage and destruction happen (RR-7, RR-8.1–8.2);
+//! * [`reentry`] (RR-8.3), [`cleanup`] (RR-6), [`resolve`]: the resumable cursor;
+//! * [`view`], [`setup`]: redacted views and the setup / scenario schema (RR-11).
+//!
+//! **Invariants:** no I/O, no clock, no thread-local randomness, no hash-map iteration. All
+//! chance comes from the [`engine::Rng`] inside the state. Resolution in progress is a cursor
+//! ([`Phase`]) stored in the state, so every stop can be cloned, viewed and replayed.
+
+pub mod board;
+pub mod card;
+pub mod cleanup;
+pub mod damage;
+pub mod deck;
+pub mod elements;
+pub mod error;
+pub mod event;
+mod few;
+mod game;
+pub mod movement;
+pub mod option;
+pub mod programming;
+pub mod reentry;
+pub mod render;
+pub mod resolve;
+pub mod robot;
+pub mod scenario_state;
+pub mod setup;
+pub mod sim;
+pub mod view;
+
+pub use board::{Board, Course};
+pub use card::{Card, CardKind};
+pub use error::ActionError;
+pub use event::Event;
+pub use option::OptionCard;
+pub use robot::Robot;
+pub use setup::{BoardSpec, RobotSetup, ScenarioSetup, Setup, StartPhase, Variants};
+pub use sim::{random_game, random_game_capped, GameSummary};
+pub use view::View;
+
+use deck::Deck;
+use engine::{Rng, Seat};
+use grid::Sq;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// A decision of one player, as RR-11 spells it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    /// RR-4.2 / RR-4.4: five register entries (null for a locked register or none), and the
+    /// secret power-down announcement for next turn.
+    Program {
+        registers: [Option<Card>; 5],
+        #[serde(default)]
+        power_down_next: bool,
+    },
+    /// RR-8.3: where and how a destroyed robot comes back.
+    Reenter {
+        at: Sq,
+        facing: grid::SqDir,
+        #[serde(default)]
+        powered_down: bool,
+    },
+    /// RR-6.4: a powered-down robot stays down another turn (`true`) or not.
+    StayDown { value: bool },
+    /// RR-7.4 / RR-8.2: give up an option card (`null`: decline, take the damage point).
+    DiscardOption { option: Option<OptionCard> },
+}
+
+/// Where the game stands: the resumable cursor of a turn (RR-3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "phase", rename_all = "snake_case")]
+pub enum Phase {
+    /// RR-6.4: powered-down robots choose to stay down; `owes[i]` until answered.
+    StayDown { owes: Vec<bool>, stay: Vec<bool> },
+    /// RR-4.2: programs; `owes[i]` until committed.
+    Program { owes: Vec<bool> },
+    /// RR-5: register 1..5 and the step within it.
+    Execute { register: u8, step: Step },
+    /// RR-8.3: destroyed robots re-entering, in order; the head decides.
+    Reenter { queue: Vec<usize> },
+    Over,
+}
+
+/// The step of a register (RR-5.1–5.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
+pub enum Step {
+    Reveal,
+    /// Robots in descending priority; `next` indexes `order`.
+    Move { order: Vec<usize>, next: usize },
+    Express,
+    Belts,
+    Pushers,
+    Gears,
+    Lasers,
+    Checkpoints { order: Vec<usize> },
+}
+
+/// A one-seat choice in the middle of resolution (RR-7.4, RR-8.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Pending {
+    /// `points` damage still to take, each preventable by discarding an option.
+    Damage { robot: usize, points: u8 },
+    /// A destroyed robot gives up one option card.
+    LoseOption { robot: usize },
+}
+
+/// Game settings (RR-1.2, RR-4.3, RR-10).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Rules {
+    pub variants: Variants,
+    /// RR-4.3 programming timer length; the server runs the clock and sends `time_up`.
+    pub timer_seconds: u32,
+}
+
+/// The whole state of a RoboRally game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoboRally {
+    pub(crate) board: Arc<Board>,
+    pub(crate) robots: Vec<Robot>,
+    pub(crate) deck: Deck,
+    pub(crate) option_deck: Vec<OptionCard>,
+    pub(crate) option_discard: Vec<OptionCard>,
+    pub(crate) phase: Phase,
+    pub(crate) pending: VecDeque<Pending>,
+    pub(crate) turn: u32,
+    /// A counter of resolution steps: "destroyed at the same moment" (RR-8.3).
+    pub(crate) moment: u32,
+    pub(crate) rules: Rules,
+    pub(crate) winner: Option<Seat>,
+    pub(crate) finish_order: Vec<Seat>,
+    pub(crate) rng: Rng,
+}
+
+impl RoboRally {
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+    pub fn robots(&self) -> &[Robot] {
+        &self.robots
+    }
+    pub fn robot(&self, seat: Seat) -> Option<&Robot> {
+        self.robots.get(seat.index())
+    }
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.front()
+    }
+    pub fn turn(&self) -> u32 {
+        self.turn
+    }
+    pub fn winner(&self) -> Option<Seat> {
+        self.winner
+    }
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+    pub fn draw_pile(&self) -> &[Card] {
+        &self.deck.draw
+    }
+    pub fn discard_pile(&self) -> &[Card] {
+        &self.deck.discard
+    }
+    /// The register being executed (1..5), or `None` outside execution.
+    pub fn register(&self) -> Option<u8> {
+        match self.phase {
+            Phase::Execute { register, .. } => Some(register),
+            _ => None,
+        }
+    }
+    /// Every program card where it is: draw pile, discards, hands, registers (84 in all).
+    pub fn all_cards(&self) -> Vec<Card> {
+        let mut v: Vec<Card> = self.deck.draw.iter().chain(&self.deck.discard).copied().collect();
+        for r in &self.robots {
+            v.extend(r.hand.iter().copied());
+            v.extend(r.registers.iter().flatten().copied());
+        }
+        v
+    }
+    /// The robot standing on a cell.
+    pub fn robot_at(&self, at: Sq) -> Option<usize> {
+        self.robots.iter().position(|r| r.cell() == Some(at))
+    }
+}

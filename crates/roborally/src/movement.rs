@@ -1,0 +1,90 @@
+//! RR-5.2 Robots moving: cards, single steps, pushes and chains, walls, pits, the board edge.
+//!
+//! `RoboRally::step` is the one way a robot moves on its own or is shoved (cards, pushers);
+//! belts move robots without pushing (see `elements::conveyor`). Option cards (RR-9) hook in
+//! here: both receive the robot index and the cause.
+
+use crate::card::Card;
+use crate::event::{Cause, DestroyCause, Event};
+use crate::RoboRally;
+use grid::{Sq, SqDir};
+
+impl RoboRally {
+    /// RR-5.2: execute one card for robot `i`.
+    pub(crate) fn play_card(&mut self, i: usize, card: Card, events: &mut Vec<Event>) {
+        let turn = card.turn();
+        if turn != 0 {
+            self.rotate(i, turn, Cause::Card, events);
+            return;
+        }
+        let steps = card.steps();
+        let facing = self.robots[i].facing;
+        let (dir, n) = if steps < 0 { (facing.opposite(), -steps) } else { (facing, steps) };
+        for _ in 0..n {
+            if !self.step(i, dir, Cause::Card, events) {
+                break;
+            }
+        }
+    }
+
+    /// Turn a robot in place by `quarter_turns` (clockwise positive).
+    pub(crate) fn rotate(&mut self, i: usize, quarter_turns: i32, by: Cause, events: &mut Vec<Event>) {
+        let r = &mut self.robots[i];
+        let from = r.facing;
+        r.facing = from.turn(quarter_turns);
+        events.push(Event::Turned { seat: r.seat, from, to: r.facing, by });
+    }
+
+    /// One step of robot `i` towards `dir`, pushing the robots in the way (RR-5.2). Returns
+    /// true when the robot moved and is still on the board (so a Move N may go on).
+    pub(crate) fn step(&mut self, i: usize, dir: SqDir, by: Cause, events: &mut Vec<Event>) -> bool {
+        let Some(from) = self.robots[i].cell() else { return false };
+        let Some(chain) = self.push_chain(from, dir) else {
+            events.push(Event::Blocked { seat: self.robots[i].seat, at: from, dir });
+            return false;
+        };
+        for &j in chain.iter().rev() {
+            self.displace(j, dir, Cause::Push, events);
+        }
+        self.displace(i, dir, by, events);
+        self.robots[i].cell().is_some()
+    }
+
+    /// The robots a step from `from` towards `dir` would push, nearest first; `None` when a
+    /// wall stops the mover or any robot of the chain (then nobody moves).
+    pub(crate) fn push_chain(&self, from: Sq, dir: SqDir) -> Option<Vec<usize>> {
+        if self.board.wall(from, dir) {
+            return None;
+        }
+        let mut chain = Vec::new();
+        let mut cell = from.neighbour(dir);
+        while let Some(j) = self.robot_at(cell) {
+            if self.board.wall(cell, dir) {
+                return None;
+            }
+            chain.push(j);
+            cell = cell.neighbour(dir);
+        }
+        Some(chain)
+    }
+
+    /// Move robot `j` one cell towards `dir` (the way is known to be clear of walls); a pit or
+    /// the board edge destroys it at once (RR-5.2, RR-8.1).
+    pub(crate) fn displace(&mut self, j: usize, dir: SqDir, by: Cause, events: &mut Vec<Event>) {
+        let Some(from) = self.robots[j].cell() else { return };
+        let to = from.neighbour(dir);
+        self.arrive(j, from, to, by, events);
+    }
+
+    /// Put robot `j` on `to` (from `from`), destroying it when `to` is a pit or off the board.
+    pub(crate) fn arrive(&mut self, j: usize, from: Sq, to: Sq, by: Cause, events: &mut Vec<Event>) {
+        let seat = self.robots[j].seat;
+        self.robots[j].at = Some(to);
+        events.push(Event::Moved { seat, from, to, by });
+        if !self.board.on_board(to) {
+            self.destroy(j, DestroyCause::OffBoard, events);
+        } else if self.board.is_pit(to) {
+            self.destroy(j, DestroyCause::Pit, events);
+        }
+    }
+}

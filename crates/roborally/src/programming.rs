@@ -1,0 +1,204 @@
+//! RR-4 Dealing and programming, RR-4.4 power down, RR-6.4 stay down, RR-4.3 timer defaults.
+
+use crate::card::Card;
+use crate::error::ActionError;
+use crate::event::Event;
+use crate::{Phase, RoboRally, Step};
+use engine::Rng;
+
+impl RoboRally {
+    /// RR-6.4: a new turn begins. Powered-down robots on the board are asked `stay_down`; when
+    /// none is, the turn starts at once.
+    pub(crate) fn begin_turn(&mut self, events: &mut Vec<Event>) {
+        self.turn += 1;
+        events.push(Event::TurnStarted { turn: self.turn });
+        let owes: Vec<bool> = self.robots.iter().map(|r| r.active() && r.cell().is_some() && r.powered_down).collect();
+        if owes.iter().any(|&o| o) {
+            let n = owes.len();
+            self.phase = Phase::StayDown { owes, stay: vec![false; n] };
+        } else {
+            self.start_turn(&vec![false; self.robots.len()], events);
+        }
+    }
+
+    /// RR-4.4 power down / up, then RR-4.1 shuffle and deal, then the programming phase.
+    pub(crate) fn start_turn(&mut self, stay: &[bool], events: &mut Vec<Event>) {
+        for (i, &stays) in stay.iter().enumerate() {
+            self.set_power(i, stays, events);
+        }
+        self.deck.gather_and_shuffle(&mut self.rng);
+        events.push(Event::Shuffled { cards: self.deck.draw.len() });
+        let owes = (0..self.robots.len()).map(|i| self.deal_to(i, events)).collect();
+        self.phase = Phase::Program { owes };
+    }
+
+    fn set_power(&mut self, i: usize, stay: bool, events: &mut Vec<Event>) {
+        let r = &mut self.robots[i];
+        if !r.active() || r.destroyed {
+            return;
+        }
+        let seat = r.seat;
+        let down = (r.powered_down && stay) || r.power_down_next;
+        let was = r.powered_down;
+        if was {
+            events.push(Event::StayedDown { seat, value: stay });
+        }
+        r.power_down_next = false;
+        r.powered_down = down;
+        if down {
+            // RR-4.4: discards all its damage; registers empty (nothing is locked at 0 damage).
+            r.damage = 0;
+            let cards: Vec<Card> = r.registers.iter_mut().filter_map(Option::take).collect();
+            r.revealed = [false; 5];
+            self.deck.discard_all(cards);
+            events.push(Event::PoweredDown { seat });
+        } else if was {
+            events.push(Event::PoweredUp { seat });
+        }
+    }
+
+    /// RR-4.1 / RR-7.1: deal `9 - damage` cards to an active, powered-on robot. Returns whether
+    /// its player owes a program (RR-11: even with no card to place).
+    fn deal_to(&mut self, i: usize, events: &mut Vec<Event>) -> bool {
+        let r = &self.robots[i];
+        if !r.active() || r.destroyed || r.powered_down {
+            self.robots[i].hand_size = 0;
+            return false;
+        }
+        let hand = self.deck.deal(r.cards_to_deal());
+        let seat = r.seat;
+        events.push(Event::Dealt { seat, count: hand.len() });
+        events.push(Event::Hand { seat, cards: hand.clone() });
+        let r = &mut self.robots[i];
+        r.hand_size = hand.len() as u8;
+        r.hand = hand;
+        true
+    }
+
+    /// A setup in the programming phase: robots without a given hand are dealt one.
+    pub(crate) fn start_program_phase_from_setup(&mut self, given: &[bool], events: &mut Vec<Event>) {
+        let mut owes = vec![false; self.robots.len()];
+        for i in 0..self.robots.len() {
+            let r = &self.robots[i];
+            if !r.active() || r.powered_down {
+                let hand = std::mem::take(&mut self.robots[i].hand);
+                self.deck.discard_all(hand);
+                self.robots[i].hand_size = 0;
+            } else if given[i] {
+                owes[i] = true;
+            } else {
+                owes[i] = self.deal_to(i, events);
+            }
+        }
+        self.phase = Phase::Program { owes };
+    }
+
+    /// Check a program against RR-4.2 / RR-7.2 / RR-4.4 without changing anything.
+    pub(crate) fn check_program(&self, i: usize, regs: &[Option<Card>; 5], power_down_next: bool) -> Result<(), ActionError> {
+        let r = &self.robots[i];
+        let mut seen: Vec<Card> = Vec::with_capacity(5);
+        for (k, entry) in regs.iter().enumerate() {
+            let register = k as u8 + 1;
+            if r.locked(k) {
+                if entry.is_some() && *entry != r.registers[k] {
+                    return Err(ActionError::RegisterLocked { register });
+                }
+                continue;
+            }
+            let Some(c) = entry else { continue };
+            if seen.contains(c) {
+                return Err(ActionError::DuplicateCard { priority: c.priority });
+            }
+            if !r.hand.contains(c) {
+                return Err(ActionError::CardNotInHand { priority: c.priority });
+            }
+            seen.push(*c);
+        }
+        let unlocked = (0..5).filter(|&k| !r.locked(k)).count();
+        let must_fill = unlocked.min(r.hand.len());
+        if seen.len() < must_fill {
+            let k = (0..5).find(|&k| !r.locked(k) && regs[k].is_none()).unwrap_or(0);
+            return Err(ActionError::RegisterEmpty { register: k as u8 + 1 });
+        }
+        if power_down_next && r.damage == 0 {
+            return Err(ActionError::PowerDownUndamaged);
+        }
+        Ok(())
+    }
+
+    /// Commit a checked program: cards into the unlocked registers, the rest of the hand
+    /// discarded (RR-4.2).
+    pub(crate) fn commit_program(&mut self, i: usize, regs: &[Option<Card>; 5], power_down_next: bool, events: &mut Vec<Event>) {
+        let r = &mut self.robots[i];
+        for (k, entry) in regs.iter().enumerate() {
+            if !r.locked(k) {
+                r.registers[k] = *entry;
+                r.revealed[k] = false;
+            }
+        }
+        let placed = r.registers;
+        let unused: Vec<Card> = r.hand.drain(..).filter(|c| !placed.contains(&Some(*c))).collect();
+        r.power_down_next = power_down_next;
+        let seat = r.seat;
+        self.deck.discard_all(unused);
+        events.push(Event::Programmed { seat });
+        events.push(Event::Program { seat, registers: placed, power_down_next });
+        if let Phase::Program { owes } = &mut self.phase {
+            owes[i] = false;
+        }
+    }
+
+    /// RR-4.3: the empty unlocked registers filled at random from the hand (no power down).
+    pub(crate) fn random_program(&self, i: usize, rng: &mut Rng) -> [Option<Card>; 5] {
+        let r = &self.robots[i];
+        let mut hand = r.hand.clone();
+        rng.shuffle(&mut hand);
+        let mut regs = [None; 5];
+        for (k, reg) in regs.iter_mut().enumerate() {
+            if !r.locked(k) {
+                *reg = hand.pop();
+            }
+        }
+        regs
+    }
+
+    /// All programs from the dealt hand (up to 15,120 per power-down choice).
+    pub(crate) fn all_programs(&self, i: usize) -> Vec<[Option<Card>; 5]> {
+        let r = &self.robots[i];
+        let slots: Vec<usize> = (0..5).filter(|&k| !r.locked(k)).collect();
+        let k = slots.len().min(r.hand.len());
+        let mut out = Vec::new();
+        let mut used = vec![false; r.hand.len()];
+        let mut regs = [None; 5];
+        permute(&r.hand, &slots[..k], 0, &mut used, &mut regs, &mut out);
+        out
+    }
+
+    /// The programming phase is over once every seat has committed: reveal the power-down
+    /// announcements (RR-4.4) and start register 1.
+    pub(crate) fn finish_programming(&mut self, events: &mut Vec<Event>) {
+        for r in &self.robots {
+            if r.power_down_next && r.active() {
+                events.push(Event::PowerDownAnnounced { seat: r.seat });
+            }
+        }
+        self.phase = Phase::Execute { register: 1, step: Step::Reveal };
+    }
+}
+
+fn permute(hand: &[crate::Card], slots: &[usize], depth: usize, used: &mut [bool], regs: &mut [Option<Card>; 5], out: &mut Vec<[Option<Card>; 5]>) {
+    if depth == slots.len() {
+        out.push(*regs);
+        return;
+    }
+    for j in 0..hand.len() {
+        if used[j] {
+            continue;
+        }
+        used[j] = true;
+        regs[slots[depth]] = Some(hand[j]);
+        permute(hand, slots, depth + 1, used, regs, out);
+        regs[slots[depth]] = None;
+        used[j] = false;
+    }
+}

@@ -1,0 +1,181 @@
+//! The resumable cursor: `RoboRally::play_on` advances the turn step by step (RR-3, RR-5)
+//! until some seat owes a decision or the game is over. Each step is small and leaves the
+//! state consistent, so any stop can be cloned, viewed, saved and replayed.
+
+use crate::event::{Event, Revealed};
+use crate::{Phase, RoboRally, Step};
+
+impl RoboRally {
+    /// Play on by itself to the next decision (conventions.md).
+    pub(crate) fn play_on(&mut self, events: &mut Vec<Event>) {
+        loop {
+            if self.phase == Phase::Over {
+                return;
+            }
+            if self.settle_pending(events) {
+                return;
+            }
+            if self.everyone_done() {
+                self.end_game(events);
+                return;
+            }
+            if !self.advance(events) {
+                return;
+            }
+        }
+    }
+
+    /// One step of the cursor (a card, a board-element step, a laser step, ...), for step-by-step
+    /// animation and benches. Returns false when a decision is owed or the game is over.
+    pub fn play_step(&mut self, events: &mut Vec<Event>) -> bool {
+        if matches!(self.phase, Phase::Over) || self.settle_pending(events) {
+            return false;
+        }
+        if self.everyone_done() {
+            self.end_game(events);
+            return false;
+        }
+        self.advance(events)
+    }
+
+    /// No robot left in play (all out or finished).
+    fn everyone_done(&self) -> bool {
+        self.robots.iter().all(|r| !r.active())
+    }
+
+    /// One step. Returns false when a decision is owed.
+    fn advance(&mut self, events: &mut Vec<Event>) -> bool {
+        match &self.phase {
+            Phase::Over => false,
+            Phase::StayDown { owes, stay } => {
+                if owes.iter().any(|&o| o) {
+                    return false;
+                }
+                let stay = stay.clone();
+                self.start_turn(&stay, events);
+                true
+            }
+            Phase::Program { owes } => {
+                if owes.iter().any(|&o| o) {
+                    return false;
+                }
+                self.finish_programming(events);
+                true
+            }
+            Phase::Reenter { queue } => match queue.first() {
+                None => {
+                    self.begin_turn(events);
+                    true
+                }
+                Some(&i) => {
+                    if self.reentry_choice(i) == crate::reentry::ReentryChoice::Nowhere {
+                        self.pop_reentry();
+                        return true;
+                    }
+                    false
+                }
+            },
+            Phase::Execute { register, .. } => {
+                // Take the step out (no clone of its robot list); `execute` puts the next one in.
+                let register = *register;
+                let placeholder = Phase::Execute { register, step: Step::Express };
+                let Phase::Execute { step, .. } = std::mem::replace(&mut self.phase, placeholder) else { unreachable!() };
+                self.moment += 1;
+                self.execute(register, step, events);
+                true
+            }
+        }
+    }
+
+    pub(crate) fn pop_reentry(&mut self) {
+        if let Phase::Reenter { queue } = &mut self.phase
+            && !queue.is_empty()
+        {
+            queue.remove(0);
+        }
+    }
+
+    /// One step of register `register` (RR-5.1–5.5, RR-5.3 order).
+    fn execute(&mut self, register: u8, step: Step, events: &mut Vec<Event>) {
+        let next = match step {
+            Step::Reveal => Step::Move { order: self.reveal(register, events), next: 0 },
+            Step::Move { order, next } => match order.get(next) {
+                Some(&i) => {
+                    let card = self.robots[i].registers[register as usize - 1];
+                    if let (Some(card), true) = (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down) {
+                        self.play_card(i, card, events);
+                    }
+                    Step::Move { order, next: next + 1 }
+                }
+                None => Step::Express,
+            },
+            Step::Express => {
+                self.run_belts(true, events);
+                Step::Belts
+            }
+            Step::Belts => {
+                self.run_belts(false, events);
+                Step::Pushers
+            }
+            Step::Pushers => {
+                self.run_pushers(register, events);
+                Step::Gears
+            }
+            Step::Gears => {
+                self.run_gears(events);
+                Step::Lasers
+            }
+            Step::Lasers => {
+                self.run_lasers(events);
+                let on_sites = self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at)));
+                Step::Checkpoints { order: if on_sites { self.move_order(register) } else { Vec::new() } }
+            }
+            Step::Checkpoints { order } => {
+                self.run_checkpoints(&order, events);
+                if self.phase == Phase::Over {
+                    return;
+                }
+                if register < 5 {
+                    self.phase = Phase::Execute { register: register + 1, step: Step::Reveal };
+                } else {
+                    self.cleanup(events);
+                }
+                return;
+            }
+        };
+        self.phase = Phase::Execute { register, step: next };
+    }
+
+    /// RR-5.1: reveal every robot's card for this register; returns the move order (RR-5.2).
+    fn reveal(&mut self, register: u8, events: &mut Vec<Event>) -> Vec<usize> {
+        let k = register as usize - 1;
+        let mut cards = Vec::with_capacity(self.robots.len());
+        for r in &mut self.robots {
+            if let Some(card) = r.registers[k]
+                && r.cell().is_some()
+            {
+                r.revealed[k] = true;
+                cards.push(Revealed { seat: r.seat, card });
+            }
+        }
+        events.push(Event::RegisterRevealed { register, cards });
+        self.move_order(register)
+    }
+
+    /// Robots with a card this register, on the board and powered on, by descending priority.
+    pub(crate) fn move_order(&self, register: u8) -> Vec<usize> {
+        let k = register as usize - 1;
+        let mut keyed: crate::few::Few<(u16, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
+        for (i, r) in self.robots.iter().enumerate() {
+            if let Some(c) = r.registers[k]
+                && r.cell().is_some()
+                && !r.powered_down
+            {
+                keyed.push((c.priority, i));
+            }
+        }
+        // Priorities are unique (RR-1.1): an unstable sort is exact.
+        keyed.as_mut_slice().sort_unstable_by(|a, b| b.cmp(a));
+        keyed.as_slice().iter().map(|&(_, i)| i).collect()
+    }
+}

@@ -1,0 +1,42 @@
+//! RR-11 "State output": the `state` object a scenario prints (omniscient).
+
+use crate::RoboRally;
+use serde_json::{json, Value};
+
+impl RoboRally {
+    /// The `state` object of RR-11, plus a few extra fields (registers, options, finished).
+    pub fn scenario_state(&self) -> Value {
+        let robots: Vec<Value> = self
+            .robots
+            .iter()
+            .map(|r| {
+                json!({
+                    "seat": r.seat,
+                    "at": r.cell(),
+                    "facing": r.facing,
+                    "damage": r.damage,
+                    "lives": r.lives,
+                    "flags_touched": r.flags_touched,
+                    "archive": r.archive,
+                    "powered_down": r.powered_down,
+                    "destroyed": r.destroyed || r.out,
+                    "out": r.out,
+                    "locked_registers": r.locked_registers(),
+                    "hand_size": r.hand_size,
+                    "finished": r.finished,
+                    "registers": r.registers,
+                    "options": r.options,
+                })
+            })
+            .collect();
+        json!({
+            "robots": robots,
+            "register": self.register(),
+            "winner": self.winner,
+            "turn": self.turn,
+            "phase": self.phase_name(),
+            "draw_pile": self.deck.draw.len(),
+            "discard_pile": self.deck.discard.len(),
+        })
+    }
+}

@@ -1,0 +1,142 @@
+//! Views: the state as one observer may see it. Other seats' hands and unrevealed registers
+//! never appear (redaction by type: a hidden register is [`RegisterView::Hidden`]).
+//! Also `determinize`: resample what a seat cannot see.
+
+use crate::card::Card;
+use crate::option::OptionCard;
+use crate::{Phase, RoboRally};
+use engine::{Observer, Rng, Seat};
+use grid::{Sq, SqDir};
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "card")]
+pub enum RegisterView {
+    Empty,
+    Hidden,
+    Card(Card),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RobotView {
+    pub seat: Seat,
+    pub at: Option<Sq>,
+    pub facing: SqDir,
+    pub damage: u8,
+    pub lives: u8,
+    pub flags_touched: u8,
+    pub archive: Sq,
+    pub powered_down: bool,
+    pub destroyed: bool,
+    pub out: bool,
+    pub finished: bool,
+    pub locked_registers: Vec<u8>,
+    pub hand_size: u8,
+    pub registers: [RegisterView; 5],
+    pub options: Vec<OptionCard>,
+    /// The robot's own secret announcement (others: `None` until revealed with the programs).
+    pub power_down_next: Option<bool>,
+    /// Only for the seat itself (and omniscient observers).
+    pub hand: Option<Vec<Card>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct View {
+    pub turn: u32,
+    pub phase: &'static str,
+    pub register: Option<u8>,
+    pub robots: Vec<RobotView>,
+    pub draw_pile: usize,
+    pub discard_pile: usize,
+    pub winner: Option<Seat>,
+    pub timer_seconds: u32,
+}
+
+impl View {
+    pub fn of(g: &RoboRally, observer: Observer) -> View {
+        let sees = |s: Seat| match observer {
+            Observer::Omniscient => true,
+            Observer::Seat(o) => o == s,
+            Observer::Spectator => false,
+        };
+        let programming = matches!(g.phase, Phase::Program { .. });
+        let robots = g
+            .robots
+            .iter()
+            .map(|r| {
+                let own = sees(r.seat);
+                let registers = std::array::from_fn(|k| match r.registers[k] {
+                    None => RegisterView::Empty,
+                    Some(c) if own || r.revealed[k] => RegisterView::Card(c),
+                    Some(_) => RegisterView::Hidden,
+                });
+                RobotView {
+                    seat: r.seat,
+                    at: r.cell(),
+                    facing: r.facing,
+                    damage: r.damage,
+                    lives: r.lives,
+                    flags_touched: r.flags_touched,
+                    archive: r.archive,
+                    powered_down: r.powered_down,
+                    destroyed: r.destroyed,
+                    out: r.out,
+                    finished: r.finished,
+                    locked_registers: r.locked_registers(),
+                    hand_size: r.hand_size,
+                    registers,
+                    options: r.options.clone(),
+                    power_down_next: (own || !programming).then_some(r.power_down_next),
+                    hand: own.then(|| r.hand.clone()),
+                }
+            })
+            .collect();
+        View {
+            turn: g.turn,
+            phase: g.phase_name(),
+            register: g.register(),
+            robots,
+            draw_pile: g.deck.draw.len(),
+            discard_pile: g.deck.discard.len(),
+            winner: g.winner,
+            timer_seconds: g.rules.timer_seconds,
+        }
+    }
+}
+
+impl RoboRally {
+    /// The phase as the scenario output names it.
+    pub fn phase_name(&self) -> &'static str {
+        match self.phase {
+            Phase::StayDown { .. } => "stay_down",
+            Phase::Program { .. } => "program",
+            Phase::Execute { .. } => "execute",
+            Phase::Reenter { .. } => "reenter",
+            Phase::Over => "over",
+        }
+    }
+
+    /// Resample what `seat` cannot see: other hands, other unrevealed registers, the order of
+    /// the draw pile and of the option deck; the RNG is reseeded.
+    pub(crate) fn resample_hidden(&mut self, seat: Seat, rng: &mut Rng) {
+        let mut pool: Vec<Card> = std::mem::take(&mut self.deck.draw);
+        for r in self.robots.iter().filter(|r| r.seat != seat) {
+            pool.extend(r.hand.iter().copied());
+            pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.registers[k]));
+        }
+        rng.shuffle(&mut pool);
+        for r in self.robots.iter_mut().filter(|r| r.seat != seat) {
+            for c in r.hand.iter_mut() {
+                *c = pool.pop().expect("same count");
+            }
+            for k in 0..5 {
+                if !r.revealed[k] && r.registers[k].is_some() {
+                    r.registers[k] = pool.pop();
+                }
+            }
+        }
+        self.deck.draw = pool;
+        rng.shuffle(&mut self.option_deck);
+        self.rng = rng.fork();
+    }
+}
