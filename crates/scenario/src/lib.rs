@@ -11,7 +11,7 @@
 //! **Invariant:** the same file gives the same output, byte for byte (no hash-map iteration,
 //! no clock; all chance comes from the file's `seed`).
 
-
+mod bumping_bots_io;
 
 use engine::{Game, RuleError, Seat};
 use serde::Serialize;
@@ -112,6 +112,7 @@ pub fn run(bytes: &[u8]) -> Result<Outcome, SchemaError> {
         None => return Err(SchemaError::at("game", "missing field (autoscooter, bumping-bots or roborally)")),
     };
     match game {
+        "bumping-bots" => run_game::<bumping_bots::BumpingBots>(top),
         other => Err(SchemaError::at(
             "game",
             format!("unknown game {other:?} (expected autoscooter, bumping-bots or roborally)"),
