@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub enum SpeedChoice {
     Keep,
     Accelerate,
+    #[serde(rename = "accelerate_to_3")]
     AccelerateTo3,
     Decelerate,
     Reverse,
