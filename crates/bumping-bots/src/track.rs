@@ -216,31 +216,33 @@ impl Board {
         }
     }
 
-    /// For random play: per cell, the open side whose neighbour gains most progress (crossing
-    /// the line forwards counts as a gain of 1, backwards as a great loss).
+    /// For random play: per cell, the open direction whose straight run of up to 3 cells gains
+    /// most progress (a forward line crossing adds a lap's worth; walls end the run).
     fn compute_pref(&mut self) {
+        let lap = self.cells.iter().map(|c| c.progress).max().unwrap_or(0) + 1;
         for k in 0..self.cells.len() {
-            let c = self.cells[k];
-            if !c.on {
+            if !self.cells[k].on {
                 continue;
             }
-            let h = self.hex_at(k);
+            let start = self.hex_at(k);
+            let p0 = self.cells[k].progress;
             let mut best: Option<(i32, HexDir)> = None;
             for d in HexDir::ALL {
-                let bit = 1 << d.index();
-                if c.walls & bit != 0 {
-                    continue;
+                let (mut h, mut offset, mut gain) = (start, 0, None);
+                for _ in 0..3 {
+                    let c = self.cell(h);
+                    let bit = 1 << d.index();
+                    if c.walls & bit != 0 || self.cell(h.neighbour(d)).solid {
+                        break;
+                    }
+                    offset += if c.line_fwd & bit != 0 { lap } else if c.line_back & bit != 0 { -lap } else { 0 };
+                    h = h.neighbour(d);
+                    gain = Some(self.cell(h).progress + offset - p0);
                 }
-                let n = self.cell(h.neighbour(d));
-                let gain = if c.line_fwd & bit != 0 {
-                    1
-                } else if c.line_back & bit != 0 {
-                    -1_000_000
-                } else {
-                    n.progress - c.progress
-                };
-                if best.is_none_or(|(g, _)| gain > g) {
-                    best = Some((gain, d));
+                if let Some(g) = gain {
+                    if best.is_none_or(|(b, _)| g > b) {
+                        best = Some((g, d));
+                    }
                 }
             }
             self.cells[k].pref = best.map_or(0, |(_, d)| d.index() + 1);

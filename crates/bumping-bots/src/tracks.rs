@@ -177,22 +177,32 @@ fn walled_edges(spec: &BoardSpec) -> (BTreeSet<Hex>, BTreeSet<HexEdge>) {
     (on, walls)
 }
 
-/// BB-2.1, the project's method: `progress` is the number of steps from the line along the
-/// track (a breadth-first search from the cells just past the line that never crosses the
-/// line or a wall); `lane` is the number of steps from the cells touching the inner hole (the
-/// off-track region the track goes round), 0 everywhere on a track without one. Values the
-/// file gives are kept.
+/// BB-2.1, the project's method. `progress` is the fraction of the lap a cell lies at, in
+/// thousandths: with `f` the number of steps from the line along the track in the racing
+/// direction and `b` the number of steps back to the line against it (two breadth-first
+/// searches that never cross the line or a wall), `progress = 1000 f / (f + b)`; the cells just
+/// past the line get 0, those just before it 1000. (Plain step counts would give the outer cells
+/// of a bend a plateau; the fraction keeps growing along every lane.) `lane` is the number of
+/// steps from the cells touching the inner hole (the off-track region the track goes round),
+/// 0 everywhere on a track without one. Values the file gives are kept.
 pub fn compute_racing_line(spec: &mut BoardSpec) {
     let (on, walls) = walled_edges(spec);
     let line: BTreeSet<HexEdge> = spec.finish_line.iter().map(|e| e.normalised()).collect();
-    let starts = spec.finish_line.iter().map(|e| e.at.neighbour(e.side)).collect();
-    let progress = bfs(&on, starts, |h, d| {
+    let open = |h: Hex, d: HexDir| {
         let e = HexEdge::new(h, d).normalised();
         !walls.contains(&e) && !line.contains(&e)
-    });
+    };
+    let ahead = bfs(&on, spec.finish_line.iter().map(|e| e.at.neighbour(e.side)).collect(), open);
+    let behind = bfs(&on, spec.finish_line.iter().map(|e| e.at).collect(), open);
     let lanes = bfs(&on, inner_border(&on), |h, d| !walls.contains(&HexEdge::new(h, d).normalised()));
     for c in &mut spec.cells {
-        c.progress.get_or_insert(progress.get(&c.at).copied().unwrap_or(0));
+        let (f, b) = (ahead.get(&c.at).copied(), behind.get(&c.at).copied());
+        let p = match (f, b) {
+            (Some(f), Some(b)) if f + b > 0 => 1000 * f / (f + b),
+            (Some(f), _) => f,
+            _ => 0,
+        };
+        c.progress.get_or_insert(p);
         c.lane.get_or_insert(lanes.get(&c.at).copied().unwrap_or(0));
     }
 }

@@ -240,12 +240,27 @@ fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
     })
 }
 
+/// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
+fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
+    let b = &g.bots[bot];
+    let dir = if b.reverse { b.facing.opposite() } else { b.facing };
+    let from = b.at?;
+    let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
+    let at = if g.board.on(ahead) { ahead } else { from };
+    let want = g.board.pref(at)?;
+    Some(match b.facing.turn_to(want) {
+        0 => 0,
+        1..=3 => 1,
+        _ => -1,
+    })
+}
+
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
-    if rng.below(2) == 0 {
+    if rng.below(8) != 0 {
         let sensible = if b.reverse {
             Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(2) }
-        } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 5 {
+        } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 4 {
             Action::Speed { choice: SpeedChoice::Accelerate, new_speed: None }
         } else {
             Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
@@ -268,7 +283,8 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
 
 fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
     let b = &g.bots[bot];
-    if b.cards.is_empty() || rng.below(6) != 0 {
+    let played = g.turn.as_ref().is_some_and(|t| t.card.is_some());
+    if played || b.cards.is_empty() || rng.below(6) != 0 {
         return None;
     }
     let c = b.cards[rng.index(b.cards.len())];
@@ -297,13 +313,9 @@ fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     }
     let cells = g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
     let before_ok = cells > 1;
-    if rng.below(2) == 0 {
-        let s = steer(g, bot).unwrap_or(0);
-        return if before_ok && !b.reverse {
-            Action::Move { rotate_before_last: s, rotate_after: 0 }
-        } else {
-            Action::Move { rotate_before_last: 0, rotate_after: s }
-        };
+    if rng.below(8) != 0 {
+        let s = steer_at(g, bot, cells).unwrap_or(0);
+        return Action::Move { rotate_before_last: 0, rotate_after: s };
     }
     let (mut bl, mut af) = (rng.below(3) as i8 - 1, rng.below(3) as i8 - 1);
     if !before_ok {
