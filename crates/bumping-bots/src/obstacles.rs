@@ -121,41 +121,64 @@ impl BumpingBots {
             return;
         }
         for &(cell, dir) in &moves {
-            match self.occupant(cell) {
-                Occ::Bot(b) => {
-                    let lateral = self.is_lateral(b, dir);
-                    let chain = self.chain_from_pub(b, dir, 1);
-                    self.shock_chain(&chain, dir, 1, 0, &[], ev);
-                    if lateral {
-                        self.rotate(b, steps as i8, ev);
-                    }
-                }
-                Occ::Mobile(x) => {
-                    self.push_mobile(x, dir, 1, false, ev);
-                }
-                _ => {}
-            }
+            self.arm_push(cell, dir, steps as i8, ev);
         }
         self.obstacles[m].arm = o.arm.turn(steps);
         let arm = self.obstacles[m].arm;
         ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
     }
 
-    /// BB-8.2: the arm arriving on `cell` cannot push what stands there (a wall, a fixed
-    /// obstacle or a bumper centre at the end of the chain of bots).
+    /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir`. A line
+    /// of bots moves as a whole (a decision: the chain rule of BB-7.6 would leave the first bot
+    /// under the arm), a mobile obstacle at its end moves 1 cell too; every bot of the line
+    /// loses 2; the bot the arm hit turns 60° in the arm's sense if the push is lateral.
+    fn arm_push(&mut self, cell: Hex, dir: HexDir, spin: i8, ev: &mut Vec<Event>) {
+        let mut line = Vec::new();
+        let mut h = cell;
+        let end = loop {
+            match self.occupant(h) {
+                Occ::Bot(b) if !line.contains(&b) => line.push(b),
+                other => break other,
+            }
+            if self.board.wall(h, dir) {
+                break Occ::Solid;
+            }
+            h = h.neighbour(dir);
+        };
+        if let Occ::Mobile(x) = end {
+            let from = self.obstacles[x].at;
+            self.obstacles[x].at = from.neighbour(dir);
+            ev.push(Event::ObstacleMoved { kind: ObstacleKind::Mobile, from, to: from.neighbour(dir) });
+        }
+        let Some(&first) = line.first() else { return };
+        let lateral = self.is_lateral(first, dir);
+        for &b in line.iter().rev() {
+            self.lose_speed(b, 2, ev);
+            let from = self.pos(b);
+            let to = self.step_bot(b, dir, ev);
+            ev.push(Event::Pushed { seat: self.bots[b].seat, from, to });
+        }
+        if lateral {
+            self.rotate(first, spin, ev);
+        }
+        for &b in line.iter().rev() {
+            if let Some(a) = self.board.arrow(self.pos(b)) {
+                self.throw(b, a, 1, ev);
+            }
+        }
+    }
+
+    /// BB-8.2: the arm arriving on `cell` cannot push what stands there: the line of bots (and
+    /// the mobile obstacle) ends at a wall, a fixed obstacle, a bumper centre or an arm.
     fn arm_blocked(&self, cell: Hex, dir: HexDir) -> bool {
-        match self.occupant(cell) {
-            Occ::Solid => true,
-            Occ::Free | Occ::Mobile(_) => false,
-            Occ::Bot(b) => {
-                let mut h = self.pos(b);
-                loop {
-                    match self.probe(h, dir) {
-                        Occ::Solid => return true,
-                        Occ::Bot(n) => h = self.pos(n),
-                        _ => return false,
-                    }
-                }
+        let mut h = cell;
+        loop {
+            match self.occupant(h) {
+                Occ::Solid => return true,
+                Occ::Free => return false,
+                Occ::Mobile(_) => return self.probe(h, dir) != Occ::Free,
+                Occ::Bot(_) if self.board.wall(h, dir) => return true,
+                Occ::Bot(_) => h = h.neighbour(dir),
             }
         }
     }
