@@ -45,11 +45,9 @@ impl BumpingBots {
         if racing.len() > 1 && self.round < self.variants.round_limit() {
             return false;
         }
-        let mut place = self.next_place();
-        for s in racing {
+        for (place, s) in (self.next_place()..).zip(racing) {
             self.bots[s.index()].finished_place = Some(place);
             ev.push(Event::Placed { seat: s, place });
-            place += 1;
         }
         ev.push(Event::RaceOver { ranking: self.ranking() });
         true

@@ -61,15 +61,14 @@ impl BumpingBots {
         let bot = self.turn.as_ref().expect("a turn").bot;
         self.take_planned_rotations(bot, ev);
         let t = self.turn.as_ref().expect("a turn");
-        if let Some((at, over)) = t.leap {
-            if over > 0 && at == t.mv.taken {
+        if let Some((at, over)) = t.leap
+            && over > 0 && at == t.mv.taken {
                 self.turn.as_mut().expect("a turn").leap = None;
                 if self.leap(bot, over, ev) {
                     return Step::Done;
                 }
                 return Step::Continue;
             }
-        }
         let t = self.turn.as_ref().expect("a turn");
         if t.mv.taken >= t.mv.total {
             let after = t.mv.after;

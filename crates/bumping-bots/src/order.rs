@@ -81,11 +81,10 @@ impl BumpingBots {
 
     /// BB-10: cells taken after the finishing crossing.
     fn note_past_line(&mut self, bot: usize) {
-        if self.bots[bot].finished {
-            if let Some(m) = self.finishing.iter_mut().find(|m| m.bot == bot) {
+        if self.bots[bot].finished
+            && let Some(m) = self.finishing.iter_mut().find(|m| m.bot == bot) {
                 m.past = m.past.saturating_add(1);
             }
-        }
     }
 
     /// Move a bot one cell through side `d` (the caller checked the cell is free).

@@ -202,11 +202,10 @@ fn check_seats(setup: &Setup) -> Result<(), SetupError> {
             problems.push(format!("bots[{i}].seat: seats are listed in order from 0, got {}", b.seat.0));
         }
         let max = if b.reverse { 3 } else { 6 };
-        if let Some(v) = b.speed {
-            if v < 1 || v > max {
+        if let Some(v) = b.speed
+            && (v < 1 || v > max) {
                 problems.push(format!("bots[{i}].speed: 1..={max}, got {v}"));
             }
-        }
     }
     err(problems)
 }

@@ -239,11 +239,10 @@ impl Board {
                     h = h.neighbour(d);
                     gain = Some(self.cell(h).progress + offset - p0);
                 }
-                if let Some(g) = gain {
-                    if best.is_none_or(|(b, _)| g > b) {
+                if let Some(g) = gain
+                    && best.is_none_or(|(b, _)| g > b) {
                         best = Some((g, d));
                     }
-                }
             }
             self.cells[k].pref = best.map_or(0, |(_, d)| d.index() + 1);
         }
@@ -276,11 +275,10 @@ impl Board {
     }
 
     fn set(&mut self, h: Hex, f: impl FnOnce(&mut Cell)) {
-        if let Some(k) = self.index(h) {
-            if self.cells[k].on {
+        if let Some(k) = self.index(h)
+            && self.cells[k].on {
                 f(&mut self.cells[k]);
             }
-        }
     }
 
     fn hex_at(&self, k: usize) -> Hex {

@@ -28,11 +28,10 @@ fn check_cells(v: &View) -> Result<(), String> {
         }
     }
     for b in &v.bots {
-        if let Some(at) = b.at {
-            if !taken.insert(at) {
+        if let Some(at) = b.at
+            && !taken.insert(at) {
                 return Err(format!("two pieces on {at} (seat {})", b.seat.0));
             }
-        }
     }
     Ok(())
 }
