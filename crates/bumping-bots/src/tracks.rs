@@ -322,7 +322,15 @@ pub fn random_race(track: &BoardSpec, bots: u8, laps: u8, seed: u64) -> RaceSumm
     let mut g = BumpingBots::new(&setup, seed).expect("a shipped track starts");
     let mut rng = Rng::seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut events = Vec::new();
-    let actions = engine::play_random(&mut g, &mut rng, &mut events, 1_000_000);
+    let mut actions = 0;
+    while let Some(engine::Decision::One(seat)) = g.decision() {
+        let Some(a) = g.sample_action(seat, &mut rng) else { break };
+        events.clear();
+        if g.apply(seat, &a, &mut events).is_err() {
+            break;
+        }
+        actions += 1;
+    }
     RaceSummary { ranking: g.ranking(), rounds: g.round(), actions }
 }
 
