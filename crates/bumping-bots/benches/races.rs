@@ -1,15 +1,15 @@
 //! Random full races (9 bots, 2 laps, the `factory` track: motorised, mobile, bumpers).
 //! `cargo bench -p bumping-bots --bench races`
-use bumping_bots::tracks::{random_race, shipped};
+use bumping_bots::tracks::{shipped, RandomRacer};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn races(c: &mut Criterion) {
-    let track = shipped("factory").expect("shipped");
+    let racer = RandomRacer::new(&shipped("factory").expect("shipped"), 9, 2);
     let mut seed = 0u64;
     c.bench_function("random race 9 bots 2 laps factory", |b| {
         b.iter(|| {
             seed += 1;
-            random_race(&track, 9, 2, seed)
+            racer.race(seed)
         })
     });
 }

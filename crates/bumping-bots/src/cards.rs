@@ -211,21 +211,11 @@ impl BumpingBots {
     pub(crate) fn magnet_target(&self, bot: usize) -> Option<Seat> {
         let from = self.bots[bot].at?;
         let range = self.magnet_range(bot);
-        for d in HexDir::ALL {
-            let mut h = from;
-            for i in 1..=range {
-                if self.board.wall(h, d) {
-                    break;
-                }
-                h = h.neighbour(d);
-                match self.occupant(h) {
-                    crate::state::Occ::Free => {}
-                    crate::state::Occ::Bot(t) if i >= 2 => return Some(self.bots[t].seat),
-                    _ => break,
-                }
-            }
-        }
-        None
+        self.bots
+            .iter()
+            .filter(|t| t.at.is_some_and(|h| (2..=range).contains(&from.distance(h))))
+            .find(|t| self.magnet_line(bot, t.seat).is_ok())
+            .map(|t| t.seat)
     }
 
     /// The end-of-move Magnet decision (BB-9.2): a target, or `"card": null` to decline.

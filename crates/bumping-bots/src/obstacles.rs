@@ -75,7 +75,7 @@ impl BumpingBots {
                 }
                 Occ::Free => {
                     let to = from.neighbour(dir);
-                    self.obstacles[o].at = to;
+                    self.obstacles[o].move_to(to);
                     ev.push(Event::ObstacleMoved { kind: ObstacleKind::Mobile, from, to });
                     n -= 1;
                 }
@@ -123,7 +123,7 @@ impl BumpingBots {
         for &(cell, dir) in &moves {
             self.arm_push(cell, dir, steps as i8, ev);
         }
-        self.obstacles[m].arm = o.arm.turn(steps);
+        self.obstacles[m].set_arm(o.arm.turn(steps));
         let arm = self.obstacles[m].arm;
         ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
     }
@@ -147,7 +147,7 @@ impl BumpingBots {
         };
         if let Occ::Mobile(x) = end {
             let from = self.obstacles[x].at;
-            self.obstacles[x].at = from.neighbour(dir);
+            self.obstacles[x].move_to(from.neighbour(dir));
             ev.push(Event::ObstacleMoved { kind: ObstacleKind::Mobile, from, to: from.neighbour(dir) });
         }
         let Some(&first) = line.first() else { return };

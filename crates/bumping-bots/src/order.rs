@@ -17,7 +17,7 @@ impl BumpingBots {
             }
         };
         let mut seats: Vec<Seat> = self.bots.iter().map(|b| b.seat).collect();
-        seats.sort_by_key(|&s| {
+        seats.sort_by_cached_key(|&s| {
             let b = &self.bots[s.index()];
             let placed = b.finished_place.map(u32::from).unwrap_or(u32::MAX);
             let (laps, progress, lane) = match b.at {
@@ -90,7 +90,7 @@ impl BumpingBots {
     /// Move a bot one cell through side `d` (the caller checked the cell is free).
     pub(crate) fn step_bot(&mut self, bot: usize, d: HexDir, ev: &mut Vec<Event>) -> grid::Hex {
         let from = self.pos(bot);
-        let to = from.neighbour(d);
+        let to = crate::state::next(from, d);
         self.bots[bot].at = Some(to);
         self.count_crossing(bot, from, d, ev);
         to

@@ -188,6 +188,11 @@ impl BumpingBots {
         })
     }
 
+    /// Plays on to the first decision (a setup may start mid-resolution).
+    pub(crate) fn start(&mut self) {
+        self.advance(&mut Vec::new());
+    }
+
     pub fn phase_name(&self) -> &'static str {
         self.phase.name()
     }
@@ -215,8 +220,7 @@ impl Game for BumpingBots {
 
     fn new(setup: &Setup, seed: u64) -> Result<Self, SetupError> {
         let mut g = BumpingBots::from_setup(setup, seed)?;
-        let mut ev = Vec::new();
-        g.advance(&mut ev);
+        g.start();
         Ok(g)
     }
 

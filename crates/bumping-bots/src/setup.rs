@@ -93,11 +93,23 @@ impl BumpingBots {
     pub(crate) fn from_setup(setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
         let board = Board::build(&setup.board)
             .map_err(|p| SetupError { problems: p.into_iter().map(|(w, m)| format!("board.{w}: {m}")).collect() })?;
+        Self::from_parts(Arc::new(board), setup, seed)
+    }
+
+    /// As `Game::new`, on a board already built from `setup.board` (the caller's promise).
+    pub fn on_board(board: Arc<Board>, setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
+        let mut g = Self::from_parts(board, setup, seed)?;
+        g.start();
+        Ok(g)
+    }
+
+    fn from_parts(board: Arc<Board>, setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
         check_seats(setup)?;
         let mut rng = Rng::seeded(seed);
         let n = setup.bots.len();
         let mut bots: Vec<Bot> = setup.bots.iter().map(bot_from).collect();
         let grid_seats = grid_order(setup, &mut rng);
+        let board: Arc<Board> = board;
         let mut grid_rank = vec![u32::MAX; n];
         place_on_grid(&board, &mut bots, &grid_seats)?;
         for (i, spot) in board.start_grid().iter().enumerate() {
@@ -109,7 +121,7 @@ impl BumpingBots {
         let round = setup.round.unwrap_or(1).max(1);
         let mut g = BumpingBots {
             obstacles: obstacles_from(&board.spec),
-            board: Arc::new(board),
+            board,
             cells_table: setup.variants.cells_table(),
             variants: setup.variants.clone(),
             bots,
@@ -276,11 +288,9 @@ fn check_positions(board: &Board, bots: &[Bot]) -> Result<(), SetupError> {
 fn obstacles_from(spec: &BoardSpec) -> Vec<Obstacle> {
     spec.obstacles
         .iter()
-        .map(|o| Obstacle {
-            kind: o.kind,
-            at: o.at,
-            arm: o.arms.map(|a| a[0]).unwrap_or_default(),
-            spin: o.turn.unwrap_or(Spin::Cw),
+        .map(|o| {
+            let arm = o.arms.map(|a| a[0]).unwrap_or_default();
+            Obstacle::new(o.kind, o.at, arm, o.turn.unwrap_or(Spin::Cw))
         })
         .collect()
 }

@@ -19,7 +19,7 @@ impl BumpingBots {
     /// BB-7.4: is a push along `d` lateral for this bot (hits one of its four side edges)?
     pub(crate) fn is_lateral(&self, bot: usize, d: HexDir) -> bool {
         let f = self.bots[bot].facing;
-        d != f && d != f.opposite()
+        d != f && d != crate::state::opp(f)
     }
 
     /// BB-7.6: the bots wedged one behind the other along `d`, starting with `first`.

@@ -41,12 +41,31 @@ pub struct Obstacle {
     /// Motorised: the direction of one arm (the other is opposite).
     pub arm: HexDir,
     pub spin: Spin,
+    /// Motorised: the two arm cells (kept with `arm`, for fast lookups).
+    cells: [Hex; 2],
 }
 
 impl Obstacle {
+    pub fn new(kind: ObstacleKind, at: Hex, arm: HexDir, spin: Spin) -> Obstacle {
+        let mut o = Obstacle { kind, at, arm, spin, cells: [at, at] };
+        if kind == ObstacleKind::Motorised {
+            o.set_arm(arm);
+        }
+        o
+    }
+    /// Moves a mobile obstacle.
+    pub fn move_to(&mut self, to: Hex) {
+        self.at = to;
+        self.cells = [to, to];
+    }
     /// The cells this obstacle occupies besides its centre (motorised arms).
+    #[inline]
     pub fn arm_cells(&self) -> [Hex; 2] {
-        [self.at.neighbour(self.arm), self.at.neighbour(self.arm.opposite())]
+        self.cells
+    }
+    pub fn set_arm(&mut self, arm: HexDir) {
+        self.arm = arm;
+        self.cells = [self.at.neighbour(arm), self.at.neighbour(arm.opposite())];
     }
 }
 
@@ -180,6 +199,21 @@ pub struct BumpingBots {
     pub(crate) rng: Rng,
 }
 
+const STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
+
+/// `d.opposite()`, inlined in the hot paths (the grid crate's is not inlined across crates).
+#[inline]
+pub(crate) fn opp(d: HexDir) -> HexDir {
+    HexDir::ALL[(d.index() as usize + 3) % 6]
+}
+
+/// `h.neighbour(d)`, inlined in the hot paths.
+#[inline]
+pub(crate) fn next(h: Hex, d: HexDir) -> Hex {
+    let (dq, dr) = STEPS[d.index() as usize];
+    Hex { q: h.q + dq, r: h.r + dr }
+}
+
 /// What stands on a cell, for movement (BB-7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Occ {
@@ -196,9 +230,10 @@ impl BumpingBots {
         if self.board.wall(from, d) {
             return Occ::Solid;
         }
-        self.occupant(from.neighbour(d))
+        self.occupant(next(from, d))
     }
 
+    #[inline]
     pub(crate) fn occupant(&self, h: Hex) -> Occ {
         let c = self.board.cell(h);
         if !c.on || c.solid {
@@ -208,10 +243,12 @@ impl BumpingBots {
             return Occ::Bot(i);
         }
         for (i, o) in self.obstacles.iter().enumerate() {
-            match o.kind {
-                ObstacleKind::Mobile if o.at == h => return Occ::Mobile(i),
-                ObstacleKind::Motorised if o.arm_cells().contains(&h) => return Occ::Solid,
-                _ => {}
+            if o.cells[0] == h || o.cells[1] == h {
+                match o.kind {
+                    ObstacleKind::Mobile => return Occ::Mobile(i),
+                    ObstacleKind::Motorised => return Occ::Solid,
+                    _ => {}
+                }
             }
         }
         Occ::Free
@@ -233,7 +270,7 @@ impl BumpingBots {
 
     pub(crate) fn travel_dir(&self, bot: usize) -> HexDir {
         let b = &self.bots[bot];
-        if b.reverse { b.facing.opposite() } else { b.facing }
+        if b.reverse { opp(b.facing) } else { b.facing }
     }
 
     pub(crate) fn rotate(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {

@@ -217,7 +217,8 @@ impl Board {
     }
 
     /// For random play: per cell, the open direction whose straight run of up to 3 cells gains
-    /// most progress (a forward line crossing adds a lap's worth; walls end the run).
+    /// most progress (a forward line crossing adds a lap's worth; walls, solid obstacles and
+    /// bumper arrows end the run).
     fn compute_pref(&mut self) {
         let lap = self.cells.iter().map(|c| c.progress).max().unwrap_or(0) + 1;
         for k in 0..self.cells.len() {
@@ -232,7 +233,8 @@ impl Board {
                 for _ in 0..3 {
                     let c = self.cell(h);
                     let bit = 1 << d.index();
-                    if c.walls & bit != 0 || self.cell(h.neighbour(d)).solid {
+                    let n = self.cell(h.neighbour(d));
+                    if c.walls & bit != 0 || n.solid || n.arrow != 0 {
                         break;
                     }
                     offset += if c.line_fwd & bit != 0 { lap } else if c.line_back & bit != 0 { -lap } else { 0 };

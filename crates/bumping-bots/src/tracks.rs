@@ -4,7 +4,9 @@
 
 use crate::setup::Setup;
 use crate::track::{BoardSpec, CellSpec, GridSpot, ObstacleKind, ObstacleSpec, Spin};
+use crate::track::Board;
 use crate::BumpingBots;
+use std::sync::Arc;
 use engine::{Game, Rng, Seat};
 use grid::{Hex, HexDir, HexEdge};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -316,22 +318,40 @@ pub struct RaceSummary {
 
 /// A race of `bots` random players (`sample_action`) on `track` over `laps` laps.
 pub fn random_race(track: &BoardSpec, bots: u8, laps: u8, seed: u64) -> RaceSummary {
-    let mut spec = track.clone();
-    spec.laps = laps;
-    let setup = Setup::race(spec, bots);
-    let mut g = BumpingBots::new(&setup, seed).expect("a shipped track starts");
-    let mut rng = Rng::seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
-    let mut events = Vec::new();
-    let mut actions = 0;
-    while let Some(engine::Decision::One(seat)) = g.decision() {
-        let Some(a) = g.sample_action(seat, &mut rng) else { break };
-        events.clear();
-        if g.apply(seat, &a, &mut events).is_err() {
-            break;
-        }
-        actions += 1;
+    RandomRacer::new(track, bots, laps).race(seed)
+}
+
+/// Random races on one track, the board built once (for simulations and benches).
+#[derive(Clone, Debug)]
+pub struct RandomRacer {
+    setup: Setup,
+    board: Arc<Board>,
+}
+
+impl RandomRacer {
+    pub fn new(track: &BoardSpec, bots: u8, laps: u8) -> RandomRacer {
+        let mut spec = track.clone();
+        spec.laps = laps;
+        let board = Arc::new(Board::build(&spec).expect("a valid track"));
+        RandomRacer { setup: Setup::race(spec, bots), board }
     }
-    RaceSummary { ranking: g.ranking(), rounds: g.round(), actions }
+
+    /// One race of random players (`sample_action`), seeded.
+    pub fn race(&self, seed: u64) -> RaceSummary {
+        let mut g = BumpingBots::on_board(self.board.clone(), &self.setup, seed).expect("a shipped track starts");
+        let mut rng = Rng::seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
+        let mut events = Vec::new();
+        let mut actions = 0;
+        while let Some(engine::Decision::One(seat)) = g.decision() {
+            let Some(a) = g.sample_action(seat, &mut rng) else { break };
+            events.clear();
+            if g.apply(seat, &a, &mut events).is_err() {
+                break;
+            }
+            actions += 1;
+        }
+        RaceSummary { ranking: g.ranking(), rounds: g.round(), actions }
+    }
 }
 
 /// A picture of a track as SVG (pointy-top hexes, size 20): cells, walls, the line, the grid

@@ -217,7 +217,7 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
                 Action::ShockChoice { turn_passive: vec![rng.below(3) as i8 - 1], turn_first: 0 }
             }
         },
-        Phase::Orient => Action::Orient { turn: steer(g, bot).unwrap_or_else(|| rng.below(3) as i8 - 1) },
+        Phase::Orient => Action::Orient { turn: sample_orient(g, bot, rng) },
         Phase::Magnet => {
             let target = if rng.below(2) == 0 { g.magnet_target(bot) } else { None };
             match target {
@@ -255,12 +255,39 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     })
 }
 
+/// Is the cell in direction `d` from the bot free and without a bumper arrow?
+fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
+    let Some(at) = g.bots[bot].at else { return false };
+    g.probe(at, d) == crate::state::Occ::Free && g.board.arrow(at.neighbour(d)).is_none()
+}
+
+/// Orient after a collision: towards the racing direction, unless that faces a blocked cell.
+fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
+    let b = &g.bots[bot];
+    let want = steer(g, bot).unwrap_or(0);
+    if rng.below(8) == 0 {
+        return rng.below(3) as i8 - 1;
+    }
+    let travel = |t: i8| {
+        let f = b.facing.turn(t as i32);
+        if b.reverse { f.opposite() } else { f }
+    };
+    [want, 1, -1, 0].into_iter().find(|&t| clear(g, bot, travel(t))).unwrap_or(want)
+}
+
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
     if rng.below(8) != 0 {
-        let sensible = if b.reverse {
+        let blocked = !clear(g, bot, b.facing);
+        let sensible = if b.reverse && !blocked && !b.changed_direction {
             Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(2) }
-        } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 4 {
+        } else if b.reverse {
+            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
+        } else if blocked {
+            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(1) }
+        } else if b.speed == 1 && !b.changed_direction {
+            Action::Speed { choice: SpeedChoice::AccelerateTo3, new_speed: None }
+        } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 6 {
             Action::Speed { choice: SpeedChoice::Accelerate, new_speed: None }
         } else {
             Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
