@@ -1,7 +1,7 @@
 //! Random full races (9 bots, 2 laps, the `factory` track: motorised, mobile, bumpers).
 //! `cargo bench -p bumping-bots --bench races`
-use bumping_bots::tracks::{shipped, RandomRacer};
-use criterion::{criterion_group, criterion_main, Criterion};
+use bumping_bots::tracks::{RandomRacer, shipped};
+use criterion::{Criterion, criterion_group, criterion_main};
 
 fn races(c: &mut Criterion) {
     let racer = RandomRacer::new(&shipped("factory").expect("shipped"), 9, 2);

@@ -1,11 +1,16 @@
 //! Prints how random races go on the shipped tracks: `cargo run -p bumping-bots --example race_stats`.
-use bumping_bots::tracks::{random_race, shipped, validate, SHIPPED};
+use bumping_bots::tracks::{SHIPPED, random_race, shipped, validate};
 
 fn main() {
     for (name, _) in SHIPPED {
         let t = shipped(name).unwrap();
         let v = validate(&t);
-        println!("{name}: {} cells, errors {:?}, warnings {}", t.cells.len(), v.errors, v.warnings.len());
+        println!(
+            "{name}: {} cells, errors {:?}, warnings {}",
+            t.cells.len(),
+            v.errors,
+            v.warnings.len()
+        );
         let mut rounds = Vec::new();
         let mut actions = 0;
         let start = std::time::Instant::now();
@@ -15,6 +20,13 @@ fn main() {
             actions += s.actions;
         }
         rounds.sort();
-        println!("  rounds min {} median {} max {}; actions/race {}; {:?}/race", rounds[0], rounds[100], rounds[199], actions / 200, start.elapsed() / 200);
+        println!(
+            "  rounds min {} median {} max {}; actions/race {}; {:?}/race",
+            rounds[0],
+            rounds[100],
+            rounds[199],
+            actions / 200,
+            start.elapsed() / 200
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! Debug helper: laps/progress of every bot every 10 rounds of one random race.
-use bumping_bots::tracks::shipped;
 use bumping_bots::track::Board;
+use bumping_bots::tracks::shipped;
 use bumping_bots::{BumpingBots, Setup};
 use engine::{Decision, Game, Observer, Rng};
 fn main() {
@@ -17,12 +17,24 @@ fn main() {
         let a = g.sample_action(s, &mut rng).unwrap();
         ev.clear();
         g.apply(s, &a, &mut ev).unwrap();
-        collisions += ev.iter().filter(|e| matches!(e, bumping_bots::Event::Collision { .. })).count();
-        if let bumping_bots::Action::Move { .. } = a { speeds[g.view(Observer::Omniscient).bots[s.index()].speed as usize] += 1; }
+        collisions += ev
+            .iter()
+            .filter(|e| matches!(e, bumping_bots::Event::Collision { .. }))
+            .count();
+        if let bumping_bots::Action::Move { .. } = a {
+            speeds[g.view(Observer::Omniscient).bots[s.index()].speed as usize] += 1;
+        }
         if g.round() != last && g.round() % 10 == 0 {
             last = g.round();
             let v = g.view(Observer::Omniscient);
-            let line: Vec<String> = v.bots.iter().map(|b| match b.at { Some(h) => format!("{}/{:4}", b.laps, board.cell(h).progress), None => "  done ".into() }).collect();
+            let line: Vec<String> = v
+                .bots
+                .iter()
+                .map(|b| match b.at {
+                    Some(h) => format!("{}/{:4}", b.laps, board.cell(h).progress),
+                    None => "  done ".into(),
+                })
+                .collect();
             println!("r{:3} {}", last, line.join(" "));
         }
     }

@@ -1,7 +1,7 @@
 //! BB-8.4 bumpers: arrows throw bots away from the centre.
 
-use crate::state::{BumpingBots, Occ};
 use crate::Event;
+use crate::state::{BumpingBots, Occ};
 use grid::HexDir;
 
 /// Bound on throws in one resolution, against bumper loops on puzzle boards.
@@ -20,7 +20,11 @@ impl BumpingBots {
                     Occ::Solid | Occ::Mobile(_) => break 'throws,
                     Occ::Bot(n) => {
                         // A normal shock that pushes by the throw cells left (BB-7.3 does not apply).
-                        ev.push(Event::Collision { seat: self.bots[b].seat, at: from, against: "bot" });
+                        ev.push(Event::Collision {
+                            seat: self.bots[b].seat,
+                            at: from,
+                            against: "bot",
+                        });
                         self.lose_speed(b, 2, ev);
                         let chain = self.chain_from_pub(n, arrow, cells - i);
                         self.shock_chain(&chain, arrow, cells - i, 0, &[], ev);
@@ -28,7 +32,11 @@ impl BumpingBots {
                     }
                     Occ::Free => {
                         let to = self.step_bot(b, arrow, ev);
-                        ev.push(Event::Thrown { seat: self.bots[b].seat, from, to });
+                        ev.push(Event::Thrown {
+                            seat: self.bots[b].seat,
+                            from,
+                            to,
+                        });
                         if let Some(next) = self.board.arrow(to) {
                             arrow = next;
                             continue 'throws;

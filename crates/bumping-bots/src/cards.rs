@@ -1,8 +1,8 @@
 //! BB-9 tuning cards: the deck (BB-1.3, BB-3), race-position brackets and the five cards.
 
+use crate::Event;
 use crate::error::BbError;
 use crate::state::{BumpingBots, Phase, QuickRot};
-use crate::Event;
 use engine::Seat;
 use grid::HexDir;
 use serde::{Deserialize, Serialize};
@@ -18,12 +18,21 @@ pub enum Card {
 }
 
 impl Card {
-    pub const ALL: [Card; 5] = [Card::Jumper, Card::Magnet, Card::Nitro, Card::Engine, Card::Rotation];
+    pub const ALL: [Card; 5] = [
+        Card::Jumper,
+        Card::Magnet,
+        Card::Nitro,
+        Card::Engine,
+        Card::Rotation,
+    ];
 }
 
 /// BB-1.3: 45 cards, 9 of each kind (the split is a decision of the spec).
 pub fn full_deck() -> Vec<Card> {
-    Card::ALL.iter().flat_map(|&c| std::iter::repeat_n(c, 9)).collect()
+    Card::ALL
+        .iter()
+        .flat_map(|&c| std::iter::repeat_n(c, 9))
+        .collect()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,20 +99,29 @@ impl BumpingBots {
     }
 
     /// A card played at the start of the turn, before the speed choice (BB-9).
-    pub(crate) fn play_start_card(&mut self, bot: usize, p: &CardPlay, ev: &mut Vec<Event>) -> Result<(), BbError> {
+    pub(crate) fn play_start_card(
+        &mut self,
+        bot: usize,
+        p: &CardPlay,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), BbError> {
         let card = p.card.ok_or(BbError::IllegalCard("no card named"))?;
         if self.turn.as_ref().is_some_and(|t| t.card.is_some()) {
             return Err(BbError::OneCardPerTurn);
         }
         self.check_holds(bot, card)?;
         if p.when == Some(When::End) {
-            return Err(BbError::IllegalCard("at the start of the turn, \"when\" is \"start\""));
+            return Err(BbError::IllegalCard(
+                "at the start of the turn, \"when\" is \"start\"",
+            ));
         }
         let br = self.bracket_of(bot);
         match card {
             Card::Jumper => self.check_jumper(p)?,
             Card::Magnet => {
-                let target = p.target.ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
+                let target = p
+                    .target
+                    .ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
                 let (d, n) = self.magnet_line(bot, target)?;
                 self.spend(bot, card, ev);
                 self.magnet_pull(bot, target, d, n, ev);
@@ -150,7 +168,9 @@ impl BumpingBots {
             return Err(BbError::NitroNotAllowed("not at speed 6"));
         }
         if b.changed_direction {
-            return Err(BbError::NitroNotAllowed("not on the turn after a change of direction"));
+            return Err(BbError::NitroNotAllowed(
+                "not on the turn after a change of direction",
+            ));
         }
         Ok(())
     }
@@ -160,13 +180,23 @@ impl BumpingBots {
         let b = &mut self.bots[bot];
         b.speed += 1;
         b.changed_direction = false;
-        ev.push(Event::SpeedChosen { seat: b.seat, speed: b.speed, reverse: false });
+        ev.push(Event::SpeedChosen {
+            seat: b.seat,
+            speed: b.speed,
+            reverse: false,
+        });
         let speed = b.speed;
         let boost = u8::from(b.engine_turns > 0);
         let total = self.cells(speed) + [1, 2, 3, 4][br] + boost;
         let t = self.turn.as_mut().expect("a turn in progress");
         t.chosen_speed = speed;
-        t.mv = crate::state::MoveCursor { total, taken: 0, before_last: 0, after: 0, straight: true };
+        t.mv = crate::state::MoveCursor {
+            total,
+            taken: 0,
+            before_last: 0,
+            after: 0,
+            straight: true,
+        };
         self.phase = Phase::Moving;
     }
 
@@ -178,8 +208,13 @@ impl BumpingBots {
     /// BB-9.2: the target must be on the track, in one of the six lines, within range, with
     /// nothing between. Returns the line and the distance.
     pub(crate) fn magnet_line(&self, bot: usize, target: Seat) -> Result<(HexDir, i32), BbError> {
-        let t = self.bots.get(target.index()).ok_or(BbError::MagnetBadTarget)?;
-        let (Some(to), Some(from)) = (t.at, self.bots[bot].at) else { return Err(BbError::MagnetBadTarget) };
+        let t = self
+            .bots
+            .get(target.index())
+            .ok_or(BbError::MagnetBadTarget)?;
+        let (Some(to), Some(from)) = (t.at, self.bots[bot].at) else {
+            return Err(BbError::MagnetBadTarget);
+        };
         if target.index() == bot {
             return Err(BbError::MagnetBadTarget);
         }
@@ -188,7 +223,9 @@ impl BumpingBots {
             return Err(BbError::MagnetOutOfRange);
         }
         if n < 2 {
-            return Err(BbError::IllegalCard("the target is already adjacent (BB-9.2)"));
+            return Err(BbError::IllegalCard(
+                "the target is already adjacent (BB-9.2)",
+            ));
         }
         for i in 0..n {
             let h = from.offset(d, i);
@@ -204,7 +241,12 @@ impl BumpingBots {
         for _ in 1..n {
             self.step_bot(bot, d, ev);
         }
-        ev.push(Event::Magnet { seat: self.bots[bot].seat, target, from, to: self.pos(bot) });
+        ev.push(Event::Magnet {
+            seat: self.bots[bot].seat,
+            target,
+            from,
+            to: self.pos(bot),
+        });
     }
 
     /// Is some bot within Magnet range and line of sight (BB-9.2: the end-of-move question)?
@@ -213,22 +255,35 @@ impl BumpingBots {
         let range = self.magnet_range(bot);
         self.bots
             .iter()
-            .filter(|t| t.at.is_some_and(|h| (2..=range).contains(&from.distance(h))))
+            .filter(|t| {
+                t.at.is_some_and(|h| (2..=range).contains(&from.distance(h)))
+            })
             .find(|t| self.magnet_line(bot, t.seat).is_ok())
             .map(|t| t.seat)
     }
 
     /// The end-of-move Magnet decision (BB-9.2): a target, or `"card": null` to decline.
-    pub(crate) fn play_end_magnet(&mut self, bot: usize, p: &CardPlay, ev: &mut Vec<Event>) -> Result<(), BbError> {
+    pub(crate) fn play_end_magnet(
+        &mut self,
+        bot: usize,
+        p: &CardPlay,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), BbError> {
         let Some(card) = p.card else { return Ok(()) };
         if card != Card::Magnet {
-            return Err(BbError::IllegalCard("only the Magnet is played at the end of the move (BB-9.2)"));
+            return Err(BbError::IllegalCard(
+                "only the Magnet is played at the end of the move (BB-9.2)",
+            ));
         }
         if p.when == Some(When::Start) {
-            return Err(BbError::IllegalCard("the move is over: \"when\" is \"end\""));
+            return Err(BbError::IllegalCard(
+                "the move is over: \"when\" is \"end\"",
+            ));
         }
         self.check_holds(bot, card)?;
-        let target = p.target.ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
+        let target = p
+            .target
+            .ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
         let (d, n) = self.magnet_line(bot, target)?;
         self.spend(bot, card, ev);
         self.magnet_pull(bot, target, d, n, ev);
@@ -241,17 +296,25 @@ impl BumpingBots {
 fn check_rotations(rots: &[QuickRot], br: usize) -> Result<(), BbError> {
     let allowed = [1, 1, 2, 3][br];
     if rots.is_empty() || rots.len() > allowed {
-        return Err(BbError::IllegalRotation("quick rotation: wrong number of rotations for the race position (BB-9.5)"));
+        return Err(BbError::IllegalRotation(
+            "quick rotation: wrong number of rotations for the race position (BB-9.5)",
+        ));
     }
     for (i, r) in rots.iter().enumerate() {
         if r.turn != 1 && r.turn != -1 {
-            return Err(BbError::IllegalRotation("each quick rotation turns 60°: turn is -1 or 1 (BB-9.5)"));
+            return Err(BbError::IllegalRotation(
+                "each quick rotation turns 60°: turn is -1 or 1 (BB-9.5)",
+            ));
         }
         if br == 0 && r.at_cell != 0 {
-            return Err(BbError::IllegalRotation("in position 1–2 the quick rotation is at the very start (BB-9.5)"));
+            return Err(BbError::IllegalRotation(
+                "in position 1–2 the quick rotation is at the very start (BB-9.5)",
+            ));
         }
         if rots[..i].iter().any(|o| o.at_cell == r.at_cell) {
-            return Err(BbError::IllegalRotation("never more than 60° at once (BB-9.5)"));
+            return Err(BbError::IllegalRotation(
+                "never more than 60° at once (BB-9.5)",
+            ));
         }
     }
     Ok(())

@@ -29,7 +29,10 @@ pub fn team_points(teams: &[Vec<u8>], points: &[i32]) -> Vec<i32> {
     teams
         .iter()
         .map(|team| {
-            let mut p: Vec<i32> = team.iter().filter_map(|&s| points.get(s as usize).copied()).collect();
+            let mut p: Vec<i32> = team
+                .iter()
+                .filter_map(|&s| points.get(s as usize).copied())
+                .collect();
             p.sort_unstable_by(|a, b| b.cmp(a));
             let counted = if team.len() >= 3 { 2 } else { 1 };
             p.iter().take(counted).sum()
@@ -48,7 +51,11 @@ pub struct Championship {
 
 impl Championship {
     pub fn new(bots: usize) -> Championship {
-        Championship { bots, standings: vec![0; bots], races: 0 }
+        Championship {
+            bots,
+            standings: vec![0; bots],
+            races: 0,
+        }
     }
 
     /// Add a finished race's ranking (places first to last, ties grouped).
@@ -63,6 +70,19 @@ impl Championship {
             place += group.len();
         }
         self.races += 1;
+    }
+
+    /// The setup of the next race on `track`: every bot on the grid, drawn at random from the
+    /// race's seed, or (`reverse_standings`, BB-11.2) in reverse order of the standings.
+    pub fn next_race(
+        &self,
+        track: crate::track::BoardSpec,
+        reverse_standings: bool,
+    ) -> crate::Setup {
+        let mut setup = crate::Setup::race(track, self.bots as u8);
+        setup.standings = self.standings.clone();
+        setup.variants.reverse_standings = reverse_standings && self.races > 0;
+        setup
     }
 
     /// BB-11.2 `reverse_standings`: the grid order for the next race, the lowest standing at
@@ -99,8 +119,27 @@ mod tests {
 
     #[test]
     fn bb_11_3_teams() {
-        assert_eq!(team_points(&[vec![0, 1], vec![2, 3]], &[5, 1, 3, 2]), vec![5, 3]);
+        assert_eq!(
+            team_points(&[vec![0, 1], vec![2, 3]], &[5, 1, 3, 2]),
+            vec![5, 3]
+        );
         assert_eq!(team_points(&[vec![0, 1, 2]], &[10, 8, 6]), vec![18]);
+    }
+
+    #[test]
+    fn a_championship_drives_races() {
+        use engine::Game;
+        let track = crate::tracks::shipped("oval").unwrap();
+        let mut c = Championship::new(4);
+        for race in 0..3u64 {
+            let setup = c.next_race(track.clone(), true);
+            let mut g = crate::BumpingBots::new(&setup, race).unwrap();
+            let mut rng = engine::Rng::seeded(race);
+            engine::play_random(&mut g, &mut rng, &mut Vec::new(), 100_000);
+            c.record(&g.outcome().expect("over").ranking);
+        }
+        assert_eq!(c.races, 3);
+        assert_eq!(c.standings.iter().sum::<i32>(), 3 * (5 + 3 + 2 + 1));
     }
 
     #[test]

@@ -10,7 +10,9 @@ pub enum BbError {
     /// This seat owes no decision now (acting out of race order included).
     NotYourTurn,
     /// The action is not the kind the current decision asks for.
-    WrongAction { expected: &'static str },
+    WrongAction {
+        expected: &'static str,
+    },
     /// BB-5.2..5.4.
     IllegalSpeedChoice(&'static str),
     /// BB-6.2/6.3/7.1/7.4/9.5: a rotation outside the rules.
@@ -66,19 +68,29 @@ impl fmt::Display for BbError {
         match self {
             BbError::GameOver => f.write_str("the race is over"),
             BbError::NotYourTurn => f.write_str("this seat owes no decision now"),
-            BbError::WrongAction { expected } => write!(f, "the game waits for a {expected} action"),
+            BbError::WrongAction { expected } => {
+                write!(f, "the game waits for a {expected} action")
+            }
             BbError::IllegalSpeedChoice(w) => write!(f, "illegal speed choice: {w}"),
             BbError::IllegalRotation(w) => write!(f, "illegal rotation: {w}"),
             BbError::IllegalShockChoice(w) => write!(f, "illegal shock choice: {w}"),
             BbError::CardNotHeld => f.write_str("the bot does not hold this card"),
             BbError::CardAlreadyUsed => f.write_str("the card was already used in this race"),
             BbError::OneCardPerTurn => f.write_str("a bot plays at most one card per turn"),
-            BbError::NitroFirstRound => f.write_str("Nitro cannot be played in the first round (BB-9.3)"),
+            BbError::NitroFirstRound => {
+                f.write_str("Nitro cannot be played in the first round (BB-9.3)")
+            }
             BbError::NitroNotAllowed(w) => write!(f, "Nitro not allowed: {w} (BB-9.3)"),
             BbError::MagnetOutOfRange => f.write_str("magnet target out of range (BB-9.2)"),
-            BbError::MagnetNotInLine => f.write_str("magnet target not in a straight line (BB-9.2)"),
-            BbError::MagnetBlocked => f.write_str("something stands between the bot and its magnet target (BB-9.2)"),
-            BbError::MagnetBadTarget => f.write_str("no such bot on the track to pull towards (BB-9.2)"),
+            BbError::MagnetNotInLine => {
+                f.write_str("magnet target not in a straight line (BB-9.2)")
+            }
+            BbError::MagnetBlocked => {
+                f.write_str("something stands between the bot and its magnet target (BB-9.2)")
+            }
+            BbError::MagnetBadTarget => {
+                f.write_str("no such bot on the track to pull towards (BB-9.2)")
+            }
             BbError::IllegalCard(w) => write!(f, "illegal card play: {w}"),
             BbError::CardNotInDeck => f.write_str("no card of that kind is left to pick"),
         }

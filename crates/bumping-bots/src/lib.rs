@@ -31,12 +31,12 @@ pub mod view;
 pub use cards::{Card, When};
 pub use error::BbError;
 pub use event::Event;
-pub use settings::{Variants, DEFAULT_CELLS_PER_SPEED};
+pub use settings::{DEFAULT_CELLS_PER_SPEED, Variants};
 pub use setup::{BotSetup, Setup};
 pub use speed::SpeedChoice;
 pub use state::{BumpingBots, QuickRot};
 pub use track::{Board, BoardSpec};
-pub use tracks::{random_race, render_svg, RaceSummary};
+pub use tracks::{RaceSummary, random_race, render_svg};
 
 use serde::{Deserialize, Serialize};
 

@@ -1,16 +1,26 @@
 //! BB-8.1–8.3 obstacles: fixed (solid, see `state::occupant`), mobile, motorised.
 
+use crate::Event;
 use crate::movement::Step;
 use crate::state::{BumpingBots, Occ, PendingShock, Phase};
 use crate::track::ObstacleKind;
-use crate::Event;
 use grid::{Hex, HexDir};
 
 impl BumpingBots {
     /// BB-8.3: the active bot ran into mobile obstacle `o` along `d`.
-    pub(crate) fn mobile_shock(&mut self, a: usize, o: usize, d: HexDir, ev: &mut Vec<Event>) -> Step {
+    pub(crate) fn mobile_shock(
+        &mut self,
+        a: usize,
+        o: usize,
+        d: HexDir,
+        ev: &mut Vec<Event>,
+    ) -> Step {
         let at = self.pos(a);
-        ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "mobile" });
+        ev.push(Event::Collision {
+            seat: self.bots[a].seat,
+            at,
+            against: "mobile",
+        });
         self.drop_rotations();
         let t = self.turn.as_mut().expect("a turn");
         let speed = t.chosen_speed;
@@ -52,7 +62,14 @@ impl BumpingBots {
     /// BB-8.3: push a mobile obstacle `n` cells along `d`. A wall or obstacle costs 1 cell and
     /// turns it to `d + 2` (once; a second one stops it). A bot stops it: the bot is pushed at
     /// most 1 cell. When `ask` and the hit is lateral, returns the hit for a `shock_choice`.
-    pub(crate) fn push_mobile(&mut self, o: usize, d: HexDir, n: u8, ask: bool, ev: &mut Vec<Event>) -> Option<(usize, HexDir)> {
+    pub(crate) fn push_mobile(
+        &mut self,
+        o: usize,
+        d: HexDir,
+        n: u8,
+        ask: bool,
+        ev: &mut Vec<Event>,
+    ) -> Option<(usize, HexDir)> {
         let (mut dir, mut n, mut turned) = (d, n, false);
         while n > 0 {
             let from = self.obstacles[o].at;
@@ -66,7 +83,8 @@ impl BumpingBots {
                     turned = true;
                 }
                 Occ::Bot(t) => {
-                    let turnable = self.is_lateral(t, dir) && matches!(self.probe(self.pos(t), dir), Occ::Free);
+                    let turnable = self.is_lateral(t, dir)
+                        && matches!(self.probe(self.pos(t), dir), Occ::Free);
                     if ask && turnable {
                         return Some((t, dir));
                     }
@@ -76,7 +94,11 @@ impl BumpingBots {
                 Occ::Free => {
                     let to = from.neighbour(dir);
                     self.obstacles[o].move_to(to);
-                    ev.push(Event::ObstacleMoved { kind: ObstacleKind::Mobile, from, to });
+                    ev.push(Event::ObstacleMoved {
+                        kind: ObstacleKind::Mobile,
+                        from,
+                        to,
+                    });
                     n -= 1;
                 }
             }
@@ -86,7 +108,13 @@ impl BumpingBots {
 
     /// BB-8.3: an obstacle pushed into a bot: a normal shock, the bot pushed at most 1 cell
     /// (or turned 60° instead, `turn` ≠ 0); only the hit bot (and its chain) loses speed.
-    pub(crate) fn obstacle_hits_bot(&mut self, t: usize, dir: HexDir, turn: i8, ev: &mut Vec<Event>) {
+    pub(crate) fn obstacle_hits_bot(
+        &mut self,
+        t: usize,
+        dir: HexDir,
+        turn: i8,
+        ev: &mut Vec<Event>,
+    ) {
         let chain = self.chain_from_pub(t, dir, 1);
         self.shock_chain(&chain, dir, 1, 0, &[turn], ev);
     }
@@ -125,7 +153,10 @@ impl BumpingBots {
         }
         self.obstacles[m].set_arm(o.arm.turn(steps));
         let arm = self.obstacles[m].arm;
-        ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
+        ev.push(Event::MotorTurned {
+            at: o.at,
+            arms: [arm, arm.opposite()],
+        });
     }
 
     /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir`. A line
@@ -148,7 +179,11 @@ impl BumpingBots {
         if let Occ::Mobile(x) = end {
             let from = self.obstacles[x].at;
             self.obstacles[x].move_to(from.neighbour(dir));
-            ev.push(Event::ObstacleMoved { kind: ObstacleKind::Mobile, from, to: from.neighbour(dir) });
+            ev.push(Event::ObstacleMoved {
+                kind: ObstacleKind::Mobile,
+                from,
+                to: from.neighbour(dir),
+            });
         }
         let Some(&first) = line.first() else { return };
         let lateral = self.is_lateral(first, dir);
@@ -156,7 +191,11 @@ impl BumpingBots {
             self.lose_speed(b, 2, ev);
             let from = self.pos(b);
             let to = self.step_bot(b, dir, ev);
-            ev.push(Event::Pushed { seat: self.bots[b].seat, from, to });
+            ev.push(Event::Pushed {
+                seat: self.bots[b].seat,
+                from,
+                to,
+            });
         }
         if lateral {
             self.rotate(first, spin, ev);

@@ -1,7 +1,7 @@
 //! BB-2.2 race order and BB-2.3 lap counting.
 
-use crate::state::BumpingBots;
 use crate::Event;
+use crate::state::BumpingBots;
 use engine::Seat;
 use grid::HexDir;
 
@@ -13,7 +13,10 @@ impl BumpingBots {
             if self.round == self.first_round {
                 self.grid_rank[seat.index()]
             } else {
-                self.order.iter().position(|&s| s == seat).unwrap_or(usize::MAX) as u32
+                self.order
+                    .iter()
+                    .position(|&s| s == seat)
+                    .unwrap_or(usize::MAX) as u32
             }
         };
         let mut seats: Vec<Seat> = self.bots.iter().map(|b| b.seat).collect();
@@ -27,13 +30,26 @@ impl BumpingBots {
                 }
                 None => (i32::MAX, 0, 0),
             };
-            (placed, std::cmp::Reverse(laps), std::cmp::Reverse(progress), lane, prev_rank(s), s)
+            (
+                placed,
+                std::cmp::Reverse(laps),
+                std::cmp::Reverse(progress),
+                lane,
+                prev_rank(s),
+                s,
+            )
         });
         seats
     }
 
     /// BB-2.3: count a crossing of the start/finish line by a one-cell step.
-    pub(crate) fn count_crossing(&mut self, bot: usize, from: grid::Hex, d: HexDir, ev: &mut Vec<Event>) {
+    pub(crate) fn count_crossing(
+        &mut self,
+        bot: usize,
+        from: grid::Hex,
+        d: HexDir,
+        ev: &mut Vec<Event>,
+    ) {
         let c = self.board.cell(from);
         let bit = 1u8 << d.index();
         if c.line_fwd & bit != 0 {
@@ -56,11 +72,17 @@ impl BumpingBots {
         } else {
             b.laps += 1;
         }
-        ev.push(Event::LineCrossed { seat: b.seat, forward: true, laps: b.laps, started: b.started });
+        ev.push(Event::LineCrossed {
+            seat: b.seat,
+            forward: true,
+            laps: b.laps,
+            started: b.started,
+        });
         if b.started && b.laps >= laps_to_run {
             b.finished = true;
             ev.push(Event::Finished { seat: b.seat });
-            self.finishing.push(crate::state::FinishMark { bot, past: 1 });
+            self.finishing
+                .push(crate::state::FinishMark { bot, past: 1 });
         }
     }
 
@@ -76,15 +98,21 @@ impl BumpingBots {
         } else {
             return;
         }
-        ev.push(Event::LineCrossed { seat: b.seat, forward: false, laps: b.laps, started: b.started });
+        ev.push(Event::LineCrossed {
+            seat: b.seat,
+            forward: false,
+            laps: b.laps,
+            started: b.started,
+        });
     }
 
     /// BB-10: cells taken after the finishing crossing.
     fn note_past_line(&mut self, bot: usize) {
         if self.bots[bot].finished
-            && let Some(m) = self.finishing.iter_mut().find(|m| m.bot == bot) {
-                m.past = m.past.saturating_add(1);
-            }
+            && let Some(m) = self.finishing.iter_mut().find(|m| m.bot == bot)
+        {
+            m.past = m.past.saturating_add(1);
+        }
     }
 
     /// Move a bot one cell through side `d` (the caller checked the cell is free).

@@ -5,7 +5,7 @@ use crate::cards::{Card, CardPlay};
 use crate::error::BbError;
 use crate::movement::Step;
 use crate::setup::Setup;
-use crate::speed::{speed_after, SpeedChoice};
+use crate::speed::{SpeedChoice, speed_after};
 use crate::state::{BumpingBots, Phase, Turn};
 use crate::view::View;
 use crate::{Action, Event};
@@ -40,7 +40,11 @@ impl BumpingBots {
                 Phase::MagnetCheck => {
                     let bot = self.active();
                     let holds = self.bots[bot].cards.contains(&Card::Magnet);
-                    self.phase = if holds && self.magnet_target(bot).is_some() { Phase::Magnet } else { Phase::EndTurn };
+                    self.phase = if holds && self.magnet_target(bot).is_some() {
+                        Phase::Magnet
+                    } else {
+                        Phase::EndTurn
+                    };
                 }
                 Phase::EndTurn => self.next_bot(ev),
                 _ => return,
@@ -66,7 +70,8 @@ impl BumpingBots {
 
     fn next_bot(&mut self, ev: &mut Vec<Event>) {
         self.cursor += 1;
-        while self.cursor < self.order.len() && self.bots[self.order[self.cursor].index()].finished {
+        while self.cursor < self.order.len() && self.bots[self.order[self.cursor].index()].finished
+        {
             self.cursor += 1;
         }
         if self.cursor >= self.order.len() && !self.end_round(ev) {
@@ -96,7 +101,10 @@ impl BumpingBots {
         while self.bots[self.order[self.cursor].index()].finished {
             self.cursor += 1;
         }
-        ev.push(Event::RoundStarted { round: self.round, order: self.order.clone() });
+        ev.push(Event::RoundStarted {
+            round: self.round,
+            order: self.order.clone(),
+        });
         true
     }
 
@@ -110,14 +118,26 @@ impl BumpingBots {
         }
         match (&self.phase, action) {
             (Phase::Pick(_), Action::Card { card, .. }) => self.pick(seat, *card, ev),
-            (Phase::Speed, Action::Speed { choice, new_speed }) => self.choose_speed(*choice, *new_speed, ev),
-            (Phase::Speed, Action::Card { .. }) => self.play_start_card(self.active(), &card_play(action), ev),
-            (Phase::Move, Action::Move { rotate_before_last, rotate_after }) => {
-                self.start_move(self.active(), *rotate_before_last, *rotate_after)
+            (Phase::Speed, Action::Speed { choice, new_speed }) => {
+                self.choose_speed(*choice, *new_speed, ev)
             }
-            (Phase::Shock(_), Action::ShockChoice { turn_passive, turn_first }) => {
-                self.resolve_shock_choice(turn_passive, *turn_first, ev)
+            (Phase::Speed, Action::Card { .. }) => {
+                self.play_start_card(self.active(), &card_play(action), ev)
             }
+            (
+                Phase::Move,
+                Action::Move {
+                    rotate_before_last,
+                    rotate_after,
+                },
+            ) => self.start_move(self.active(), *rotate_before_last, *rotate_after),
+            (
+                Phase::Shock(_),
+                Action::ShockChoice {
+                    turn_passive,
+                    turn_first,
+                },
+            ) => self.resolve_shock_choice(turn_passive, *turn_first, ev),
             (Phase::Orient, Action::Orient { turn }) => {
                 if !(-1..=1).contains(turn) {
                     return Err(BbError::IllegalRotation("orient turns -1, 0 or 1 (BB-7.1)"));
@@ -131,7 +151,9 @@ impl BumpingBots {
                 self.phase = Phase::EndTurn;
                 Ok(())
             }
-            _ => Err(BbError::WrongAction { expected: self.expected() }),
+            _ => Err(BbError::WrongAction {
+                expected: self.expected(),
+            }),
         }
     }
 
@@ -147,14 +169,23 @@ impl BumpingBots {
     }
 
     /// BB-5 step (1) of the turn.
-    fn choose_speed(&mut self, choice: SpeedChoice, new_speed: Option<u8>, ev: &mut Vec<Event>) -> Result<(), BbError> {
+    fn choose_speed(
+        &mut self,
+        choice: SpeedChoice,
+        new_speed: Option<u8>,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), BbError> {
         let bot = self.active();
         let (speed, reverse) = speed_after(&self.bots[bot], choice, new_speed)?;
         let b = &mut self.bots[bot];
         b.speed = speed;
         b.reverse = reverse;
         b.changed_direction = choice == SpeedChoice::Reverse;
-        ev.push(Event::SpeedChosen { seat: b.seat, speed, reverse });
+        ev.push(Event::SpeedChosen {
+            seat: b.seat,
+            speed,
+            reverse,
+        });
         self.turn.as_mut().expect("a turn").chosen_speed = speed;
         self.phase = Phase::Move;
         Ok(())
@@ -163,7 +194,11 @@ impl BumpingBots {
     /// BB-3 `choose_cards`: pick one card from what is left of the deck.
     fn pick(&mut self, seat: Seat, card: Option<Card>, ev: &mut Vec<Event>) -> Result<(), BbError> {
         let card = card.ok_or(BbError::IllegalCard("name the card to pick"))?;
-        let i = self.deck.iter().position(|&c| c == card).ok_or(BbError::CardNotInDeck)?;
+        let i = self
+            .deck
+            .iter()
+            .position(|&c| c == card)
+            .ok_or(BbError::CardNotInDeck)?;
         self.deck.remove(i);
         self.bots[seat.index()].cards.push(card);
         self.picks_left[seat.index()] -= 1;
@@ -178,12 +213,33 @@ impl BumpingBots {
     /// The rules' default for the decision owed now (`time_up`).
     fn default_action(&self) -> Option<Action> {
         Some(match &self.phase {
-            Phase::Pick(_) => Action::Card { card: self.deck.first().copied(), target: None, when: None, at_cell: None, rotations: vec![] },
-            Phase::Speed => Action::Speed { choice: SpeedChoice::Keep, new_speed: None },
-            Phase::Move => Action::Move { rotate_before_last: 0, rotate_after: 0 },
-            Phase::Shock(_) => Action::ShockChoice { turn_passive: vec![], turn_first: 0 },
+            Phase::Pick(_) => Action::Card {
+                card: self.deck.first().copied(),
+                target: None,
+                when: None,
+                at_cell: None,
+                rotations: vec![],
+            },
+            Phase::Speed => Action::Speed {
+                choice: SpeedChoice::Keep,
+                new_speed: None,
+            },
+            Phase::Move => Action::Move {
+                rotate_before_last: 0,
+                rotate_after: 0,
+            },
+            Phase::Shock(_) => Action::ShockChoice {
+                turn_passive: vec![],
+                turn_first: 0,
+            },
             Phase::Orient => Action::Orient { turn: 0 },
-            Phase::Magnet => Action::Card { card: None, target: None, when: None, at_cell: None, rotations: vec![] },
+            Phase::Magnet => Action::Card {
+                card: None,
+                target: None,
+                when: None,
+                at_cell: None,
+                rotations: vec![],
+            },
             _ => return None,
         })
     }
@@ -203,9 +259,19 @@ impl BumpingBots {
 
 fn card_play(a: &Action) -> CardPlay {
     match a {
-        Action::Card { card, target, when, at_cell, rotations } => {
-            CardPlay { card: *card, target: *target, when: *when, at_cell: *at_cell, rotations: rotations.clone() }
-        }
+        Action::Card {
+            card,
+            target,
+            when,
+            at_cell,
+            rotations,
+        } => CardPlay {
+            card: *card,
+            target: *target,
+            when: *when,
+            at_cell: *at_cell,
+            rotations: rotations.clone(),
+        },
         _ => CardPlay::default(),
     }
 }
@@ -237,10 +303,18 @@ impl Game for BumpingBots {
             return None;
         }
         let scores = self.race_points().into_iter().map(i64::from).collect();
-        Some(Outcome { ranking: self.ranking(), scores: Some(scores) })
+        Some(Outcome {
+            ranking: self.ranking(),
+            scores: Some(scores),
+        })
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) -> Result<(), BbError> {
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), BbError> {
         // Every handler validates before it changes anything, so an error leaves `self` as it was.
         let mark = events.len();
         match self.act(seat, action, events) {
@@ -256,7 +330,9 @@ impl Game for BumpingBots {
     }
 
     fn time_up(&mut self, events: &mut Vec<Event>) -> Result<(), BbError> {
-        let (Some(seat), Some(a)) = (self.owing(), self.default_action()) else { return Err(BbError::GameOver) };
+        let (Some(seat), Some(a)) = (self.owing(), self.default_action()) else {
+            return Err(BbError::GameOver);
+        };
         self.apply(seat, &a, events)
     }
 

@@ -1,6 +1,6 @@
 //! Race setup (BB-3, BB-13 setup): board, bots, variants; the grid draw and the card draw.
 
-use crate::cards::{full_deck, Card};
+use crate::cards::{Card, full_deck};
 use crate::settings::Variants;
 use crate::state::{Bot, BumpingBots, Obstacle, Phase, Turn};
 use crate::track::{Board, BoardSpec, ObstacleKind, Spin};
@@ -86,18 +86,30 @@ impl Setup {
 }
 
 fn err(problems: Vec<String>) -> Result<(), SetupError> {
-    if problems.is_empty() { Ok(()) } else { Err(SetupError { problems }) }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(SetupError { problems })
+    }
 }
 
 impl BumpingBots {
     pub(crate) fn from_setup(setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
-        let board = Board::build(&setup.board)
-            .map_err(|p| SetupError { problems: p.into_iter().map(|(w, m)| format!("board.{w}: {m}")).collect() })?;
+        let board = Board::build(&setup.board).map_err(|p| SetupError {
+            problems: p
+                .into_iter()
+                .map(|(w, m)| format!("board.{w}: {m}"))
+                .collect(),
+        })?;
         Self::from_parts(Arc::new(board), setup, seed)
     }
 
     /// As `Game::new`, on a board already built from `setup.board` (the caller's promise).
-    pub fn on_board(board: Arc<Board>, setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
+    pub fn on_board(
+        board: Arc<Board>,
+        setup: &Setup,
+        seed: u64,
+    ) -> Result<BumpingBots, SetupError> {
         let mut g = Self::from_parts(board, setup, seed)?;
         g.start();
         Ok(g)
@@ -142,7 +154,11 @@ impl BumpingBots {
         g.order = g.compute_order();
         g.deal_cards(setup);
         g.cursor = match setup.to_act {
-            Some(s) => g.order.iter().position(|&o| o == s).ok_or_else(|| SetupError::one("to_act: no such seat"))?,
+            Some(s) => g
+                .order
+                .iter()
+                .position(|&o| o == s)
+                .ok_or_else(|| SetupError::one("to_act: no such seat"))?,
             None => 0,
         };
         if g.bots[g.order[g.cursor].index()].finished {
@@ -172,7 +188,8 @@ impl BumpingBots {
                 continue;
             }
             if setup.variants.choose_cards {
-                self.picks_left[i] = per;
+                let promised: usize = self.picks_left.iter().map(|&p| p as usize).sum();
+                self.picks_left[i] = per.min(self.deck.len().saturating_sub(promised) as u8);
                 continue;
             }
             for _ in 0..per {
@@ -184,7 +201,10 @@ impl BumpingBots {
     }
 
     pub(crate) fn next_picker(&self) -> Option<Seat> {
-        self.picks_left.iter().position(|&p| p > 0).map(|i| Seat(i as u8))
+        self.picks_left
+            .iter()
+            .position(|&p| p > 0)
+            .map(|i| Seat(i as u8))
     }
 
     fn check_obstacle_cells(&self) -> Result<(), SetupError> {
@@ -211,13 +231,17 @@ fn check_seats(setup: &Setup) -> Result<(), SetupError> {
     }
     for (i, b) in setup.bots.iter().enumerate() {
         if b.seat.index() != i {
-            problems.push(format!("bots[{i}].seat: seats are listed in order from 0, got {}", b.seat.0));
+            problems.push(format!(
+                "bots[{i}].seat: seats are listed in order from 0, got {}",
+                b.seat.0
+            ));
         }
         let max = if b.reverse { 3 } else { 6 };
         if let Some(v) = b.speed
-            && (v < 1 || v > max) {
-                problems.push(format!("bots[{i}].speed: 1..={max}, got {v}"));
-            }
+            && (v < 1 || v > max)
+        {
+            problems.push(format!("bots[{i}].speed: 1..={max}, got {v}"));
+        }
     }
     err(problems)
 }
@@ -243,7 +267,12 @@ fn bot_from(s: &BotSetup) -> Bot {
 /// BB-3 / BB-11.2: the order in which unplaced bots take the grid: explicit, reverse standings,
 /// or drawn at random (seeded).
 fn grid_order(setup: &Setup, rng: &mut Rng) -> Vec<Seat> {
-    let unplaced: Vec<Seat> = setup.bots.iter().filter(|b| b.at.is_none()).map(|b| b.seat).collect();
+    let unplaced: Vec<Seat> = setup
+        .bots
+        .iter()
+        .filter(|b| b.at.is_none())
+        .map(|b| b.seat)
+        .collect();
     if let Some(o) = &setup.grid_order {
         return o.iter().copied().filter(|s| unplaced.contains(s)).collect();
     }
@@ -262,7 +291,9 @@ fn place_on_grid(board: &Board, bots: &mut [Bot], order: &[Seat]) -> Result<(), 
     let taken: Vec<Hex> = bots.iter().filter_map(|b| b.at).collect();
     let mut free = board.start_grid().iter().filter(|g| !taken.contains(&g.at));
     for s in order {
-        let spot = free.next().ok_or_else(|| SetupError::one("start_grid: not enough places for the bots"))?;
+        let spot = free
+            .next()
+            .ok_or_else(|| SetupError::one("start_grid: not enough places for the bots"))?;
         let b = &mut bots[s.index()];
         b.at = Some(spot.at);
         b.facing = spot.facing;
@@ -316,8 +347,17 @@ pub struct ScenarioSetup {
 
 impl ScenarioSetup {
     /// The race setup, or a problem as (path inside `setup`, message).
-    pub fn into_setup(self, board: BoardSpec, variants: Variants) -> Result<Setup, (String, String)> {
-        let listed = self.bots.iter().map(|b| b.seat.0 as usize + 1).max().unwrap_or(0);
+    pub fn into_setup(
+        self,
+        board: BoardSpec,
+        variants: Variants,
+    ) -> Result<Setup, (String, String)> {
+        let listed = self
+            .bots
+            .iter()
+            .map(|b| b.seat.0 as usize + 1)
+            .max()
+            .unwrap_or(0);
         let n = listed.max(self.players.unwrap_or(0) as usize);
         if n == 0 {
             return Err(("bots".into(), "list the bots, or give \"players\"".into()));

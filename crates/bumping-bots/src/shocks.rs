@@ -1,9 +1,9 @@
 //! BB-7 shocks: bot against bot, pushes, lateral turns, walls and chains.
 
+use crate::Event;
 use crate::error::BbError;
 use crate::movement::Step;
 use crate::state::{BumpingBots, Occ, PendingShock, Phase};
-use crate::Event;
 use grid::HexDir;
 
 /// BB-7.3: push distance by the active bot's chosen speed.
@@ -37,17 +37,33 @@ impl BumpingBots {
     /// The active bot ran into bot `p` along `d` (BB-7.1, 7.3, 7.4, 7.6).
     pub(crate) fn bot_shock(&mut self, a: usize, p: usize, d: HexDir, ev: &mut Vec<Event>) -> Step {
         let at = self.pos(a);
-        ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "bot" });
+        ev.push(Event::Collision {
+            seat: self.bots[a].seat,
+            at,
+            against: "bot",
+        });
         self.drop_rotations();
         let speed = self.turn.as_ref().expect("a turn").chosen_speed;
         let push = push_cells(speed);
-        let chain = if push > 0 { self.chain_from(p, d) } else { vec![p] };
+        let chain = if push > 0 {
+            self.chain_from(p, d)
+        } else {
+            vec![p]
+        };
         let last = *chain.last().expect("non-empty");
         let first_choice = chain.len() > 1 && speed >= 4 && self.is_lateral(p, d);
-        let last_choice =
-            push > 0 && speed >= 4 && self.is_lateral(last, d) && self.probe(self.pos(last), d) != Occ::Solid;
+        let last_choice = push > 0
+            && speed >= 4
+            && self.is_lateral(last, d)
+            && self.probe(self.pos(last), d) != Occ::Solid;
         if first_choice || last_choice {
-            self.phase = Phase::Shock(PendingShock::Bots { chain, dir: d, push, first_choice, last_choice });
+            self.phase = Phase::Shock(PendingShock::Bots {
+                chain,
+                dir: d,
+                push,
+                first_choice,
+                last_choice,
+            });
             return Step::Wait;
         }
         self.lose_speed(a, 2, ev);
@@ -62,15 +78,29 @@ impl BumpingBots {
         turn_first: i8,
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
-        let Phase::Shock(pending) = self.phase.clone() else { unreachable!("checked by the caller") };
-        if turn_passive.iter().chain([&turn_first]).any(|t| !(-1..=1).contains(t)) {
+        let Phase::Shock(pending) = self.phase.clone() else {
+            unreachable!("checked by the caller")
+        };
+        if turn_passive
+            .iter()
+            .chain([&turn_first])
+            .any(|t| !(-1..=1).contains(t))
+        {
             return Err(BbError::IllegalShockChoice("each entry is -1, 0 or 1"));
         }
         let a = self.turn.as_ref().expect("a turn").bot;
         match pending {
-            PendingShock::Bots { chain, dir, push, first_choice, last_choice } => {
+            PendingShock::Bots {
+                chain,
+                dir,
+                push,
+                first_choice,
+                last_choice,
+            } => {
                 if turn_first != 0 && !first_choice {
-                    return Err(BbError::IllegalShockChoice("turn_first: the first bot cannot be turned (BB-7.6)"));
+                    return Err(BbError::IllegalShockChoice(
+                        "turn_first: the first bot cannot be turned (BB-7.6)",
+                    ));
                 }
                 check_entries(turn_passive, if last_choice { push as usize } else { 0 })?;
                 self.lose_speed(a, 2, ev);
@@ -90,7 +120,15 @@ impl BumpingBots {
     }
 
     /// BB-7.6: every bot of the chain loses 2; the first may be turned; the last is pushed.
-    pub(crate) fn shock_chain(&mut self, chain: &[usize], d: HexDir, push: u8, turn_first: i8, entries: &[i8], ev: &mut Vec<Event>) {
+    pub(crate) fn shock_chain(
+        &mut self,
+        chain: &[usize],
+        d: HexDir,
+        push: u8,
+        turn_first: i8,
+        entries: &[i8],
+        ev: &mut Vec<Event>,
+    ) {
         for &b in chain {
             self.lose_speed(b, 2, ev);
         }
@@ -102,7 +140,14 @@ impl BumpingBots {
     }
 
     /// BB-7.3–7.6: push a bot `k` cells along `d`, an entry ±1 turning it instead of a cell.
-    pub(crate) fn push_along(&mut self, b: usize, d: HexDir, k: u8, entries: &[i8], ev: &mut Vec<Event>) {
+    pub(crate) fn push_along(
+        &mut self,
+        b: usize,
+        d: HexDir,
+        k: u8,
+        entries: &[i8],
+        ev: &mut Vec<Event>,
+    ) {
         let mut moved = 0;
         for i in 0..k {
             let e = entries.get(i as usize).copied().unwrap_or(0);
@@ -115,14 +160,22 @@ impl BumpingBots {
                 Occ::Solid => {
                     // BB-7.5: against a wall after its first cell: a second shock, 2 more speeds.
                     if moved > 0 {
-                        ev.push(Event::Collision { seat: self.bots[b].seat, at: from, against: "wall" });
+                        ev.push(Event::Collision {
+                            seat: self.bots[b].seat,
+                            at: from,
+                            against: "wall",
+                        });
                         self.lose_speed(b, 2, ev);
                     }
                     return;
                 }
                 Occ::Bot(n) => {
                     // BB-7.5: a new shock passed on by the chain rule with the distance left.
-                    ev.push(Event::Collision { seat: self.bots[b].seat, at: from, against: "bot" });
+                    ev.push(Event::Collision {
+                        seat: self.bots[b].seat,
+                        at: from,
+                        against: "bot",
+                    });
                     if moved > 0 {
                         self.lose_speed(b, 2, ev);
                     }
@@ -138,7 +191,11 @@ impl BumpingBots {
                 Occ::Free => {
                     let to = self.step_bot(b, d, ev);
                     moved += 1;
-                    ev.push(Event::Pushed { seat: self.bots[b].seat, from, to });
+                    ev.push(Event::Pushed {
+                        seat: self.bots[b].seat,
+                        from,
+                        to,
+                    });
                     if let Some(a) = self.board.arrow(to) {
                         self.throw(b, a, k, ev);
                         return;
@@ -152,10 +209,14 @@ impl BumpingBots {
 /// `turn_passive` has one entry per push cell when the choice exists (fewer: the rest push).
 fn check_entries(entries: &[i8], allowed: usize) -> Result<(), BbError> {
     if allowed == 0 && entries.iter().any(|&e| e != 0) {
-        return Err(BbError::IllegalShockChoice("the passive bot cannot be turned in this shock (BB-7.4, BB-7.5)"));
+        return Err(BbError::IllegalShockChoice(
+            "the passive bot cannot be turned in this shock (BB-7.4, BB-7.5)",
+        ));
     }
     if allowed > 0 && entries.len() > allowed {
-        return Err(BbError::IllegalShockChoice("turn_passive has one entry per push cell (BB-7.4)"));
+        return Err(BbError::IllegalShockChoice(
+            "turn_passive has one entry per push cell (BB-7.4)",
+        ));
     }
     Ok(())
 }

@@ -149,20 +149,42 @@ impl Board {
         let r1 = spec.cells.iter().map(|c| c.at.r).max().unwrap_or(0) + 1;
         let (w, h) = (q1 - q0 + 1, r1 - r0 + 1);
         if (w as i64) * (h as i64) > 1_000_000 {
-            problems.push(("cells".into(), "the board spans more than a million cells".into()));
+            problems.push((
+                "cells".into(),
+                "the board spans more than a million cells".into(),
+            ));
             return Err(problems);
         }
-        let mut b = Board { spec: spec.clone(), q0, r0, w, h, cells: vec![OFF; (w * h) as usize] };
+        let mut b = Board {
+            spec: spec.clone(),
+            q0,
+            r0,
+            w,
+            h,
+            cells: vec![OFF; (w * h) as usize],
+        };
         for (i, c) in spec.cells.iter().enumerate() {
             let (Some(p), Some(l)) = (c.progress, c.lane) else {
-                problems.push((format!("cells[{i}]"), "missing progress or lane (BB-13)".into()));
+                problems.push((
+                    format!("cells[{i}]"),
+                    "missing progress or lane (BB-13)".into(),
+                ));
                 continue;
             };
             let k = b.index(c.at).expect("inside the bounding box");
             if b.cells[k].on {
-                problems.push((format!("cells[{i}].at"), format!("cell {} listed twice", c.at)));
+                problems.push((
+                    format!("cells[{i}].at"),
+                    format!("cell {} listed twice", c.at),
+                ));
             }
-            b.cells[k] = Cell { on: true, walls: 0, progress: p, lane: l, ..OFF };
+            b.cells[k] = Cell {
+                on: true,
+                walls: 0,
+                progress: p,
+                lane: l,
+                ..OFF
+            };
         }
         b.wall_borders();
         for e in &spec.walls {
@@ -170,7 +192,10 @@ impl Board {
         }
         for (i, e) in spec.finish_line.iter().enumerate() {
             if !b.on(e.at) || !b.on(e.at.neighbour(e.side)) {
-                problems.push((format!("finish_line[{i}]"), "a line edge joins two track cells".into()));
+                problems.push((
+                    format!("finish_line[{i}]"),
+                    "a line edge joins two track cells".into(),
+                ));
                 continue;
             }
             b.set(e.at, |c| c.line_fwd |= 1 << e.side.index());
@@ -179,18 +204,28 @@ impl Board {
         }
         for (i, g) in spec.start_grid.iter().enumerate() {
             if !b.on(g.at) {
-                problems.push((format!("start_grid[{i}].at"), format!("{} is off the track", g.at)));
+                problems.push((
+                    format!("start_grid[{i}].at"),
+                    format!("{} is off the track", g.at),
+                ));
             }
         }
         b.place_static_obstacles(&mut problems);
         b.compute_pref();
-        if problems.is_empty() { Ok(b) } else { Err(problems) }
+        if problems.is_empty() {
+            Ok(b)
+        } else {
+            Err(problems)
+        }
     }
 
     fn place_static_obstacles(&mut self, problems: &mut Vec<(String, String)>) {
         for (i, o) in self.spec.obstacles.clone().iter().enumerate() {
             if !self.on(o.at) {
-                problems.push((format!("obstacles[{i}].at"), format!("{} is off the track", o.at)));
+                problems.push((
+                    format!("obstacles[{i}].at"),
+                    format!("{} is off the track", o.at),
+                ));
                 continue;
             }
             match o.kind {
@@ -237,14 +272,21 @@ impl Board {
                     if c.walls & bit != 0 || n.solid || n.arrow != 0 {
                         break;
                     }
-                    offset += if c.line_fwd & bit != 0 { lap } else if c.line_back & bit != 0 { -lap } else { 0 };
+                    offset += if c.line_fwd & bit != 0 {
+                        lap
+                    } else if c.line_back & bit != 0 {
+                        -lap
+                    } else {
+                        0
+                    };
                     h = h.neighbour(d);
                     gain = Some(self.cell(h).progress + offset - p0);
                 }
                 if let Some(g) = gain
-                    && best.is_none_or(|(b, _)| g > b) {
-                        best = Some((g, d));
-                    }
+                    && best.is_none_or(|(b, _)| g > b)
+                {
+                    best = Some((g, d));
+                }
             }
             self.cells[k].pref = best.map_or(0, |(_, d)| d.index() + 1);
         }
@@ -278,9 +320,10 @@ impl Board {
 
     fn set(&mut self, h: Hex, f: impl FnOnce(&mut Cell)) {
         if let Some(k) = self.index(h)
-            && self.cells[k].on {
-                f(&mut self.cells[k]);
-            }
+            && self.cells[k].on
+        {
+            f(&mut self.cells[k]);
+        }
     }
 
     fn hex_at(&self, k: usize) -> Hex {
@@ -291,7 +334,11 @@ impl Board {
     #[inline]
     fn index(&self, h: Hex) -> Option<usize> {
         let (x, y) = (h.q - self.q0, h.r - self.r0);
-        if x < 0 || y < 0 || x >= self.w || y >= self.h { None } else { Some((y * self.w + x) as usize) }
+        if x < 0 || y < 0 || x >= self.w || y >= self.h {
+            None
+        } else {
+            Some((y * self.w + x) as usize)
+        }
     }
 
     /// The cell's data (off-track cells are walled all round).
@@ -325,6 +372,8 @@ impl Board {
     }
     /// Every track cell, in row order.
     pub fn track_cells(&self) -> impl Iterator<Item = Hex> + '_ {
-        (0..self.cells.len()).filter(|&k| self.cells[k].on).map(|k| self.hex_at(k))
+        (0..self.cells.len())
+            .filter(|&k| self.cells[k].on)
+            .map(|k| self.hex_at(k))
     }
 }

@@ -2,14 +2,14 @@
 //! progress and lane computed from the racing line (BB-2.1); the BB-12 validator; the
 //! shipped tracks; a random-race driver and an SVG drawing.
 
-use crate::setup::Setup;
-use crate::track::{BoardSpec, CellSpec, GridSpot, ObstacleKind, ObstacleSpec, Spin};
-use crate::track::Board;
 use crate::BumpingBots;
-use std::sync::Arc;
+use crate::setup::Setup;
+use crate::track::Board;
+use crate::track::{BoardSpec, CellSpec, GridSpot, ObstacleKind, ObstacleSpec, Spin};
 use engine::{Game, Rng, Seat};
 use grid::{Hex, HexDir, HexEdge};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 
 /// The tracks the project ships, by name (`"board": "oval"` in a scenario).
 pub const SHIPPED: [(&str, &str); 3] = [
@@ -20,7 +20,10 @@ pub const SHIPPED: [(&str, &str); 3] = [
 
 /// A shipped track by name, loaded (progress and lane computed).
 pub fn shipped(name: &str) -> Option<BoardSpec> {
-    SHIPPED.iter().find(|(n, _)| *n == name).map(|(_, text)| load(text).expect("shipped tracks load"))
+    SHIPPED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| load(text).expect("shipped tracks load"))
 }
 
 /// A track file that does not load: where (1-based line) and what was expected.
@@ -38,7 +41,10 @@ impl std::fmt::Display for TrackError {
 impl std::error::Error for TrackError {}
 
 fn fail<T>(line: usize, message: impl Into<String>) -> Result<T, TrackError> {
-    Err(TrackError { line, message: message.into() })
+    Err(TrackError {
+        line,
+        message: message.into(),
+    })
 }
 
 fn ints(line: usize, words: &[&str], n: usize, what: &str) -> Result<Vec<i32>, TrackError> {
@@ -47,15 +53,17 @@ fn ints(line: usize, words: &[&str], n: usize, what: &str) -> Result<Vec<i32>, T
     }
     words
         .iter()
-        .map(|w| w.parse::<i32>().or_else(|_| fail(line, format!("expected {what}, got {w:?}"))))
+        .map(|w| {
+            w.parse::<i32>()
+                .or_else(|_| fail(line, format!("expected {what}, got {w:?}")))
+        })
         .collect()
 }
 
 fn dir(line: usize, n: i32) -> Result<HexDir, TrackError> {
-    HexDir::new(n as u8).filter(|_| (0..6).contains(&n)).map_or_else(
-        || fail(line, format!("a direction is 0..5, got {n}")),
-        Ok,
-    )
+    HexDir::new(n as u8)
+        .filter(|_| (0..6).contains(&n))
+        .map_or_else(|| fail(line, format!("a direction is 0..5, got {n}")), Ok)
 }
 
 /// Parse a track file. See `docs/bumping-bots-tracks.md` for the format.
@@ -86,7 +94,9 @@ pub fn load(text: &str) -> Result<BoardSpec, TrackError> {
         if line.is_empty() {
             continue;
         }
-        let (key, rest) = line.split_once(':').map_or((line, ""), |(k, r)| (k.trim(), r.trim()));
+        let (key, rest) = line
+            .split_once(':')
+            .map_or((line, ""), |(k, r)| (k.trim(), r.trim()));
         let words: Vec<&str> = rest.split_whitespace().collect();
         match key {
             "name" => spec.name = Some(rest.to_string()),
@@ -97,17 +107,28 @@ pub fn load(text: &str) -> Result<BoardSpec, TrackError> {
                 }
             }
             "map" => {
-                let top = if words.is_empty() { 0 } else { ints(n, &words, 1, "the first row's r")?[0] };
+                let top = if words.is_empty() {
+                    0
+                } else {
+                    ints(n, &words, 1, "the first row's r")?[0]
+                };
                 in_map = Some(top);
             }
             "wall" | "finish" => {
                 let v = ints(n, &words, 3, "q r side")?;
                 let e = HexEdge::new(Hex::new(v[0], v[1]), dir(n, v[2])?);
-                if key == "wall" { spec.walls.push(e) } else { spec.finish_line.push(e) }
+                if key == "wall" {
+                    spec.walls.push(e)
+                } else {
+                    spec.finish_line.push(e)
+                }
             }
             "grid" => {
                 let v = ints(n, &words, 3, "q r facing")?;
-                spec.start_grid.push(GridSpot { at: Hex::new(v[0], v[1]), facing: dir(n, v[2])? });
+                spec.start_grid.push(GridSpot {
+                    at: Hex::new(v[0], v[1]),
+                    facing: dir(n, v[2])?,
+                });
             }
             "motorised" => {
                 if words.len() != 4 {
@@ -121,15 +142,35 @@ pub fn load(text: &str) -> Result<BoardSpec, TrackError> {
                 };
                 motors.insert(Hex::new(v[0], v[1]), (dir(n, v[2])?, spin));
             }
-            k => return fail(n, format!("unknown keyword {k:?} (name, laps, map, wall, finish, grid, motorised)")),
+            k => {
+                return fail(
+                    n,
+                    format!(
+                        "unknown keyword {k:?} (name, laps, map, wall, finish, grid, motorised)"
+                    ),
+                );
+            }
         }
     }
     if in_map.is_some() {
-        return fail(text.lines().count(), "the map is not closed by a line \"end\"");
+        return fail(
+            text.lines().count(),
+            "the map is not closed by a line \"end\"",
+        );
     }
-    for o in spec.obstacles.iter_mut().filter(|o| o.kind == ObstacleKind::Motorised) {
+    for o in spec
+        .obstacles
+        .iter_mut()
+        .filter(|o| o.kind == ObstacleKind::Motorised)
+    {
         let Some(&(arm, spin)) = motors.get(&o.at) else {
-            return fail(0, format!("the motorised obstacle at {} has no \"motorised:\" line", o.at));
+            return fail(
+                0,
+                format!(
+                    "the motorised obstacle at {} has no \"motorised:\" line",
+                    o.at
+                ),
+            );
         };
         o.arms = Some([arm, arm.opposite()]);
         o.turn = Some(spin);
@@ -146,7 +187,13 @@ fn map_row(n: usize, r: i32, raw: &str, spec: &mut BoardSpec) -> Result<(), Trac
             continue;
         }
         if (x - r).rem_euclid(2) != 0 {
-            return fail(n, format!("column {}: cells of row {r} sit on columns of the other parity", x + 1));
+            return fail(
+                n,
+                format!(
+                    "column {}: cells of row {r} sit on columns of the other parity",
+                    x + 1
+                ),
+            );
         }
         let at = Hex::new((x - r).div_euclid(2), r);
         let kind = match ch {
@@ -155,11 +202,25 @@ fn map_row(n: usize, r: i32, raw: &str, spec: &mut BoardSpec) -> Result<(), Trac
             'o' => Some(ObstacleKind::Mobile),
             'B' => Some(ObstacleKind::Bumper),
             'M' => Some(ObstacleKind::Motorised),
-            c => return fail(n, format!("column {}: expected . # o B M or a space, got {c:?}", x + 1)),
+            c => {
+                return fail(
+                    n,
+                    format!("column {}: expected . # o B M or a space, got {c:?}", x + 1),
+                );
+            }
         };
-        spec.cells.push(CellSpec { at, progress: None, lane: None });
+        spec.cells.push(CellSpec {
+            at,
+            progress: None,
+            lane: None,
+        });
         if let Some(kind) = kind {
-            spec.obstacles.push(ObstacleSpec { kind, at, arms: None, turn: None });
+            spec.obstacles.push(ObstacleSpec {
+                kind,
+                at,
+                arms: None,
+                turn: None,
+            });
         }
     }
     Ok(())
@@ -194,9 +255,18 @@ pub fn compute_racing_line(spec: &mut BoardSpec) {
         let e = HexEdge::new(h, d).normalised();
         !walls.contains(&e) && !line.contains(&e)
     };
-    let ahead = bfs(&on, spec.finish_line.iter().map(|e| e.at.neighbour(e.side)).collect(), open);
+    let ahead = bfs(
+        &on,
+        spec.finish_line
+            .iter()
+            .map(|e| e.at.neighbour(e.side))
+            .collect(),
+        open,
+    );
     let behind = bfs(&on, spec.finish_line.iter().map(|e| e.at).collect(), open);
-    let lanes = bfs(&on, inner_border(&on), |h, d| !walls.contains(&HexEdge::new(h, d).normalised()));
+    let lanes = bfs(&on, inner_border(&on), |h, d| {
+        !walls.contains(&HexEdge::new(h, d).normalised())
+    });
     for c in &mut spec.cells {
         let (f, b) = (ahead.get(&c.at).copied(), behind.get(&c.at).copied());
         let p = match (f, b) {
@@ -209,7 +279,11 @@ pub fn compute_racing_line(spec: &mut BoardSpec) {
     }
 }
 
-fn bfs(on: &BTreeSet<Hex>, starts: Vec<Hex>, open: impl Fn(Hex, HexDir) -> bool) -> BTreeMap<Hex, i32> {
+fn bfs(
+    on: &BTreeSet<Hex>,
+    starts: Vec<Hex>,
+    open: impl Fn(Hex, HexDir) -> bool,
+) -> BTreeMap<Hex, i32> {
     let mut dist = BTreeMap::new();
     let mut queue = VecDeque::new();
     for s in starts {
@@ -233,8 +307,14 @@ fn bfs(on: &BTreeSet<Hex>, starts: Vec<Hex>, open: impl Fn(Hex, HexDir) -> bool)
 
 /// Track cells next to an off-track cell that the outside cannot reach (the inner hole).
 fn inner_border(on: &BTreeSet<Hex>) -> Vec<Hex> {
-    let (q0, q1) = (on.iter().map(|h| h.q).min().unwrap_or(0) - 1, on.iter().map(|h| h.q).max().unwrap_or(0) + 1);
-    let (r0, r1) = (on.iter().map(|h| h.r).min().unwrap_or(0) - 1, on.iter().map(|h| h.r).max().unwrap_or(0) + 1);
+    let (q0, q1) = (
+        on.iter().map(|h| h.q).min().unwrap_or(0) - 1,
+        on.iter().map(|h| h.q).max().unwrap_or(0) + 1,
+    );
+    let (r0, r1) = (
+        on.iter().map(|h| h.r).min().unwrap_or(0) - 1,
+        on.iter().map(|h| h.r).max().unwrap_or(0) + 1,
+    );
     let inside = |h: Hex| h.q >= q0 && h.q <= q1 && h.r >= r0 && h.r <= r1;
     let mut outside = BTreeSet::new();
     let mut queue = VecDeque::from([Hex::new(q0, r0)]);
@@ -249,10 +329,12 @@ fn inner_border(on: &BTreeSet<Hex>) -> Vec<Hex> {
     }
     on.iter()
         .copied()
-        .filter(|h| HexDir::ALL.iter().any(|&d| {
-            let n = h.neighbour(d);
-            !on.contains(&n) && inside(n) && !outside.contains(&n)
-        }))
+        .filter(|h| {
+            HexDir::ALL.iter().any(|&d| {
+                let n = h.neighbour(d);
+                !on.contains(&n) && inside(n) && !outside.contains(&n)
+            })
+        })
         .collect()
 }
 
@@ -268,7 +350,11 @@ pub struct Validation {
 /// bumper arrow. Warns about one-cell passages (a free cell blocked on two opposite sides).
 pub fn validate(spec: &BoardSpec) -> Validation {
     let (on, walls) = walled_edges(spec);
-    let walled = |h: Hex| HexDir::ALL.iter().any(|&d| walls.contains(&HexEdge::new(h, d).normalised()));
+    let walled = |h: Hex| {
+        HexDir::ALL
+            .iter()
+            .any(|&d| walls.contains(&HexEdge::new(h, d).normalised()))
+    };
     let walled_cells: Vec<Hex> = on.iter().copied().filter(|&h| walled(h)).collect();
     let mut v = Validation::default();
     let arrows: BTreeSet<Hex> = spec
@@ -280,10 +366,14 @@ pub fn validate(spec: &BoardSpec) -> Validation {
     for o in &spec.obstacles {
         let name = format!("{} obstacle at {}", o.kind.name(), o.at);
         match o.kind {
-            ObstacleKind::Fixed if !walled(o.at) => v.errors.push(format!("{name}: must touch a wall (BB-8.1)")),
+            ObstacleKind::Fixed if !walled(o.at) => {
+                v.errors.push(format!("{name}: must touch a wall (BB-8.1)"))
+            }
             ObstacleKind::Motorised | ObstacleKind::Bumper => {
                 if let Some(w) = walled_cells.iter().find(|w| w.distance(o.at) < 3) {
-                    v.errors.push(format!("{name}: centre closer than 3 cells to the wall at {w} (BB-12)"));
+                    v.errors.push(format!(
+                        "{name}: centre closer than 3 cells to the wall at {w} (BB-12)"
+                    ));
                 }
             }
             _ => {}
@@ -292,16 +382,27 @@ pub fn validate(spec: &BoardSpec) -> Validation {
             for d in HexDir::ALL {
                 let c = o.at.neighbour(d);
                 if spec.obstacles.iter().any(|x| x.at == c) || arrows.contains(&c) {
-                    v.errors.push(format!("{name}: its sweep cell {c} holds an obstacle or a bumper arrow (BB-8.2)"));
+                    v.errors.push(format!(
+                        "{name}: its sweep cell {c} holds an obstacle or a bumper arrow (BB-8.2)"
+                    ));
                 }
             }
         }
     }
-    let solid: BTreeSet<Hex> =
-        spec.obstacles.iter().filter(|o| o.kind != ObstacleKind::Mobile).map(|o| o.at).collect();
-    let blocked = |h: Hex, d: HexDir| walls.contains(&HexEdge::new(h, d).normalised()) || solid.contains(&h.neighbour(d));
+    let solid: BTreeSet<Hex> = spec
+        .obstacles
+        .iter()
+        .filter(|o| o.kind != ObstacleKind::Mobile)
+        .map(|o| o.at)
+        .collect();
+    let blocked = |h: Hex, d: HexDir| {
+        walls.contains(&HexEdge::new(h, d).normalised()) || solid.contains(&h.neighbour(d))
+    };
     for &h in on.iter().filter(|h| !solid.contains(h)) {
-        if (0..3).map(|i| HexDir::ALL[i]).any(|d| blocked(h, d) && blocked(h, d.opposite())) {
+        if (0..3)
+            .map(|i| HexDir::ALL[i])
+            .any(|d| blocked(h, d) && blocked(h, d.opposite()))
+        {
             v.warnings.push(format!("one-cell passage at {h} (BB-12)"));
         }
     }
@@ -333,24 +434,34 @@ impl RandomRacer {
         let mut spec = track.clone();
         spec.laps = laps;
         let board = Arc::new(Board::build(&spec).expect("a valid track"));
-        RandomRacer { setup: Setup::race(spec, bots), board }
+        RandomRacer {
+            setup: Setup::race(spec, bots),
+            board,
+        }
     }
 
     /// One race of random players (`sample_action`), seeded.
     pub fn race(&self, seed: u64) -> RaceSummary {
-        let mut g = BumpingBots::on_board(self.board.clone(), &self.setup, seed).expect("a shipped track starts");
+        let mut g = BumpingBots::on_board(self.board.clone(), &self.setup, seed)
+            .expect("a shipped track starts");
         let mut rng = Rng::seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
         let mut events = Vec::new();
         let mut actions = 0;
         while let Some(engine::Decision::One(seat)) = g.decision() {
-            let Some(a) = g.sample_action(seat, &mut rng) else { break };
+            let Some(a) = g.sample_action(seat, &mut rng) else {
+                break;
+            };
             events.clear();
             if g.apply(seat, &a, &mut events).is_err() {
                 break;
             }
             actions += 1;
         }
-        RaceSummary { ranking: g.ranking(), rounds: g.round(), actions }
+        RaceSummary {
+            ranking: g.ranking(),
+            rounds: g.round(),
+            actions,
+        }
     }
 }
 
@@ -359,17 +470,31 @@ impl RandomRacer {
 pub fn render_svg(track: &BoardSpec) -> String {
     let size = 20.0_f64;
     let s3 = 3f64.sqrt();
-    let centre = |h: Hex| (size * s3 * (h.q as f64 + h.r as f64 / 2.0), size * 1.5 * h.r as f64);
+    let centre = |h: Hex| {
+        (
+            size * s3 * (h.q as f64 + h.r as f64 / 2.0),
+            size * 1.5 * h.r as f64,
+        )
+    };
     let corner = |h: Hex, i: i32| {
         let (x, y) = centre(h);
         let a = std::f64::consts::PI / 180.0 * (60.0 * i as f64 - 30.0);
         (x + size * a.cos(), y + size * a.sin())
     };
     // Side d lies between corners d and d+1 (corner 0 at -30°, E side between -30° and 30°).
-    let edge = |e: HexEdge| (corner(e.at, e.side.index() as i32), corner(e.at, e.side.index() as i32 + 1));
+    let edge = |e: HexEdge| {
+        (
+            corner(e.at, e.side.index() as i32),
+            corner(e.at, e.side.index() as i32 + 1),
+        )
+    };
     let pts: Vec<(f64, f64)> = track.cells.iter().map(|c| centre(c.at)).collect();
-    let (minx, maxx) = pts.iter().fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (miny, maxy) = pts.iter().fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (minx, maxx) = pts
+        .iter()
+        .fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (miny, maxy) = pts
+        .iter()
+        .fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{:.1} {:.1} {:.1} {:.1}\">\n",
         minx - 2.0 * size,
@@ -378,21 +503,35 @@ pub fn render_svg(track: &BoardSpec) -> String {
         maxy - miny + 4.0 * size
     );
     for c in &track.cells {
-        let p: Vec<String> = (0..6).map(|i| corner(c.at, i)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-        out += &format!("<polygon points=\"{}\" fill=\"#ddd\" stroke=\"#bbb\"/>\n", p.join(" "));
+        let p: Vec<String> = (0..6)
+            .map(|i| corner(c.at, i))
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect();
+        out += &format!(
+            "<polygon points=\"{}\" fill=\"#ddd\" stroke=\"#bbb\"/>\n",
+            p.join(" ")
+        );
     }
     let (_, walls) = walled_edges(track);
     for e in walls {
         let ((x1, y1), (x2, y2)) = edge(e);
-        out += &format!("<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"#222\" stroke-width=\"3\"/>\n");
+        out += &format!(
+            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"#222\" stroke-width=\"3\"/>\n"
+        );
     }
     for e in &track.finish_line {
         let ((x1, y1), (x2, y2)) = edge(*e);
-        out += &format!("<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"#c00\" stroke-width=\"4\"/>\n");
+        out += &format!(
+            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"#c00\" stroke-width=\"4\"/>\n"
+        );
     }
     for (i, g) in track.start_grid.iter().enumerate() {
         let (x, y) = centre(g.at);
-        out += &format!("<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n", y + 4.0, i + 1);
+        out += &format!(
+            "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n",
+            y + 4.0,
+            i + 1
+        );
     }
     for o in &track.obstacles {
         let (x, y) = centre(o.at);
@@ -402,11 +541,16 @@ pub fn render_svg(track: &BoardSpec) -> String {
             ObstacleKind::Mobile => "#d22",
             ObstacleKind::Bumper => "#fa0",
         };
-        out += &format!("<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"{colour}\"/>\n", size * 0.6);
+        out += &format!(
+            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"{colour}\"/>\n",
+            size * 0.6
+        );
         if let Some(arms) = o.arms {
             for a in arms {
                 let (ax, ay) = centre(o.at.neighbour(a));
-                out += &format!("<line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{ax:.1}\" y2=\"{ay:.1}\" stroke=\"#777\" stroke-width=\"8\"/>\n");
+                out += &format!(
+                    "<line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{ax:.1}\" y2=\"{ay:.1}\" stroke=\"#777\" stroke-width=\"8\"/>\n"
+                );
             }
         }
     }

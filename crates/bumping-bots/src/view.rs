@@ -1,12 +1,12 @@
 //! Views (redacted by observer), the scenario `state` (BB-13 "State output"), and the action
 //! lists and samplers used by bots, benches and property tests.
 
+use crate::Action;
 use crate::cards::Card;
 use crate::championship::team_points;
-use crate::speed::{speed_after, SpeedChoice};
+use crate::speed::{SpeedChoice, speed_after};
 use crate::state::{BumpingBots, PendingShock, Phase, QuickRot};
 use crate::track::ObstacleKind;
-use crate::Action;
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
 use serde::Serialize;
@@ -99,7 +99,10 @@ impl View {
                     engine_turns: b.engine_turns,
                     changed_direction: b.changed_direction,
                     points: points[b.seat.index()],
-                    standing: g.standings.get(b.seat.index()).map(|s| s + points[b.seat.index()]),
+                    standing: g
+                        .standings
+                        .get(b.seat.index())
+                        .map(|s| s + points[b.seat.index()]),
                 }
             })
             .collect();
@@ -112,12 +115,24 @@ impl View {
                 arms: (o.kind == ObstacleKind::Motorised).then(|| [o.arm, o.arm.opposite()]),
             })
             .collect();
-        let mut ranking: Vec<PlaceView> =
-            g.bots.iter().filter_map(|b| b.finished_place.map(|place| PlaceView { seat: b.seat, place })).collect();
+        let mut ranking: Vec<PlaceView> = g
+            .bots
+            .iter()
+            .filter_map(|b| {
+                b.finished_place.map(|place| PlaceView {
+                    seat: b.seat,
+                    place,
+                })
+            })
+            .collect();
         ranking.sort_by_key(|p| (p.place, p.seat));
         let teams = g.variants.team_list(g.bots.len()).map(|t| {
             let tp = team_points(&t, &points);
-            t.into_iter().zip(tp).enumerate().map(|(id, (seats, points))| TeamView { id, seats, points }).collect()
+            t.into_iter()
+                .zip(tp)
+                .enumerate()
+                .map(|(id, (seats, points))| TeamView { id, seats, points })
+                .collect()
         });
         View {
             bots,
@@ -137,8 +152,20 @@ fn card(card: Card) -> Action {
     play(card, None, None, None, vec![])
 }
 
-fn play(card: Card, target: Option<Seat>, when: Option<crate::When>, at_cell: Option<u8>, rotations: Vec<QuickRot>) -> Action {
-    Action::Card { card: Some(card), target, when, at_cell, rotations }
+fn play(
+    card: Card,
+    target: Option<Seat>,
+    when: Option<crate::When>,
+    at_cell: Option<u8>,
+    rotations: Vec<QuickRot>,
+) -> Action {
+    Action::Card {
+        card: Some(card),
+        target,
+        when,
+        at_cell,
+        rotations,
+    }
 }
 
 /// Plausible actions for the decision owed now (`legal_actions` filters them by legality).
@@ -151,48 +178,89 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
             for choice in SpeedChoice::ALL {
                 match choice {
                     SpeedChoice::Reverse => {
-                        out.extend([1, 2].map(|s| Action::Speed { choice, new_speed: Some(s) }));
+                        out.extend([1, 2].map(|s| Action::Speed {
+                            choice,
+                            new_speed: Some(s),
+                        }));
                     }
-                    _ => out.push(Action::Speed { choice, new_speed: None }),
+                    _ => out.push(Action::Speed {
+                        choice,
+                        new_speed: None,
+                    }),
                 }
             }
             out.extend([card(Card::Nitro), card(Card::Engine)]);
             for k in 0..=6u8 {
                 out.push(play(Card::Jumper, None, None, Some(k), vec![]));
                 for turn in [-1, 1] {
-                    out.push(play(Card::Rotation, None, None, None, vec![QuickRot { at_cell: k, turn }]));
+                    out.push(play(
+                        Card::Rotation,
+                        None,
+                        None,
+                        None,
+                        vec![QuickRot { at_cell: k, turn }],
+                    ));
                 }
             }
             for &s in &seats {
-                out.push(play(Card::Magnet, Some(s), Some(crate::When::Start), None, vec![]));
+                out.push(play(
+                    Card::Magnet,
+                    Some(s),
+                    Some(crate::When::Start),
+                    None,
+                    vec![],
+                ));
             }
         }
         Phase::Move => {
             for b in -1..=1 {
                 for a in -1..=1 {
-                    out.push(Action::Move { rotate_before_last: b, rotate_after: a });
+                    out.push(Action::Move {
+                        rotate_before_last: b,
+                        rotate_after: a,
+                    });
                 }
             }
         }
         Phase::Shock(p) => {
             let (n, first) = match p {
-                PendingShock::Bots { push, first_choice, last_choice, .. } => {
-                    (if *last_choice { *push as usize } else { 0 }, *first_choice)
-                }
+                PendingShock::Bots {
+                    push,
+                    first_choice,
+                    last_choice,
+                    ..
+                } => (if *last_choice { *push as usize } else { 0 }, *first_choice),
                 PendingShock::Obstacle { .. } => (1, false),
             };
             for f in if first { -1..=1 } else { 0..=0 } {
                 for code in 0..3usize.pow(n as u32) {
-                    let tp: Vec<i8> = (0..n).map(|i| (code / 3usize.pow(i as u32) % 3) as i8 - 1).collect();
-                    out.push(Action::ShockChoice { turn_passive: tp, turn_first: f });
+                    let tp: Vec<i8> = (0..n)
+                        .map(|i| (code / 3usize.pow(i as u32) % 3) as i8 - 1)
+                        .collect();
+                    out.push(Action::ShockChoice {
+                        turn_passive: tp,
+                        turn_first: f,
+                    });
                 }
             }
         }
         Phase::Orient => out.extend([-1, 0, 1].map(|turn| Action::Orient { turn })),
         Phase::Magnet => {
-            out.push(Action::Card { card: None, target: None, when: None, at_cell: None, rotations: vec![] });
+            out.push(Action::Card {
+                card: None,
+                target: None,
+                when: None,
+                at_cell: None,
+                rotations: vec![],
+            });
             for &s in &seats {
-                out.push(play(Card::Magnet, Some(s), Some(crate::When::End), None, vec![]));
+                out.push(play(
+                    Card::Magnet,
+                    Some(s),
+                    Some(crate::When::End),
+                    None,
+                    vec![],
+                ));
             }
         }
         _ => {}
@@ -209,20 +277,46 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
         Phase::Speed => sample_card(g, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
         Phase::Move => sample_move(g, bot, rng),
         Phase::Shock(p) => match p {
-            PendingShock::Bots { push, first_choice, last_choice, .. } => Action::ShockChoice {
-                turn_passive: if *last_choice { (0..*push).map(|_| rng.below(3) as i8 - 1).collect() } else { vec![] },
-                turn_first: if *first_choice { rng.below(3) as i8 - 1 } else { 0 },
+            PendingShock::Bots {
+                push,
+                first_choice,
+                last_choice,
+                ..
+            } => Action::ShockChoice {
+                turn_passive: if *last_choice {
+                    (0..*push).map(|_| rng.below(3) as i8 - 1).collect()
+                } else {
+                    vec![]
+                },
+                turn_first: if *first_choice {
+                    rng.below(3) as i8 - 1
+                } else {
+                    0
+                },
             },
-            PendingShock::Obstacle { .. } => {
-                Action::ShockChoice { turn_passive: vec![rng.below(3) as i8 - 1], turn_first: 0 }
-            }
+            PendingShock::Obstacle { .. } => Action::ShockChoice {
+                turn_passive: vec![rng.below(3) as i8 - 1],
+                turn_first: 0,
+            },
         },
-        Phase::Orient => Action::Orient { turn: sample_orient(g, bot, rng) },
+        Phase::Orient => Action::Orient {
+            turn: sample_orient(g, bot, rng),
+        },
         Phase::Magnet => {
-            let target = if rng.below(2) == 0 { g.magnet_target(bot) } else { None };
+            let target = if rng.below(2) == 0 {
+                g.magnet_target(bot)
+            } else {
+                None
+            };
             match target {
                 Some(t) => play(Card::Magnet, Some(t), Some(crate::When::End), None, vec![]),
-                None => Action::Card { card: None, target: None, when: None, at_cell: None, rotations: vec![] },
+                None => Action::Card {
+                    card: None,
+                    target: None,
+                    when: None,
+                    at_cell: None,
+                    rotations: vec![],
+                },
             }
         }
         _ => Action::Orient { turn: 0 },
@@ -243,7 +337,11 @@ fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
 /// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
 fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let b = &g.bots[bot];
-    let dir = if b.reverse { b.facing.opposite() } else { b.facing };
+    let dir = if b.reverse {
+        b.facing.opposite()
+    } else {
+        b.facing
+    };
     let from = b.at?;
     let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
     let at = if g.board.on(ahead) { ahead } else { from };
@@ -257,7 +355,9 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
 
 /// Is the cell in direction `d` from the bot free and without a bumper arrow?
 fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
-    let Some(at) = g.bots[bot].at else { return false };
+    let Some(at) = g.bots[bot].at else {
+        return false;
+    };
     g.probe(at, d) == crate::state::Occ::Free && g.board.arrow(at.neighbour(d)).is_none()
 }
 
@@ -272,7 +372,10 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
         let f = b.facing.turn(t as i32);
         if b.reverse { f.opposite() } else { f }
     };
-    [want, 1, -1, 0].into_iter().find(|&t| clear(g, bot, travel(t))).unwrap_or(want)
+    [want, 1, -1, 0]
+        .into_iter()
+        .find(|&t| clear(g, bot, travel(t)))
+        .unwrap_or(want)
 }
 
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
@@ -280,17 +383,35 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     if rng.below(8) != 0 {
         let blocked = !clear(g, bot, b.facing);
         let sensible = if b.reverse && !blocked && !b.changed_direction {
-            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(2) }
+            Action::Speed {
+                choice: SpeedChoice::Reverse,
+                new_speed: Some(2),
+            }
         } else if b.reverse {
-            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
+            Action::Speed {
+                choice: SpeedChoice::Keep,
+                new_speed: None,
+            }
         } else if blocked {
-            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(1) }
+            Action::Speed {
+                choice: SpeedChoice::Reverse,
+                new_speed: Some(1),
+            }
         } else if b.speed == 1 && !b.changed_direction {
-            Action::Speed { choice: SpeedChoice::AccelerateTo3, new_speed: None }
+            Action::Speed {
+                choice: SpeedChoice::AccelerateTo3,
+                new_speed: None,
+            }
         } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 6 {
-            Action::Speed { choice: SpeedChoice::Accelerate, new_speed: None }
+            Action::Speed {
+                choice: SpeedChoice::Accelerate,
+                new_speed: None,
+            }
         } else {
-            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
+            Action::Speed {
+                choice: SpeedChoice::Keep,
+                new_speed: None,
+            }
         };
         return sensible;
     }
@@ -324,7 +445,13 @@ fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
         Card::Jumper => Some(play(c, None, None, Some(rng.below(3) as u8), vec![])),
         Card::Rotation => {
             let turn = if rng.below(2) == 0 { -1 } else { 1 };
-            Some(play(c, None, None, None, vec![QuickRot { at_cell: 0, turn }]))
+            Some(play(
+                c,
+                None,
+                None,
+                None,
+                vec![QuickRot { at_cell: 0, turn }],
+            ))
         }
         Card::Magnet => g
             .magnet_target(bot)
@@ -336,13 +463,20 @@ fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
     let t = g.turn.as_ref().expect("a turn");
     if t.quick_card {
-        return Action::Move { rotate_before_last: 0, rotate_after: 0 };
+        return Action::Move {
+            rotate_before_last: 0,
+            rotate_after: 0,
+        };
     }
-    let cells = g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
+    let cells =
+        g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
     let before_ok = cells > 1;
     if rng.below(8) != 0 {
         let s = steer_at(g, bot, cells).unwrap_or(0);
-        return Action::Move { rotate_before_last: 0, rotate_after: s };
+        return Action::Move {
+            rotate_before_last: 0,
+            rotate_after: s,
+        };
     }
     let (mut bl, mut af) = (rng.below(3) as i8 - 1, rng.below(3) as i8 - 1);
     if !before_ok {
@@ -351,5 +485,8 @@ fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     if !b.reverse && bl != 0 && af != 0 {
         if rng.below(2) == 0 { bl = 0 } else { af = 0 }
     }
-    Action::Move { rotate_before_last: bl, rotate_after: af }
+    Action::Move {
+        rotate_before_last: bl,
+        rotate_after: af,
+    }
 }

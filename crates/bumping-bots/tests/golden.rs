@@ -6,7 +6,9 @@ use serde_json::Value;
 use std::path::Path;
 
 fn ident(item: &Value) -> Option<String> {
-    ["seat", "car", "id"].iter().find_map(|k| item.get(*k).map(|v| v.to_string()))
+    ["seat", "car", "id"]
+        .iter()
+        .find_map(|k| item.get(*k).map(|v| v.to_string()))
 }
 
 fn matches(expected: &Value, actual: &Value, at: &str, errs: &mut Vec<String>) {
@@ -44,15 +46,25 @@ fn check(file: &Path) -> Vec<String> {
     if !why.contains("BB-") {
         errs.push("\"why\" must cite a BB rule".into());
     }
-    let expect = doc.get("expect").and_then(Value::as_object).cloned().unwrap_or_default();
+    let expect = doc
+        .get("expect")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
     let (exit, out) = match scenario::run(&bytes) {
-        Ok(o) => (o.exit, serde_json::from_str::<Value>(&o.stdout).expect("stdout is JSON")),
+        Ok(o) => (
+            o.exit,
+            serde_json::from_str::<Value>(&o.stdout).expect("stdout is JSON"),
+        ),
         Err(_) => (2, Value::Object(Default::default())),
     };
     for (path, want) in &expect {
         if path == "exit" {
             if want.as_i64() != Some(exit as i64) {
-                errs.push(format!("exit {exit} want {want} (error: {})", out.get("error").unwrap_or(&Value::Null)));
+                errs.push(format!(
+                    "exit {exit} want {want} (error: {})",
+                    out.get("error").unwrap_or(&Value::Null)
+                ));
             }
             continue;
         }
@@ -67,23 +79,42 @@ fn check(file: &Path) -> Vec<String> {
 #[test]
 fn golden_scenarios() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("golden dir").map(|e| e.expect("entry").path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("golden dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
     files.sort();
-    assert!(files.len() >= 40, "at least 40 golden files, found {}", files.len());
+    assert!(
+        files.len() >= 40,
+        "at least 40 golden files, found {}",
+        files.len()
+    );
     let mut failures = Vec::new();
     for f in &files {
         let errs = check(f);
         if !errs.is_empty() {
-            failures.push(format!("{}: {}", f.file_name().unwrap().to_string_lossy(), errs.join("; ")));
+            failures.push(format!(
+                "{}: {}",
+                f.file_name().unwrap().to_string_lossy(),
+                errs.join("; ")
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} golden files fail:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} golden files fail:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn shared_examples() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rules/examples");
-    let Ok(entries) = std::fs::read_dir(&dir) else { return };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
     let mut failures = Vec::new();
     for e in entries {
         let p = e.expect("entry").path();

@@ -2,10 +2,10 @@
 //! pieces share a cell, a race replays identically from its log, and a rejected action changes
 //! nothing.
 
-use bumping_bots::tracks::{shipped, SHIPPED};
+use bumping_bots::tracks::{SHIPPED, shipped};
 use bumping_bots::view::View;
 use bumping_bots::{Action, BumpingBots, Setup};
-use engine::{replay, Decision, Game, LogEntry, Observer, Rng, Seat};
+use engine::{Decision, Game, LogEntry, Observer, Rng, Seat, replay};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -29,9 +29,10 @@ fn check_cells(v: &View) -> Result<(), String> {
     }
     for b in &v.bots {
         if let Some(at) = b.at
-            && !taken.insert(at) {
-                return Err(format!("two pieces on {at} (seat {})", b.seat.0));
-            }
+            && !taken.insert(at)
+        {
+            return Err(format!("two pieces on {at} (seat {})", b.seat.0));
+        }
     }
     Ok(())
 }
@@ -52,11 +53,13 @@ fn play(g: &mut BumpingBots, rng: &mut Rng, max: usize) -> Result<Vec<LogEntry<A
             break;
         }
         if rng.below(20) == 0 {
-            g.time_up(&mut events).map_err(|e| format!("time_up refused: {e}"))?;
+            g.time_up(&mut events)
+                .map_err(|e| format!("time_up refused: {e}"))?;
             log.push(LogEntry::TimeUp);
         } else {
             let a = g.sample_action(seat, rng).ok_or("no sampled action")?;
-            g.apply(seat, &a, &mut events).map_err(|e| format!("sampled {a:?} refused: {e}"))?;
+            g.apply(seat, &a, &mut events)
+                .map_err(|e| format!("sampled {a:?} refused: {e}"))?;
             log.push(LogEntry::Act { seat, action: a });
         }
         check_cells(&g.view(Observer::Omniscient))?;
@@ -111,16 +114,28 @@ proptest! {
 /// Actions of every kind with values in and out of range.
 fn garbage(rng: &mut Rng) -> Vec<Action> {
     let t = |rng: &mut Rng| rng.below(5) as i8 - 2;
-    let cards = [None, Some(bumping_bots::Card::Jumper), Some(bumping_bots::Card::Magnet), Some(bumping_bots::Card::Nitro),
-        Some(bumping_bots::Card::Engine), Some(bumping_bots::Card::Rotation)];
+    let cards = [
+        None,
+        Some(bumping_bots::Card::Jumper),
+        Some(bumping_bots::Card::Magnet),
+        Some(bumping_bots::Card::Nitro),
+        Some(bumping_bots::Card::Engine),
+        Some(bumping_bots::Card::Rotation),
+    ];
     let mut out = Vec::new();
     for _ in 0..4 {
         out.push(Action::Speed {
             choice: bumping_bots::SpeedChoice::ALL[rng.index(5)],
             new_speed: [None, Some(1), Some(2), Some(3)][rng.index(4)],
         });
-        out.push(Action::Move { rotate_before_last: t(rng), rotate_after: t(rng) });
-        out.push(Action::ShockChoice { turn_passive: (0..rng.below(4)).map(|_| t(rng)).collect(), turn_first: t(rng) });
+        out.push(Action::Move {
+            rotate_before_last: t(rng),
+            rotate_after: t(rng),
+        });
+        out.push(Action::ShockChoice {
+            turn_passive: (0..rng.below(4)).map(|_| t(rng)).collect(),
+            turn_first: t(rng),
+        });
         out.push(Action::Orient { turn: t(rng) });
         out.push(Action::Card {
             card: cards[rng.index(cards.len())],
@@ -128,7 +143,10 @@ fn garbage(rng: &mut Rng) -> Vec<Action> {
             when: None,
             at_cell: Some(rng.below(8) as u8),
             rotations: (0..rng.below(4))
-                .map(|_| bumping_bots::QuickRot { at_cell: rng.below(4) as u8, turn: t(rng) })
+                .map(|_| bumping_bots::QuickRot {
+                    at_cell: rng.below(4) as u8,
+                    turn: t(rng),
+                })
                 .collect(),
         });
     }

@@ -2,7 +2,7 @@
 //! (BB-2.1), the BB-12 validator, the shipped tracks, SVG and random races.
 
 use bumping_bots::track::Board;
-use bumping_bots::tracks::{load, random_race, render_svg, shipped, validate, SHIPPED};
+use bumping_bots::tracks::{SHIPPED, load, random_race, render_svg, shipped, validate};
 use grid::Hex;
 
 const SMALL: &str = "name: ring\nlaps: 3\nmap: 0\n  . . . .\n . .   . .\n  . . . .\nend\nfinish: 1 0 0\ngrid: 1 0 0\n";
@@ -26,7 +26,11 @@ fn bb_2_1_progress_and_lane_are_computed() {
     assert_eq!(get(2, 0).progress, Some(0));
     assert_eq!(get(1, 0).progress, Some(1000));
     // Every cell touches the hole in the middle of this ring: lane 0.
-    assert!(t.cells.iter().all(|c| c.lane == Some(0) || c.lane == Some(1)));
+    assert!(
+        t.cells
+            .iter()
+            .all(|c| c.lane == Some(0) || c.lane == Some(1))
+    );
     let oval = shipped("oval").unwrap();
     let lanes: Vec<i32> = oval.cells.iter().map(|c| c.lane.unwrap()).collect();
     assert_eq!(lanes.iter().max(), Some(&3), "the oval has four lanes");
@@ -58,13 +62,35 @@ fn bb_12_validator() {
     let mut text = String::from("map: 0\n");
     for r in 0..9 {
         text += &" ".repeat(r);
-        text += &(0..9).map(|q| if r == 4 && q == 2 { "# " } else if r == 4 && q == 6 { "B " } else { ". " }).collect::<String>();
+        text += &(0..9)
+            .map(|q| {
+                if r == 4 && q == 2 {
+                    "# "
+                } else if r == 4 && q == 6 {
+                    "B "
+                } else {
+                    ". "
+                }
+            })
+            .collect::<String>();
         text += "\n";
     }
     text += "end\n";
     let v = validate(&load(&text).unwrap());
-    assert!(v.errors.iter().any(|e| e.contains("fixed") && e.contains("BB-8.1")), "{:?}", v.errors);
-    assert!(v.errors.iter().any(|e| e.contains("bumper") && e.contains("BB-12")), "{:?}", v.errors);
+    assert!(
+        v.errors
+            .iter()
+            .any(|e| e.contains("fixed") && e.contains("BB-8.1")),
+        "{:?}",
+        v.errors
+    );
+    assert!(
+        v.errors
+            .iter()
+            .any(|e| e.contains("bumper") && e.contains("BB-12")),
+        "{:?}",
+        v.errors
+    );
     // A one-cell passage is a warning only.
     let narrow = load("map: 0\n. . . . .\nend\n").unwrap();
     let v = validate(&narrow);
@@ -74,12 +100,26 @@ fn bb_12_validator() {
     let mut text = String::from("map: 0\n");
     for r in 0..9 {
         text += &" ".repeat(r);
-        text += &(0..9).map(|q| if r == 4 && q == 4 { "M " } else if r == 4 && q == 5 { "o " } else { ". " }).collect::<String>();
+        text += &(0..9)
+            .map(|q| {
+                if r == 4 && q == 4 {
+                    "M "
+                } else if r == 4 && q == 5 {
+                    "o "
+                } else {
+                    ". "
+                }
+            })
+            .collect::<String>();
         text += "\n";
     }
     text += "end\nmotorised: 4 4 1 cw\n";
     let v = validate(&load(&text).unwrap());
-    assert!(v.errors.iter().any(|e| e.contains("sweep")), "{:?}", v.errors);
+    assert!(
+        v.errors.iter().any(|e| e.contains("sweep")),
+        "{:?}",
+        v.errors
+    );
 }
 
 #[test]
@@ -87,10 +127,21 @@ fn shipped_tracks_have_what_they_promise() {
     assert_eq!(SHIPPED.len(), 3);
     let factory = shipped("factory").unwrap();
     for kind in ["motorised", "mobile", "bumper"] {
-        assert!(factory.obstacles.iter().any(|o| serde_json::to_value(o.kind).unwrap() == kind), "{kind}");
+        assert!(
+            factory
+                .obstacles
+                .iter()
+                .any(|o| serde_json::to_value(o.kind).unwrap() == kind),
+            "{kind}"
+        );
     }
     let chicane = shipped("chicane").unwrap();
-    assert!(chicane.obstacles.iter().any(|o| serde_json::to_value(o.kind).unwrap() == "fixed"));
+    assert!(
+        chicane
+            .obstacles
+            .iter()
+            .any(|o| serde_json::to_value(o.kind).unwrap() == "fixed")
+    );
     assert!(shipped("nowhere").is_none());
 }
 

@@ -1,7 +1,7 @@
 //! Bumping Bots scenario files (BB-13): `board` (inline or a shipped track's name), `setup`,
 //! `variants` → [`bumping_bots::Setup`]; the state → `state` (BB-13 "State output").
 
-use crate::{from_value, SchemaError, ScenarioGame};
+use crate::{ScenarioGame, SchemaError, from_value};
 use bumping_bots::setup::ScenarioSetup;
 use bumping_bots::track::{Board, BoardSpec};
 use bumping_bots::{BumpingBots, Variants};
@@ -11,22 +11,39 @@ use serde_json::Value;
 fn board_spec(board: &Value) -> Result<BoardSpec, SchemaError> {
     match board {
         Value::String(name) => bumping_bots::tracks::shipped(name).ok_or_else(|| {
-            let names: Vec<&str> = bumping_bots::tracks::SHIPPED.iter().map(|(n, _)| *n).collect();
-            SchemaError::at("board", format!("no shipped track {name:?} (tracks: {})", names.join(", ")))
+            let names: Vec<&str> = bumping_bots::tracks::SHIPPED
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
+            SchemaError::at(
+                "board",
+                format!("no shipped track {name:?} (tracks: {})", names.join(", ")),
+            )
         }),
         Value::Object(_) => {
             let spec: BoardSpec = from_value(board, "board")?;
             // BB-13: an inline board gives progress and lane for every cell.
-            Board::build(&spec).map_err(|p| SchemaError::at(format!("board.{}", p[0].0), p[0].1.clone()))?;
+            Board::build(&spec)
+                .map_err(|p| SchemaError::at(format!("board.{}", p[0].0), p[0].1.clone()))?;
             Ok(spec)
         }
-        Value::Null => Err(SchemaError::at("board", "missing field (an inline board or a track name)")),
-        _ => Err(SchemaError::at("board", "expected an inline board (object) or a track name (string)")),
+        Value::Null => Err(SchemaError::at(
+            "board",
+            "missing field (an inline board or a track name)",
+        )),
+        _ => Err(SchemaError::at(
+            "board",
+            "expected an inline board (object) or a track name (string)",
+        )),
     }
 }
 
 impl ScenarioGame for BumpingBots {
-    fn scenario_setup(board: &Value, setup: &Value, variants: &Value) -> Result<Self::Setup, SchemaError> {
+    fn scenario_setup(
+        board: &Value,
+        setup: &Value,
+        variants: &Value,
+    ) -> Result<Self::Setup, SchemaError> {
         let spec = board_spec(board)?;
         let variants: Variants = match variants {
             Value::Null => Variants::default(),
@@ -36,7 +53,9 @@ impl ScenarioGame for BumpingBots {
             Value::Null => ScenarioSetup::default(),
             v => from_value(v, "setup")?,
         };
-        setup.into_setup(spec, variants).map_err(|(path, msg)| SchemaError::at(format!("setup.{path}"), msg))
+        setup
+            .into_setup(spec, variants)
+            .map_err(|(path, msg)| SchemaError::at(format!("setup.{path}"), msg))
     }
     fn scenario_round(&self) -> u32 {
         self.round()
@@ -45,6 +64,7 @@ impl ScenarioGame for BumpingBots {
         self.phase_name()
     }
     fn scenario_state(&self) -> Value {
-        serde_json::to_value(engine::Game::view(self, Observer::Omniscient)).expect("the view serialises")
+        serde_json::to_value(engine::Game::view(self, Observer::Omniscient))
+            .expect("the view serialises")
     }
 }
