@@ -11,21 +11,18 @@
 //! **Invariant:** the same file gives the same output, byte for byte (no hash-map iteration,
 //! no clock; all chance comes from the file's `seed`).
 
+mod bumping_bots_io;
 
-
-<<<<<<< HEAD
 mod autoscooter_io;
 pub mod expect;
-=======
 mod roborally_io;
->>>>>>> rr
 
 use engine::{Game, RuleError, Seat};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// The games this build plays from scenario files.
-pub const GAMES: &[&str] = &["autoscooter"];
+pub const GAMES: &[&str] = &["autoscooter", "roborally", "bumping-bots"];
 
 /// A game that can be played from a scenario file.
 pub trait ScenarioGame: Game {
@@ -122,11 +119,9 @@ pub fn run(bytes: &[u8]) -> Result<Outcome, SchemaError> {
         None => return Err(SchemaError::at("game", "missing field (autoscooter, bumping-bots or roborally)")),
     };
     match game {
-<<<<<<< HEAD
         "autoscooter" => run_game::<autoscooter::Autoscooter>(top),
-=======
         "roborally" => run_game::<roborally::RoboRally>(top),
->>>>>>> rr
+        "bumping-bots" => run_game::<bumping_bots::BumpingBots>(top),
         other => Err(SchemaError::at(
             "game",
             format!("unknown game {other:?} (expected autoscooter, bumping-bots or roborally)"),

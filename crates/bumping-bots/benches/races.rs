@@ -1,0 +1,18 @@
+//! Random full races (9 bots, 2 laps, the `factory` track: motorised, mobile, bumpers).
+//! `cargo bench -p bumping-bots --bench races`
+use bumping_bots::tracks::{RandomRacer, shipped};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+fn races(c: &mut Criterion) {
+    let racer = RandomRacer::new(&shipped("factory").expect("shipped"), 9, 2);
+    let mut seed = 0u64;
+    c.bench_function("random race 9 bots 2 laps factory", |b| {
+        b.iter(|| {
+            seed += 1;
+            racer.race(seed)
+        })
+    });
+}
+
+criterion_group!(benches, races);
+criterion_main!(benches);

@@ -1,0 +1,104 @@
+//! BB-10 end of the race: places settled at the end of each round, ties shared.
+
+use crate::Event;
+use crate::championship::points_for;
+use crate::state::BumpingBots;
+use engine::Seat;
+
+impl BumpingBots {
+    /// BB-10: a finishing bot leaves the track at the end of the move that finished it.
+    pub(crate) fn remove_finished(&mut self) {
+        for b in &mut self.bots {
+            if b.finished {
+                b.at = None;
+            }
+        }
+    }
+
+    fn next_place(&self) -> u8 {
+        self.bots
+            .iter()
+            .filter(|b| b.finished_place.is_some())
+            .count() as u8
+            + 1
+    }
+
+    /// BB-10: the bots that finished this round, furthest past the line first, then higher
+    /// speed; equal on both: they share the place and the next place is skipped.
+    pub(crate) fn settle_places(&mut self, ev: &mut Vec<Event>) {
+        let mut marks = std::mem::take(&mut self.finishing);
+        marks.sort_by_key(|m| {
+            (
+                std::cmp::Reverse(m.past),
+                std::cmp::Reverse(self.bots[m.bot].speed),
+                m.bot,
+            )
+        });
+        let base = self.next_place();
+        let mut place = base;
+        for (i, m) in marks.iter().enumerate() {
+            if i > 0 {
+                let p = &marks[i - 1];
+                if (p.past, self.bots[p.bot].speed) != (m.past, self.bots[m.bot].speed) {
+                    place = base + i as u8;
+                }
+            }
+            self.bots[m.bot].finished_place = Some(place);
+            ev.push(Event::Placed {
+                seat: self.bots[m.bot].seat,
+                place,
+            });
+        }
+    }
+
+    /// BB-10: when one bot (or none) is left racing, or the round limit is reached, the bots
+    /// still racing take the last places in race order. Returns whether the race is over.
+    pub(crate) fn check_race_over(&mut self, ev: &mut Vec<Event>) -> bool {
+        let racing: Vec<Seat> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|s| !self.bots[s.index()].finished)
+            .collect();
+        if racing.len() > 1 && self.round < self.variants.round_limit() {
+            return false;
+        }
+        for (place, s) in (self.next_place()..).zip(racing) {
+            self.bots[s.index()].finished_place = Some(place);
+            ev.push(Event::Placed { seat: s, place });
+        }
+        ev.push(Event::RaceOver {
+            ranking: self.ranking(),
+        });
+        true
+    }
+
+    /// Places from first to last; tied seats share a group.
+    pub fn ranking(&self) -> Vec<Vec<Seat>> {
+        let mut placed: Vec<(u8, Seat)> = self
+            .bots
+            .iter()
+            .filter_map(|b| b.finished_place.map(|p| (p, b.seat)))
+            .collect();
+        placed.sort();
+        let mut out: Vec<Vec<Seat>> = Vec::new();
+        let mut last = 0;
+        for (p, s) in placed {
+            match out.last_mut() {
+                Some(g) if p == last => g.push(s),
+                _ => out.push(vec![s]),
+            }
+            last = p;
+        }
+        out
+    }
+
+    /// BB-11.1: the points each seat earned in this race (0 until placed).
+    pub fn race_points(&self) -> Vec<i32> {
+        let n = self.bots.len();
+        self.bots
+            .iter()
+            .map(|b| b.finished_place.map_or(0, |p| points_for(p as usize, n)))
+            .collect()
+    }
+}

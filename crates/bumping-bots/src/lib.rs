@@ -1,0 +1,81 @@
+//! Bumping Bots (rules BB-1..BB-13 of `docs/rules/bumping-bots.md`): robots racing bumper cars
+//! round a hex track. A pure [`engine::Game`]: no I/O, no clock, all chance from the seed.
+//!
+//! Codemap: [`track`] (boards, BB-2.1/BB-13), [`tracks`] (the track-file format, shipped tracks,
+//! BB-12 validation), `order` (BB-2.2/2.3), [`speed`] (BB-5), `movement` (BB-6), `shocks`
+//! (BB-7), `obstacles` (BB-8.1–8.3), `bumpers` (BB-8.4), [`cards`] (BB-9), `finish` (BB-10),
+//! [`championship`] (BB-11), [`view`] (views and the scenario `state`), [`setup`] (BB-3, BB-13).
+//!
+//! **Invariant:** resolution in progress lives in the state ([`state::Phase`], the move
+//! cursor and the pending shock): a mid-move position clones and replays like any other.
+
+mod bumpers;
+pub mod cards;
+pub mod championship;
+mod error;
+mod event;
+mod finish;
+mod movement;
+mod obstacles;
+mod order;
+mod play;
+pub mod settings;
+pub mod setup;
+mod shocks;
+pub mod speed;
+pub mod state;
+pub mod track;
+pub mod tracks;
+pub mod view;
+
+pub use cards::{Card, When};
+pub use error::BbError;
+pub use event::Event;
+pub use settings::{DEFAULT_CELLS_PER_SPEED, Variants};
+pub use setup::{BotSetup, Setup};
+pub use speed::SpeedChoice;
+pub use state::{BumpingBots, QuickRot};
+pub use track::{Board, BoardSpec};
+pub use tracks::{RaceSummary, random_race, render_svg};
+
+use serde::{Deserialize, Serialize};
+
+/// A player's decision (BB-13 "Actions"; the scenario runner strips `seat`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Action {
+    /// BB-5.
+    Speed {
+        choice: SpeedChoice,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        new_speed: Option<u8>,
+    },
+    /// BB-6: the rotations the bot plans.
+    Move {
+        #[serde(default)]
+        rotate_before_last: i8,
+        #[serde(default)]
+        rotate_after: i8,
+    },
+    /// BB-7.4/7.6/8.3: one entry per push cell (0 push, ±1 turn instead); `turn_first` in chains.
+    ShockChoice {
+        #[serde(default)]
+        turn_passive: Vec<i8>,
+        #[serde(default)]
+        turn_first: i8,
+    },
+    /// BB-7.1: after a collision, once, −1, 0 (decline) or 1.
+    Orient { turn: i8 },
+    /// BB-9: a card (`"card": null` declines the end-of-move Magnet).
+    Card {
+        card: Option<Card>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<engine::Seat>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        when: Option<When>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at_cell: Option<u8>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        rotations: Vec<QuickRot>,
+    },
+}

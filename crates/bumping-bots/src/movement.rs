@@ -1,0 +1,202 @@
+//! BB-6 movement: the move cursor, stepped one cell at a time so that a shock needing a
+//! decision can stop it and a later action can resume it.
+
+use crate::Event;
+use crate::error::BbError;
+use crate::state::{BumpingBots, MoveCursor, Occ, Phase};
+
+/// What one step of the move cursor led to.
+pub(crate) enum Step {
+    Continue,
+    /// A decision is owed (the phase says which).
+    Wait,
+    Done,
+}
+
+fn check_turn(t: i8) -> Result<(), BbError> {
+    if (-1..=1).contains(&t) {
+        Ok(())
+    } else {
+        Err(BbError::IllegalRotation("a rotation is -1, 0 or 1 (60°)"))
+    }
+}
+
+impl BumpingBots {
+    /// Cells this turn's move takes (BB-1.2, BB-9.1 ground leap, BB-9.4 engine).
+    fn move_cells(&self, bot: usize) -> u8 {
+        let b = &self.bots[bot];
+        let t = self.turn.as_ref().expect("a turn in progress");
+        let ground = matches!(t.leap, Some((_, 0)));
+        self.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(ground)
+    }
+
+    /// Validate a `move` (BB-6.2, BB-6.3, BB-9.5) and start the cursor.
+    pub(crate) fn start_move(
+        &mut self,
+        bot: usize,
+        before_last: i8,
+        after: i8,
+    ) -> Result<(), BbError> {
+        check_turn(before_last)?;
+        check_turn(after)?;
+        let total = self.move_cells(bot);
+        let t = self.turn.as_ref().expect("a turn in progress");
+        if t.quick_card && (before_last != 0 || after != 0) {
+            return Err(BbError::IllegalRotation(
+                "after a quick rotation card the move carries no rotation (BB-9.5)",
+            ));
+        }
+        if !self.bots[bot].reverse && before_last != 0 && after != 0 {
+            return Err(BbError::IllegalRotation(
+                "one rotation at most going forward (BB-6.2)",
+            ));
+        }
+        if total <= 1 && before_last != 0 {
+            return Err(BbError::IllegalRotation(
+                "at 1 cell only a rotation after the move (BB-6.1)",
+            ));
+        }
+        let t = self.turn.as_mut().expect("a turn in progress");
+        t.mv = MoveCursor {
+            total,
+            taken: 0,
+            before_last,
+            after,
+            straight: false,
+        };
+        self.phase = Phase::Moving;
+        Ok(())
+    }
+
+    /// BB-7.1: a collision drops the rotations not yet taken.
+    pub(crate) fn drop_rotations(&mut self) {
+        let t = self.turn.as_mut().expect("a turn in progress");
+        t.collided = true;
+        t.mv.before_last = 0;
+        t.mv.after = 0;
+        t.quick.clear();
+    }
+
+    /// One step of the active bot's move.
+    pub(crate) fn step_move(&mut self, ev: &mut Vec<Event>) -> Step {
+        let bot = self.turn.as_ref().expect("a turn").bot;
+        // BB-9.1: no rotation before or during the leap: it comes before this point's rotations.
+        let t = self.turn.as_ref().expect("a turn");
+        if let Some((at, over)) = t.leap
+            && over > 0
+            && at == t.mv.taken
+        {
+            self.turn.as_mut().expect("a turn").leap = None;
+            if self.leap(bot, over, ev) {
+                return Step::Done;
+            }
+            return Step::Continue;
+        }
+        self.take_planned_rotations(bot, ev);
+        let t = self.turn.as_ref().expect("a turn");
+        if t.mv.taken >= t.mv.total {
+            let after = t.mv.after;
+            self.rotate(bot, after, ev);
+            return Step::Done;
+        }
+        let d = self.travel_dir(bot);
+        let from = self.pos(bot);
+        match self.probe(from, d) {
+            Occ::Solid => {
+                ev.push(Event::Collision {
+                    seat: self.bots[bot].seat,
+                    at: from,
+                    against: "wall",
+                });
+                self.drop_rotations();
+                self.lose_speed(bot, 2, ev);
+                Step::Done
+            }
+            Occ::Bot(p) => self.bot_shock(bot, p, d, ev),
+            Occ::Mobile(o) => self.mobile_shock(bot, o, d, ev),
+            Occ::Free => {
+                let to = self.step_bot(bot, d, ev);
+                ev.push(Event::Moved {
+                    seat: self.bots[bot].seat,
+                    from,
+                    to,
+                });
+                self.turn.as_mut().expect("a turn").mv.taken += 1;
+                match self.board.arrow(to) {
+                    Some(a) => {
+                        // BB-8.4: the move ends on the arrow; thrown 1 (speed 1–3) or 2 (4–6) cells.
+                        let cells = if self.turn.as_ref().expect("a turn").chosen_speed >= 4 {
+                            2
+                        } else {
+                            1
+                        };
+                        self.turn.as_mut().expect("a turn").thrown = true;
+                        self.throw(bot, a, cells, ev);
+                        Step::Done
+                    }
+                    None => Step::Continue,
+                }
+            }
+        }
+    }
+
+    /// BB-6.2/6.3 rotation before the last cell, BB-9.5 quick rotations at this point.
+    fn take_planned_rotations(&mut self, bot: usize, ev: &mut Vec<Event>) {
+        let t = self.turn.as_mut().expect("a turn");
+        let taken = t.mv.taken;
+        let mut turns = [0i8; 2];
+        if let Some(i) = t.quick.iter().position(|q| q.at_cell == taken) {
+            turns[0] = t.quick.remove(i).turn;
+        }
+        if t.mv.taken + 1 == t.mv.total && t.mv.before_last != 0 {
+            turns[1] = t.mv.before_last;
+            t.mv.before_last = 0;
+        }
+        for turn in turns {
+            self.rotate(bot, turn, ev);
+        }
+    }
+
+    /// BB-9.1 air leap: pass over `over` cells and land on the next, which must be free and on
+    /// the track, crossing no wall edge; otherwise the leap is lost (a decision). Returns true
+    /// when the bot landed on a bumper arrow and was thrown (its move ends).
+    fn leap(&mut self, bot: usize, over: u8, ev: &mut Vec<Event>) -> bool {
+        let d = self.travel_dir(bot);
+        let from = self.pos(bot);
+        let mut h = from;
+        for _ in 0..=over {
+            if self.board.wall(h, d) {
+                ev.push(Event::LeapCancelled {
+                    seat: self.bots[bot].seat,
+                });
+                return false;
+            }
+            h = h.neighbour(d);
+        }
+        if self.occupant(h) != Occ::Free {
+            ev.push(Event::LeapCancelled {
+                seat: self.bots[bot].seat,
+            });
+            return false;
+        }
+        for _ in 0..=over {
+            self.step_bot(bot, d, ev);
+        }
+        ev.push(Event::Leapt {
+            seat: self.bots[bot].seat,
+            from,
+            to: h,
+        });
+        if let Some(a) = self.board.arrow(h) {
+            let cells = if self.turn.as_ref().expect("a turn").chosen_speed >= 4 {
+                2
+            } else {
+                1
+            };
+            self.turn.as_mut().expect("a turn").thrown = true;
+            self.throw(bot, a, cells, ev);
+            return true;
+        }
+        false
+    }
+}

@@ -1,0 +1,385 @@
+//! Race setup (BB-3, BB-13 setup): board, bots, variants; the grid draw and the card draw.
+
+use crate::cards::{Card, full_deck};
+use crate::settings::Variants;
+use crate::state::{Bot, BumpingBots, Obstacle, Phase, Turn};
+use crate::track::{Board, BoardSpec, ObstacleKind, Spin};
+use engine::{Rng, Seat, SetupError};
+use grid::{Hex, HexDir};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// One bot as a setup places it (BB-13). Fields left out take the starting values.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BotSetup {
+    pub seat: Seat,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Hex>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facing: Option<HexDir>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<u8>,
+    #[serde(default)]
+    pub reverse: bool,
+    #[serde(default)]
+    pub laps: i32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cards: Option<Vec<Card>>,
+    #[serde(default)]
+    pub engine_turns: u8,
+    #[serde(default)]
+    pub changed_direction: bool,
+}
+
+impl BotSetup {
+    /// A bot that takes the start grid with the starting values (BB-3).
+    pub fn on_grid(seat: u8) -> BotSetup {
+        BotSetup {
+            seat: Seat(seat),
+            at: None,
+            facing: None,
+            speed: None,
+            reverse: false,
+            laps: 0,
+            started: None,
+            cards: None,
+            engine_turns: 0,
+            changed_direction: false,
+        }
+    }
+}
+
+/// Everything a race starts from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    pub board: BoardSpec,
+    pub bots: Vec<BotSetup>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to_act: Option<Seat>,
+    #[serde(default)]
+    pub variants: Variants,
+    /// BB-11.2: championship points so far, by seat (for `reverse_standings`).
+    #[serde(default)]
+    pub standings: Vec<i32>,
+    /// BB-11.2: an explicit grid order (seats, front first) instead of the random draw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid_order: Option<Vec<Seat>>,
+}
+
+impl Setup {
+    /// A fresh race: `bots` bots on the start grid of `board`.
+    pub fn race(board: BoardSpec, bots: u8) -> Setup {
+        Setup {
+            board,
+            bots: (0..bots).map(BotSetup::on_grid).collect(),
+            round: None,
+            to_act: None,
+            variants: Variants::default(),
+            standings: Vec::new(),
+            grid_order: None,
+        }
+    }
+}
+
+fn err(problems: Vec<String>) -> Result<(), SetupError> {
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(SetupError { problems })
+    }
+}
+
+impl BumpingBots {
+    pub(crate) fn from_setup(setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
+        let board = Board::build(&setup.board).map_err(|p| SetupError {
+            problems: p
+                .into_iter()
+                .map(|(w, m)| format!("board.{w}: {m}"))
+                .collect(),
+        })?;
+        Self::from_parts(Arc::new(board), setup, seed)
+    }
+
+    /// As `Game::new`, on a board already built from `setup.board` (the caller's promise).
+    pub fn on_board(
+        board: Arc<Board>,
+        setup: &Setup,
+        seed: u64,
+    ) -> Result<BumpingBots, SetupError> {
+        let mut g = Self::from_parts(board, setup, seed)?;
+        g.start();
+        Ok(g)
+    }
+
+    fn from_parts(board: Arc<Board>, setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
+        check_seats(setup)?;
+        let mut rng = Rng::seeded(seed);
+        let n = setup.bots.len();
+        let mut bots: Vec<Bot> = setup.bots.iter().map(bot_from).collect();
+        let grid_seats = grid_order(setup, &mut rng);
+        let board: Arc<Board> = board;
+        let mut grid_rank = vec![u32::MAX; n];
+        place_on_grid(&board, &mut bots, &grid_seats)?;
+        for (i, spot) in board.start_grid().iter().enumerate() {
+            if let Some(b) = bots.iter().find(|b| b.at == Some(spot.at)) {
+                grid_rank[b.seat.index()] = i as u32;
+            }
+        }
+        check_positions(&board, &bots)?;
+        let round = setup.round.unwrap_or(1).max(1);
+        let mut g = BumpingBots {
+            obstacles: obstacles_from(&board.spec),
+            board,
+            cells_table: setup.variants.cells_table(),
+            variants: setup.variants.clone(),
+            bots,
+            round,
+            order: Vec::new(),
+            cursor: 0,
+            phase: Phase::Speed,
+            turn: None,
+            finishing: Vec::new(),
+            grid_rank,
+            first_round: round,
+            deck: full_deck(),
+            picks_left: vec![0; n],
+            standings: setup.standings.clone(),
+            rng,
+        };
+        g.check_obstacle_cells()?;
+        g.order = g.compute_order();
+        g.deal_cards(setup);
+        g.cursor = match setup.to_act {
+            Some(s) => g
+                .order
+                .iter()
+                .position(|&o| o == s)
+                .ok_or_else(|| SetupError::one("to_act: no such seat"))?,
+            None => 0,
+        };
+        if g.bots[g.order[g.cursor].index()].finished {
+            return Err(SetupError::one("to_act: that bot has finished"));
+        }
+        g.turn = Some(Turn::new(g.order[g.cursor].index()));
+        if let Some(s) = g.next_picker() {
+            g.phase = Phase::Pick(s);
+        }
+        Ok(g)
+    }
+
+    /// BB-3: bots without `cards` draw as many as the race has laps (or `cards_per_player`),
+    /// in seat order, from the shuffled 45-card deck; with `choose_cards` they pick instead.
+    fn deal_cards(&mut self, setup: &Setup) {
+        for b in &self.bots {
+            for c in &b.cards {
+                if let Some(i) = self.deck.iter().position(|d| d == c) {
+                    self.deck.remove(i);
+                }
+            }
+        }
+        self.rng.shuffle(&mut self.deck);
+        let per = setup.variants.cards_per_player.unwrap_or(self.board.laps());
+        for (i, bs) in setup.bots.iter().enumerate() {
+            if bs.cards.is_some() {
+                continue;
+            }
+            if setup.variants.choose_cards {
+                let promised: usize = self.picks_left.iter().map(|&p| p as usize).sum();
+                self.picks_left[i] = per.min(self.deck.len().saturating_sub(promised) as u8);
+                continue;
+            }
+            for _ in 0..per {
+                if let Some(c) = self.deck.pop() {
+                    self.bots[i].cards.push(c);
+                }
+            }
+        }
+    }
+
+    pub(crate) fn next_picker(&self) -> Option<Seat> {
+        self.picks_left
+            .iter()
+            .position(|&p| p > 0)
+            .map(|i| Seat(i as u8))
+    }
+
+    fn check_obstacle_cells(&self) -> Result<(), SetupError> {
+        let mut problems = Vec::new();
+        for b in &self.bots {
+            if let Some(h) = b.at {
+                let clash = self.obstacles.iter().any(|o| {
+                    o.at == h || (o.kind == ObstacleKind::Motorised && o.arm_cells().contains(&h))
+                });
+                if clash {
+                    problems.push(format!("bots[{}]: {} holds an obstacle", b.seat.0, h));
+                }
+            }
+        }
+        err(problems)
+    }
+}
+
+fn check_seats(setup: &Setup) -> Result<(), SetupError> {
+    let n = setup.bots.len();
+    let mut problems = Vec::new();
+    if !(1..=9).contains(&n) {
+        problems.push(format!("bots: a race has 1 to 9 bots (BB-1.1), got {n}"));
+    }
+    for (i, b) in setup.bots.iter().enumerate() {
+        if b.seat.index() != i {
+            problems.push(format!(
+                "bots[{i}].seat: seats are listed in order from 0, got {}",
+                b.seat.0
+            ));
+        }
+        let max = if b.reverse { 3 } else { 6 };
+        if let Some(v) = b.speed
+            && (v < 1 || v > max)
+        {
+            problems.push(format!("bots[{i}].speed: 1..={max}, got {v}"));
+        }
+    }
+    err(problems)
+}
+
+fn bot_from(s: &BotSetup) -> Bot {
+    Bot {
+        seat: s.seat,
+        at: s.at,
+        facing: s.facing.unwrap_or_default(),
+        speed: s.speed.unwrap_or(1),
+        reverse: s.reverse,
+        laps: s.laps,
+        started: s.started.unwrap_or(s.at.is_some()),
+        finished: false,
+        finished_place: None,
+        cards: s.cards.clone().unwrap_or_default(),
+        used_cards: Vec::new(),
+        engine_turns: s.engine_turns,
+        changed_direction: s.changed_direction,
+    }
+}
+
+/// BB-3 / BB-11.2: the order in which unplaced bots take the grid: explicit, reverse standings,
+/// or drawn at random (seeded).
+fn grid_order(setup: &Setup, rng: &mut Rng) -> Vec<Seat> {
+    let unplaced: Vec<Seat> = setup
+        .bots
+        .iter()
+        .filter(|b| b.at.is_none())
+        .map(|b| b.seat)
+        .collect();
+    if let Some(o) = &setup.grid_order {
+        return o.iter().copied().filter(|s| unplaced.contains(s)).collect();
+    }
+    if setup.variants.reverse_standings && setup.standings.len() == setup.bots.len() {
+        return crate::championship::reverse_standings_grid(&setup.standings)
+            .into_iter()
+            .filter(|s| unplaced.contains(s))
+            .collect();
+    }
+    let mut seats = unplaced;
+    rng.shuffle(&mut seats);
+    seats
+}
+
+fn place_on_grid(board: &Board, bots: &mut [Bot], order: &[Seat]) -> Result<(), SetupError> {
+    let taken: Vec<Hex> = bots.iter().filter_map(|b| b.at).collect();
+    let mut free = board.start_grid().iter().filter(|g| !taken.contains(&g.at));
+    for s in order {
+        let spot = free
+            .next()
+            .ok_or_else(|| SetupError::one("start_grid: not enough places for the bots"))?;
+        let b = &mut bots[s.index()];
+        b.at = Some(spot.at);
+        b.facing = spot.facing;
+        b.started = false;
+    }
+    Ok(())
+}
+
+fn check_positions(board: &Board, bots: &[Bot]) -> Result<(), SetupError> {
+    let mut problems = Vec::new();
+    for (i, b) in bots.iter().enumerate() {
+        let Some(h) = b.at else { continue };
+        if !board.on(h) {
+            problems.push(format!("bots[{i}].at: {h} is off the track"));
+        }
+        if bots[..i].iter().any(|o| o.at == Some(h)) {
+            problems.push(format!("bots[{i}].at: {h} already holds a bot"));
+        }
+    }
+    err(problems)
+}
+
+fn obstacles_from(spec: &BoardSpec) -> Vec<Obstacle> {
+    spec.obstacles
+        .iter()
+        .map(|o| {
+            let arm = o.arms.map(|a| a[0]).unwrap_or_default();
+            Obstacle::new(o.kind, o.at, arm, o.turn.unwrap_or(Spin::Cw))
+        })
+        .collect()
+}
+
+/// The `setup` object of a scenario file (BB-13).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSetup {
+    #[serde(default)]
+    pub bots: Vec<BotSetup>,
+    /// Number of bots when some are not listed (they take the start grid).
+    #[serde(default)]
+    pub players: Option<u8>,
+    #[serde(default)]
+    pub round: Option<u32>,
+    #[serde(default)]
+    pub to_act: Option<Seat>,
+    #[serde(default)]
+    pub standings: Vec<i32>,
+    #[serde(default)]
+    pub grid_order: Option<Vec<Seat>>,
+}
+
+impl ScenarioSetup {
+    /// The race setup, or a problem as (path inside `setup`, message).
+    pub fn into_setup(
+        self,
+        board: BoardSpec,
+        variants: Variants,
+    ) -> Result<Setup, (String, String)> {
+        let listed = self
+            .bots
+            .iter()
+            .map(|b| b.seat.0 as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let n = listed.max(self.players.unwrap_or(0) as usize);
+        if n == 0 {
+            return Err(("bots".into(), "list the bots, or give \"players\"".into()));
+        }
+        let mut bots: Vec<BotSetup> = (0..n as u8).map(BotSetup::on_grid).collect();
+        let mut seen = vec![false; n];
+        for (i, b) in self.bots.into_iter().enumerate() {
+            let k = b.seat.index();
+            if seen[k] {
+                return Err((format!("bots[{i}].seat"), format!("seat {k} listed twice")));
+            }
+            seen[k] = true;
+            bots[k] = b;
+        }
+        Ok(Setup {
+            board,
+            bots,
+            round: self.round,
+            to_act: self.to_act,
+            variants,
+            standings: self.standings,
+            grid_order: self.grid_order,
+        })
+    }
+}

@@ -1,0 +1,222 @@
+//! BB-7 shocks: bot against bot, pushes, lateral turns, walls and chains.
+
+use crate::Event;
+use crate::error::BbError;
+use crate::movement::Step;
+use crate::state::{BumpingBots, Occ, PendingShock, Phase};
+use grid::HexDir;
+
+/// BB-7.3: push distance by the active bot's chosen speed.
+pub fn push_cells(speed: u8) -> u8 {
+    match speed {
+        0..=2 => 0,
+        3 | 4 => 1,
+        _ => 2,
+    }
+}
+
+impl BumpingBots {
+    /// BB-7.4: is a push along `d` lateral for this bot (hits one of its four side edges)?
+    pub(crate) fn is_lateral(&self, bot: usize, d: HexDir) -> bool {
+        let f = self.bots[bot].facing;
+        d != f && d != crate::state::opp(f)
+    }
+
+    /// BB-7.6: the bots wedged one behind the other along `d`, starting with `first`.
+    fn chain_from(&self, first: usize, d: HexDir) -> Vec<usize> {
+        let mut chain = vec![first];
+        while let Occ::Bot(n) = self.probe(self.pos(*chain.last().expect("non-empty")), d) {
+            if chain.contains(&n) {
+                break;
+            }
+            chain.push(n);
+        }
+        chain
+    }
+
+    /// The active bot ran into bot `p` along `d` (BB-7.1, 7.3, 7.4, 7.6).
+    pub(crate) fn bot_shock(&mut self, a: usize, p: usize, d: HexDir, ev: &mut Vec<Event>) -> Step {
+        let at = self.pos(a);
+        ev.push(Event::Collision {
+            seat: self.bots[a].seat,
+            at,
+            against: "bot",
+        });
+        self.drop_rotations();
+        let speed = self.turn.as_ref().expect("a turn").chosen_speed;
+        let push = push_cells(speed);
+        let chain = if push > 0 {
+            self.chain_from(p, d)
+        } else {
+            vec![p]
+        };
+        let last = *chain.last().expect("non-empty");
+        let first_choice = chain.len() > 1 && speed >= 4 && self.is_lateral(p, d);
+        let last_choice = push > 0
+            && speed >= 4
+            && self.is_lateral(last, d)
+            && self.probe(self.pos(last), d) != Occ::Solid;
+        if first_choice || last_choice {
+            self.phase = Phase::Shock(PendingShock::Bots {
+                chain,
+                dir: d,
+                push,
+                first_choice,
+                last_choice,
+            });
+            return Step::Wait;
+        }
+        self.lose_speed(a, 2, ev);
+        self.shock_chain(&chain, d, push, 0, &[], ev);
+        Step::Done
+    }
+
+    /// Validate and resolve the pending shock with the player's choice.
+    pub(crate) fn resolve_shock_choice(
+        &mut self,
+        turn_passive: &[i8],
+        turn_first: i8,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), BbError> {
+        let Phase::Shock(pending) = self.phase.clone() else {
+            unreachable!("checked by the caller")
+        };
+        if turn_passive
+            .iter()
+            .chain([&turn_first])
+            .any(|t| !(-1..=1).contains(t))
+        {
+            return Err(BbError::IllegalShockChoice("each entry is -1, 0 or 1"));
+        }
+        let a = self.turn.as_ref().expect("a turn").bot;
+        match pending {
+            PendingShock::Bots {
+                chain,
+                dir,
+                push,
+                first_choice,
+                last_choice,
+            } => {
+                if turn_first != 0 && !first_choice {
+                    return Err(BbError::IllegalShockChoice(
+                        "turn_first: the first bot cannot be turned (BB-7.6)",
+                    ));
+                }
+                check_entries(turn_passive, if last_choice { push as usize } else { 0 })?;
+                self.lose_speed(a, 2, ev);
+                self.shock_chain(&chain, dir, push, turn_first, turn_passive, ev);
+                self.phase = Phase::EndMove;
+            }
+            PendingShock::Obstacle { target, dir } => {
+                if turn_first != 0 {
+                    return Err(BbError::IllegalShockChoice("turn_first: no chain here"));
+                }
+                check_entries(turn_passive, 1)?;
+                self.obstacle_hits_bot(target, dir, turn_passive.first().copied().unwrap_or(0), ev);
+                self.phase = Phase::Moving;
+            }
+        }
+        Ok(())
+    }
+
+    /// BB-7.6: every bot of the chain loses 2; the first may be turned; the last is pushed.
+    pub(crate) fn shock_chain(
+        &mut self,
+        chain: &[usize],
+        d: HexDir,
+        push: u8,
+        turn_first: i8,
+        entries: &[i8],
+        ev: &mut Vec<Event>,
+    ) {
+        for &b in chain {
+            self.lose_speed(b, 2, ev);
+        }
+        if chain.len() > 1 {
+            self.rotate(chain[0], turn_first, ev);
+        }
+        let last = *chain.last().expect("non-empty");
+        self.push_along(last, d, push, entries, ev);
+    }
+
+    /// BB-7.3–7.6: push a bot `k` cells along `d`, an entry ±1 turning it instead of a cell.
+    pub(crate) fn push_along(
+        &mut self,
+        b: usize,
+        d: HexDir,
+        k: u8,
+        entries: &[i8],
+        ev: &mut Vec<Event>,
+    ) {
+        let mut moved = 0;
+        for i in 0..k {
+            let e = entries.get(i as usize).copied().unwrap_or(0);
+            if e != 0 {
+                self.rotate(b, e, ev);
+                continue;
+            }
+            let from = self.pos(b);
+            match self.probe(from, d) {
+                Occ::Solid => {
+                    // BB-7.5: against a wall after its first cell: a second shock, 2 more speeds.
+                    if moved > 0 {
+                        ev.push(Event::Collision {
+                            seat: self.bots[b].seat,
+                            at: from,
+                            against: "wall",
+                        });
+                        self.lose_speed(b, 2, ev);
+                    }
+                    return;
+                }
+                Occ::Bot(n) => {
+                    // BB-7.5: a new shock passed on by the chain rule with the distance left.
+                    ev.push(Event::Collision {
+                        seat: self.bots[b].seat,
+                        at: from,
+                        against: "bot",
+                    });
+                    if moved > 0 {
+                        self.lose_speed(b, 2, ev);
+                    }
+                    let chain = self.chain_from(n, d);
+                    self.shock_chain(&chain, d, k - i, 0, &[], ev);
+                    return;
+                }
+                Occ::Mobile(o) => {
+                    // BB-8.3: a bot pushed into a mobile obstacle pushes it on; the obstacle ends the chain.
+                    self.push_mobile(o, d, k - i, false, ev);
+                    return;
+                }
+                Occ::Free => {
+                    let to = self.step_bot(b, d, ev);
+                    moved += 1;
+                    ev.push(Event::Pushed {
+                        seat: self.bots[b].seat,
+                        from,
+                        to,
+                    });
+                    if let Some(a) = self.board.arrow(to) {
+                        self.throw(b, a, k, ev);
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `turn_passive` has one entry per push cell when the choice exists (fewer: the rest push).
+fn check_entries(entries: &[i8], allowed: usize) -> Result<(), BbError> {
+    if allowed == 0 && entries.iter().any(|&e| e != 0) {
+        return Err(BbError::IllegalShockChoice(
+            "the passive bot cannot be turned in this shock (BB-7.4, BB-7.5)",
+        ));
+    }
+    if allowed > 0 && entries.len() > allowed {
+        return Err(BbError::IllegalShockChoice(
+            "turn_passive has one entry per push cell (BB-7.4)",
+        ));
+    }
+    Ok(())
+}

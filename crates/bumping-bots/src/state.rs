@@ -1,0 +1,309 @@
+//! The race state, its pieces and the resumable resolution cursor.
+
+use crate::cards::Card;
+use crate::settings::Variants;
+use crate::track::{Board, ObstacleKind, Spin};
+use engine::{Rng, Seat};
+use grid::{Hex, HexDir};
+use std::sync::Arc;
+
+/// One bot (BB-1.1): position, facing, speed marker, laps (BB-2.3), cards (BB-9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bot {
+    pub seat: Seat,
+    /// `None` once it has finished and left the track (BB-10).
+    pub at: Option<Hex>,
+    pub facing: HexDir,
+    /// 1..=6 forward, 1..=3 in reverse (BB-1.1, BB-5.2).
+    pub speed: u8,
+    pub reverse: bool,
+    /// Completed laps (BB-2.3).
+    pub laps: i32,
+    /// Has made its start crossing (BB-2.3).
+    pub started: bool,
+    /// Completed its last lap (BB-10); its place is settled at the end of the round.
+    pub finished: bool,
+    pub finished_place: Option<u8>,
+    /// Unused tuning cards.
+    pub cards: Vec<Card>,
+    pub used_cards: Vec<Card>,
+    /// BB-9.4: boosted turns left, the current one included.
+    pub engine_turns: u8,
+    /// BB-5.4: changed direction on its last turn.
+    pub changed_direction: bool,
+}
+
+/// An obstacle as it stands now (BB-8). Fixed obstacles and bumpers never move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Obstacle {
+    pub kind: ObstacleKind,
+    pub at: Hex,
+    /// Motorised: the direction of one arm (the other is opposite).
+    pub arm: HexDir,
+    pub spin: Spin,
+    /// Motorised: the two arm cells (kept with `arm`, for fast lookups).
+    cells: [Hex; 2],
+}
+
+impl Obstacle {
+    pub fn new(kind: ObstacleKind, at: Hex, arm: HexDir, spin: Spin) -> Obstacle {
+        let mut o = Obstacle {
+            kind,
+            at,
+            arm,
+            spin,
+            cells: [at, at],
+        };
+        if kind == ObstacleKind::Motorised {
+            o.set_arm(arm);
+        }
+        o
+    }
+    /// Moves a mobile obstacle.
+    pub fn move_to(&mut self, to: Hex) {
+        self.at = to;
+        self.cells = [to, to];
+    }
+    /// The cells this obstacle occupies besides its centre (motorised arms).
+    #[inline]
+    pub fn arm_cells(&self) -> [Hex; 2] {
+        self.cells
+    }
+    pub fn set_arm(&mut self, arm: HexDir) {
+        self.arm = arm;
+        self.cells = [self.at.neighbour(arm), self.at.neighbour(arm.opposite())];
+    }
+}
+
+/// BB-9.5 quick rotation, one entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct QuickRot {
+    pub at_cell: u8,
+    pub turn: i8,
+}
+
+/// The move in progress (BB-6): a resumable cursor, not a recursion.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct MoveCursor {
+    /// Cells the move takes in all (after cards and mobile-obstacle halving).
+    pub total: u8,
+    pub taken: u8,
+    pub before_last: i8,
+    pub after: i8,
+    /// No rotations left (Nitro, after a mobile obstacle, BB-8.3).
+    pub straight: bool,
+}
+
+/// The active bot's turn (BB-4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Turn {
+    pub bot: usize,
+    /// The card played this turn, if any.
+    pub card: Option<Card>,
+    /// The speed chosen for this turn: the one that counts for pushes (BB-7.3).
+    pub chosen_speed: u8,
+    /// BB-9.1 leap: (after this many cells, cells passed over); 0 over = no air leap.
+    pub leap: Option<(u8, u8)>,
+    /// BB-9.5 rotations still to take.
+    pub quick: Vec<QuickRot>,
+    pub quick_card: bool,
+    /// A collision happened: the bot will be asked to orient (BB-7.1).
+    pub collided: bool,
+    /// Thrown by a bumper: no orient after this forced move (BB-8.4).
+    pub thrown: bool,
+    pub mv: MoveCursor,
+}
+
+impl Turn {
+    pub fn new(bot: usize) -> Turn {
+        Turn {
+            bot,
+            card: None,
+            chosen_speed: 1,
+            leap: None,
+            quick: Vec::new(),
+            quick_card: false,
+            collided: false,
+            thrown: false,
+            mv: MoveCursor::default(),
+        }
+    }
+}
+
+/// A shock waiting for the active player's `shock_choice` (BB-7.4, BB-7.6, BB-8.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PendingShock {
+    /// The active bot hit `chain[0]`; the push goes to the last bot of the chain.
+    Bots {
+        chain: Vec<usize>,
+        dir: HexDir,
+        push: u8,
+        first_choice: bool,
+        last_choice: bool,
+    },
+    /// A mobile obstacle launched by the active bot hit `target` laterally.
+    Obstacle { target: usize, dir: HexDir },
+}
+
+/// Where the race stands. `Speed`, `Move`, `Shock`, `Orient`, `Magnet` and `Pick` wait for a
+/// decision; the others are steps the engine plays through by itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// BB-3 `choose_cards`: this seat picks a card.
+    Pick(Seat),
+    Speed,
+    Move,
+    Shock(PendingShock),
+    Orient,
+    Magnet,
+    Moving,
+    EndMove,
+    MagnetCheck,
+    EndTurn,
+    Over,
+}
+
+impl Phase {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Phase::Pick(_) => "pick_cards",
+            Phase::Speed => "speed",
+            Phase::Move => "move",
+            Phase::Shock(_) => "shock_choice",
+            Phase::Orient => "orient",
+            Phase::Magnet => "magnet",
+            Phase::Over => "over",
+            _ => "resolving",
+        }
+    }
+}
+
+/// A bot that finished this round: tie-breaks of BB-10.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FinishMark {
+    pub bot: usize,
+    /// Cells entered since its finishing crossing (the crossing cell counts 1).
+    pub past: u8,
+}
+
+/// The whole race. Pure, cloneable mid-move, compared with `==` by the tests.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BumpingBots {
+    pub(crate) board: Arc<Board>,
+    pub(crate) variants: Variants,
+    pub(crate) cells_table: [u8; 6],
+    pub(crate) bots: Vec<Bot>,
+    pub(crate) obstacles: Vec<Obstacle>,
+    pub(crate) round: u32,
+    /// This round's race order (BB-2.2), computed at the start of the round; all seats.
+    pub(crate) order: Vec<Seat>,
+    /// Index in `order` of the bot acting.
+    pub(crate) cursor: usize,
+    pub(crate) phase: Phase,
+    pub(crate) turn: Option<Turn>,
+    pub(crate) finishing: Vec<FinishMark>,
+    /// Tie-break for the first round: start-grid index, then seat (BB-2.2).
+    pub(crate) grid_rank: Vec<u32>,
+    pub(crate) first_round: u32,
+    pub(crate) deck: Vec<Card>,
+    pub(crate) picks_left: Vec<u8>,
+    pub(crate) standings: Vec<i32>,
+    pub(crate) rng: Rng,
+}
+
+const STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
+
+/// `d.opposite()`, inlined in the hot paths (the grid crate's is not inlined across crates).
+#[inline]
+pub(crate) fn opp(d: HexDir) -> HexDir {
+    HexDir::ALL[(d.index() as usize + 3) % 6]
+}
+
+/// `h.neighbour(d)`, inlined in the hot paths.
+#[inline]
+pub(crate) fn next(h: Hex, d: HexDir) -> Hex {
+    let (dq, dr) = STEPS[d.index() as usize];
+    Hex {
+        q: h.q + dq,
+        r: h.r + dr,
+    }
+}
+
+/// What stands on a cell, for movement (BB-7.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Occ {
+    Free,
+    /// A wall edge, fixed obstacle, motorised obstacle or bumper centre.
+    Solid,
+    Bot(usize),
+    Mobile(usize),
+}
+
+impl BumpingBots {
+    /// What the step from `from` through side `d` runs into.
+    pub(crate) fn probe(&self, from: Hex, d: HexDir) -> Occ {
+        if self.board.wall(from, d) {
+            return Occ::Solid;
+        }
+        self.occupant(next(from, d))
+    }
+
+    #[inline]
+    pub(crate) fn occupant(&self, h: Hex) -> Occ {
+        let c = self.board.cell(h);
+        if !c.on || c.solid {
+            return Occ::Solid;
+        }
+        if let Some(i) = self.bots.iter().position(|b| b.at == Some(h)) {
+            return Occ::Bot(i);
+        }
+        for (i, o) in self.obstacles.iter().enumerate() {
+            if o.cells[0] == h || o.cells[1] == h {
+                match o.kind {
+                    ObstacleKind::Mobile => return Occ::Mobile(i),
+                    ObstacleKind::Motorised => return Occ::Solid,
+                    _ => {}
+                }
+            }
+        }
+        Occ::Free
+    }
+
+    pub(crate) fn pos(&self, bot: usize) -> Hex {
+        self.bots[bot].at.expect("a bot on the track")
+    }
+
+    /// BB-7.2: every shock lowers the speed by 2, never below 1.
+    pub(crate) fn lose_speed(&mut self, bot: usize, by: u8, ev: &mut Vec<crate::Event>) {
+        let b = &mut self.bots[bot];
+        let new = b.speed.saturating_sub(by).max(1);
+        if new != b.speed {
+            b.speed = new;
+        }
+        ev.push(crate::Event::SpeedLost {
+            seat: b.seat,
+            speed: b.speed,
+        });
+    }
+
+    pub(crate) fn travel_dir(&self, bot: usize) -> HexDir {
+        let b = &self.bots[bot];
+        if b.reverse { opp(b.facing) } else { b.facing }
+    }
+
+    pub(crate) fn rotate(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
+        if turn == 0 {
+            return;
+        }
+        let b = &mut self.bots[bot];
+        b.facing = b.facing.turn(turn as i32);
+        ev.push(crate::Event::Turned {
+            seat: b.seat,
+            facing: b.facing,
+        });
+    }
+
+    pub(crate) fn cells(&self, speed: u8) -> u8 {
+        crate::settings::cells_for(&self.cells_table, speed)
+    }
+}

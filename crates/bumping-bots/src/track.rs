@@ -1,0 +1,379 @@
+//! The track (BB-2.1, BB-13 inline board): its serialisable spec and the dense board the rules
+//! read. Walls are on cell edges; the border of the listed cells is walled.
+
+use grid::{Hex, HexDir, HexEdge};
+use serde::{Deserialize, Serialize};
+
+/// Kind of an obstacle (BB-1.3, BB-8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObstacleKind {
+    Fixed,
+    Motorised,
+    Mobile,
+    Bumper,
+}
+
+impl ObstacleKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ObstacleKind::Fixed => "fixed",
+            ObstacleKind::Motorised => "motorised",
+            ObstacleKind::Mobile => "mobile",
+            ObstacleKind::Bumper => "bumper",
+        }
+    }
+}
+
+/// Sense of rotation of a motorised obstacle (BB-8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Spin {
+    Cw,
+    Ccw,
+}
+
+impl Spin {
+    pub fn steps(self) -> i32 {
+        match self {
+            Spin::Cw => 1,
+            Spin::Ccw => -1,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellSpec {
+    pub at: Hex,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub progress: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lane: Option<i32>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GridSpot {
+    pub at: Hex,
+    pub facing: HexDir,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ObstacleSpec {
+    pub kind: ObstacleKind,
+    pub at: Hex,
+    /// Motorised only: the two arm directions from the centre, `[d, d+3]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arms: Option<[HexDir; 2]>,
+    /// Motorised only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<Spin>,
+}
+
+fn default_laps() -> u8 {
+    2
+}
+
+/// A track as written in a scenario (BB-13 inline board) or produced by the track-file loader.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    pub cells: Vec<CellSpec>,
+    #[serde(default)]
+    pub walls: Vec<HexEdge>,
+    #[serde(default)]
+    pub finish_line: Vec<HexEdge>,
+    #[serde(default)]
+    pub start_grid: Vec<GridSpot>,
+    #[serde(default)]
+    pub obstacles: Vec<ObstacleSpec>,
+    #[serde(default = "default_laps")]
+    pub laps: u8,
+}
+
+/// What the rules know about one cell (dense storage, cheap lookups).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Cell {
+    pub on: bool,
+    /// Bit `d` set: the edge on side `d` is walled (track border included).
+    pub walls: u8,
+    /// Bit `d` set: stepping through side `d` crosses the line forwards (BB-2.3).
+    pub line_fwd: u8,
+    /// Bit `d` set: stepping through side `d` crosses the line backwards.
+    pub line_back: u8,
+    /// A fixed obstacle, a bumper centre or a motorised centre: never moves (BB-8).
+    pub solid: bool,
+    /// A bumper arrow (BB-8.4): direction + 1, or 0 for none.
+    pub arrow: u8,
+    pub progress: i32,
+    pub lane: i32,
+    /// The racing direction from this cell (the neighbour that gains most progress): + 1, 0 none.
+    pub pref: u8,
+}
+
+/// The dense, validated-for-shape board the rules read. Built from a [`BoardSpec`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Board {
+    pub spec: BoardSpec,
+    q0: i32,
+    r0: i32,
+    w: i32,
+    h: i32,
+    cells: Vec<Cell>,
+}
+
+const OFF: Cell = Cell {
+    on: false,
+    walls: 0x3f,
+    line_fwd: 0,
+    line_back: 0,
+    solid: false,
+    arrow: 0,
+    progress: 0,
+    lane: 0,
+    pref: 0,
+};
+
+impl Board {
+    /// Build the dense board. Every cell must carry progress and lane (the track-file loader
+    /// fills them in, BB-2.1); problems are listed as `(path, message)`.
+    pub fn build(spec: &BoardSpec) -> Result<Board, Vec<(String, String)>> {
+        let mut problems = Vec::new();
+        if spec.cells.is_empty() {
+            problems.push(("cells".into(), "a board needs at least one cell".into()));
+            return Err(problems);
+        }
+        let q0 = spec.cells.iter().map(|c| c.at.q).min().unwrap_or(0) - 1;
+        let r0 = spec.cells.iter().map(|c| c.at.r).min().unwrap_or(0) - 1;
+        let q1 = spec.cells.iter().map(|c| c.at.q).max().unwrap_or(0) + 1;
+        let r1 = spec.cells.iter().map(|c| c.at.r).max().unwrap_or(0) + 1;
+        let (w, h) = (q1 - q0 + 1, r1 - r0 + 1);
+        if (w as i64) * (h as i64) > 1_000_000 {
+            problems.push((
+                "cells".into(),
+                "the board spans more than a million cells".into(),
+            ));
+            return Err(problems);
+        }
+        let mut b = Board {
+            spec: spec.clone(),
+            q0,
+            r0,
+            w,
+            h,
+            cells: vec![OFF; (w * h) as usize],
+        };
+        for (i, c) in spec.cells.iter().enumerate() {
+            let (Some(p), Some(l)) = (c.progress, c.lane) else {
+                problems.push((
+                    format!("cells[{i}]"),
+                    "missing progress or lane (BB-13)".into(),
+                ));
+                continue;
+            };
+            let k = b.index(c.at).expect("inside the bounding box");
+            if b.cells[k].on {
+                problems.push((
+                    format!("cells[{i}].at"),
+                    format!("cell {} listed twice", c.at),
+                ));
+            }
+            b.cells[k] = Cell {
+                on: true,
+                walls: 0,
+                progress: p,
+                lane: l,
+                ..OFF
+            };
+        }
+        b.wall_borders();
+        for e in &spec.walls {
+            b.add_wall(*e);
+        }
+        for (i, e) in spec.finish_line.iter().enumerate() {
+            if !b.on(e.at) || !b.on(e.at.neighbour(e.side)) {
+                problems.push((
+                    format!("finish_line[{i}]"),
+                    "a line edge joins two track cells".into(),
+                ));
+                continue;
+            }
+            b.set(e.at, |c| c.line_fwd |= 1 << e.side.index());
+            let f = e.flipped();
+            b.set(f.at, |c| c.line_back |= 1 << f.side.index());
+        }
+        for (i, g) in spec.start_grid.iter().enumerate() {
+            if !b.on(g.at) {
+                problems.push((
+                    format!("start_grid[{i}].at"),
+                    format!("{} is off the track", g.at),
+                ));
+            }
+        }
+        b.place_static_obstacles(&mut problems);
+        b.compute_pref();
+        if problems.is_empty() {
+            Ok(b)
+        } else {
+            Err(problems)
+        }
+    }
+
+    fn place_static_obstacles(&mut self, problems: &mut Vec<(String, String)>) {
+        for (i, o) in self.spec.obstacles.clone().iter().enumerate() {
+            if !self.on(o.at) {
+                problems.push((
+                    format!("obstacles[{i}].at"),
+                    format!("{} is off the track", o.at),
+                ));
+                continue;
+            }
+            match o.kind {
+                ObstacleKind::Fixed => self.set(o.at, |c| c.solid = true),
+                ObstacleKind::Motorised => {
+                    self.set(o.at, |c| c.solid = true);
+                    match (o.arms, o.turn) {
+                        (Some([a, b]), Some(_)) if b == a.opposite() => {}
+                        _ => problems.push((
+                            format!("obstacles[{i}]"),
+                            "a motorised obstacle needs \"arms\": [d, d+3] and \"turn\": \"cw\"|\"ccw\"".into(),
+                        )),
+                    }
+                }
+                ObstacleKind::Bumper => {
+                    self.set(o.at, |c| c.solid = true);
+                    for d in HexDir::ALL {
+                        self.set(o.at.neighbour(d), |c| c.arrow = d.index() + 1);
+                    }
+                }
+                ObstacleKind::Mobile => {}
+            }
+        }
+    }
+
+    /// For random play: per cell, the open direction whose straight run of up to 3 cells gains
+    /// most progress (a forward line crossing adds a lap's worth; walls, solid obstacles and
+    /// bumper arrows end the run).
+    fn compute_pref(&mut self) {
+        let lap = self.cells.iter().map(|c| c.progress).max().unwrap_or(0) + 1;
+        for k in 0..self.cells.len() {
+            if !self.cells[k].on {
+                continue;
+            }
+            let start = self.hex_at(k);
+            let p0 = self.cells[k].progress;
+            let mut best: Option<(i32, HexDir)> = None;
+            for d in HexDir::ALL {
+                let (mut h, mut offset, mut gain) = (start, 0, None);
+                for _ in 0..3 {
+                    let c = self.cell(h);
+                    let bit = 1 << d.index();
+                    let n = self.cell(h.neighbour(d));
+                    if c.walls & bit != 0 || n.solid || n.arrow != 0 {
+                        break;
+                    }
+                    offset += if c.line_fwd & bit != 0 {
+                        lap
+                    } else if c.line_back & bit != 0 {
+                        -lap
+                    } else {
+                        0
+                    };
+                    h = h.neighbour(d);
+                    gain = Some(self.cell(h).progress + offset - p0);
+                }
+                if let Some(g) = gain
+                    && best.is_none_or(|(b, _)| g > b)
+                {
+                    best = Some((g, d));
+                }
+            }
+            self.cells[k].pref = best.map_or(0, |(_, d)| d.index() + 1);
+        }
+    }
+
+    /// The racing direction from a cell (random play's lean, BB-2.1 progress).
+    pub fn pref(&self, h: Hex) -> Option<HexDir> {
+        let p = self.cell(h).pref;
+        if p == 0 { None } else { HexDir::new(p - 1) }
+    }
+
+    fn wall_borders(&mut self) {
+        for k in 0..self.cells.len() {
+            if !self.cells[k].on {
+                continue;
+            }
+            let h = self.hex_at(k);
+            for d in HexDir::ALL {
+                if !self.on(h.neighbour(d)) {
+                    self.cells[k].walls |= 1 << d.index();
+                }
+            }
+        }
+    }
+
+    fn add_wall(&mut self, e: HexEdge) {
+        self.set(e.at, |c| c.walls |= 1 << e.side.index());
+        let f = e.flipped();
+        self.set(f.at, |c| c.walls |= 1 << f.side.index());
+    }
+
+    fn set(&mut self, h: Hex, f: impl FnOnce(&mut Cell)) {
+        if let Some(k) = self.index(h)
+            && self.cells[k].on
+        {
+            f(&mut self.cells[k]);
+        }
+    }
+
+    fn hex_at(&self, k: usize) -> Hex {
+        let k = k as i32;
+        Hex::new(self.q0 + k % self.w, self.r0 + k / self.w)
+    }
+
+    #[inline]
+    fn index(&self, h: Hex) -> Option<usize> {
+        let (x, y) = (h.q - self.q0, h.r - self.r0);
+        if x < 0 || y < 0 || x >= self.w || y >= self.h {
+            None
+        } else {
+            Some((y * self.w + x) as usize)
+        }
+    }
+
+    /// The cell's data (off-track cells are walled all round).
+    #[inline]
+    pub fn cell(&self, h: Hex) -> Cell {
+        match self.index(h) {
+            Some(k) => self.cells[k],
+            None => OFF,
+        }
+    }
+    #[inline]
+    pub fn on(&self, h: Hex) -> bool {
+        self.cell(h).on
+    }
+    /// Is the edge from `h` through side `d` walled (BB-2.1)?
+    #[inline]
+    pub fn wall(&self, h: Hex, d: HexDir) -> bool {
+        self.cell(h).walls & (1 << d.index()) != 0
+    }
+    /// The bumper arrow on `h`, if any (BB-8.4).
+    #[inline]
+    pub fn arrow(&self, h: Hex) -> Option<HexDir> {
+        let a = self.cell(h).arrow;
+        if a == 0 { None } else { HexDir::new(a - 1) }
+    }
+    pub fn laps(&self) -> u8 {
+        self.spec.laps
+    }
+    pub fn start_grid(&self) -> &[GridSpot] {
+        &self.spec.start_grid
+    }
+    /// Every track cell, in row order.
+    pub fn track_cells(&self) -> impl Iterator<Item = Hex> + '_ {
+        (0..self.cells.len())
+            .filter(|&k| self.cells[k].on)
+            .map(|k| self.hex_at(k))
+    }
+}

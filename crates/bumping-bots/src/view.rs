@@ -1,0 +1,492 @@
+//! Views (redacted by observer), the scenario `state` (BB-13 "State output"), and the action
+//! lists and samplers used by bots, benches and property tests.
+
+use crate::Action;
+use crate::cards::Card;
+use crate::championship::team_points;
+use crate::speed::{SpeedChoice, speed_after};
+use crate::state::{BumpingBots, PendingShock, Phase, QuickRot};
+use crate::track::ObstacleKind;
+use engine::{Observer, Rng, Seat};
+use grid::{Hex, HexDir};
+use serde::Serialize;
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct BotView {
+    pub seat: Seat,
+    pub at: Option<Hex>,
+    pub facing: HexDir,
+    pub speed: u8,
+    pub reverse: bool,
+    pub laps: i32,
+    pub started: bool,
+    pub finished_place: Option<u8>,
+    /// Unused cards; `None` when the observer may not see them (only their number).
+    pub cards: Option<Vec<Card>>,
+    pub card_count: usize,
+    pub used_cards: Vec<Card>,
+    pub engine_turns: u8,
+    pub changed_direction: bool,
+    /// BB-11.1 points of this race (0 until placed).
+    pub points: i32,
+    /// Championship points including this race (when the setup gave standings).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standing: Option<i32>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ObstacleView {
+    pub kind: ObstacleKind,
+    pub at: Hex,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arms: Option<[HexDir; 2]>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PlaceView {
+    pub seat: Seat,
+    pub place: u8,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TeamView {
+    pub id: usize,
+    pub seats: Vec<u8>,
+    pub points: i32,
+}
+
+/// The position as one observer may see it; for `Omniscient` it is the scenario `state`.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct View {
+    pub bots: Vec<BotView>,
+    pub obstacles: Vec<ObstacleView>,
+    pub order: Vec<Seat>,
+    pub round: u32,
+    pub to_act: Option<Seat>,
+    pub phase: &'static str,
+    pub laps_to_run: u8,
+    pub ranking: Vec<PlaceView>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub teams: Option<Vec<TeamView>>,
+}
+
+impl View {
+    pub fn of(g: &BumpingBots, observer: Observer) -> View {
+        let points = g.race_points();
+        let bots = g
+            .bots
+            .iter()
+            .map(|b| {
+                let sees = match observer {
+                    Observer::Omniscient => true,
+                    Observer::Seat(s) => s == b.seat,
+                    Observer::Spectator => false,
+                };
+                let mut cards = b.cards.clone();
+                cards.sort();
+                BotView {
+                    seat: b.seat,
+                    at: b.at,
+                    facing: b.facing,
+                    speed: b.speed,
+                    reverse: b.reverse,
+                    laps: b.laps,
+                    started: b.started,
+                    finished_place: b.finished_place,
+                    cards: sees.then_some(cards),
+                    card_count: b.cards.len(),
+                    used_cards: b.used_cards.clone(),
+                    engine_turns: b.engine_turns,
+                    changed_direction: b.changed_direction,
+                    points: points[b.seat.index()],
+                    standing: g
+                        .standings
+                        .get(b.seat.index())
+                        .map(|s| s + points[b.seat.index()]),
+                }
+            })
+            .collect();
+        let obstacles = g
+            .obstacles
+            .iter()
+            .map(|o| ObstacleView {
+                kind: o.kind,
+                at: o.at,
+                arms: (o.kind == ObstacleKind::Motorised).then(|| [o.arm, o.arm.opposite()]),
+            })
+            .collect();
+        let mut ranking: Vec<PlaceView> = g
+            .bots
+            .iter()
+            .filter_map(|b| {
+                b.finished_place.map(|place| PlaceView {
+                    seat: b.seat,
+                    place,
+                })
+            })
+            .collect();
+        ranking.sort_by_key(|p| (p.place, p.seat));
+        let teams = g.variants.team_list(g.bots.len()).map(|t| {
+            let tp = team_points(&t, &points);
+            t.into_iter()
+                .zip(tp)
+                .enumerate()
+                .map(|(id, (seats, points))| TeamView { id, seats, points })
+                .collect()
+        });
+        View {
+            bots,
+            obstacles,
+            order: g.order.clone(),
+            round: g.round,
+            to_act: engine::Game::decision(g).map(|d| d.seats().first().expect("one seat")),
+            phase: g.phase.name(),
+            laps_to_run: g.board.laps(),
+            ranking,
+            teams,
+        }
+    }
+}
+
+fn card(card: Card) -> Action {
+    play(card, None, None, None, vec![])
+}
+
+fn play(
+    card: Card,
+    target: Option<Seat>,
+    when: Option<crate::When>,
+    at_cell: Option<u8>,
+    rotations: Vec<QuickRot>,
+) -> Action {
+    Action::Card {
+        card: Some(card),
+        target,
+        when,
+        at_cell,
+        rotations,
+    }
+}
+
+/// Plausible actions for the decision owed now (`legal_actions` filters them by legality).
+pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
+    let seats: Vec<Seat> = g.bots.iter().map(|b| b.seat).collect();
+    let mut out = Vec::new();
+    match &g.phase {
+        Phase::Pick(_) => out.extend(Card::ALL.map(card)),
+        Phase::Speed => {
+            for choice in SpeedChoice::ALL {
+                match choice {
+                    SpeedChoice::Reverse => {
+                        out.extend([1, 2].map(|s| Action::Speed {
+                            choice,
+                            new_speed: Some(s),
+                        }));
+                    }
+                    _ => out.push(Action::Speed {
+                        choice,
+                        new_speed: None,
+                    }),
+                }
+            }
+            out.extend([card(Card::Nitro), card(Card::Engine)]);
+            for k in 0..=6u8 {
+                out.push(play(Card::Jumper, None, None, Some(k), vec![]));
+                for turn in [-1, 1] {
+                    out.push(play(
+                        Card::Rotation,
+                        None,
+                        None,
+                        None,
+                        vec![QuickRot { at_cell: k, turn }],
+                    ));
+                }
+            }
+            for &s in &seats {
+                out.push(play(
+                    Card::Magnet,
+                    Some(s),
+                    Some(crate::When::Start),
+                    None,
+                    vec![],
+                ));
+            }
+        }
+        Phase::Move => {
+            for b in -1..=1 {
+                for a in -1..=1 {
+                    out.push(Action::Move {
+                        rotate_before_last: b,
+                        rotate_after: a,
+                    });
+                }
+            }
+        }
+        Phase::Shock(p) => {
+            let (n, first) = match p {
+                PendingShock::Bots {
+                    push,
+                    first_choice,
+                    last_choice,
+                    ..
+                } => (if *last_choice { *push as usize } else { 0 }, *first_choice),
+                PendingShock::Obstacle { .. } => (1, false),
+            };
+            for f in if first { -1..=1 } else { 0..=0 } {
+                for code in 0..3usize.pow(n as u32) {
+                    let tp: Vec<i8> = (0..n)
+                        .map(|i| (code / 3usize.pow(i as u32) % 3) as i8 - 1)
+                        .collect();
+                    out.push(Action::ShockChoice {
+                        turn_passive: tp,
+                        turn_first: f,
+                    });
+                }
+            }
+        }
+        Phase::Orient => out.extend([-1, 0, 1].map(|turn| Action::Orient { turn })),
+        Phase::Magnet => {
+            out.push(Action::Card {
+                card: None,
+                target: None,
+                when: None,
+                at_cell: None,
+                rotations: vec![],
+            });
+            for &s in &seats {
+                out.push(play(
+                    Card::Magnet,
+                    Some(s),
+                    Some(crate::When::End),
+                    None,
+                    vec![],
+                ));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// One legal action, cheaply: near-uniform, leaning towards the racing line half of the time
+/// so that random races end (a documented choice, `docs/bumping-bots.md`).
+pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
+    let bot = g.turn.as_ref().map(|t| t.bot).unwrap_or(0);
+    match &g.phase {
+        Phase::Pick(_) => card(g.deck[rng.index(g.deck.len())]),
+        Phase::Speed => sample_card(g, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
+        Phase::Move => sample_move(g, bot, rng),
+        Phase::Shock(p) => match p {
+            PendingShock::Bots {
+                push,
+                first_choice,
+                last_choice,
+                ..
+            } => Action::ShockChoice {
+                turn_passive: if *last_choice {
+                    (0..*push).map(|_| rng.below(3) as i8 - 1).collect()
+                } else {
+                    vec![]
+                },
+                turn_first: if *first_choice {
+                    rng.below(3) as i8 - 1
+                } else {
+                    0
+                },
+            },
+            PendingShock::Obstacle { .. } => Action::ShockChoice {
+                turn_passive: vec![rng.below(3) as i8 - 1],
+                turn_first: 0,
+            },
+        },
+        Phase::Orient => Action::Orient {
+            turn: sample_orient(g, bot, rng),
+        },
+        Phase::Magnet => {
+            let target = if rng.below(2) == 0 {
+                g.magnet_target(bot)
+            } else {
+                None
+            };
+            match target {
+                Some(t) => play(Card::Magnet, Some(t), Some(crate::When::End), None, vec![]),
+                None => Action::Card {
+                    card: None,
+                    target: None,
+                    when: None,
+                    at_cell: None,
+                    rotations: vec![],
+                },
+            }
+        }
+        _ => Action::Orient { turn: 0 },
+    }
+}
+
+/// The turn (±1, or 0) that brings the bot's facing towards the racing direction of its cell.
+fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
+    let b = &g.bots[bot];
+    let want = g.board.pref(b.at?)?;
+    Some(match b.facing.turn_to(want) {
+        0 => 0,
+        1..=3 => 1,
+        _ => -1,
+    })
+}
+
+/// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
+fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
+    let b = &g.bots[bot];
+    let dir = if b.reverse {
+        b.facing.opposite()
+    } else {
+        b.facing
+    };
+    let from = b.at?;
+    let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
+    let at = if g.board.on(ahead) { ahead } else { from };
+    let want = g.board.pref(at)?;
+    Some(match b.facing.turn_to(want) {
+        0 => 0,
+        1..=3 => 1,
+        _ => -1,
+    })
+}
+
+/// Is the cell in direction `d` from the bot free and without a bumper arrow?
+fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
+    let Some(at) = g.bots[bot].at else {
+        return false;
+    };
+    g.probe(at, d) == crate::state::Occ::Free && g.board.arrow(at.neighbour(d)).is_none()
+}
+
+/// Orient after a collision: towards the racing direction, unless that faces a blocked cell.
+fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
+    let b = &g.bots[bot];
+    let want = steer(g, bot).unwrap_or(0);
+    if rng.below(8) == 0 {
+        return rng.below(3) as i8 - 1;
+    }
+    let travel = |t: i8| {
+        let f = b.facing.turn(t as i32);
+        if b.reverse { f.opposite() } else { f }
+    };
+    [want, 1, -1, 0]
+        .into_iter()
+        .find(|&t| clear(g, bot, travel(t)))
+        .unwrap_or(want)
+}
+
+fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
+    let b = &g.bots[bot];
+    if rng.below(8) != 0 {
+        let blocked = !clear(g, bot, b.facing);
+        let sensible = if b.reverse && !blocked && !b.changed_direction {
+            Action::Speed {
+                choice: SpeedChoice::Reverse,
+                new_speed: Some(2),
+            }
+        } else if b.reverse {
+            Action::Speed {
+                choice: SpeedChoice::Keep,
+                new_speed: None,
+            }
+        } else if blocked {
+            Action::Speed {
+                choice: SpeedChoice::Reverse,
+                new_speed: Some(1),
+            }
+        } else if b.speed == 1 && !b.changed_direction {
+            Action::Speed {
+                choice: SpeedChoice::AccelerateTo3,
+                new_speed: None,
+            }
+        } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 6 {
+            Action::Speed {
+                choice: SpeedChoice::Accelerate,
+                new_speed: None,
+            }
+        } else {
+            Action::Speed {
+                choice: SpeedChoice::Keep,
+                new_speed: None,
+            }
+        };
+        return sensible;
+    }
+    let mut legal = [SpeedChoice::Keep; 5];
+    let mut n = 0;
+    for c in SpeedChoice::ALL {
+        let ns = (c == SpeedChoice::Reverse).then_some(1);
+        if speed_after(b, c, ns).is_ok() {
+            legal[n] = c;
+            n += 1;
+        }
+    }
+    let choice = legal[rng.index(n)];
+    let new_speed = (choice == SpeedChoice::Reverse).then(|| 1 + rng.below(2) as u8);
+    Action::Speed { choice, new_speed }
+}
+
+fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
+    let b = &g.bots[bot];
+    let played = g.turn.as_ref().is_some_and(|t| t.card.is_some());
+    if played || b.cards.is_empty() || rng.below(6) != 0 {
+        return None;
+    }
+    let c = b.cards[rng.index(b.cards.len())];
+    match c {
+        Card::Engine => Some(card(c)),
+        Card::Nitro => {
+            let ok = g.round > 1 && !b.reverse && b.speed < 6 && !b.changed_direction;
+            ok.then(|| card(c))
+        }
+        Card::Jumper => Some(play(c, None, None, Some(rng.below(3) as u8), vec![])),
+        Card::Rotation => {
+            let turn = if rng.below(2) == 0 { -1 } else { 1 };
+            Some(play(
+                c,
+                None,
+                None,
+                None,
+                vec![QuickRot { at_cell: 0, turn }],
+            ))
+        }
+        Card::Magnet => g
+            .magnet_target(bot)
+            .map(|t| play(c, Some(t), Some(crate::When::Start), None, vec![])),
+    }
+}
+
+fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
+    let b = &g.bots[bot];
+    let t = g.turn.as_ref().expect("a turn");
+    if t.quick_card {
+        return Action::Move {
+            rotate_before_last: 0,
+            rotate_after: 0,
+        };
+    }
+    let cells =
+        g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
+    let before_ok = cells > 1;
+    if rng.below(8) != 0 {
+        let s = steer_at(g, bot, cells).unwrap_or(0);
+        return Action::Move {
+            rotate_before_last: 0,
+            rotate_after: s,
+        };
+    }
+    let (mut bl, mut af) = (rng.below(3) as i8 - 1, rng.below(3) as i8 - 1);
+    if !before_ok {
+        bl = 0;
+    }
+    if !b.reverse && bl != 0 && af != 0 {
+        if rng.below(2) == 0 { bl = 0 } else { af = 0 }
+    }
+    Action::Move {
+        rotate_before_last: bl,
+        rotate_after: af,
+    }
+}
