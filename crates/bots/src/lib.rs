@@ -9,12 +9,16 @@
 //! decision) or `search:Nms` (N milliseconds per decision) — see [`BotSpec`].
 
 mod autoscooter;
+mod bumping_bots;
 mod heuristic;
+pub mod lookahead;
+mod roborally;
 mod random;
 mod search;
 
 pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
+pub use roborally::distance_map;
 pub use search::SearchBot;
 
 use engine::{Game, Rng, Seat};

@@ -307,3 +307,15 @@ impl BumpingBots {
         crate::settings::cells_for(&self.cells_table, speed)
     }
 }
+
+/// Read access for bots, renderers and tools.
+impl BumpingBots {
+    /// Every bot, by seat.
+    pub fn bots(&self) -> &[Bot] {
+        &self.bots
+    }
+    /// The track as the rules read it.
+    pub fn track(&self) -> &Board {
+        &self.board
+    }
+}

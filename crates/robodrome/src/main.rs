@@ -2,6 +2,7 @@
 
 mod sim;
 mod sim_autoscooter;
+mod sim_others;
 mod tournament;
 
 use autoscooter::{Autoscooter, Setup as AsSetup, Variants as AsVariants, WildCar};
@@ -48,9 +49,15 @@ enum Command {
 
 #[derive(Args)]
 struct TournamentArgs {
-    /// The game: autoscooter.
+    /// The game: autoscooter, roborally or bumping-bots (two seats).
     #[arg(long)]
     game: String,
+    /// RoboRally: the course.
+    #[arg(long, default_value = "first-steps")]
+    course: String,
+    /// Bumping Bots: the track.
+    #[arg(long, default_value = "oval")]
+    track: String,
     /// Comma-separated bots: random, heuristic, search:N (N simulations per decision).
     #[arg(long, value_delimiter = ',', default_value = "random,heuristic")]
     bots: Vec<String>,
@@ -74,6 +81,55 @@ struct TournamentArgs {
 enum SimCommand {
     /// Autoscooter: random legal plots and starts on the standard rink.
     Autoscooter(AsSim),
+    /// RoboRally: programs on a shipped course.
+    Roborally(RrSim),
+    /// Bumping Bots: races on a shipped track.
+    BumpingBots(BbSim),
+}
+
+#[derive(Args)]
+struct RrSim {
+    /// A shipped course (`robodrome board list`).
+    #[arg(long, default_value = "first-steps")]
+    course: String,
+    /// Robots, 2 to 8.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
+    robots: u8,
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Bots by seat, comma-separated and repeated over the seats: random, heuristic, search:N.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    bots: Vec<String>,
+    /// Stop a game after this many turns (random robots rarely reach every flag).
+    #[arg(long, default_value_t = 100)]
+    max_turns: u32,
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct BbSim {
+    /// A shipped track (`robodrome board list`).
+    #[arg(long, default_value = "oval")]
+    track: String,
+    /// Bots in each race, 2 to 9.
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u8).range(2..=9))]
+    bots: u8,
+    /// Laps, 2 or 3.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
+    laps: u8,
+    /// Races to run (points are added up as a championship, BB-11.1).
+    #[arg(long, default_value_t = 100)]
+    races: u64,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Who drives, by seat, comma-separated and repeated: random, heuristic, search:N.
+    #[arg(long, value_delimiter = ',', default_value = "random")]
+    strengths: Vec<String>,
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -107,7 +163,7 @@ enum BoardCommand {
     List,
     /// Draw a shipped board (or the Autoscooter car chart, `chart`) as SVG.
     Render {
-        /// `autoscooter`.
+        /// `autoscooter`, `roborally` or `bumping-bots`.
         game: String,
         /// A shipped board's name (`robodrome board list`), or `chart` for the car chart.
         name: String,
@@ -122,6 +178,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Scenario { file } => scenario(&file),
         Command::Sim(SimCommand::Autoscooter(a)) => sim_autoscooter(a),
+        Command::Sim(SimCommand::Roborally(a)) => sim_roborally(a),
+        Command::Sim(SimCommand::BumpingBots(a)) => sim_bumping_bots(a),
         Command::Bench { seconds } => bench(seconds),
         Command::Board(b) => board(b),
         Command::Tournament(t) => tournament(t),
@@ -190,12 +248,69 @@ fn sim_autoscooter(a: AsSim) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let summary = sim::run::<Autoscooter, sim_autoscooter::AutoscooterTally>(&setup, a.games, a.seed, &bots, !a.json);
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&summary).expect("summaries serialise"));
+    let summary = sim::run::<Autoscooter, sim_autoscooter::AutoscooterTally>(&setup, a.games, a.seed, &bots, !a.json, 100_000);
+    print_summary::<Autoscooter, _>(&summary, a.json);
+    ExitCode::SUCCESS
+}
+
+fn print_summary<G: bots::HasBots, T: sim::Tally<G>>(summary: &sim::Summary<T>, json: bool) {
+    if json {
+        println!("{}", serde_json::to_string_pretty(summary).expect("summaries serialise"));
     } else {
-        sim::print::<Autoscooter, _>(&summary);
+        sim::print::<G, T>(summary);
     }
+}
+
+fn rr_setup(course: &str, robots: u8) -> Result<roborally::Setup, String> {
+    if roborally::board::course::course_by_name(course).is_none() {
+        let names: Vec<String> = roborally::board::course::shipped_courses().iter().map(|c| roborally::board::course::slug(&c.name)).collect();
+        return Err(format!("no shipped course {course:?} (shipped: {})", names.join(", ")));
+    }
+    Ok(roborally::Setup::new_game(roborally::BoardSpec::Named(course.to_string()), robots, roborally::Variants::default()))
+}
+
+fn sim_roborally(a: RrSim) -> ExitCode {
+    let setup = match rr_setup(&a.course, a.robots) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = <roborally::RoboRally as engine::Game>::new(&setup, a.seed) {
+        return fail(format!("this setup cannot start: {e}"));
+    }
+    let bots = match parse_bots(&a.bots) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    // A turn is at most a few dozen decisions: cap the actions accordingly.
+    let cap = a.max_turns as usize * (a.robots as usize * 3 + 8);
+    let summary = sim::run::<roborally::RoboRally, sim_others::RoboRallyTally>(&setup, a.games, a.seed, &bots, !a.json, cap);
+    print_summary::<roborally::RoboRally, _>(&summary, a.json);
+    ExitCode::SUCCESS
+}
+
+fn bb_setup(track: &str, bots: u8, laps: u8) -> Result<bumping_bots::Setup, String> {
+    let Some(mut spec) = bumping_bots::tracks::shipped(track) else {
+        let names: Vec<&str> = bumping_bots::tracks::SHIPPED.iter().map(|(n, _)| *n).collect();
+        return Err(format!("no shipped track {track:?} (shipped: {})", names.join(", ")));
+    };
+    spec.laps = laps;
+    Ok(bumping_bots::Setup::race(spec, bots))
+}
+
+fn sim_bumping_bots(a: BbSim) -> ExitCode {
+    let setup = match bb_setup(&a.track, a.bots, a.laps) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = <bumping_bots::BumpingBots as engine::Game>::new(&setup, a.seed) {
+        return fail(format!("this setup cannot start: {e}"));
+    }
+    let bots = match parse_bots(&a.strengths) {
+        Ok(b) => b,
+        Err(e) => return fail(e),
+    };
+    let summary = sim::run::<bumping_bots::BumpingBots, sim_others::BumpingBotsTally>(&setup, a.races, a.seed, &bots, !a.json, 1_000_000);
+    print_summary::<bumping_bots::BumpingBots, _>(&summary, a.json);
     ExitCode::SUCCESS
 }
 
@@ -231,6 +346,13 @@ fn board(b: BoardCommand) -> ExitCode {
     match b {
         BoardCommand::List => {
             println!("autoscooter: {} (and `chart`, the car chart)", autoscooter::BoardSpec::SHIPPED.join(", "));
+            let courses: Vec<String> = roborally::board::course::shipped_courses()
+                .iter()
+                .map(|c| format!("{} ({})", roborally::board::course::slug(&c.name), c.difficulty))
+                .collect();
+            println!("roborally: {}", courses.join(", "));
+            let tracks: Vec<&str> = bumping_bots::tracks::SHIPPED.iter().map(|(n, _)| *n).collect();
+            println!("bumping-bots: {}", tracks.join(", "));
             ExitCode::SUCCESS
         }
         BoardCommand::Render { game, name, out } => {
@@ -240,7 +362,15 @@ fn board(b: BoardCommand) -> ExitCode {
                     Some(spec) => autoscooter::svg::rink(&spec),
                     None => return fail(format!("no shipped Autoscooter board {n:?} (see `robodrome board list`)")),
                 },
-                (g, _) => return fail(format!("unknown game {g:?} (known: autoscooter)")),
+                ("roborally", n) => match roborally::board::course::course_by_name(n) {
+                    Some(c) => roborally::render::render_svg(&c),
+                    None => return fail(format!("no shipped RoboRally course {n:?} (see `robodrome board list`)")),
+                },
+                ("bumping-bots", n) => match bumping_bots::tracks::shipped(n) {
+                    Some(t) => bumping_bots::render_svg(&t),
+                    None => return fail(format!("no shipped Bumping Bots track {n:?} (see `robodrome board list`)")),
+                },
+                (g, _) => return fail(format!("unknown game {g:?} (known: autoscooter, roborally, bumping-bots)")),
             };
             match out {
                 Some(path) => {
@@ -274,7 +404,15 @@ fn tournament(t: TournamentArgs) -> ExitCode {
             let setup = AsSetup::standard(2, false, AsVariants::default()).expect("two players");
             tournament::run::<Autoscooter>(&setup, &specs, t.games, t.seed, jobs, !t.json)
         }
-        other => return fail(format!("unknown game {other:?} (known: autoscooter)")),
+        "roborally" => match rr_setup(&t.course, 2) {
+            Ok(setup) => tournament::run::<roborally::RoboRally>(&setup, &specs, t.games, t.seed, jobs, !t.json),
+            Err(e) => return fail(e),
+        },
+        "bumping-bots" => match bb_setup(&t.track, 2, 2) {
+            Ok(setup) => tournament::run::<bumping_bots::BumpingBots>(&setup, &specs, t.games, t.seed, jobs, !t.json),
+            Err(e) => return fail(e),
+        },
+        other => return fail(format!("unknown game {other:?} (known: autoscooter, roborally, bumping-bots)")),
     };
     if t.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("reports serialise"));

@@ -17,6 +17,8 @@ pub struct Summary<S: Serialize> {
     pub seconds: f64,
     pub games_per_second: f64,
     pub actions: u64,
+    /// Games stopped by the action cap before the rules ended them.
+    pub unfinished: u64,
     /// How often each seat finished first (ties count for every tied seat).
     pub wins_by_seat: Vec<u64>,
     /// Game-specific figures.
@@ -32,7 +34,14 @@ pub trait Tally<G: Game>: Default + Serialize {
 
 /// Play `games` games from `setup`, game `i` seeded with `seed + i`. Seat `s` is played by
 /// `bots[s mod len]`; with no bots (or only `random`) every seat plays random legal actions.
-pub fn run<G: HasBots, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, bots: &[BotSpec], show_progress: bool) -> Summary<T> {
+pub fn run<G: HasBots, T: Tally<G>>(
+    setup: &G::Setup,
+    games: u64,
+    seed: u64,
+    bots: &[BotSpec],
+    show_progress: bool,
+    max_actions: usize,
+) -> Summary<T> {
     let all_random = bots.iter().all(|b| *b == BotSpec::Random);
     let bar = if show_progress && games >= 2_000 {
         let b = ProgressBar::new(games);
@@ -49,6 +58,7 @@ pub fn run<G: HasBots, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, bot
     let mut tally = T::default();
     let mut wins: Vec<u64> = Vec::new();
     let mut actions = 0u64;
+    let mut unfinished = 0u64;
     let mut events = Vec::with_capacity(1024);
     let started = Instant::now();
     for i in 0..games {
@@ -57,9 +67,9 @@ pub fn run<G: HasBots, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, bot
         let mut rng = Rng::seeded(game_seed ^ 0x5eed);
         events.clear();
         actions += if all_random {
-            play_random(&mut g, &mut rng, &mut events, 1_000_000) as u64
+            play_random(&mut g, &mut rng, &mut events, max_actions) as u64
         } else {
-            play_bots(&mut g, bots, &mut rng, &mut events)
+            play_bots(&mut g, bots, &mut rng, &mut events, max_actions)
         };
         for e in &events {
             tally.event(e);
@@ -68,10 +78,13 @@ pub fn run<G: HasBots, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, bot
         if wins.len() < g.seats() {
             wins.resize(g.seats(), 0);
         }
-        if let Some(o) = g.outcome() {
-            for s in o.winners() {
-                wins[s.index()] += 1;
+        match g.outcome() {
+            Some(o) => {
+                for s in o.winners() {
+                    wins[s.index()] += 1;
+                }
             }
+            None => unfinished += 1,
         }
         if i % 256 == 0 {
             bar.set_position(i);
@@ -87,16 +100,20 @@ pub fn run<G: HasBots, T: Tally<G>>(setup: &G::Setup, games: u64, seed: u64, bot
         seconds,
         games_per_second: games as f64 / seconds.max(1e-9),
         actions,
+        unfinished,
         wins_by_seat: wins,
         details: tally,
     }
 }
 
 /// Play a game to its end with one bot per seat (cycling through `specs`).
-fn play_bots<G: HasBots>(g: &mut G, specs: &[BotSpec], rng: &mut Rng, events: &mut Vec<G::Event>) -> u64 {
+fn play_bots<G: HasBots>(g: &mut G, specs: &[BotSpec], rng: &mut Rng, events: &mut Vec<G::Event>, max_actions: usize) -> u64 {
     let mut seats: Vec<_> = (0..g.seats()).map(|s| G::bot(&specs[s % specs.len()])).collect();
     let mut n = 0;
     while let Some(d) = g.decision() {
+        if n as usize >= max_actions {
+            break;
+        }
         let Some(s) = next_seat(&d, rng) else { break };
         let a = seats[s.index()].act(g, s, rng);
         if g.apply(s, &a, events).is_err() {
@@ -127,5 +144,8 @@ pub fn print<G: Game, T: Tally<G>>(s: &Summary<T>) {
         .map(|(i, w)| format!("{}: {} ({:.1}%)", Seat(i as u8), w, 100.0 * *w as f64 / total.max(1) as f64))
         .collect();
     println!("first places: {}", wins.join(", "));
+    if s.unfinished > 0 {
+        println!("{} games stopped unfinished at the action cap", s.unfinished);
+    }
     s.details.print();
 }

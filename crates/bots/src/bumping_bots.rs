@@ -1,0 +1,48 @@
+//! Bumping Bots policies: keep to the racing line and gain track (BB-2.2), judged by playing the
+//! turn out through the engine (pushes, bumpers and cards included).
+
+use crate::{lookahead, HasBots};
+use bumping_bots::{Action, BumpingBots};
+use engine::{Game, Rng, Seat};
+
+/// How far round the race a bot is, in cells of progress (BB-2.2: laps first, a bot that has not
+/// made its start crossing counts −1 laps), plus a little for speed.
+fn race_position(game: &BumpingBots, seat: Seat) -> f64 {
+    let track = game.track();
+    let lap: f64 = track.track_cells().map(|h| track.cell(h).progress).max().unwrap_or(0) as f64 + 1.0;
+    let Some(b) = game.bots().iter().find(|b| b.seat == seat) else { return 0.0 };
+    if b.finished {
+        let place = b.finished_place.unwrap_or(1) as f64;
+        return (track.laps() as f64 + 2.0) * lap - place;
+    }
+    let laps = b.laps as f64 - if b.started { 0.0 } else { 1.0 };
+    let progress = b.at.map_or(0.0, |h| track.cell(h).progress as f64);
+    let speed = if b.reverse { -(b.speed as f64) } else { b.speed as f64 };
+    laps * lap + progress + 0.3 * speed
+}
+
+impl HasBots for BumpingBots {
+    fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
+        let candidates = game.legal_actions(seat);
+        lookahead::best_of(game, seat, candidates, 4, rng)
+    }
+
+    fn playout(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
+        // The engine's own sampler leans towards the racing line and is cheap.
+        game.sample_action(seat, rng).expect("the seat owes a decision")
+    }
+
+    fn evaluate(game: &Self, seat: Seat) -> f64 {
+        if let Some(o) = game.outcome() {
+            let place = o.place_of(seat).unwrap_or(game.seats()) as f64;
+            return 1.0 - place / game.seats().max(1) as f64;
+        }
+        let me = race_position(game, seat);
+        let best_other = (0..game.seats() as u8)
+            .filter(|&s| s != seat.0)
+            .map(|s| race_position(game, Seat(s)))
+            .fold(f64::MIN, f64::max);
+        let best_other = if best_other == f64::MIN { 0.0 } else { best_other };
+        1.0 / (1.0 + (-(me - best_other) / 6.0).exp())
+    }
+}
