@@ -17,8 +17,14 @@ fn race_position(game: &BumpingBots, seat: Seat) -> f64 {
     }
     let laps = b.laps as f64 - if b.started { 0.0 } else { 1.0 };
     let progress = b.at.map_or(0.0, |h| track.cell(h).progress as f64);
-    let speed = if b.reverse { -(b.speed as f64) } else { b.speed as f64 };
-    laps * lap + progress + 0.3 * speed
+    // A little for speed (a cell is roughly lap / 40 of progress), but fast bots cannot turn
+    // in corners: beyond 4 it counts against.
+    let cell = lap / 40.0;
+    let speed = if b.reverse { -(b.speed as f64) } else { (b.speed.min(4) as f64) - 0.5 * b.speed.saturating_sub(4) as f64 };
+    // Facing the racing direction matters for the next turn: each 60° off costs a cell.
+    let heading = if b.reverse { b.facing.opposite() } else { b.facing };
+    let off = b.at.and_then(|h| track.pref(h)).map_or(0, |p| p.turn_to(heading).abs()) as f64;
+    laps * lap + progress + 0.3 * cell * speed - 1.5 * cell * off
 }
 
 impl HasBots for BumpingBots {
@@ -43,6 +49,8 @@ impl HasBots for BumpingBots {
             .map(|s| race_position(game, Seat(s)))
             .fold(f64::MIN, f64::max);
         let best_other = if best_other == f64::MIN { 0.0 } else { best_other };
-        1.0 / (1.0 + (-(me - best_other) / 6.0).exp())
+        // Progress is counted per lap (a lap is about 1,000): a quarter lap ahead is clearly good.
+        let lap = game.track().track_cells().map(|h| game.track().cell(h).progress).max().unwrap_or(0) as f64 + 1.0;
+        1.0 / (1.0 + (-(me - best_other) / (lap / 8.0)).exp())
     }
 }
