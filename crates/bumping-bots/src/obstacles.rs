@@ -93,7 +93,7 @@ impl BumpingBots {
                 }
                 Occ::Free => {
                     let to = from.neighbour(dir);
-                    self.obstacles[o].move_to(to);
+                    self.move_obstacle(o, to);
                     ev.push(Event::ObstacleMoved {
                         kind: ObstacleKind::Mobile,
                         from,
@@ -131,15 +131,13 @@ impl BumpingBots {
     fn turn_motor(&mut self, m: usize, ev: &mut Vec<Event>) {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
-        let moves: Vec<(Hex, HexDir)> = [o.arm, o.arm.opposite()]
-            .iter()
-            .map(|&a| {
-                let (old, new) = (o.at.neighbour(a), o.at.neighbour(a.turn(steps)));
-                (new, old.direction_to(new).expect("neighbouring arm cells"))
-            })
-            .collect();
-        let blocked = moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir));
-        if blocked {
+        // Each arm steps from its cell to the next one round the centre.
+        let moves = [o.arm, o.arm.opposite()].map(|a| {
+            let (old, new) = (o.at.neighbour(a), o.at.neighbour(a.turn(steps)));
+            (new, old.direction_to(new).expect("neighbouring arm cells"))
+        });
+        let free = moves.iter().all(|&(cell, _)| self.occupant(cell) == Occ::Free);
+        if !free && moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir)) {
             for &(cell, _) in &moves {
                 if let Occ::Bot(b) = self.occupant(cell) {
                     self.lose_speed(b, 2, ev);
@@ -148,15 +146,14 @@ impl BumpingBots {
             ev.push(Event::MotorBlocked { at: o.at });
             return;
         }
-        for &(cell, dir) in &moves {
-            self.arm_push(cell, dir, steps as i8, ev);
+        if !free {
+            for &(cell, dir) in &moves {
+                self.arm_push(cell, dir, steps as i8, ev);
+            }
         }
-        self.obstacles[m].set_arm(o.arm.turn(steps));
+        self.set_motor_arm(m, o.arm.turn(steps));
         let arm = self.obstacles[m].arm;
-        ev.push(Event::MotorTurned {
-            at: o.at,
-            arms: [arm, arm.opposite()],
-        });
+        ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
     }
 
     /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir`. A line
@@ -178,7 +175,7 @@ impl BumpingBots {
         };
         if let Occ::Mobile(x) = end {
             let from = self.obstacles[x].at;
-            self.obstacles[x].move_to(from.neighbour(dir));
+            self.move_obstacle(x, from.neighbour(dir));
             ev.push(Event::ObstacleMoved {
                 kind: ObstacleKind::Mobile,
                 from,

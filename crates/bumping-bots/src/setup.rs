@@ -149,7 +149,9 @@ impl BumpingBots {
             picks_left: vec![0; n],
             standings: setup.standings.clone(),
             rng,
+            occ: Vec::new(),
         };
+        g.fill_occupancy();
         g.check_obstacle_cells()?;
         g.order = g.compute_order();
         g.deal_cards(setup);

@@ -268,6 +268,9 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
     out
 }
 
+/// One draw in `LEAN` is uniform among the legal choices; the others follow the racing-line lean.
+const LEAN: u32 = 16;
+
 /// One legal action, cheaply: near-uniform, leaning towards the racing line half of the time
 /// so that random races end (a documented choice, `docs/bumping-bots.md`).
 pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
@@ -365,7 +368,7 @@ fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
 fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
     let b = &g.bots[bot];
     let want = steer(g, bot).unwrap_or(0);
-    if rng.below(8) == 0 {
+    if rng.below(LEAN) == 0 {
         return rng.below(3) as i8 - 1;
     }
     let travel = |t: i8| {
@@ -380,7 +383,7 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
 
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
-    if rng.below(8) != 0 {
+    if rng.below(LEAN) != 0 {
         let blocked = !clear(g, bot, b.facing);
         let sensible = if b.reverse && !blocked && !b.changed_direction {
             Action::Speed {
@@ -471,7 +474,7 @@ fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let cells =
         g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
     let before_ok = cells > 1;
-    if rng.below(8) != 0 {
+    if rng.below(LEAN) != 0 {
         let s = steer_at(g, bot, cells).unwrap_or(0);
         return Action::Move {
             rotate_before_last: 0,
