@@ -2,7 +2,7 @@
 
 use crate::Event;
 use crate::movement::Step;
-use crate::state::{BumpingBots, Occ, PendingShock, Phase};
+use crate::state::{next, opp, BumpingBots, Occ, PendingShock, Phase};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
 
@@ -131,11 +131,9 @@ impl BumpingBots {
     fn turn_motor(&mut self, m: usize, ev: &mut Vec<Event>) {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
-        // Each arm steps from its cell to the next one round the centre.
-        let moves = [o.arm, o.arm.opposite()].map(|a| {
-            let (old, new) = (o.at.neighbour(a), o.at.neighbour(a.turn(steps)));
-            (new, old.direction_to(new).expect("neighbouring arm cells"))
-        });
+        // Each arm steps from its cell to the next one round the centre: an arm turning from
+        // direction a to a+1 steps along a+2; from a to a-1, along a-2.
+        let moves = [o.arm, opp(o.arm)].map(|a| (next(o.at, a.turn(steps)), a.turn(2 * steps)));
         let free = moves.iter().all(|&(cell, _)| self.occupant(cell) == Occ::Free);
         if !free && moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir)) {
             for &(cell, _) in &moves {
