@@ -26,7 +26,7 @@ impl BumpingBots {
                             against: "bot",
                         });
                         self.lose_speed(b, 2, ev);
-                        let chain = self.chain_from_pub(n, arrow, cells - i);
+                        let chain = self.chain(n, arrow, cells - i);
                         self.shock_chain(&chain, arrow, cells - i, 0, &[], ev);
                         break 'throws;
                     }

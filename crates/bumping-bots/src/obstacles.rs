@@ -2,7 +2,7 @@
 
 use crate::Event;
 use crate::movement::Step;
-use crate::state::{next, opp, BumpingBots, Occ, PendingShock, Phase};
+use crate::state::{BumpingBots, Occ, PendingShock, Phase, next, opp};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
 
@@ -33,7 +33,7 @@ impl BumpingBots {
             // The obstacle is against a bot: it passes the shock on (BB-7.6), then moves as many
             // cells as that bot was pushed, in direction initial + 2.
             let push = crate::shocks::push_cells(speed);
-            let chain = self.chain_from_pub(b, d, push);
+            let chain = self.chain(b, d, push);
             self.shock_chain(&chain, d, push, 0, &[], ev);
             self.push_mobile(o, d.turn(2), push, false, ev);
             return Step::Continue;
@@ -45,7 +45,9 @@ impl BumpingBots {
         Step::Continue
     }
 
-    pub(crate) fn chain_from_pub(&self, first: usize, d: HexDir, push: u8) -> Vec<usize> {
+    /// BB-7.6: the bots wedged one behind the other along `d`, starting with `first` (just
+    /// `first` when nothing is pushed).
+    pub(crate) fn chain(&self, first: usize, d: HexDir, push: u8) -> Vec<usize> {
         let mut chain = vec![first];
         if push == 0 {
             return chain;
@@ -115,7 +117,7 @@ impl BumpingBots {
         turn: i8,
         ev: &mut Vec<Event>,
     ) {
-        let chain = self.chain_from_pub(t, dir, 1);
+        let chain = self.chain(t, dir, 1);
         self.shock_chain(&chain, dir, 1, 0, &[turn], ev);
     }
 
@@ -134,7 +136,9 @@ impl BumpingBots {
         // Each arm steps from its cell to the next one round the centre: an arm turning from
         // direction a to a+1 steps along a+2; from a to a-1, along a-2.
         let moves = [o.arm, opp(o.arm)].map(|a| (next(o.at, a.turn(steps)), a.turn(2 * steps)));
-        let free = moves.iter().all(|&(cell, _)| self.occupant(cell) == Occ::Free);
+        let free = moves
+            .iter()
+            .all(|&(cell, _)| self.occupant(cell) == Occ::Free);
         if !free && moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir)) {
             for &(cell, _) in &moves {
                 if let Occ::Bot(b) = self.occupant(cell) {
@@ -151,7 +155,10 @@ impl BumpingBots {
         }
         self.set_motor_arm(m, o.arm.turn(steps));
         let arm = self.obstacles[m].arm;
-        ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
+        ev.push(Event::MotorTurned {
+            at: o.at,
+            arms: [arm, arm.opposite()],
+        });
     }
 
     /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir`. A line

@@ -26,9 +26,22 @@ impl BumpingBots {
                 let prev = if first {
                     self.grid_rank[s.index()]
                 } else {
-                    self.order.iter().position(|&o| o == s).unwrap_or(usize::MAX) as u32
+                    self.order
+                        .iter()
+                        .position(|&o| o == s)
+                        .unwrap_or(usize::MAX) as u32
                 };
-                ((placed, std::cmp::Reverse(laps), std::cmp::Reverse(progress), lane, prev, s), s)
+                (
+                    (
+                        placed,
+                        std::cmp::Reverse(laps),
+                        std::cmp::Reverse(progress),
+                        lane,
+                        prev,
+                        s,
+                    ),
+                    s,
+                )
             })
             .collect();
         keyed.sort_unstable();

@@ -256,7 +256,9 @@ impl BumpingBots {
 
     #[inline]
     pub(crate) fn occupant(&self, h: Hex) -> Occ {
-        let Some(k) = self.board.idx(h) else { return Occ::Solid };
+        let Some(k) = self.board.idx(h) else {
+            return Occ::Solid;
+        };
         let c = self.board.cell_at(k);
         let found = if !c.on || c.solid {
             Occ::Solid
@@ -270,7 +272,11 @@ impl BumpingBots {
                 },
             }
         };
-        debug_assert_eq!(found, self.occupant_slow(h), "occupancy table out of step at {h}");
+        debug_assert_eq!(
+            found,
+            self.occupant_slow(h),
+            "occupancy table out of step at {h}"
+        );
         found
     }
 
