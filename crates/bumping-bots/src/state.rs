@@ -225,6 +225,19 @@ pub(crate) fn opp(d: HexDir) -> HexDir {
     HexDir::ALL[(d.index() as usize + 3) % 6]
 }
 
+/// `d.turn(k)`, inlined in the hot paths.
+#[inline]
+pub(crate) fn turned(d: HexDir, k: i32) -> HexDir {
+    HexDir::ALL[(d.index() as i32 + k).rem_euclid(6) as usize]
+}
+
+/// `from.turn_to(to)` (in −2..=3), inlined in the hot paths.
+#[inline]
+pub(crate) fn turn_between(from: HexDir, to: HexDir) -> i32 {
+    let d = (to.index() as i32 - from.index() as i32).rem_euclid(6);
+    if d > 3 { d - 6 } else { d }
+}
+
 /// `h.neighbour(d)`, inlined in the hot paths.
 #[inline]
 pub(crate) fn next(h: Hex, d: HexDir) -> Hex {
@@ -403,7 +416,7 @@ impl BumpingBots {
             return;
         }
         let b = &mut self.bots[bot];
-        b.facing = b.facing.turn(turn as i32);
+        b.facing = turned(b.facing, turn as i32);
         ev.push(crate::Event::Turned {
             seat: b.seat,
             facing: b.facing,

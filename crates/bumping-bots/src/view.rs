@@ -5,7 +5,7 @@ use crate::Action;
 use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
-use crate::state::{BumpingBots, PendingShock, Phase, QuickRot};
+use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, next, opp, turn_between, turned};
 use crate::track::ObstacleKind;
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
@@ -330,7 +330,7 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
 fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
     let b = &g.bots[bot];
     let want = g.board.pref(b.at?)?;
-    Some(match b.facing.turn_to(want) {
+    Some(match turn_between(b.facing, want) {
         0 => 0,
         1..=3 => 1,
         _ => -1,
@@ -340,16 +340,12 @@ fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
 /// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
 fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let b = &g.bots[bot];
-    let dir = if b.reverse {
-        b.facing.opposite()
-    } else {
-        b.facing
-    };
+    let dir = if b.reverse { opp(b.facing) } else { b.facing };
     let from = b.at?;
     let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
     let at = if g.board.on(ahead) { ahead } else { from };
     let want = g.board.pref(at)?;
-    Some(match b.facing.turn_to(want) {
+    Some(match turn_between(b.facing, want) {
         0 => 0,
         1..=3 => 1,
         _ => -1,
@@ -361,7 +357,7 @@ fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
     let Some(at) = g.bots[bot].at else {
         return false;
     };
-    g.probe(at, d) == crate::state::Occ::Free && g.board.arrow(at.neighbour(d)).is_none()
+    g.probe(at, d) == crate::state::Occ::Free && g.board.arrow(next(at, d)).is_none()
 }
 
 /// Orient after a collision: towards the racing direction, unless that faces a blocked cell.
@@ -372,8 +368,8 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
         return rng.below(3) as i8 - 1;
     }
     let travel = |t: i8| {
-        let f = b.facing.turn(t as i32);
-        if b.reverse { f.opposite() } else { f }
+        let f = turned(b.facing, t as i32);
+        if b.reverse { opp(f) } else { f }
     };
     [want, 1, -1, 0]
         .into_iter()
