@@ -26,7 +26,7 @@ impl BumpingBots {
                             against: "bot",
                         });
                         self.lose_speed(b, 2, ev);
-                        let chain = self.chain_from_pub(n, arrow, cells - i);
+                        let chain = self.chain(n, arrow, cells - i);
                         self.shock_chain(&chain, arrow, cells - i, 0, &[], ev);
                         break 'throws;
                     }
@@ -50,7 +50,7 @@ impl BumpingBots {
 
     /// BB-8.4: a lateral arrow turns the bot 60° per cell thrown, towards it, never past it.
     fn turn_towards(&mut self, b: usize, arrow: HexDir, cells: u8, ev: &mut Vec<Event>) {
-        let t = self.bots[b].facing.turn_to(arrow);
+        let t = crate::state::turn_between(self.bots[b].facing, arrow);
         if t == 0 || t.abs() == 3 {
             return;
         }

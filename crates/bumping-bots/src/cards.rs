@@ -270,6 +270,9 @@ impl BumpingBots {
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
         let Some(card) = p.card else { return Ok(()) };
+        if self.turn.as_ref().is_some_and(|t| t.card.is_some()) {
+            return Err(BbError::OneCardPerTurn);
+        }
         if card != Card::Magnet {
             return Err(BbError::IllegalCard(
                 "only the Magnet is played at the end of the move (BB-9.2)",

@@ -8,9 +8,9 @@ use engine::Seat;
 impl BumpingBots {
     /// BB-10: a finishing bot leaves the track at the end of the move that finished it.
     pub(crate) fn remove_finished(&mut self) {
-        for b in &mut self.bots {
-            if b.finished {
-                b.at = None;
+        for i in 0..self.bots.len() {
+            if self.bots[i].finished && self.bots[i].at.is_some() {
+                self.place_bot(i, None);
             }
         }
     }

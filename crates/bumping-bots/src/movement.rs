@@ -179,9 +179,13 @@ impl BumpingBots {
             });
             return false;
         }
+        // Passing over cells (whatever they hold): count the line edges, land once.
+        let mut at = from;
         for _ in 0..=over {
-            self.step_bot(bot, d, ev);
+            self.count_crossing(bot, at, d, ev);
+            at = at.neighbour(d);
         }
+        self.place_bot(bot, Some(h));
         ev.push(Event::Leapt {
             seat: self.bots[bot].seat,
             from,

@@ -2,7 +2,7 @@
 
 use crate::Event;
 use crate::movement::Step;
-use crate::state::{BumpingBots, Occ, PendingShock, Phase};
+use crate::state::{BumpingBots, Occ, PendingShock, Phase, next, opp};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
 
@@ -33,7 +33,7 @@ impl BumpingBots {
             // The obstacle is against a bot: it passes the shock on (BB-7.6), then moves as many
             // cells as that bot was pushed, in direction initial + 2.
             let push = crate::shocks::push_cells(speed);
-            let chain = self.chain_from_pub(b, d, push);
+            let chain = self.chain(b, d, push);
             self.shock_chain(&chain, d, push, 0, &[], ev);
             self.push_mobile(o, d.turn(2), push, false, ev);
             return Step::Continue;
@@ -45,7 +45,9 @@ impl BumpingBots {
         Step::Continue
     }
 
-    pub(crate) fn chain_from_pub(&self, first: usize, d: HexDir, push: u8) -> Vec<usize> {
+    /// BB-7.6: the bots wedged one behind the other along `d`, starting with `first` (just
+    /// `first` when nothing is pushed).
+    pub(crate) fn chain(&self, first: usize, d: HexDir, push: u8) -> Vec<usize> {
         let mut chain = vec![first];
         if push == 0 {
             return chain;
@@ -93,7 +95,7 @@ impl BumpingBots {
                 }
                 Occ::Free => {
                     let to = from.neighbour(dir);
-                    self.obstacles[o].move_to(to);
+                    self.move_obstacle(o, to);
                     ev.push(Event::ObstacleMoved {
                         kind: ObstacleKind::Mobile,
                         from,
@@ -115,7 +117,7 @@ impl BumpingBots {
         turn: i8,
         ev: &mut Vec<Event>,
     ) {
-        let chain = self.chain_from_pub(t, dir, 1);
+        let chain = self.chain(t, dir, 1);
         self.shock_chain(&chain, dir, 1, 0, &[turn], ev);
     }
 
@@ -131,15 +133,13 @@ impl BumpingBots {
     fn turn_motor(&mut self, m: usize, ev: &mut Vec<Event>) {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
-        let moves: Vec<(Hex, HexDir)> = [o.arm, o.arm.opposite()]
+        // Each arm steps from its cell to the next one round the centre: an arm turning from
+        // direction a to a+1 steps along a+2; from a to a-1, along a-2.
+        let moves = [o.arm, opp(o.arm)].map(|a| (next(o.at, a.turn(steps)), a.turn(2 * steps)));
+        let free = moves
             .iter()
-            .map(|&a| {
-                let (old, new) = (o.at.neighbour(a), o.at.neighbour(a.turn(steps)));
-                (new, old.direction_to(new).expect("neighbouring arm cells"))
-            })
-            .collect();
-        let blocked = moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir));
-        if blocked {
+            .all(|&(cell, _)| self.occupant(cell) == Occ::Free);
+        if !free && moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir)) {
             for &(cell, _) in &moves {
                 if let Occ::Bot(b) = self.occupant(cell) {
                     self.lose_speed(b, 2, ev);
@@ -148,10 +148,12 @@ impl BumpingBots {
             ev.push(Event::MotorBlocked { at: o.at });
             return;
         }
-        for &(cell, dir) in &moves {
-            self.arm_push(cell, dir, steps as i8, ev);
+        if !free {
+            for &(cell, dir) in &moves {
+                self.arm_push(cell, dir, steps as i8, ev);
+            }
         }
-        self.obstacles[m].set_arm(o.arm.turn(steps));
+        self.set_motor_arm(m, o.arm.turn(steps));
         let arm = self.obstacles[m].arm;
         ev.push(Event::MotorTurned {
             at: o.at,
@@ -178,7 +180,7 @@ impl BumpingBots {
         };
         if let Occ::Mobile(x) = end {
             let from = self.obstacles[x].at;
-            self.obstacles[x].move_to(from.neighbour(dir));
+            self.move_obstacle(x, from.neighbour(dir));
             ev.push(Event::ObstacleMoved {
                 kind: ObstacleKind::Mobile,
                 from,

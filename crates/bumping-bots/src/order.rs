@@ -9,37 +9,43 @@ impl BumpingBots {
     /// BB-2.2: finished bots by place; then more laps (not started = −1), higher progress,
     /// lower lane, then the previous order (first round: start grid, then seat).
     pub(crate) fn compute_order(&self) -> Vec<Seat> {
-        let prev_rank = |seat: Seat| -> u32 {
-            if self.round == self.first_round {
-                self.grid_rank[seat.index()]
-            } else {
-                self.order
-                    .iter()
-                    .position(|&s| s == seat)
-                    .unwrap_or(usize::MAX) as u32
-            }
-        };
-        let mut seats: Vec<Seat> = self.bots.iter().map(|b| b.seat).collect();
-        seats.sort_by_cached_key(|&s| {
-            let b = &self.bots[s.index()];
-            let placed = b.finished_place.map(u32::from).unwrap_or(u32::MAX);
-            let (laps, progress, lane) = match b.at {
-                Some(h) => {
-                    let c = self.board.cell(h);
-                    (if b.started { b.laps } else { -1 }, c.progress, c.lane)
-                }
-                None => (i32::MAX, 0, 0),
-            };
-            (
-                placed,
-                std::cmp::Reverse(laps),
-                std::cmp::Reverse(progress),
-                lane,
-                prev_rank(s),
-                s,
-            )
-        });
-        seats
+        let first = self.round == self.first_round;
+        let mut keyed: Vec<_> = self
+            .bots
+            .iter()
+            .map(|b| {
+                let s = b.seat;
+                let placed = b.finished_place.map(u32::from).unwrap_or(u32::MAX);
+                let (laps, progress, lane) = match b.at {
+                    Some(h) => {
+                        let c = self.board.cell(h);
+                        (if b.started { b.laps } else { -1 }, c.progress, c.lane)
+                    }
+                    None => (i32::MAX, 0, 0),
+                };
+                let prev = if first {
+                    self.grid_rank[s.index()]
+                } else {
+                    self.order
+                        .iter()
+                        .position(|&o| o == s)
+                        .unwrap_or(usize::MAX) as u32
+                };
+                (
+                    (
+                        placed,
+                        std::cmp::Reverse(laps),
+                        std::cmp::Reverse(progress),
+                        lane,
+                        prev,
+                        s,
+                    ),
+                    s,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(_, s)| s).collect()
     }
 
     /// BB-2.3: count a crossing of the start/finish line by a one-cell step.
@@ -119,7 +125,7 @@ impl BumpingBots {
     pub(crate) fn step_bot(&mut self, bot: usize, d: HexDir, ev: &mut Vec<Event>) -> grid::Hex {
         let from = self.pos(bot);
         let to = crate::state::next(from, d);
-        self.bots[bot].at = Some(to);
+        self.place_bot(bot, Some(to));
         self.count_crossing(bot, from, d, ev);
         to
     }

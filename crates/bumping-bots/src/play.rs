@@ -39,7 +39,9 @@ impl BumpingBots {
                 Phase::EndMove => self.end_move(),
                 Phase::MagnetCheck => {
                     let bot = self.active();
-                    let holds = self.bots[bot].cards.contains(&Card::Magnet);
+                    // BB-9.2, with the one-card-per-turn decision: not asked after another card.
+                    let played = self.turn.as_ref().is_some_and(|t| t.card.is_some());
+                    let holds = !played && self.bots[bot].cards.contains(&Card::Magnet);
                     self.phase = if holds && self.magnet_target(bot).is_some() {
                         Phase::Magnet
                     } else {

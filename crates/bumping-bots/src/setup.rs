@@ -149,7 +149,9 @@ impl BumpingBots {
             picks_left: vec![0; n],
             standings: setup.standings.clone(),
             rng,
+            occ: Vec::new(),
         };
+        g.fill_occupancy();
         g.check_obstacle_cells()?;
         g.order = g.compute_order();
         g.deal_cards(setup);
@@ -274,7 +276,14 @@ fn grid_order(setup: &Setup, rng: &mut Rng) -> Vec<Seat> {
         .map(|b| b.seat)
         .collect();
     if let Some(o) = &setup.grid_order {
-        return o.iter().copied().filter(|s| unplaced.contains(s)).collect();
+        // The listed seats first (once each), then any unplaced seat the list forgot.
+        let mut order: Vec<Seat> = Vec::new();
+        for s in o.iter().chain(unplaced.iter()) {
+            if unplaced.contains(s) && !order.contains(s) {
+                order.push(*s);
+            }
+        }
+        return order;
     }
     if setup.variants.reverse_standings && setup.standings.len() == setup.bots.len() {
         return crate::championship::reverse_standings_grid(&setup.standings)

@@ -22,18 +22,6 @@ impl BumpingBots {
         d != f && d != crate::state::opp(f)
     }
 
-    /// BB-7.6: the bots wedged one behind the other along `d`, starting with `first`.
-    fn chain_from(&self, first: usize, d: HexDir) -> Vec<usize> {
-        let mut chain = vec![first];
-        while let Occ::Bot(n) = self.probe(self.pos(*chain.last().expect("non-empty")), d) {
-            if chain.contains(&n) {
-                break;
-            }
-            chain.push(n);
-        }
-        chain
-    }
-
     /// The active bot ran into bot `p` along `d` (BB-7.1, 7.3, 7.4, 7.6).
     pub(crate) fn bot_shock(&mut self, a: usize, p: usize, d: HexDir, ev: &mut Vec<Event>) -> Step {
         let at = self.pos(a);
@@ -45,11 +33,7 @@ impl BumpingBots {
         self.drop_rotations();
         let speed = self.turn.as_ref().expect("a turn").chosen_speed;
         let push = push_cells(speed);
-        let chain = if push > 0 {
-            self.chain_from(p, d)
-        } else {
-            vec![p]
-        };
+        let chain = self.chain(p, d, push);
         let last = *chain.last().expect("non-empty");
         let first_choice = chain.len() > 1 && speed >= 4 && self.is_lateral(p, d);
         let last_choice = push > 0
@@ -179,7 +163,7 @@ impl BumpingBots {
                     if moved > 0 {
                         self.lose_speed(b, 2, ev);
                     }
-                    let chain = self.chain_from(n, d);
+                    let chain = self.chain(n, d, k - i);
                     self.shock_chain(&chain, d, k - i, 0, &[], ev);
                     return;
                 }

@@ -209,7 +209,13 @@ pub struct BumpingBots {
     pub(crate) picks_left: Vec<u8>,
     pub(crate) standings: Vec<i32>,
     pub(crate) rng: Rng,
+    /// Who stands where, by dense cell index: 0 free, `1 + bot`, or `OBSTACLE + obstacle`
+    /// (mobile obstacles and motorised arms). Kept in step with `bots` and `obstacles` by
+    /// [`BumpingBots::place_bot`], [`BumpingBots::move_obstacle`] and [`BumpingBots::set_motor_arm`].
+    pub(crate) occ: Vec<u8>,
 }
+
+const OBSTACLE: u8 = 32;
 
 const STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
 
@@ -217,6 +223,19 @@ const STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -
 #[inline]
 pub(crate) fn opp(d: HexDir) -> HexDir {
     HexDir::ALL[(d.index() as usize + 3) % 6]
+}
+
+/// `d.turn(k)`, inlined in the hot paths.
+#[inline]
+pub(crate) fn turned(d: HexDir, k: i32) -> HexDir {
+    HexDir::ALL[(d.index() as i32 + k).rem_euclid(6) as usize]
+}
+
+/// `from.turn_to(to)` (in −2..=3), inlined in the hot paths.
+#[inline]
+pub(crate) fn turn_between(from: HexDir, to: HexDir) -> i32 {
+    let d = (to.index() as i32 - from.index() as i32).rem_euclid(6);
+    if d > 3 { d - 6 } else { d }
 }
 
 /// `h.neighbour(d)`, inlined in the hot paths.
@@ -250,6 +269,53 @@ impl BumpingBots {
 
     #[inline]
     pub(crate) fn occupant(&self, h: Hex) -> Occ {
+        let Some(k) = self.board.idx(h) else {
+            return Occ::Solid;
+        };
+        let c = self.board.cell_at(k);
+        let found = if !c.on || c.solid {
+            Occ::Solid
+        } else {
+            match self.occ[k] {
+                0 => Occ::Free,
+                v if v < OBSTACLE => Occ::Bot((v - 1) as usize),
+                v => match self.obstacles[(v - OBSTACLE) as usize].kind {
+                    ObstacleKind::Mobile => Occ::Mobile((v - OBSTACLE) as usize),
+                    _ => Occ::Solid,
+                },
+            }
+        };
+        debug_assert_eq!(
+            found,
+            self.occupant_slow(h),
+            "occupancy table out of step at {h}"
+        );
+        found
+    }
+
+    /// Checks the occupancy table against the pieces on every cell (for tests).
+    #[doc(hidden)]
+    pub fn check_occupancy(&self) -> Result<(), String> {
+        for h in self.board.track_cells() {
+            let k = self.board.idx(h).expect("a track cell");
+            let fast = match self.occ[k] {
+                0 => Occ::Free,
+                v if v < OBSTACLE => Occ::Bot((v - 1) as usize),
+                v => match self.obstacles[(v - OBSTACLE) as usize].kind {
+                    ObstacleKind::Mobile => Occ::Mobile((v - OBSTACLE) as usize),
+                    _ => Occ::Solid,
+                },
+            };
+            let slow = self.occupant_slow(h);
+            if fast != slow && !(slow == Occ::Solid && self.board.cell(h).solid) {
+                return Err(format!("{h}: table {fast:?}, pieces {slow:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The same answer by scanning the pieces (the reference for the table).
+    fn occupant_slow(&self, h: Hex) -> Occ {
         let c = self.board.cell(h);
         if !c.on || c.solid {
             return Occ::Solid;
@@ -258,15 +324,69 @@ impl BumpingBots {
             return Occ::Bot(i);
         }
         for (i, o) in self.obstacles.iter().enumerate() {
-            if o.cells[0] == h || o.cells[1] == h {
-                match o.kind {
-                    ObstacleKind::Mobile => return Occ::Mobile(i),
-                    ObstacleKind::Motorised => return Occ::Solid,
-                    _ => {}
-                }
+            match o.kind {
+                ObstacleKind::Mobile if o.at == h => return Occ::Mobile(i),
+                ObstacleKind::Motorised if o.arm_cells().contains(&h) => return Occ::Solid,
+                _ => {}
             }
         }
         Occ::Free
+    }
+
+    fn mark(&mut self, h: Hex, v: u8) {
+        if let Some(k) = self.board.idx(h) {
+            self.occ[k] = v;
+        }
+    }
+
+    /// Put a bot on a cell, or take it off the track (`None`).
+    pub(crate) fn place_bot(&mut self, bot: usize, to: Option<Hex>) {
+        if let Some(from) = self.bots[bot].at {
+            self.mark(from, 0);
+        }
+        if let Some(to) = to {
+            self.mark(to, 1 + bot as u8);
+        }
+        self.bots[bot].at = to;
+    }
+
+    /// Move a mobile obstacle.
+    pub(crate) fn move_obstacle(&mut self, o: usize, to: Hex) {
+        self.mark(self.obstacles[o].at, 0);
+        self.obstacles[o].move_to(to);
+        self.mark(to, OBSTACLE + o as u8);
+    }
+
+    /// Turn a motorised obstacle's arms.
+    pub(crate) fn set_motor_arm(&mut self, m: usize, arm: HexDir) {
+        for c in self.obstacles[m].arm_cells() {
+            self.mark(c, 0);
+        }
+        self.obstacles[m].set_arm(arm);
+        for c in self.obstacles[m].arm_cells() {
+            self.mark(c, OBSTACLE + m as u8);
+        }
+    }
+
+    /// Fill the occupancy table from the pieces (setup).
+    pub(crate) fn fill_occupancy(&mut self) {
+        self.occ = vec![0; self.board.dense_len()];
+        for (i, o) in self.obstacles.clone().iter().enumerate() {
+            match o.kind {
+                ObstacleKind::Mobile => self.mark(o.at, OBSTACLE + i as u8),
+                ObstacleKind::Motorised => {
+                    for c in o.arm_cells() {
+                        self.mark(c, OBSTACLE + i as u8);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for i in 0..self.bots.len() {
+            if let Some(h) = self.bots[i].at {
+                self.mark(h, 1 + i as u8);
+            }
+        }
     }
 
     pub(crate) fn pos(&self, bot: usize) -> Hex {
@@ -296,7 +416,7 @@ impl BumpingBots {
             return;
         }
         let b = &mut self.bots[bot];
-        b.facing = b.facing.turn(turn as i32);
+        b.facing = turned(b.facing, turn as i32);
         ev.push(crate::Event::Turned {
             seat: b.seat,
             facing: b.facing,

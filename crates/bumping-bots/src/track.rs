@@ -341,6 +341,21 @@ impl Board {
         }
     }
 
+    /// The dense index of a cell inside the board's bounding box.
+    #[inline]
+    pub fn idx(&self, h: Hex) -> Option<usize> {
+        self.index(h)
+    }
+    /// Size of the dense storage (for per-cell tables of the state).
+    pub fn dense_len(&self) -> usize {
+        self.cells.len()
+    }
+    /// The cell at a dense index.
+    #[inline]
+    pub fn cell_at(&self, k: usize) -> Cell {
+        self.cells[k]
+    }
+
     /// The cell's data (off-track cells are walled all round).
     #[inline]
     pub fn cell(&self, h: Hex) -> Cell {

@@ -5,7 +5,7 @@ use crate::Action;
 use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
-use crate::state::{BumpingBots, PendingShock, Phase, QuickRot};
+use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, next, opp, turn_between, turned};
 use crate::track::ObstacleKind;
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
@@ -268,6 +268,9 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
     out
 }
 
+/// One draw in `LEAN` is uniform among the legal choices; the others follow the racing-line lean.
+const LEAN: u32 = 16;
+
 /// One legal action, cheaply: near-uniform, leaning towards the racing line half of the time
 /// so that random races end (a documented choice, `docs/bumping-bots.md`).
 pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
@@ -327,7 +330,7 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
 fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
     let b = &g.bots[bot];
     let want = g.board.pref(b.at?)?;
-    Some(match b.facing.turn_to(want) {
+    Some(match turn_between(b.facing, want) {
         0 => 0,
         1..=3 => 1,
         _ => -1,
@@ -337,16 +340,12 @@ fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
 /// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
 fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let b = &g.bots[bot];
-    let dir = if b.reverse {
-        b.facing.opposite()
-    } else {
-        b.facing
-    };
+    let dir = if b.reverse { opp(b.facing) } else { b.facing };
     let from = b.at?;
     let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
     let at = if g.board.on(ahead) { ahead } else { from };
     let want = g.board.pref(at)?;
-    Some(match b.facing.turn_to(want) {
+    Some(match turn_between(b.facing, want) {
         0 => 0,
         1..=3 => 1,
         _ => -1,
@@ -358,19 +357,19 @@ fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
     let Some(at) = g.bots[bot].at else {
         return false;
     };
-    g.probe(at, d) == crate::state::Occ::Free && g.board.arrow(at.neighbour(d)).is_none()
+    g.probe(at, d) == crate::state::Occ::Free && g.board.arrow(next(at, d)).is_none()
 }
 
 /// Orient after a collision: towards the racing direction, unless that faces a blocked cell.
 fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
     let b = &g.bots[bot];
     let want = steer(g, bot).unwrap_or(0);
-    if rng.below(8) == 0 {
+    if rng.below(LEAN) == 0 {
         return rng.below(3) as i8 - 1;
     }
     let travel = |t: i8| {
-        let f = b.facing.turn(t as i32);
-        if b.reverse { f.opposite() } else { f }
+        let f = turned(b.facing, t as i32);
+        if b.reverse { opp(f) } else { f }
     };
     [want, 1, -1, 0]
         .into_iter()
@@ -380,7 +379,7 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
 
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
-    if rng.below(8) != 0 {
+    if rng.below(LEAN) != 0 {
         let blocked = !clear(g, bot, b.facing);
         let sensible = if b.reverse && !blocked && !b.changed_direction {
             Action::Speed {
@@ -471,7 +470,7 @@ fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let cells =
         g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
     let before_ok = cells > 1;
-    if rng.below(8) != 0 {
+    if rng.below(LEAN) != 0 {
         let s = steer_at(g, bot, cells).unwrap_or(0);
         return Action::Move {
             rotate_before_last: 0,

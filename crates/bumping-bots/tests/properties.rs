@@ -63,6 +63,7 @@ fn play(g: &mut BumpingBots, rng: &mut Rng, max: usize) -> Result<Vec<LogEntry<A
             log.push(LogEntry::Act { seat, action: a });
         }
         check_cells(&g.view(Observer::Omniscient))?;
+        g.check_occupancy()?;
     }
     Ok(log)
 }
