@@ -75,6 +75,9 @@ impl RoboRally {
     /// Resolve pending damage that needs no choice (the robot holds no option any more).
     /// Returns true when the front of `pending` waits for a player.
     pub(crate) fn settle_pending(&mut self, events: &mut Vec<Event>) -> bool {
+        if self.pending.is_empty() {
+            return false;
+        }
         while let Some(p) = self.pending.front().cloned() {
             match p {
                 Pending::Damage { robot, points } => {
