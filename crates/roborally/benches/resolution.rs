@@ -62,7 +62,7 @@ fn full_games(c: &mut Criterion) {
         g.bench_function(roborally::board::course::slug(&course.name), |b| {
             b.iter(|| {
                 seed += 1;
-                black_box(roborally::random_game(&course, 4, seed))
+                black_box(roborally::random_game(&course, 4, seed).unwrap())
             })
         });
     }

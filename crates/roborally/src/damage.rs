@@ -3,21 +3,22 @@
 //! destroyed.
 
 use crate::error::ActionError;
-use crate::event::{DestroyCause, Event};
+use crate::event::{DestroyCause, Event, Shooter};
 use crate::option::OptionCard;
 use crate::{Pending, RoboRally};
 
 impl RoboRally {
-    /// Deal `points` damage to robot `i`. A robot holding option cards is asked, point by
-    /// point, whether to discard one to prevent it (RR-7.4): the points wait in `pending`.
-    pub(crate) fn damage(&mut self, i: usize, points: u8, events: &mut Vec<Event>) {
+    /// Deal `points` damage from `source` to robot `i`. A robot holding option cards is asked,
+    /// point by point, whether to discard one to prevent it (RR-7.4): the points wait in
+    /// `pending`. The source is kept for the option cards of RR-9 that depend on it.
+    pub(crate) fn damage(&mut self, i: usize, points: u8, source: Shooter, events: &mut Vec<Event>) {
         if points == 0 || self.robots[i].cell().is_none() {
             return;
         }
         if self.robots[i].options.is_empty() {
             self.take_damage(i, points, events);
         } else {
-            self.pending.push_back(Pending::Damage { robot: i, points });
+            self.pending.push_back(Pending::Damage { robot: i, points, source });
         }
     }
 
@@ -75,9 +76,12 @@ impl RoboRally {
     /// Resolve pending damage that needs no choice (the robot holds no option any more).
     /// Returns true when the front of `pending` waits for a player.
     pub(crate) fn settle_pending(&mut self, events: &mut Vec<Event>) -> bool {
+        if self.pending.is_empty() {
+            return false;
+        }
         while let Some(p) = self.pending.front().cloned() {
             match p {
-                Pending::Damage { robot, points } => {
+                Pending::Damage { robot, points, .. } => {
                     if points == 0 || self.robots[robot].cell().is_none() {
                         self.pending.pop_front();
                     } else if self.robots[robot].options.is_empty() {
@@ -126,14 +130,14 @@ impl RoboRally {
         if let Some(o) = option {
             self.discard_option(robot, o, events);
         }
-        if let Pending::Damage { points, .. } = p {
+        if let Pending::Damage { points, source, .. } = p {
             if option.is_some() {
                 events.push(Event::DamagePrevented { seat: self.robots[robot].seat });
             } else {
                 self.take_damage(robot, 1, events);
             }
             if points > 1 {
-                self.pending.push_front(Pending::Damage { robot, points: points - 1 });
+                self.pending.push_front(Pending::Damage { robot, points: points - 1, source });
             }
         }
     }

@@ -111,8 +111,8 @@ pub enum Step {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Pending {
-    /// `points` damage still to take, each preventable by discarding an option.
-    Damage { robot: usize, points: u8 },
+    /// `points` damage from `source` still to take, each preventable by discarding an option.
+    Damage { robot: usize, points: u8, source: event::Shooter },
     /// A destroyed robot gives up one option card.
     LoseOption { robot: usize },
 }

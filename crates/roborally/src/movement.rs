@@ -4,6 +4,7 @@
 //! belts move robots without pushing (see `elements::conveyor`). Option cards (RR-9) hook in
 //! here: both receive the robot index and the cause.
 
+use crate::board::Cell;
 use crate::card::Card;
 use crate::event::{Cause, DestroyCause, Event};
 use crate::RoboRally;
@@ -81,10 +82,10 @@ impl RoboRally {
         let seat = self.robots[j].seat;
         self.robots[j].at = Some(to);
         events.push(Event::Moved { seat, from, to, by });
-        if !self.board.on_board(to) {
-            self.destroy(j, DestroyCause::OffBoard, events);
-        } else if self.board.is_pit(to) {
-            self.destroy(j, DestroyCause::Pit, events);
+        match self.board.cell(to) {
+            Cell::Void => self.destroy(j, DestroyCause::OffBoard, events),
+            Cell::Pit => self.destroy(j, DestroyCause::Pit, events),
+            _ => {}
         }
     }
 }

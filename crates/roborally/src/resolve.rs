@@ -12,14 +12,7 @@ impl RoboRally {
             if self.phase == Phase::Over {
                 return;
             }
-            if self.settle_pending(events) {
-                return;
-            }
-            if self.everyone_done() {
-                self.end_game(events);
-                return;
-            }
-            if !self.advance(events) {
+            if !self.play_step(events) {
                 return;
             }
         }
@@ -31,7 +24,9 @@ impl RoboRally {
         if matches!(self.phase, Phase::Over) || self.settle_pending(events) {
             return false;
         }
-        if self.everyone_done() {
+        // Checked between registers' steps only outside execution: a register in which the last
+        // robots go out runs on harmlessly (nobody is on the board) and the game ends after it.
+        if !matches!(self.phase, Phase::Execute { .. }) && self.everyone_done() {
             self.end_game(events);
             return false;
         }

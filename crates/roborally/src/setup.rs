@@ -228,6 +228,11 @@ fn build_robot(rs: &RobotSetup, setup: &Setup, board: &Board, problems: &mut Vec
     if !board.on_board(at) || board.is_pit(at) {
         problems.push(format!("{p}.at: {at} is off the board or a pit"));
     }
+    if let Some(a) = rs.archive
+        && !board.on_board(a)
+    {
+        problems.push(format!("{p}.archive: {a} is off the board"));
+    }
     if rs.damage > 9 {
         problems.push(format!("{p}.damage: 0..9, not {}", rs.damage));
     }

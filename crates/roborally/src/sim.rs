@@ -23,14 +23,15 @@ pub struct GameSummary {
 pub const RANDOM_GAME_MAX_TURNS: u32 = 200;
 
 /// Play a game with random legal actions (at most [`RANDOM_GAME_MAX_TURNS`] turns).
-pub fn random_game(course: &Course, robots: u8, seed: u64) -> GameSummary {
+pub fn random_game(course: &Course, robots: u8, seed: u64) -> Result<GameSummary, engine::SetupError> {
     random_game_capped(course, robots, seed, RANDOM_GAME_MAX_TURNS)
 }
 
 /// Play a game with random legal actions (at most `max_turns` turns).
-pub fn random_game_capped(course: &Course, robots: u8, seed: u64, max_turns: u32) -> GameSummary {
+/// A setup error (more robots than docks, or not 1..8 robots) is returned, never a panic.
+pub fn random_game_capped(course: &Course, robots: u8, seed: u64, max_turns: u32) -> Result<GameSummary, engine::SetupError> {
     let setup = Setup::new_game(BoardSpec::Named(course.name.clone()), robots, Variants::default());
-    let mut g = RoboRally::from_board(&setup, course.board.clone(), seed).expect("shipped courses start");
+    let mut g = RoboRally::from_board(&setup, course.board.clone(), seed)?;
     let mut rng = Rng::seeded(seed ^ 0x5eed);
     let mut events = Vec::new();
     let mut actions = 0;
@@ -42,7 +43,7 @@ pub fn random_game_capped(course: &Course, robots: u8, seed: u64, max_turns: u32
         }
         actions += n;
     }
-    GameSummary {
+    Ok(GameSummary {
         course: course.name.clone(),
         robots,
         seed,
@@ -50,7 +51,7 @@ pub fn random_game_capped(course: &Course, robots: u8, seed: u64, max_turns: u32
         actions,
         winner: g.winner,
         finished: g.decision().is_none(),
-    }
+    })
 }
 
 impl RoboRally {

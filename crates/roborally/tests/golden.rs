@@ -90,3 +90,31 @@ fn shared_examples_when_present() {
         }
     }
 }
+
+/// Outside input never panics: every golden file with its numbers replaced by odd values
+/// (negative, huge, off-board) runs to an exit status of 0, 2 or 3.
+#[test]
+fn mutated_scenarios_never_panic() {
+    const ODD: [i64; 10] = [-1, 0, 1, 2, 5, 9, 12, 255, 2_147_483_647, -2_147_483_648];
+    fn mutate(v: &mut Value, rng: &mut engine::Rng, rate: u32) {
+        match v {
+            Value::Number(_) if rng.below(rate) == 0 => *v = Value::from(ODD[rng.index(ODD.len())]),
+            Value::Array(a) => a.iter_mut().for_each(|x| mutate(x, rng, rate)),
+            Value::Object(o) => o.iter_mut().filter(|(k, _)| k.as_str() != "seed").for_each(|(_, x)| mutate(x, rng, rate)),
+            _ => {}
+        }
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
+    let mut rng = engine::Rng::seeded(2024);
+    for f in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
+        let doc: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+        for rate in [2, 6, 20] {
+            let mut d = doc.clone();
+            mutate(&mut d, &mut rng, rate);
+            let bytes = serde_json::to_vec(&d).unwrap();
+            if let Ok(out) = scenario::run(&bytes) {
+                assert!(out.exit == 0 || out.exit == 3, "{}: exit {}", f.display(), out.exit);
+            }
+        }
+    }
+}

@@ -161,10 +161,13 @@ fn rotate_once(b: &Board) -> Board {
 
 /// Put pieces on one grid; uncovered cells are void.
 fn assemble(placed: &[(Board, Sq)]) -> Result<Board, String> {
-    let w = placed.iter().map(|(b, o)| o.x + b.width).max().unwrap_or(0);
-    let h = placed.iter().map(|(b, o)| o.y + b.height).max().unwrap_or(0);
+    let w = placed.iter().map(|(b, o)| o.x.saturating_add(b.width)).max().unwrap_or(0);
+    let h = placed.iter().map(|(b, o)| o.y.saturating_add(b.height)).max().unwrap_or(0);
     if placed.is_empty() || placed.iter().any(|(_, o)| o.x < 0 || o.y < 0) {
         return Err("a course places at least one piece, at non-negative coordinates".into());
+    }
+    if w > 64 || h > 64 {
+        return Err(format!("a course is at most 64x64 cells, not {w}x{h}"));
     }
     let mut out = Board::new(w, h);
     let all: Vec<Sq> = out.cells().map(|(s, _)| s).collect();
@@ -214,6 +217,7 @@ mod tests {
         let piece = load_text(PIECES[1]).unwrap();
         assert_eq!((piece.name.as_str(), piece.board.width), ("Gearbox", 12));
         assert!(matches!(load_text("course X\nplace nowhere 0 0 0\n"), Err(CourseError::Text(e)) if e.line == 2));
+        assert!(matches!(load_text("course X\nplace gearbox 2147483647 0 0\nflag 1 1\n"), Err(CourseError::Invalid(_))));
     }
 
     #[test]

@@ -77,13 +77,12 @@ impl RoboRally {
     }
 
     pub(crate) fn run_lasers(&mut self, events: &mut Vec<Event>) {
-        let mut total = [0u8; 16];
-        self.for_each_hit(|h| {
+        // All lasers fire at once: find every hit first, then deal the damage hit by hit.
+        let mut hits = Vec::new();
+        self.for_each_hit(|h| hits.push(h));
+        for h in hits {
             events.push(Event::Shot { seat: Seat(h.target as u8), by: h.by, beams: h.points });
-            total[h.target] = total[h.target].saturating_add(h.points);
-        });
-        for (i, &points) in total.iter().enumerate().take(self.robots.len()) {
-            self.damage(i, points, events);
+            self.damage(h.target, h.points, h.by, events);
         }
     }
 }
