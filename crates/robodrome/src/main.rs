@@ -161,11 +161,12 @@ struct AsSim {
 enum BoardCommand {
     /// List the shipped boards of every game.
     List,
-    /// Draw a shipped board (or the Autoscooter car chart, `chart`) as SVG.
+    /// Draw a board or course as SVG: a file of yours, a shipped one, or the Autoscooter chart.
     Render {
         /// `autoscooter`, `roborally` or `bumping-bots`.
         game: String,
-        /// A shipped board's name (`robodrome board list`), or `chart` for the car chart.
+        /// A board file, a shipped board's name (`robodrome board list`), or `chart` for the
+        /// Autoscooter car chart.
         name: String,
         /// Where to write the SVG (standard output if absent).
         #[arg(long)]
@@ -356,21 +357,46 @@ fn board(b: BoardCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
         BoardCommand::Render { game, name, out } => {
-            let svg = match (game.as_str(), name.as_str()) {
-                ("autoscooter", "chart") => autoscooter::svg::chart(),
-                ("autoscooter", n) => match autoscooter::BoardSpec::named(n) {
+            // A path to a board file, or the name of a shipped board.
+            let file = std::path::Path::new(&name);
+            let text = if file.is_file() {
+                match std::fs::read_to_string(file) {
+                    Ok(t) => Some(t),
+                    Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+                }
+            } else {
+                None
+            };
+            let svg = match (game.as_str(), name.as_str(), text) {
+                ("autoscooter", "chart", None) => autoscooter::svg::chart(),
+                ("autoscooter", _, Some(t)) => match serde_json::from_str::<autoscooter::BoardSpec>(&t) {
+                    Ok(spec) => match autoscooter::Board::new(&spec) {
+                        Ok(_) => autoscooter::svg::rink(&spec),
+                        Err(p) => return fail(format!("{name}: {}", p.join("; "))),
+                    },
+                    Err(e) => return fail(format!("{name}: {e}")),
+                },
+                ("autoscooter", n, None) => match autoscooter::BoardSpec::named(n) {
                     Some(spec) => autoscooter::svg::rink(&spec),
                     None => return fail(format!("no shipped Autoscooter board {n:?} (see `robodrome board list`)")),
                 },
-                ("roborally", n) => match roborally::board::course::course_by_name(n) {
+                ("roborally", _, Some(t)) => match roborally::board::course::load_text(&t) {
+                    Ok(c) => roborally::render::render_svg(&c),
+                    Err(e) => return fail(format!("{name}: {e}")),
+                },
+                ("roborally", n, None) => match roborally::board::course::course_by_name(n) {
                     Some(c) => roborally::render::render_svg(&c),
                     None => return fail(format!("no shipped RoboRally course {n:?} (see `robodrome board list`)")),
                 },
-                ("bumping-bots", n) => match bumping_bots::tracks::shipped(n) {
+                ("bumping-bots", _, Some(t)) => match bumping_bots::tracks::load(&t) {
+                    Ok(spec) => bumping_bots::render_svg(&spec),
+                    Err(e) => return fail(format!("{name}: {e}")),
+                },
+                ("bumping-bots", n, None) => match bumping_bots::tracks::shipped(n) {
                     Some(t) => bumping_bots::render_svg(&t),
                     None => return fail(format!("no shipped Bumping Bots track {n:?} (see `robodrome board list`)")),
                 },
-                (g, _) => return fail(format!("unknown game {g:?} (known: autoscooter, roborally, bumping-bots)")),
+                (g, _, _) => return fail(format!("unknown game {g:?} (known: autoscooter, roborally, bumping-bots)")),
             };
             match out {
                 Some(path) => {
