@@ -96,3 +96,36 @@ fn bad_arguments_are_explained() {
     let out = robodrome().args(["sim", "autoscooter", "--players", "9"]).output().unwrap();
     assert!(!out.status.success());
 }
+
+#[test]
+fn sims_of_every_game_report_json() {
+    for args in [
+        vec!["sim", "roborally", "--course", "dizzy-dash", "--robots", "3", "--games", "3", "--max-turns", "20", "--json"],
+        vec!["sim", "bumping-bots", "--track", "chicane", "--bots", "4", "--races", "3", "--json"],
+    ] {
+        let out = robodrome().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(s["games"], 3, "{args:?}");
+    }
+    let out = robodrome().args(["sim", "roborally", "--course", "atlantis"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no shipped course"));
+}
+
+#[test]
+fn board_render_draws_every_shipped_board() {
+    let list = robodrome().args(["board", "list"]).output().unwrap();
+    let list = String::from_utf8_lossy(&list.stdout).to_string();
+    for (game, name) in [("autoscooter", "standard"), ("autoscooter", "chart"), ("roborally", "grand-tour"), ("bumping-bots", "factory")] {
+        if game != "autoscooter" || name != "chart" {
+            assert!(list.contains(name), "{name} not listed: {list}");
+        }
+        let out = robodrome().args(["board", "render", game, name]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{game} {name}");
+        assert!(out.stdout.starts_with(b"<svg"), "{game} {name}");
+    }
+    let f = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../roborally/courses/dizzy-dash.txt");
+    let out = robodrome().args(["board", "render", "roborally"]).arg(&f).output().unwrap();
+    assert!(out.stdout.starts_with(b"<svg"));
+}
