@@ -368,6 +368,8 @@ impl Game for BumpingBots {
         for b in g.bots.iter().filter(|b| b.seat != seat) {
             pool.extend(b.cards.iter().copied());
         }
+        // Sorted first, so the resampled state depends only on what the seat can see.
+        pool.sort();
         rng.shuffle(&mut pool);
         for b in g.bots.iter_mut().filter(|b| b.seat != seat) {
             for c in b.cards.iter_mut() {

@@ -124,6 +124,8 @@ impl RoboRally {
             pool.extend(r.hand.iter().copied());
             pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.registers[k]));
         }
+        // Sorted first, so the resampled state depends only on what the seat can see.
+        pool.sort_unstable_by_key(|c| c.priority);
         rng.shuffle(&mut pool);
         for r in self.robots.iter_mut().filter(|r| r.seat != seat) {
             for c in r.hand.iter_mut() {
@@ -136,6 +138,7 @@ impl RoboRally {
             }
         }
         self.deck.draw = pool;
+        self.option_deck.sort_unstable_by_key(|o| *o as u8);
         rng.shuffle(&mut self.option_deck);
         self.rng = rng.fork();
     }
