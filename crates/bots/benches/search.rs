@@ -19,7 +19,30 @@ fn midgame() -> Autoscooter {
     g
 }
 
+/// Play random actions until `seat` owes a decision after `skip` actions.
+fn position<G: Game>(mut g: G, skip: usize, seat: Seat) -> G {
+    let mut rng = Rng::seeded(3);
+    let mut ev = Vec::new();
+    let mut n = 0;
+    while let Some(d) = g.decision() {
+        if n >= skip && d.owes(seat) {
+            break;
+        }
+        let s = next_seat(&d, &mut rng).unwrap();
+        let a = g.sample_action(s, &mut rng).unwrap();
+        g.apply(s, &a, &mut ev).unwrap();
+        n += 1;
+    }
+    g
+}
+
 fn bench(c: &mut Criterion) {
+    let rr_setup = roborally::Setup::new_game(roborally::BoardSpec::Named("dizzy-dash".into()), 4, roborally::Variants::default());
+    let rr = position(roborally::RoboRally::new(&rr_setup, 1).unwrap(), 10, Seat(0));
+    let mut track = bumping_bots::tracks::shipped("factory").unwrap();
+    track.laps = 2;
+    let bb_setup = bumping_bots::Setup::race(track, 9);
+    let bb = position(bumping_bots::BumpingBots::new(&bb_setup, 1).unwrap(), 40, Seat(0));
     let g = midgame();
     let mut group = c.benchmark_group("search");
     let sims = 1000;
@@ -28,6 +51,14 @@ fn bench(c: &mut Criterion) {
     group.bench_function("autoscooter_simulations", |b| {
         let mut rng = Rng::seeded(1);
         b.iter(|| SearchBot::new(sims).act(&g, Seat(0), &mut rng))
+    });
+    group.bench_function("roborally_simulations", |b| {
+        let mut rng = Rng::seeded(1);
+        b.iter(|| SearchBot::new(sims).act(&rr, Seat(0), &mut rng))
+    });
+    group.bench_function("bumping_bots_simulations", |b| {
+        let mut rng = Rng::seeded(1);
+        b.iter(|| SearchBot::new(sims).act(&bb, Seat(0), &mut rng))
     });
     group.finish();
 }

@@ -91,6 +91,11 @@ pub trait HasBots: Game {
     fn playout(game: &Self, seat: Seat, rng: &mut Rng) -> Self::Action {
         Self::heuristic(game, seat, rng)
     }
+    /// How many decisions a search playout plays before it evaluates.
+    const HORIZON: u32 = 48;
+    /// Search playouts stop at the end of the seat's turn (see [`lookahead::finish_turn`])
+    /// instead of after [`HasBots::HORIZON`] decisions.
+    const PLAYOUT_TO_END_OF_TURN: bool = false;
     /// How good the state is for `seat`, from 0 (lost) to 1 (won).
     fn evaluate(game: &Self, seat: Seat) -> f64;
     /// The actions search compares (all legal ones by default; games prune huge lists).

@@ -62,14 +62,19 @@ fn progress(game: &RoboRally, seat: Seat, maps: &mut Vec<Option<Vec<u16>>>) -> f
 
 impl HasBots for RoboRally {
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
-        let candidates = Self::candidates(game, seat, rng);
+        let candidates = options(game, seat, rng);
         lookahead::best_of(game, seat, candidates, 1, rng)
     }
 
+    /// About one turn: the other programs, the five registers, re-entries. The distance map
+    /// judges the rest.
+    const HORIZON: u32 = 12;
+    const PLAYOUT_TO_END_OF_TURN: bool = true;
+
     fn playout(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
-        // Inside search playouts: the best of a few random programs by distance alone.
-        let candidates: Vec<Action> = (0..6).filter_map(|_| game.sample_action(seat, rng)).collect();
-        lookahead::best_of(game, seat, candidates, 1, rng)
+        // Inside search playouts: random programs (judging programs by lookahead inside every
+        // playout would cost a whole turn per step).
+        game.sample_action(seat, rng).expect("the seat owes a decision")
     }
 
     fn evaluate(game: &Self, seat: Seat) -> f64 {
@@ -88,25 +93,37 @@ impl HasBots for RoboRally {
     }
 
     fn candidates(game: &Self, seat: Seat, rng: &mut Rng) -> Vec<Action> {
-        // Programs: up to 15,120 of them; compare a sample of distinct ones.
-        match game.sample_action(seat, rng) {
-            Some(first @ Action::Program { .. }) => {
-                let mut out = vec![first];
-                for _ in 0..120 {
-                    if out.len() >= 40 {
-                        break;
-                    }
-                    if let Some(a) = game.sample_action(seat, rng) {
-                        if !out.contains(&a) {
-                            out.push(a);
-                        }
+        // The sampled programs, with the heuristic's pick among them first.
+        let mut out = options(game, seat, rng);
+        if out.len() > 1 {
+            let best = lookahead::best_of(game, seat, out.clone(), 1, rng);
+            out.retain(|a| *a != best);
+            out.insert(0, best);
+        }
+        out
+    }
+}
+
+/// What a seat may do now: programs (up to 15,120 of them) as a sample of up to 40 distinct ones
+/// drawn from the hand; every choice for the other, small decisions.
+fn options(game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<Action> {
+    match game.sample_action(seat, rng) {
+        Some(first @ Action::Program { .. }) => {
+            let mut out = vec![first];
+            for _ in 0..120 {
+                if out.len() >= 40 {
+                    break;
+                }
+                if let Some(a) = game.sample_action(seat, rng) {
+                    if !out.contains(&a) {
+                        out.push(a);
                     }
                 }
-                out
             }
-            Some(_) => game.legal_actions(seat),
-            None => Vec::new(),
+            out
         }
+        Some(_) => game.legal_actions(seat),
+        None => Vec::new(),
     }
 }
 

@@ -5,8 +5,8 @@
 //! its seat cannot see ([`engine::Game::determinize`]) — then plays one of its candidate actions
 //! (chosen by UCB1, decoupled from the other seats' choices, which the rollout samples) and rolls
 //! the game out with a playout policy to the end or a horizon, scoring the result with
-//! [`HasBots::evaluate`]. The most-visited candidate is played. Reproducible: the same seed and
-//! budget give the same decision.
+//! [`HasBots::evaluate`]. The candidate with the best mean reward among the well-visited ones
+//! is played. Reproducible: the same seed and budget give the same decision.
 
 use crate::{Bot, HasBots};
 use engine::{harness::next_seat, Rng, Seat};
@@ -47,6 +47,9 @@ impl<G: HasBots> Bot<G> for SearchBot {
         let mut visits = vec![0u32; candidates.len()];
         let mut value = vec![0f64; candidates.len()];
         let mut events = Vec::new();
+        // Rewards can differ by little (an evaluation squashed to 0..1): scale exploration to
+        // the spread of the rewards seen so far.
+        let (mut lo, mut hi) = (f64::MAX, f64::MIN);
         let started = std::time::Instant::now();
         for sim in 0..self.simulations {
             if let Some(limit) = self.time_limit {
@@ -58,10 +61,11 @@ impl<G: HasBots> Bot<G> for SearchBot {
                 sim as usize
             } else {
                 let ln = (sim as f64).ln();
+                let c = self.exploration * (hi - lo).max(1e-9);
                 (0..candidates.len())
                     .max_by(|&a, &b| {
-                        let ua = value[a] / visits[a] as f64 + self.exploration * (ln / visits[a] as f64).sqrt();
-                        let ub = value[b] / visits[b] as f64 + self.exploration * (ln / visits[b] as f64).sqrt();
+                        let ua = value[a] / visits[a] as f64 + c * (ln / visits[a] as f64).sqrt();
+                        let ub = value[b] / visits[b] as f64 + c * (ln / visits[b] as f64).sqrt();
                         ua.total_cmp(&ub)
                     })
                     .expect("candidates")
@@ -69,22 +73,35 @@ impl<G: HasBots> Bot<G> for SearchBot {
             let mut g = game.determinize(seat, rng);
             events.clear();
             let reward = if g.apply(seat, &candidates[i], &mut events).is_ok() {
-                self.playout(&mut g, rng, &mut events);
+                if G::PLAYOUT_TO_END_OF_TURN {
+                    crate::lookahead::finish_turn(&mut g, seat, rng, &mut events);
+                } else {
+                    self.playout(&mut g, rng, &mut events);
+                }
                 G::evaluate(&g, seat)
             } else {
                 0.0
             };
             visits[i] += 1;
             value[i] += reward;
+            lo = lo.min(reward);
+            hi = hi.max(reward);
         }
-        let best = (0..candidates.len()).max_by_key(|&i| (visits[i], std::cmp::Reverse(i))).expect("candidates");
+        // The best mean among the well-tried candidates (at least half the visits of the most
+        // visited one); ties go to the earlier candidate.
+        let most = visits.iter().copied().max().unwrap_or(0);
+        let mean = |i: usize| if visits[i] == 0 { f64::MIN } else { value[i] / visits[i] as f64 };
+        let best = (0..candidates.len())
+            .filter(|&i| visits[i] * 2 >= most)
+            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
+            .expect("candidates");
         candidates.into_iter().nth(best).expect("best exists")
     }
 }
 
 impl SearchBot {
     fn playout<G: HasBots>(&self, g: &mut G, rng: &mut Rng, events: &mut Vec<G::Event>) {
-        for _ in 0..self.horizon {
+        for _ in 0..self.horizon.min(G::HORIZON) {
             let Some(d) = g.decision() else { return };
             let Some(s) = next_seat(&d, rng) else { return };
             let action = if rng.below(256) < self.heuristic_share {
