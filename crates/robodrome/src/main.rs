@@ -58,6 +58,9 @@ struct ServeArgs {
     /// Seconds a player may be away before a bot plays for them.
     #[arg(long, default_value_t = 30)]
     grace_secs: u64,
+    /// The least time in milliseconds a bot takes per decision.
+    #[arg(long, default_value_t = 0)]
+    bot_delay_ms: u64,
 }
 
 #[derive(Subcommand)]
@@ -112,7 +115,10 @@ fn main() -> ExitCode {
         Command::Bench { seconds } => bench(seconds),
         Command::Board(b) => board(b),
         Command::Serve(a) => {
-            let config = server::Config { addr: a.addr, db: a.db, grace: std::time::Duration::from_secs(a.grace_secs), ..Default::default() };
+            let config = server::Config { addr: a.addr, db: a.db, grace: std::time::Duration::from_secs(a.grace_secs),
+                bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
+                ..Default::default()
+            };
             match server::serve_blocking(config) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => fail(format!("serve: {e}")),

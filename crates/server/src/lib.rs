@@ -8,6 +8,7 @@
 //!
 //! **Invariant:** the server decides no rule; everything goes through the engine.
 
+pub mod client;
 pub mod error;
 pub mod games;
 pub mod http;
@@ -48,6 +49,8 @@ pub struct Config {
     pub rate: u32,
     /// Where the browser client's files are (served at `/` when present).
     pub web: Option<std::path::PathBuf>,
+    /// The least time a bot takes per decision (so people can follow; 0 in simulations).
+    pub bot_delay: Duration,
 }
 
 impl Default for Config {
@@ -61,6 +64,7 @@ impl Default for Config {
             outbox: 256,
             rate: 20,
             web: Some("web".into()),
+            bot_delay: Duration::ZERO,
         }
     }
 }

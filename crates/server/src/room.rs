@@ -291,10 +291,15 @@ impl Room {
             self.bot_pending.insert(seat);
             let game = self.game.clone_box();
             let pool = self.shared.bot_pool.clone();
+            let delay = self.shared.config.bot_delay;
             let mut rng = Rng::seeded(self.seed ^ (self.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ (seat.0 as u64) << 56);
             tokio::spawn(async move {
-                let Ok(_permit) = pool.acquire_owned().await else { return };
-                let action = tokio::task::spawn_blocking(move || game.bot_action(&spec, seat, &mut rng)).await.ok().flatten();
+                let started = Instant::now();
+                let action = {
+                    let Ok(_permit) = pool.acquire_owned().await else { return };
+                    tokio::task::spawn_blocking(move || game.bot_action(&spec, seat, &mut rng)).await.ok().flatten()
+                };
+                tokio::time::sleep_until(started + delay).await;
                 let _ = me.send(Cmd::BotMove { seat, action }).await;
             });
         }
