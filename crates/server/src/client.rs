@@ -65,7 +65,8 @@ pub struct Socket {
 impl Socket {
     pub async fn connect(addr: SocketAddr, game: &str, token: Option<&str>) -> Result<Socket, Error> {
         let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{game}{q}")).await?;
+        let url = format!("ws://{addr}/ws/games/{game}{q}");
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
         Ok(Socket { ws })
     }
     pub async fn send(&mut self, m: &ClientMsg) -> Result<(), Error> {

@@ -246,12 +246,18 @@ impl Server {
         let t0 = std::time::Instant::now();
         let n = shared.resume_all().await?;
         let resumed = (n, t0.elapsed());
+        shared.metrics.resumed_games.store(n as u64, Relaxed);
+        shared.metrics.resume_us.store(resumed.1.as_micros() as u64, Relaxed);
         tracing::info!(games = n, ms = resumed.1.as_millis() as u64, "resumed running games");
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let app = http::router(shared.clone());
         let mut sd = shutdown;
         let task = tokio::spawn(async move {
+            use axum::serve::ListenerExt;
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
                 .with_graceful_shutdown(async move { stopped(&mut sd).await })
                 .await

@@ -18,6 +18,8 @@ pub struct Metrics {
     pub bot_actions: AtomicU64,
     pub timeouts: AtomicU64,
     pub frames_dropped: AtomicU64,
+    pub resumed_games: AtomicU64,
+    pub resume_us: AtomicU64,
     buckets: [AtomicU64; BUCKETS_MS.len()],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -50,6 +52,11 @@ impl Metrics {
         g(&mut s, "robodrome_bot_actions_total", "Actions chosen by bots.", "counter", self.bot_actions.load(Relaxed).to_string());
         g(&mut s, "robodrome_timeouts_total", "Timers that ran out.", "counter", self.timeouts.load(Relaxed).to_string());
         g(&mut s, "robodrome_frames_dropped_total", "Connections dropped because their queue was full.", "counter", self.frames_dropped.load(Relaxed).to_string());
+        g(&mut s, "robodrome_resumed_games", "Running games resumed from storage at the last start.", "gauge", self.resumed_games.load(Relaxed).to_string());
+        g(&mut s, "robodrome_resume_seconds", "Time taken to resume them (replaying their logs).", "gauge", (self.resume_us.load(Relaxed) as f64 / 1e6).to_string());
+        if let Some(rss) = resident_bytes() {
+            g(&mut s, "robodrome_process_resident_bytes", "Resident memory of the server process.", "gauge", rss.to_string());
+        }
         let name = "robodrome_action_latency_seconds";
         let _ = writeln!(s, "# HELP {name} Time from receiving an action to broadcasting its update.\n# TYPE {name} histogram");
         for (i, b) in BUCKETS_MS.iter().enumerate() {
@@ -61,4 +68,11 @@ impl Metrics {
         let _ = writeln!(s, "{name}_count {n}");
         s
     }
+}
+
+/// Resident set size from `/proc/self/statm` (Linux; `None` elsewhere).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
 }
