@@ -67,9 +67,15 @@ pub enum ServerMsg {
         time_left_ms: Option<u64>,
     },
     /// The game is over.
-    Over { outcome: Value },
+    Over {
+        outcome: Value,
+    },
     /// A seat's player left or came back; `bot` is true while a bot plays for them.
-    Presence { seat: u8, connected: bool, bot: bool },
+    Presence {
+        seat: u8,
+        connected: bool,
+        bot: bool,
+    },
     /// A request was refused: nothing changed and the connection stays usable.
     Error {
         code: ErrorCode,
@@ -191,7 +197,10 @@ impl ClientMsg {
         match m.remove("v") {
             Some(Value::Number(n)) if n.as_u64() == Some(VERSION as u64) => {}
             Some(other) => {
-                return Err((ErrorCode::UnsupportedVersion, format!("protocol version {other} is not supported (1 is)")));
+                return Err((
+                    ErrorCode::UnsupportedVersion,
+                    format!("protocol version {other} is not supported (1 is)"),
+                ));
             }
             None => return Err((ErrorCode::UnsupportedVersion, "missing \"v\": 1".into())),
         }

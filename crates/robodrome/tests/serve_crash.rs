@@ -9,7 +9,7 @@
 use autoscooter::Autoscooter;
 use engine::{Game, LogEntry, Observer, Rng};
 use protocol::ServerMsg;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use server::client;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -115,7 +115,8 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
                 let mut out = BTreeMap::new();
                 for g in list {
                     let id = g["id"].as_str().unwrap().to_string();
-                    let r = client::expect(addr, "GET", &format!("/api/games/{id}/replay"), None, None, 200).await.unwrap();
+                    let r =
+                        client::expect(addr, "GET", &format!("/api/games/{id}/replay"), None, None, 200).await.unwrap();
                     out.insert(id, r);
                 }
                 return out;
@@ -148,5 +149,9 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
         assert_eq!(&serde_json::to_value(g.view(Observer::Spectator)).unwrap(), view, "game {id} at {seq}");
     }
     assert!(interrupted >= kills, "the kills hit running games ({interrupted} games running at the {kills} kills)");
-    eprintln!("{} games, {kills} kills hitting {interrupted} running games, {} positions checked", ids.len(), seen.len());
+    eprintln!(
+        "{} games, {kills} kills hitting {interrupted} running games, {} positions checked",
+        ids.len(),
+        seen.len()
+    );
 }

@@ -11,7 +11,13 @@ use tokio_tungstenite::tungstenite::Message;
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 
 /// One request (`Connection: close`); the status and the JSON body (text as a JSON string).
-pub async fn http(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&Value>) -> Result<(u16, Value), Error> {
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> Result<(u16, Value), Error> {
     let mut s = tokio::net::TcpStream::connect(addr).await?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
@@ -25,7 +31,8 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, token: Option<&str
     let text = String::from_utf8_lossy(&out);
     let status: u16 = text.split(' ').nth(1).and_then(|c| c.parse().ok()).ok_or("no status line")?;
     let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let rest = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    let rest =
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
     Ok((status, serde_json::from_str(&rest).unwrap_or(Value::String(rest))))
 }
 
@@ -43,7 +50,14 @@ fn dechunk(mut s: &str) -> String {
 }
 
 /// A request that must answer `want`; returns the body.
-pub async fn expect(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<&Value>, want: u16) -> Result<Value, Error> {
+pub async fn expect(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+    want: u16,
+) -> Result<Value, Error> {
     let (status, v) = http(addr, method, path, token, body).await?;
     if status != want {
         return Err(format!("{method} {path}: {status} {v}").into());

@@ -1,9 +1,9 @@
 //! Typed errors of the HTTP API; client faults are not logged as server errors.
 
 use crate::store::StoreError;
+use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use protocol::HttpError;
 
 #[derive(Debug, thiserror::Error)]

@@ -1,14 +1,14 @@
 //! The routes: the JSON lobby, the WebSocket endpoint, health, metrics and the client page.
 //! Handlers are thin: they authenticate, call the lobby and turn its answer into a response.
 
+use crate::Shared;
 use crate::error::ApiError;
 use crate::store::{Identity, Status};
 use crate::ws::{self, Incoming};
-use crate::Shared;
 use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -122,7 +122,11 @@ async fn guest(State(s): AppState, Body(req): Body<GuestRequest>) -> Result<Resp
     Ok((StatusCode::CREATED, headers, Json(g)).into_response())
 }
 
-async fn create(State(s): AppState, Caller(who): Caller, Body(req): Body<CreateGame>) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
+async fn create(
+    State(s): AppState,
+    Caller(who): Caller,
+    Body(req): Body<CreateGame>,
+) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
     Ok((StatusCode::CREATED, Json(s.create_game(&who, req).await?)))
 }
 
@@ -146,7 +150,12 @@ async fn game(State(s): AppState, Path(id): Path<String>) -> Result<Json<GameInf
     Ok(Json(s.game_info(&id).await?))
 }
 
-async fn join(State(s): AppState, Path(id): Path<String>, Caller(who): Caller, body: axum::body::Bytes) -> Result<Json<GameInfo>, ApiError> {
+async fn join(
+    State(s): AppState,
+    Path(id): Path<String>,
+    Caller(who): Caller,
+    body: axum::body::Bytes,
+) -> Result<Json<GameInfo>, ApiError> {
     // The body is optional: no body takes the first open seat.
     let req: JoinGame = if body.iter().all(u8::is_ascii_whitespace) {
         JoinGame::default()
@@ -165,7 +174,12 @@ async fn replay(State(s): AppState, Path(id): Path<String>) -> Result<Json<Value
 }
 
 /// `GET /ws/games/{id}`: play the seat the caller holds, or watch.
-async fn socket(State(s): AppState, Path(id): Path<String>, MaybeCaller(who): MaybeCaller, up: WebSocketUpgrade) -> Result<Response, ApiError> {
+async fn socket(
+    State(s): AppState,
+    Path(id): Path<String>,
+    MaybeCaller(who): MaybeCaller,
+    up: WebSocketUpgrade,
+) -> Result<Response, ApiError> {
     let sub = s.subscribe(&id, who.as_ref().map(|w| w.id.as_str())).await?;
     // Frames up to 1 MiB are read so that those over 64 KiB get a typed error, not a dropped socket.
     // Small buffers keep an idle connection cheap; frames are written as soon as they are sent.

@@ -29,7 +29,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot, watch, Semaphore};
+use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 
 /// How a server runs.
 #[derive(Clone, Debug)]
@@ -127,7 +127,8 @@ impl Shared {
 
     /// Rebuild a game from its setup, seed and log (through the engine).
     pub(crate) fn load_game(&self, row: &GameRow, log: &[Entry]) -> Result<Box<dyn AnyGame>, ApiError> {
-        let kind = self.registry.get(&row.game).ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
+        let kind =
+            self.registry.get(&row.game).ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
         let mut g = kind.start(&row.setup, row.seed).map_err(ApiError::Internal)?;
         for (i, e) in log.iter().enumerate() {
             let r = match e {
@@ -322,7 +323,12 @@ pub fn serve_blocking(config: Config) -> Result<(), Box<dyn std::error::Error + 
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     rt.block_on(async {
         let server = Server::start(config).await?;
-        eprintln!("robodrome: serving on http://{} (resumed {} games in {} ms)", server.addr, server.resumed.0, server.resumed.1.as_millis());
+        eprintln!(
+            "robodrome: serving on http://{} (resumed {} games in {} ms)",
+            server.addr,
+            server.resumed.0,
+            server.resumed.1.as_millis()
+        );
         server.run_until_signal().await;
         Ok(())
     })

@@ -8,7 +8,7 @@
 use crate::client::{self, Error, Socket};
 use engine::Rng;
 use protocol::{ClientMsg, ServerMsg};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -134,7 +134,14 @@ pub async fn run(args: Args) -> Result<(), Error> {
 }
 
 /// One client: acts when its seat owes a decision, times each action until its broadcast.
-async fn play(mut sock: Socket, seat: u8, mut rng: Rng, think: Duration, stop_at: Instant, tally: Arc<Mutex<Tally>>) -> Result<(), Error> {
+async fn play(
+    mut sock: Socket,
+    seat: u8,
+    mut rng: Rng,
+    think: Duration,
+    stop_at: Instant,
+    tally: Arc<Mutex<Tally>>,
+) -> Result<(), Error> {
     let mut sent: Option<(u64, Instant)> = None;
     let mut acked: Option<(u64, Instant)> = None;
     let mut next = 0u64;
@@ -215,7 +222,8 @@ pub fn autoscooter_move(view: &Value, seat: u8, rng: &mut Rng) -> Option<Value> 
             })?;
             let id = car["car"].as_u64()? as u8;
             let used: Vec<u64> = car["used_numbers"].as_array()?.iter().filter_map(Value::as_u64).collect();
-            let free: Vec<u8> = autoscooter::sheet::column(id).into_iter().filter(|n| !used.contains(&(*n as u64))).collect();
+            let free: Vec<u8> =
+                autoscooter::sheet::column(id).into_iter().filter(|n| !used.contains(&(*n as u64))).collect();
             let number = *rng.pick(&free)?;
             let speed = car["speed"].as_u64()? as u8;
             let letter = if speed == 0 {

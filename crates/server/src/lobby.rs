@@ -1,13 +1,13 @@
 //! The lobby: guest identities, creating, joining and starting games, lists and replays.
 //! HTTP handlers (`http.rs`) are thin wrappers around these functions.
 
+use crate::Shared;
 use crate::error::ApiError;
 use crate::store::{GameRow, Identity, SeatOwner, Status};
-use crate::Shared;
 use protocol::{CreateGame, GameInfo, GuestResponse, JoinGame, SeatInfo};
-use serde_json::{json, Value};
-use std::sync::atomic::Ordering::Relaxed;
+use serde_json::{Value, json};
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 
 /// A random hex string of `bytes` bytes from the operating system's generator.
 pub fn random_hex(bytes: usize) -> Result<String, ApiError> {
@@ -36,15 +36,17 @@ impl Shared {
     }
 
     pub async fn create_game(self: &Arc<Self>, who: &Identity, req: CreateGame) -> Result<GameInfo, ApiError> {
-        let kind = self
-            .registry
-            .get(&req.game)
-            .ok_or_else(|| ApiError::bad("unknown_game", format!("unknown game {:?} (known: {:?})", req.game, self.registry.names())))?;
+        let kind = self.registry.get(&req.game).ok_or_else(|| {
+            ApiError::bad("unknown_game", format!("unknown game {:?} (known: {:?})", req.game, self.registry.names()))
+        })?;
         let mut seats = Vec::new();
         for s in &req.seats {
             seats.push(match s.as_str() {
                 "open" => SeatOwner::Open,
-                "me" if !seats.iter().any(|o| matches!(o, SeatOwner::Human { identity, .. } if *identity == who.id)) => {
+                "me" if !seats
+                    .iter()
+                    .any(|o| matches!(o, SeatOwner::Human { identity, .. } if *identity == who.id)) =>
+                {
                     SeatOwner::Human { identity: who.id.clone(), name: who.name.clone() }
                 }
                 other => match other.strip_prefix("bot:") {
@@ -52,7 +54,12 @@ impl Shared {
                         let spec: bots::BotSpec = spec.parse().map_err(|e: String| ApiError::bad("bad_seat", e))?;
                         SeatOwner::Bot { spec: spec.to_string() }
                     }
-                    None => return Err(ApiError::bad("bad_seat", format!("a seat is \"open\", \"me\" (once) or \"bot:STRENGTH\", not {other:?}"))),
+                    None => {
+                        return Err(ApiError::bad(
+                            "bad_seat",
+                            format!("a seat is \"open\", \"me\" (once) or \"bot:STRENGTH\", not {other:?}"),
+                        ));
+                    }
                 },
             });
         }
@@ -104,7 +111,9 @@ impl Shared {
             Some(s) => {
                 let s = s as usize;
                 match row.seats.get(s) {
-                    None => return Err(ApiError::bad("no_such_seat", format!("the game has {} seats", row.seats.len()))),
+                    None => {
+                        return Err(ApiError::bad("no_such_seat", format!("the game has {} seats", row.seats.len())));
+                    }
                     Some(SeatOwner::Open) => s,
                     Some(_) => return Err(ApiError::conflict("seat_taken", "that seat is taken")),
                 }
@@ -187,8 +196,12 @@ pub(crate) fn info(row: &GameRow) -> GameInfo {
             .enumerate()
             .map(|(i, s)| match s {
                 SeatOwner::Open => SeatInfo { seat: i as u8, kind: "open".into(), name: None, bot: None },
-                SeatOwner::Human { name, .. } => SeatInfo { seat: i as u8, kind: "human".into(), name: Some(name.clone()), bot: None },
-                SeatOwner::Bot { spec } => SeatInfo { seat: i as u8, kind: "bot".into(), name: None, bot: Some(spec.clone()) },
+                SeatOwner::Human { name, .. } => {
+                    SeatInfo { seat: i as u8, kind: "human".into(), name: Some(name.clone()), bot: None }
+                }
+                SeatOwner::Bot { spec } => {
+                    SeatInfo { seat: i as u8, kind: "bot".into(), name: None, bot: Some(spec.clone()) }
+                }
             })
             .collect(),
         invite: format!("/games/{}", row.id),

@@ -43,22 +43,91 @@ impl Metrics {
         let g = |s: &mut String, name: &str, help: &str, kind: &str, v: String| {
             let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
         };
-        g(&mut s, "robodrome_connections", "Open WebSocket connections.", "gauge", self.connections.load(Relaxed).to_string());
+        g(
+            &mut s,
+            "robodrome_connections",
+            "Open WebSocket connections.",
+            "gauge",
+            self.connections.load(Relaxed).to_string(),
+        );
         g(&mut s, "robodrome_games_live", "Games with a running task.", "gauge", self.rooms.load(Relaxed).to_string());
-        g(&mut s, "robodrome_games_created_total", "Games created.", "counter", self.games_created.load(Relaxed).to_string());
-        g(&mut s, "robodrome_games_finished_total", "Games finished.", "counter", self.games_finished.load(Relaxed).to_string());
-        g(&mut s, "robodrome_actions_total", "Actions accepted and stored (players and bots).", "counter", self.actions.load(Relaxed).to_string());
-        g(&mut s, "robodrome_actions_rejected_total", "Client messages refused with an error.", "counter", self.rejected.load(Relaxed).to_string());
-        g(&mut s, "robodrome_bot_actions_total", "Actions chosen by bots.", "counter", self.bot_actions.load(Relaxed).to_string());
-        g(&mut s, "robodrome_timeouts_total", "Timers that ran out.", "counter", self.timeouts.load(Relaxed).to_string());
-        g(&mut s, "robodrome_frames_dropped_total", "Connections dropped because their queue was full.", "counter", self.frames_dropped.load(Relaxed).to_string());
-        g(&mut s, "robodrome_resumed_games", "Running games resumed from storage at the last start.", "gauge", self.resumed_games.load(Relaxed).to_string());
-        g(&mut s, "robodrome_resume_seconds", "Time taken to resume them (replaying their logs).", "gauge", (self.resume_us.load(Relaxed) as f64 / 1e6).to_string());
+        g(
+            &mut s,
+            "robodrome_games_created_total",
+            "Games created.",
+            "counter",
+            self.games_created.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_games_finished_total",
+            "Games finished.",
+            "counter",
+            self.games_finished.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_actions_total",
+            "Actions accepted and stored (players and bots).",
+            "counter",
+            self.actions.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_actions_rejected_total",
+            "Client messages refused with an error.",
+            "counter",
+            self.rejected.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_bot_actions_total",
+            "Actions chosen by bots.",
+            "counter",
+            self.bot_actions.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_timeouts_total",
+            "Timers that ran out.",
+            "counter",
+            self.timeouts.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_frames_dropped_total",
+            "Connections dropped because their queue was full.",
+            "counter",
+            self.frames_dropped.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_resumed_games",
+            "Running games resumed from storage at the last start.",
+            "gauge",
+            self.resumed_games.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_resume_seconds",
+            "Time taken to resume them (replaying their logs).",
+            "gauge",
+            (self.resume_us.load(Relaxed) as f64 / 1e6).to_string(),
+        );
         if let Some(rss) = resident_bytes() {
-            g(&mut s, "robodrome_process_resident_bytes", "Resident memory of the server process.", "gauge", rss.to_string());
+            g(
+                &mut s,
+                "robodrome_process_resident_bytes",
+                "Resident memory of the server process.",
+                "gauge",
+                rss.to_string(),
+            );
         }
         let name = "robodrome_action_latency_seconds";
-        let _ = writeln!(s, "# HELP {name} Time from receiving an action to broadcasting its update.\n# TYPE {name} histogram");
+        let _ = writeln!(
+            s,
+            "# HELP {name} Time from receiving an action to broadcasting its update.\n# TYPE {name} histogram"
+        );
         for (i, b) in BUCKETS_MS.iter().enumerate() {
             let _ = writeln!(s, "{name}_bucket{{le=\"{}\"}} {}", b / 1000.0, self.buckets[i].load(Relaxed));
         }

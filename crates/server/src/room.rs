@@ -6,16 +6,16 @@
 //! runs the planning timer (calling the engine's `time_up`), asks bots to play on a bounded
 //! worker pool, and lets a bot stand in for a player who left once a grace period is over.
 
+use crate::Shared;
 use crate::games::{ActError, AnyGame};
 use crate::store::{Entry, SeatOwner};
-use crate::Shared;
 use bots::BotSpec;
 use engine::{Audience, Decision, LogEntry, Observer, Rng, Seat};
 use protocol::{ErrorCode, ServerMsg};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -26,12 +26,30 @@ pub type Frame = Arc<str>;
 /// What a connection (or a bot worker) asks a game's task.
 pub enum Cmd {
     /// Attach a connection. It acts for `seat` (none: a spectator) and receives frames on `out`.
-    Subscribe { conn: u64, observer: Observer, out: mpsc::Sender<Frame>, done: oneshot::Sender<()> },
-    Unsubscribe { conn: u64 },
-    Act { conn: u64, seat: Option<u8>, action: Value, id: Option<u64>, received: Instant },
-    Sync { conn: u64 },
+    Subscribe {
+        conn: u64,
+        observer: Observer,
+        out: mpsc::Sender<Frame>,
+        done: oneshot::Sender<()>,
+    },
+    Unsubscribe {
+        conn: u64,
+    },
+    Act {
+        conn: u64,
+        seat: Option<u8>,
+        action: Value,
+        id: Option<u64>,
+        received: Instant,
+    },
+    Sync {
+        conn: u64,
+    },
     /// A bot worker's choice for `seat`.
-    BotMove { seat: Seat, action: Option<Value> },
+    BotMove {
+        seat: Seat,
+        action: Option<Value>,
+    },
 }
 
 /// A handle on a game's task.
@@ -88,7 +106,11 @@ impl Room {
         let now = Instant::now();
         let presence = seats
             .iter()
-            .map(|s| Presence { conns: 0, away_since: matches!(s, SeatOwner::Human { .. }).then_some(now), stand_in: false })
+            .map(|s| Presence {
+                conns: 0,
+                away_since: matches!(s, SeatOwner::Human { .. }).then_some(now),
+                stand_in: false,
+            })
             .collect();
         let room = Room {
             id,
@@ -162,10 +184,18 @@ impl Room {
                 let Some(sub) = self.subs.get(&conn) else { return };
                 let own = match sub.observer {
                     Observer::Seat(s) => s,
-                    _ => return self.reply_error(conn, ErrorCode::NotAPlayer, None, "you hold no seat in this game", id),
+                    _ => {
+                        return self.reply_error(conn, ErrorCode::NotAPlayer, None, "you hold no seat in this game", id);
+                    }
                 };
                 if seat.is_some_and(|s| s != own.0) {
-                    return self.reply_error(conn, ErrorCode::NotYourSeat, None, "that seat belongs to someone else", id);
+                    return self.reply_error(
+                        conn,
+                        ErrorCode::NotYourSeat,
+                        None,
+                        "that seat belongs to someone else",
+                        id,
+                    );
                 }
                 if self.finished {
                     return self.reply_error(conn, ErrorCode::GameOver, None, "the game is over", id);
@@ -202,7 +232,11 @@ impl Room {
     }
 
     /// Apply through the engine, store, or restore: the stored log and the game never disagree.
-    async fn act(&mut self, seat: Seat, action: &Value) -> Result<Vec<(Audience, Value)>, (ErrorCode, Option<String>, String)> {
+    async fn act(
+        &mut self,
+        seat: Seat,
+        action: &Value,
+    ) -> Result<Vec<(Audience, Value)>, (ErrorCode, Option<String>, String)> {
         let backup = self.game.clone_box();
         let applied = self.game.apply_json(seat, action).map_err(|e| {
             self.shared.metrics.rejected.fetch_add(1, Relaxed);
@@ -292,7 +326,8 @@ impl Room {
             let game = self.game.clone_box();
             let pool = self.shared.bot_pool.clone();
             let delay = self.shared.config.bot_delay;
-            let mut rng = Rng::seeded(self.seed ^ (self.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ (seat.0 as u64) << 56);
+            let mut rng =
+                Rng::seeded(self.seed ^ (self.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ (seat.0 as u64) << 56);
             tokio::spawn(async move {
                 let started = Instant::now();
                 let action = {

@@ -120,7 +120,13 @@ impl SqliteStore {
         };
         // An in-memory database lives in one connection.
         let max = if memory { 1 } else { 4 };
-        let pool = SqlitePoolOptions::new().max_connections(max).min_connections(1).idle_timeout(None).max_lifetime(None).connect_with(opts).await?;
+        let pool = SqlitePoolOptions::new()
+            .max_connections(max)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(opts)
+            .await?;
         for s in SCHEMA {
             sqlx::query(s).execute(&pool).await?;
         }
@@ -163,7 +169,10 @@ impl Store for SqliteStore {
 
     fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>> {
         Box::pin(async move {
-            let r = sqlx::query("SELECT id, name FROM identities WHERE token = ?").bind(token).fetch_optional(&self.pool).await?;
+            let r = sqlx::query("SELECT id, name FROM identities WHERE token = ?")
+                .bind(token)
+                .fetch_optional(&self.pool)
+                .await?;
             Ok(match r {
                 Some(r) => Some(Identity { id: r.try_get("id")?, name: r.try_get("name")? }),
                 None => None,

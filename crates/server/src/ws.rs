@@ -6,8 +6,8 @@ use crate::room::Cmd;
 use crate::{Shared, Subscription};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use protocol::{ClientMsg, ErrorCode, ServerMsg};
-use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 use tokio::time::Instant;
 
 /// What arrives from a client, whatever the transport.

@@ -1,14 +1,14 @@
 use crate::support::*;
 use protocol::{ClientMsg, ServerMsg};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
 fn has_secret(frame: &str) -> bool {
     let v: Value = serde_json::from_str(frame).expect("json");
     let plots_shown = v["view"]["plots"].as_array().is_some_and(|p| !p.is_empty());
-    let secret_events = v["events"]
-        .as_array()
-        .is_some_and(|es| es.iter().any(|e| matches!(e["type"].as_str(), Some("plotted" | "wild_plotted" | "auto_plotted"))));
+    let secret_events = v["events"].as_array().is_some_and(|es| {
+        es.iter().any(|e| matches!(e["type"].as_str(), Some("plotted" | "wild_plotted" | "auto_plotted")))
+    });
     plots_shown || secret_events
 }
 
@@ -21,9 +21,16 @@ async fn full_game_two_humans_a_bot_a_reconnect_and_a_spectator() {
     let (addr, shared) = (server.addr, server.shared.clone());
     let ann = guest(addr, "Ann").await;
     let bob = guest(addr, "Bob").await;
-    let (status, g) = http(addr, "POST", "/api/games", Some(&ann), Some(json!({
-        "game": "autoscooter", "seats": ["me", "open", "bot:random"], "seed": 7
-    }))).await;
+    let (status, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(json!({
+            "game": "autoscooter", "seats": ["me", "open", "bot:random"], "seed": 7
+        })),
+    )
+    .await;
     assert_eq!(status, 201, "{g}");
     let id = g["id"].as_str().unwrap().to_string();
     assert_eq!(g["status"], "open");
@@ -124,7 +131,14 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
     let (addr, shared) = (server.addr, server.shared.clone());
     let ann = guest(addr, "Ann").await;
     let bob = guest(addr, "Bob").await;
-    let (_, g) = http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 3}))).await;
+    let (_, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 3})),
+    )
+    .await;
     let id = g["id"].as_str().unwrap().to_string();
     let (status, _) = http(addr, "GET", &format!("/ws/games/{id}"), None, None).await;
     assert_ne!(status, 101, "not started: no socket");
@@ -144,7 +158,10 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
         (Message::Text(r#"{"v":1,"type":"act","action":{"type":"fly"}}"#.into()), "bad_action"),
         (Message::Binary(vec![1, 2, 3].into()), "binary_not_supported"),
         // Seat 1 is Bob's.
-        (Message::Text(r#"{"v":1,"type":"act","seat":1,"action":{"type":"plot","car":1,"number":2}}"#.into()), "not_your_seat"),
+        (
+            Message::Text(r#"{"v":1,"type":"act","seat":1,"action":{"type":"plot","car":1,"number":2}}"#.into()),
+            "not_your_seat",
+        ),
     ];
     for (m, code) in cases {
         a.send_raw(m).await;
@@ -209,9 +226,11 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     a.ping().await;
     // HTTP errors are typed too.
-    let (status, e) = http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "chess", "seats": ["me"]}))).await;
+    let (status, e) =
+        http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "chess", "seats": ["me"]}))).await;
     assert_eq!((status, e["code"].as_str()), (400, Some("unknown_game")));
-    let (status, e) = http(addr, "POST", "/api/games", None, Some(json!({"game": "autoscooter", "seats": ["me"]}))).await;
+    let (status, e) =
+        http(addr, "POST", "/api/games", None, Some(json!({"game": "autoscooter", "seats": ["me"]}))).await;
     assert_eq!((status, e["code"].as_str()), (401, Some("unauthorized")));
     let (status, e) = http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "autoscooter", "seats": ["me", "open", "open", "open", "open", "open", "open", "open", "open"]}))).await;
     assert_eq!((status, e["code"].as_str()), (400, Some("bad_setup")));
@@ -229,7 +248,14 @@ async fn away_player_is_replaced_by_a_bot_and_timer_fills_in() {
     let (addr, shared) = (server.addr, server.shared.clone());
     let ann = guest(addr, "Ann").await;
     // Ann never connects: after the grace period a bot plays for her and the game finishes.
-    let (_, g) = http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 1}))).await;
+    let (_, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 1})),
+    )
+    .await;
     let id = g["id"].as_str().unwrap().to_string();
     let mut s = Client::connect(addr, &id, None).await;
     let mut stood_in = false;
@@ -243,7 +269,14 @@ async fn away_player_is_replaced_by_a_bot_and_timer_fills_in() {
     assert!(stood_in);
     // A timer: Bob connects but does nothing; time_up plots for him, so the round goes on.
     let bob = guest(addr, "Bob").await;
-    let (_, g) = http(addr, "POST", "/api/games", Some(&bob), Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 2, "timer_secs": 1}))).await;
+    let (_, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&bob),
+        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 2, "timer_secs": 1})),
+    )
+    .await;
     let id = g["id"].as_str().unwrap().to_string();
     let mut b = Client::connect(addr, &id, Some(&bob)).await;
     let mut auto = false;

@@ -16,7 +16,8 @@ const GAMES: usize = 200;
 fn car_numbers(v: &Value, out: &mut Vec<(u64, u64)>) {
     match v {
         Value::Object(m) => {
-            if let (Some(c), Some(n)) = (m.get("car").and_then(Value::as_u64), m.get("number").and_then(Value::as_u64)) {
+            if let (Some(c), Some(n)) = (m.get("car").and_then(Value::as_u64), m.get("number").and_then(Value::as_u64))
+            {
                 out.push((c, n));
             }
             m.values().for_each(|x| car_numbers(x, out));
@@ -58,7 +59,10 @@ async fn no_frame_shows_another_seats_secret_plot() {
         shared.store.update_game(&info.id, &seats, Status::Running).await.unwrap();
         let mut subs = Vec::new();
         for s in 0..players {
-            subs.push((Observer::Seat(Seat(s as u8)), shared.watch(&info.id, Observer::Seat(Seat(s as u8))).await.unwrap()));
+            subs.push((
+                Observer::Seat(Seat(s as u8)),
+                shared.watch(&info.id, Observer::Seat(Seat(s as u8))).await.unwrap(),
+            ));
         }
         subs.push((Observer::Spectator, shared.watch(&info.id, Observer::Spectator).await.unwrap()));
         let shared = shared.clone();
@@ -70,7 +74,9 @@ async fn no_frame_shows_another_seats_secret_plot() {
                     tokio::spawn(async move {
                         let mut frames: Vec<(Observer, Value)> = Vec::new();
                         loop {
-                            let f = tokio::time::timeout(std::time::Duration::from_secs(60), sub.rx.recv()).await.expect("frames in time");
+                            let f = tokio::time::timeout(std::time::Duration::from_secs(60), sub.rx.recv())
+                                .await
+                                .expect("frames in time");
                             let Some(f) = f else { break };
                             let v: Value = serde_json::from_str(&f).unwrap();
                             let over = v["type"] == "over";
@@ -105,8 +111,14 @@ async fn check(shared: &Arc<Shared>, id: &str, frames: &[(Observer, Value)]) {
     let row = shared.store.game(id).await.unwrap().unwrap();
     assert_eq!(row.status, Status::Finished);
     let setup: autoscooter::Setup = serde_json::from_value(row.setup).unwrap();
-    let log: Vec<LogEntry<autoscooter::Action>> =
-        shared.store.log(id).await.unwrap().into_iter().map(|e| serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap()).collect();
+    let log: Vec<LogEntry<autoscooter::Action>> = shared
+        .store
+        .log(id)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap())
+        .collect();
     // The secret plots after each log prefix, from the omniscient state: (owner, car, number).
     let mut g = Autoscooter::new(&setup, row.seed).unwrap();
     let mut secret: Vec<BTreeSet<(u8, u64, u64)>> = Vec::new();
@@ -148,7 +160,10 @@ async fn check(shared: &Arc<Shared>, id: &str, frames: &[(Observer, Value)]) {
                 }
                 continue;
             }
-            assert!(!found.contains(&(*car, *number)), "game {id}: {obs:?} saw seat {owner}'s plot of car {car} = {number}: {f}");
+            assert!(
+                !found.contains(&(*car, *number)),
+                "game {id}: {obs:?} saw seat {owner}'s plot of car {car} = {number}: {f}"
+            );
         }
         for e in f["events"].as_array().into_iter().flatten() {
             if matches!(e["type"].as_str(), Some("plotted" | "wild_plotted" | "auto_plotted")) {

@@ -5,7 +5,7 @@ use autoscooter::Autoscooter;
 use engine::{Game, LogEntry, Rng, Seat};
 use futures_util::{SinkExt, StreamExt};
 use protocol::{ClientMsg, ServerMsg};
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 use server::{Config, Server, Shared};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -27,7 +27,13 @@ pub async fn start_server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut Confi
 }
 
 /// One HTTP/1.1 request; returns the status and the JSON body (or the text as a JSON string).
-pub async fn http(addr: SocketAddr, method: &str, path: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
     let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
@@ -41,7 +47,8 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, token: Option<&str
     let text = String::from_utf8_lossy(&out);
     let status: u16 = text.split(' ').nth(1).and_then(|c| c.parse().ok()).expect("status line");
     let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let rest = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    let rest =
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
     let v = serde_json::from_str(&rest).unwrap_or(Value::String(rest));
     (status, v)
 }
@@ -74,7 +81,8 @@ pub struct Client {
 impl Client {
     pub async fn connect(addr: SocketAddr, game: &str, token: Option<&str>) -> Client {
         let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{game}{q}")).await.expect("ws connect");
+        let (ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{game}{q}")).await.expect("ws connect");
         Client { ws, frames: Vec::new() }
     }
     pub async fn send_raw(&mut self, m: Message) {
@@ -85,7 +93,11 @@ impl Client {
     }
     pub async fn recv(&mut self) -> ServerMsg {
         loop {
-            let m = tokio::time::timeout(STEP, self.ws.next()).await.expect("a frame in time").expect("open").expect("frame");
+            let m = tokio::time::timeout(STEP, self.ws.next())
+                .await
+                .expect("a frame in time")
+                .expect("open")
+                .expect("frame");
             if let Message::Text(t) = m {
                 self.frames.push(t.to_string());
                 return ServerMsg::from_frame(&t).expect("a server message");
