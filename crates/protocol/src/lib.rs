@@ -113,10 +113,6 @@ pub enum ErrorCode {
     NotAPlayer,
     /// The seat named belongs to someone else.
     NotYourSeat,
-    /// Several seats held and none named.
-    SeatRequired,
-    /// The game has not started yet.
-    NotStarted,
     /// The game is over.
     GameOver,
     /// Too many messages: slow down.
@@ -141,8 +137,6 @@ impl ErrorCode {
             IllegalAction => "illegal_action",
             NotAPlayer => "not_a_player",
             NotYourSeat => "not_your_seat",
-            SeatRequired => "seat_required",
-            NotStarted => "not_started",
             GameOver => "game_over",
             RateLimited => "rate_limited",
             Storage => "storage",

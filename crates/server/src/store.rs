@@ -10,6 +10,7 @@ use sqlx::{Row, SqlitePool};
 use std::future::Future;
 use std::pin::Pin;
 use std::str::FromStr;
+use tokio::sync::{mpsc, oneshot};
 
 pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
@@ -21,6 +22,8 @@ pub enum StoreError {
     Data(#[from] serde_json::Error),
     #[error("log entry {0} is not the next one")]
     Gap(u64),
+    #[error("the store is closed")]
+    Closed,
 }
 
 /// A seat as stored.
@@ -94,8 +97,59 @@ pub trait Store: Send + Sync + 'static {
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>>;
 }
 
+/// SQLite has one writer at a time: every write goes through one connection (`writer`), and
+/// log appends from all games are grouped into one transaction per batch (group commit) by a
+/// task that answers each game once its entry is committed. Reads use their own pool.
 pub struct SqliteStore {
     pool: SqlitePool,
+    writer: SqlitePool,
+    appends: mpsc::Sender<Append>,
+}
+
+struct Append {
+    id: String,
+    index: u64,
+    entry: String,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Appends committed together at most.
+const BATCH: usize = 512;
+
+async fn append_task(writer: SqlitePool, mut rx: mpsc::Receiver<Append>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    while rx.recv_many(&mut batch, BATCH).await > 0 {
+        match insert_all(&writer, &batch).await {
+            Ok(()) => {
+                for a in batch.drain(..) {
+                    let _ = a.done.send(Ok(()));
+                }
+            }
+            // One bad entry must not fail the others: insert them one by one.
+            Err(_) => {
+                for a in batch.drain(..) {
+                    let r = insert_all(&writer, std::slice::from_ref(&a)).await;
+                    let _ = a.done.send(r.map_err(|e| match e {
+                        sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Gap(a.index),
+                        e => e.into(),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::Error> {
+    let mut tx = writer.begin().await?;
+    for a in batch {
+        sqlx::query("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)")
+            .bind(&a.id)
+            .bind(a.index as i64)
+            .bind(&a.entry)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await
 }
 
 const SCHEMA: &[&str] = &[
@@ -118,19 +172,22 @@ impl SqliteStore {
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
         };
-        // An in-memory database lives in one connection.
-        let max = if memory { 1 } else { 4 };
-        let pool = SqlitePoolOptions::new()
-            .max_connections(max)
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
             .min_connections(1)
             .idle_timeout(None)
             .max_lifetime(None)
-            .connect_with(opts)
+            .connect_with(opts.clone())
             .await?;
+        // An in-memory database lives in one connection.
+        let pool =
+            if memory { writer.clone() } else { SqlitePoolOptions::new().max_connections(4).connect_with(opts).await? };
         for s in SCHEMA {
-            sqlx::query(s).execute(&pool).await?;
+            sqlx::query(s).execute(&writer).await?;
         }
-        Ok(SqliteStore { pool })
+        let (appends, rx) = mpsc::channel(4 * BATCH);
+        tokio::spawn(append_task(writer.clone(), rx));
+        Ok(SqliteStore { pool, writer, appends })
     }
 
     fn row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
@@ -161,7 +218,7 @@ impl Store for SqliteStore {
                 .bind(id)
                 .bind(name)
                 .bind(token)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
             Ok(())
         })
@@ -191,7 +248,7 @@ impl Store for SqliteStore {
                 .bind(g.status.as_str())
                 .bind(g.timer_secs.map(|t| t as i64))
                 .bind(&g.creator)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
             Ok(())
         })
@@ -203,7 +260,7 @@ impl Store for SqliteStore {
                 .bind(serde_json::to_string(seats)?)
                 .bind(status.as_str())
                 .bind(id)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
             Ok(())
         })
@@ -214,7 +271,7 @@ impl Store for SqliteStore {
             sqlx::query("UPDATE games SET status = 'finished', outcome = ? WHERE id = ?")
                 .bind(outcome.to_string())
                 .bind(id)
-                .execute(&self.pool)
+                .execute(&self.writer)
                 .await?;
             Ok(())
         })
@@ -250,17 +307,10 @@ impl Store for SqliteStore {
 
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()> {
         Box::pin(async move {
-            let r = sqlx::query("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)")
-                .bind(id)
-                .bind(index as i64)
-                .bind(serde_json::to_string(entry)?)
-                .execute(&self.pool)
-                .await;
-            match r {
-                Ok(_) => Ok(()),
-                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(StoreError::Gap(index)),
-                Err(e) => Err(e.into()),
-            }
+            let (done, answer) = oneshot::channel();
+            let a = Append { id: id.to_string(), index, entry: serde_json::to_string(entry)?, done };
+            self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
+            answer.await.map_err(|_| StoreError::Closed)?
         })
     }
 
