@@ -45,6 +45,26 @@ enum Command {
     Board(BoardCommand),
     /// Pit bots against each other: every pairing, seats rotated, wins with 95% intervals, Elo.
     Tournament(TournamentArgs),
+    /// Run the game server: lobby, WebSocket play and the browser client (see docs/protocol.md).
+    Serve(ServeArgs),
+    /// Open many WebSocket clients against a running server and report latency (docs/benchmarks.md).
+    Loadtest(server::loadtest::Args),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: std::net::SocketAddr,
+    /// The SQLite database file (created on first start).
+    #[arg(long, default_value = "robodrome.db")]
+    db: String,
+    /// Seconds a player may be away before a bot plays for them.
+    #[arg(long, default_value_t = 30)]
+    grace_secs: u64,
+    /// The least time in milliseconds a bot takes per decision.
+    #[arg(long, default_value_t = 0)]
+    bot_delay_ms: u64,
 }
 
 #[derive(Args)]
@@ -184,6 +204,20 @@ fn main() -> ExitCode {
         Command::Bench { seconds } => bench(seconds),
         Command::Board(b) => board(b),
         Command::Tournament(t) => tournament(t),
+        Command::Serve(a) => {
+            let config = server::Config { addr: a.addr, db: a.db, grace: std::time::Duration::from_secs(a.grace_secs),
+                bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
+                ..Default::default()
+            };
+            match server::serve_blocking(config) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => fail(format!("serve: {e}")),
+            }
+        }
+        Command::Loadtest(a) => match server::loadtest::run_blocking(a) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("loadtest: {e}")),
+        },
     }
 }
 

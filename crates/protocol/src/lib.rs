@@ -1,0 +1,320 @@
+//! The wire messages of Robodrome's server: the only crate that knows the JSON on the wire.
+//!
+//! Every WebSocket frame is one JSON object with a protocol version `"v": 1` and a `type`.
+//! Game-specific parts (actions, views, events) are carried as JSON values exactly as the game
+//! crates serialise them; this crate does not know any game's rules.
+//! See `docs/protocol.md` for every message with examples.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The protocol version this crate speaks.
+pub const VERSION: u8 = 1;
+
+/// The largest frame a client may send, in bytes.
+pub const MAX_FRAME: usize = 64 * 1024;
+
+/// A message from a client to the server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// Act for a seat. `seat` may be left out when the connection holds exactly one seat.
+    Act {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<u8>,
+        action: Value,
+        /// Echoed in the `ack` or `error` so the client can match them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// Ask for the current view again.
+    Sync,
+    /// Keep-alive; answered by `pong`.
+    Ping,
+}
+
+/// A message from the server to a client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// Sent once on connect and on `sync`: who you are in this game and what you may see now.
+    Welcome {
+        game_id: String,
+        game: String,
+        /// The seats this connection acts for (empty for a spectator).
+        seats: Vec<u8>,
+        /// Number of log entries applied so far.
+        seq: u64,
+        view: Value,
+        /// The seats that owe a decision now (empty when the game is over).
+        waiting: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_left_ms: Option<u64>,
+    },
+    /// The action with this `id` was accepted and stored as log entry `seq`.
+    Ack {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+        seq: u64,
+    },
+    /// The game moved on: the events this connection may see, and its new view.
+    Update {
+        seq: u64,
+        events: Vec<Value>,
+        view: Value,
+        waiting: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_left_ms: Option<u64>,
+    },
+    /// The game is over.
+    Over {
+        outcome: Value,
+    },
+    /// A seat's player left or came back; `bot` is true while a bot plays for them.
+    Presence {
+        seat: u8,
+        connected: bool,
+        bot: bool,
+    },
+    /// A request was refused: nothing changed and the connection stays usable.
+    Error {
+        code: ErrorCode,
+        /// The game's own rule code when `code` is `illegal_action` (e.g. `not_your_decision`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rule: Option<String>,
+        message: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    Pong,
+}
+
+/// Stable error codes (snake_case on the wire).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// Not JSON, or not a JSON object.
+    Malformed,
+    /// Larger than [`MAX_FRAME`].
+    TooLarge,
+    /// Missing or unsupported `v`.
+    UnsupportedVersion,
+    /// A `type` this server does not know.
+    UnknownType,
+    /// A known type with missing or wrong fields.
+    BadMessage,
+    /// A binary frame.
+    BinaryNotSupported,
+    /// The action does not parse as an action of this game.
+    BadAction,
+    /// The game's rules refused the action (see `rule`).
+    IllegalAction,
+    /// The connection acts for no seat in this game.
+    NotAPlayer,
+    /// The seat named belongs to someone else.
+    NotYourSeat,
+    /// The game is over.
+    GameOver,
+    /// Too many messages: slow down.
+    RateLimited,
+    /// The server could not store the action; nothing changed.
+    Storage,
+    /// The game's task is gone (server shutting down).
+    Unavailable,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        use ErrorCode::*;
+        match self {
+            Malformed => "malformed",
+            TooLarge => "too_large",
+            UnsupportedVersion => "unsupported_version",
+            UnknownType => "unknown_type",
+            BadMessage => "bad_message",
+            BinaryNotSupported => "binary_not_supported",
+            BadAction => "bad_action",
+            IllegalAction => "illegal_action",
+            NotAPlayer => "not_a_player",
+            NotYourSeat => "not_your_seat",
+            GameOver => "game_over",
+            RateLimited => "rate_limited",
+            Storage => "storage",
+            Unavailable => "unavailable",
+        }
+    }
+}
+
+impl ServerMsg {
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
+        ServerMsg::Error { code, rule: None, message: message.into(), id: None }
+    }
+
+    /// The frame as sent: the message with `"v": 1`.
+    pub fn to_frame(&self) -> String {
+        let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.insert("v".into(), Value::from(VERSION));
+        }
+        v.to_string()
+    }
+
+    /// Parse a frame sent by the server (clients and tests).
+    pub fn from_frame(text: &str) -> Result<ServerMsg, serde_json::Error> {
+        let mut v: Value = serde_json::from_str(text)?;
+        if let Value::Object(m) = &mut v {
+            m.remove("v");
+        }
+        serde_json::from_value(v)
+    }
+}
+
+impl ClientMsg {
+    /// The frame as a client sends it.
+    pub fn to_frame(&self) -> String {
+        let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
+        if let Value::Object(m) = &mut v {
+            m.insert("v".into(), Value::from(VERSION));
+        }
+        v.to_string()
+    }
+
+    /// Parse a client frame; every way it can fail has its own code.
+    pub fn parse(text: &str) -> Result<ClientMsg, (ErrorCode, String)> {
+        if text.len() > MAX_FRAME {
+            return Err((ErrorCode::TooLarge, format!("frames are limited to {MAX_FRAME} bytes")));
+        }
+        let v: Value = serde_json::from_str(text).map_err(|e| (ErrorCode::Malformed, e.to_string()))?;
+        let Value::Object(mut m) = v else {
+            return Err((ErrorCode::Malformed, "a message is a JSON object".into()));
+        };
+        match m.remove("v") {
+            Some(Value::Number(n)) if n.as_u64() == Some(VERSION as u64) => {}
+            Some(other) => {
+                return Err((
+                    ErrorCode::UnsupportedVersion,
+                    format!("protocol version {other} is not supported (1 is)"),
+                ));
+            }
+            None => return Err((ErrorCode::UnsupportedVersion, "missing \"v\": 1".into())),
+        }
+        let ty = match m.get("type") {
+            Some(Value::String(t)) => t.clone(),
+            _ => return Err((ErrorCode::BadMessage, "missing \"type\"".into())),
+        };
+        if !matches!(ty.as_str(), "act" | "sync" | "ping") {
+            return Err((ErrorCode::UnknownType, format!("unknown message type {ty:?}")));
+        }
+        serde_json::from_value(Value::Object(m)).map_err(|e| (ErrorCode::BadMessage, e.to_string()))
+    }
+}
+
+// ---- HTTP lobby bodies ----
+
+/// `POST /api/guest`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GuestRequest {
+    pub name: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GuestResponse {
+    pub id: String,
+    pub name: String,
+    /// Secret: sent as the `robodrome_token` cookie, `Authorization: Bearer …` or `?token=`.
+    pub token: String,
+}
+
+/// `POST /api/games`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateGame {
+    pub game: String,
+    /// `"open"`, `"me"` (the creator takes it) or `"bot:random"`, `"bot:heuristic"`, `"bot:search:N"`.
+    pub seats: Vec<String>,
+    #[serde(default)]
+    pub board: Option<String>,
+    /// The game's variants object (Autoscooter: `{"jolting": true}`).
+    #[serde(default)]
+    pub variants: Option<Value>,
+    /// Game-specific options (Autoscooter: `{"beginners": true}`).
+    #[serde(default)]
+    pub options: Option<Value>,
+    /// Planning timer in seconds; absent or 0: off.
+    #[serde(default)]
+    pub timer_secs: Option<u32>,
+    /// Seed of the game's randomness; random when absent.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+/// A seat as the lobby shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub seat: u8,
+    /// `open`, `human` or `bot`.
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bot: Option<String>,
+}
+
+/// A game in the lobby.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameInfo {
+    pub id: String,
+    pub game: String,
+    /// `open`, `running` or `finished`.
+    pub status: String,
+    pub seats: Vec<SeatInfo>,
+    pub invite: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timer_secs: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Value>,
+}
+
+/// `POST /api/games/{id}/join`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinGame {
+    #[serde(default)]
+    pub seat: Option<u8>,
+}
+
+/// An HTTP error body.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct HttpError {
+    pub code: String,
+    pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn client_frames_round_trip_and_fail_with_codes() {
+        let m = ClientMsg::Act { seat: Some(1), action: serde_json::json!({"type": "plot"}), id: Some(3) };
+        assert_eq!(ClientMsg::parse(&m.to_frame()).unwrap(), m);
+        assert_eq!(ClientMsg::parse("{").unwrap_err().0, ErrorCode::Malformed);
+        assert_eq!(ClientMsg::parse("[1]").unwrap_err().0, ErrorCode::Malformed);
+        assert_eq!(ClientMsg::parse(r#"{"type":"ping"}"#).unwrap_err().0, ErrorCode::UnsupportedVersion);
+        assert_eq!(ClientMsg::parse(r#"{"v":2,"type":"ping"}"#).unwrap_err().0, ErrorCode::UnsupportedVersion);
+        assert_eq!(ClientMsg::parse(r#"{"v":1,"type":"dance"}"#).unwrap_err().0, ErrorCode::UnknownType);
+        assert_eq!(ClientMsg::parse(r#"{"v":1,"type":"act"}"#).unwrap_err().0, ErrorCode::BadMessage);
+        assert_eq!(ClientMsg::parse(&"x".repeat(MAX_FRAME + 1)).unwrap_err().0, ErrorCode::TooLarge);
+        assert_eq!(ClientMsg::parse(r#"{"v":1,"type":"ping"}"#).unwrap(), ClientMsg::Ping);
+    }
+
+    #[test]
+    fn server_frames_carry_the_version() {
+        let f = ServerMsg::error(ErrorCode::NotYourSeat, "no").to_frame();
+        let v: Value = serde_json::from_str(&f).unwrap();
+        assert_eq!(v["v"], 1);
+        assert_eq!(v["code"], "not_your_seat");
+        assert_eq!(ServerMsg::from_frame(&f).unwrap(), ServerMsg::error(ErrorCode::NotYourSeat, "no"));
+        assert_eq!(ErrorCode::RateLimited.as_str(), "rate_limited");
+    }
+}

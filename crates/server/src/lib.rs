@@ -1,0 +1,335 @@
+//! Robodrome's game server: an HTTP lobby, WebSocket play, one task per game, SQLite storage.
+//!
+//! * [`games`] — the object-safe adapter every `engine::Game` gets, and the registry of games;
+//! * [`room`] — the task that owns one running game (validation through the engine, storage
+//!   before acknowledgement, per-seat redacted sends, timers, bots);
+//! * [`ws`] — a connection's loop, generic over `Sink`/`Stream`;
+//! * [`http`] — the routes; [`lobby`] — what they do; [`store`] — storage; [`metrics`].
+//!
+//! **Invariant:** the server decides no rule; everything goes through the engine.
+
+pub mod client;
+pub mod error;
+pub mod games;
+pub mod http;
+pub mod loadtest;
+pub mod lobby;
+pub mod metrics;
+pub mod room;
+pub mod store;
+pub mod ws;
+
+use crate::error::ApiError;
+use crate::games::{AnyGame, Registry};
+use crate::room::{Cmd, Frame, Room, RoomHandle};
+use crate::store::{Entry, GameRow, SeatOwner, SqliteStore, Status, Store};
+use engine::{LogEntry, Observer, Seat};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::{Semaphore, mpsc, oneshot, watch};
+
+/// How a server runs.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub addr: SocketAddr,
+    /// The SQLite file (created on first start), or `:memory:`.
+    pub db: String,
+    /// How long a player may be away before a bot plays for them.
+    pub grace: Duration,
+    /// Bots thinking at once (the worker pool's size).
+    pub bot_workers: usize,
+    /// A game task's inbox.
+    pub inbox: usize,
+    /// Frames queued for one connection before it is dropped as too slow.
+    pub outbox: usize,
+    /// Messages per second a connection may send (a burst of twice as many is allowed).
+    pub rate: u32,
+    /// Where the browser client's files are (served at `/` when present).
+    pub web: Option<std::path::PathBuf>,
+    /// The least time a bot takes per decision (so people can follow; 0 in simulations).
+    pub bot_delay: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: "robodrome.db".into(),
+            grace: Duration::from_secs(30),
+            bot_workers: std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2),
+            inbox: 256,
+            outbox: 256,
+            rate: 20,
+            web: Some("web".into()),
+            bot_delay: Duration::ZERO,
+        }
+    }
+}
+
+/// Everything the routes and game tasks share. Game state is not here: each game's task owns it.
+pub struct Shared {
+    pub config: Config,
+    pub store: Arc<dyn Store>,
+    pub registry: Registry,
+    pub metrics: metrics::Metrics,
+    pub bot_pool: Arc<Semaphore>,
+    pub shutdown: watch::Receiver<bool>,
+    /// Handles of the running game tasks, by game id.
+    rooms: Mutex<HashMap<String, RoomHandle>>,
+    /// Serialises seat changes in the lobby (not game state).
+    lobby_lock: tokio::sync::Mutex<()>,
+    next_conn: AtomicU64,
+}
+
+/// A connection attached to a game: frames for it arrive on `rx`.
+pub struct Subscription {
+    pub conn: u64,
+    pub seat: Option<Seat>,
+    pub room: RoomHandle,
+    pub rx: mpsc::Receiver<Frame>,
+}
+
+impl Subscription {
+    /// Detach (also done by the game task when `rx` is dropped and a send fails).
+    pub async fn leave(&self) {
+        let _ = self.room.tx.send(Cmd::Unsubscribe { conn: self.conn }).await;
+    }
+}
+
+impl Shared {
+    pub fn new(config: Config, store: Arc<dyn Store>, shutdown: watch::Receiver<bool>) -> Arc<Shared> {
+        Arc::new(Shared {
+            bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
+            config,
+            store,
+            registry: Registry::standard(),
+            metrics: Default::default(),
+            shutdown,
+            rooms: Mutex::new(HashMap::new()),
+            lobby_lock: tokio::sync::Mutex::new(()),
+            next_conn: AtomicU64::new(1),
+        })
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, RoomHandle>> {
+        self.rooms.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub(crate) fn forget_room(&self, id: &str) {
+        let mut rooms = self.rooms();
+        if rooms.get(id).is_some_and(|h| h.tx.is_closed()) {
+            rooms.remove(id);
+        }
+    }
+
+    /// Rebuild a game from its setup, seed and log (through the engine).
+    pub(crate) fn load_game(&self, row: &GameRow, log: &[Entry]) -> Result<Box<dyn AnyGame>, ApiError> {
+        let kind =
+            self.registry.get(&row.game).ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
+        let mut g = kind.start(&row.setup, row.seed).map_err(ApiError::Internal)?;
+        for (i, e) in log.iter().enumerate() {
+            let r = match e {
+                LogEntry::Act { seat, action } => g.apply_json(*seat, action).map(|_| ()),
+                LogEntry::TimeUp => g.time_up().map(|_| ()),
+            };
+            r.map_err(|e| ApiError::Internal(format!("game {} log entry {i} does not replay: {e:?}", row.id)))?;
+        }
+        Ok(g)
+    }
+
+    /// The task of a started game, spawned (from storage) if it is not running.
+    pub async fn room(self: &Arc<Self>, id: &str) -> Result<RoomHandle, ApiError> {
+        if let Some(h) = self.rooms().get(id).filter(|h| !h.tx.is_closed()) {
+            return Ok(h.clone());
+        }
+        let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        if row.status == Status::Open {
+            return Err(ApiError::conflict("not_started", "the game has not started yet"));
+        }
+        let log = self.store.log(id).await?;
+        let game = self.load_game(&row, &log)?;
+        let mut rooms = self.rooms();
+        // Another request may have loaded it meanwhile.
+        if let Some(h) = rooms.get(id).filter(|h| !h.tx.is_closed()) {
+            return Ok(h.clone());
+        }
+        let h = Room::spawn(
+            self.clone(),
+            row.id.clone(),
+            game,
+            row.seed,
+            row.seats.clone(),
+            log.len() as u64,
+            row.timer_secs,
+            row.status == Status::Finished,
+        );
+        rooms.insert(row.id, h.clone());
+        Ok(h)
+    }
+
+    /// Attach a connection to a game: as the seat `identity` holds there, or as a spectator.
+    pub async fn subscribe(self: &Arc<Self>, id: &str, identity: Option<&str>) -> Result<Subscription, ApiError> {
+        let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        let seat = identity.and_then(|who| {
+            row.seats
+                .iter()
+                .position(|s| matches!(s, SeatOwner::Human { identity, .. } if identity == who))
+                .map(|i| Seat(i as u8))
+        });
+        self.watch(id, seat.map_or(Observer::Spectator, Observer::Seat)).await
+    }
+
+    /// Attach as any observer (in-process tools and tests; connections go through [`Self::subscribe`]).
+    pub async fn watch(self: &Arc<Self>, id: &str, observer: Observer) -> Result<Subscription, ApiError> {
+        let seat = match observer {
+            Observer::Seat(s) => Some(s),
+            _ => None,
+        };
+        // A task that is just stopping may refuse us once: load it again.
+        for _ in 0..3 {
+            let room = self.room(id).await?;
+            let conn = self.next_conn.fetch_add(1, Relaxed);
+            let (out, rx) = mpsc::channel(self.config.outbox);
+            let (done, ok) = oneshot::channel();
+            if room.tx.send(Cmd::Subscribe { conn, observer, out, done }).await.is_ok() && ok.await.is_ok() {
+                return Ok(Subscription { conn, seat, room, rx });
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        Err(ApiError::Internal("the game's task is not answering".into()))
+    }
+
+    /// Resume every running game by replaying its log. Returns how many.
+    pub async fn resume_all(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let mut n = 0;
+        loop {
+            let rows = self.store.games(Some(Status::Running), 100_000).await?;
+            let before = n;
+            for row in rows {
+                if self.rooms().contains_key(&row.id) {
+                    continue;
+                }
+                match self.room(&row.id).await {
+                    Ok(_) => n += 1,
+                    Err(e) => tracing::error!(game = %row.id, error = %e, "cannot resume"),
+                }
+            }
+            if n == before {
+                return Ok(n);
+            }
+        }
+    }
+
+    pub fn live_rooms(&self) -> usize {
+        self.rooms().len()
+    }
+}
+
+/// A running server.
+pub struct Server {
+    pub addr: SocketAddr,
+    pub shared: Arc<Shared>,
+    /// How long resuming the stored running games took, and how many.
+    pub resumed: (usize, Duration),
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl Server {
+    /// Open the database, resume running games, bind and serve (port 0 picks a free port).
+    pub async fn start(config: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db).await?);
+        let (stop, shutdown) = watch::channel(false);
+        let shared = Shared::new(config.clone(), store, shutdown.clone());
+        let t0 = std::time::Instant::now();
+        let n = shared.resume_all().await?;
+        let resumed = (n, t0.elapsed());
+        shared.metrics.resumed_games.store(n as u64, Relaxed);
+        shared.metrics.resume_us.store(resumed.1.as_micros() as u64, Relaxed);
+        tracing::info!(games = n, ms = resumed.1.as_millis() as u64, "resumed running games");
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        let addr = listener.local_addr()?;
+        let app = http::router(shared.clone());
+        let mut sd = shutdown;
+        let task = tokio::spawn(async move {
+            use axum::serve::ListenerExt;
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
+            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+                .with_graceful_shutdown(async move { stopped(&mut sd).await })
+                .await
+        });
+        tracing::info!(%addr, "serving");
+        Ok(Server { addr, shared, resumed, stop, task })
+    }
+
+    /// Stop taking connections, close games and connections, wait for the server to end.
+    pub async fn shutdown(self) {
+        let _ = self.stop.send(true);
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
+    }
+
+    /// Serve until ctrl-c or SIGTERM.
+    pub async fn run_until_signal(self) {
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        self.shutdown().await;
+    }
+}
+
+/// Resolves once the server is stopping.
+pub(crate) async fn stopped(rx: &mut watch::Receiver<bool>) {
+    loop {
+        if *rx.borrow_and_update() {
+            return;
+        }
+        if rx.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}
+
+/// `robodrome serve`: logs to standard error, serves until ctrl-c / SIGTERM.
+pub fn serve_blocking(config: Config) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn")),
+        )
+        .with_writer(std::io::stderr)
+        .try_init();
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    rt.block_on(async {
+        let server = Server::start(config).await?;
+        eprintln!(
+            "robodrome: serving on http://{} (resumed {} games in {} ms)",
+            server.addr,
+            server.resumed.0,
+            server.resumed.1.as_millis()
+        );
+        server.run_until_signal().await;
+        Ok(())
+    })
+}

@@ -1,0 +1,252 @@
+//! `robodrome loadtest`: many WebSocket clients playing Autoscooter against a running server.
+//!
+//! Every client is a guest holding one seat; clients choose legal moves from their own view (a
+//! client-side helper below, not the server's business) and report the time from sending an
+//! action to receiving the update that broadcasts it (p50/p99), the server's memory per live
+//! game (from `/metrics`), and how long the server took to resume games when it last started.
+
+use crate::client::{self, Error, Socket};
+use engine::Rng;
+use protocol::{ClientMsg, ServerMsg};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::Mutex;
+
+/// Options of `robodrome loadtest`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Args {
+    /// The server's address.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Games to play at once.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Human seats (clients) per game, 2 to 8.
+    #[arg(long, default_value_t = 4)]
+    pub seats: usize,
+    /// Stop after this many seconds (games still running stay running, to measure a restart).
+    #[arg(long, default_value_t = 30)]
+    pub seconds: u64,
+    /// Each client waits this long before each action (think time), in milliseconds.
+    #[arg(long, default_value_t = 200)]
+    pub think_ms: u64,
+    /// Seed of the clients' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+pub fn run_blocking(args: Args) -> Result<(), Error> {
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    rt.block_on(run(args))
+}
+
+#[derive(Default)]
+struct Tally {
+    latencies_us: Vec<u64>,
+    errors: std::collections::BTreeMap<String, u64>,
+    finished: u64,
+}
+
+async fn metric(addr: SocketAddr, name: &str) -> Result<f64, Error> {
+    let (_, m) = client::http(addr, "GET", "/metrics", None, None).await?;
+    let text = m.as_str().unwrap_or_default().to_string();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix(' ')).and_then(|v| v.trim().parse().ok()))
+        .ok_or_else(|| format!("no metric {name}").into())
+}
+
+pub async fn run(args: Args) -> Result<(), Error> {
+    let addr = args.addr;
+    let seats = args.seats.clamp(2, 8);
+    let rss0 = metric(addr, "robodrome_process_resident_bytes").await?;
+    let live0 = metric(addr, "robodrome_games_live").await?;
+    eprintln!("loadtest: {} games × {seats} clients against {addr}", args.games);
+    let t0 = Instant::now();
+    // Lobby: one creator and seats-1 joiners per game.
+    let mut plan = Vec::new();
+    for g in 0..args.games {
+        let mut tokens = Vec::new();
+        for s in 0..seats {
+            tokens.push(client::guest(addr, &format!("load-{g}-{s}")).await?);
+        }
+        let mut seat_list = vec!["me".to_string()];
+        seat_list.resize(seats, "open".into());
+        let body = json!({"game": "autoscooter", "seats": seat_list, "seed": args.seed + g as u64, "timer_secs": 30});
+        let info = client::expect(addr, "POST", "/api/games", Some(&tokens[0]), Some(&body), 201).await?;
+        let id = info["id"].as_str().ok_or("no id")?.to_string();
+        for t in &tokens[1..] {
+            client::expect(addr, "POST", &format!("/api/games/{id}/join"), Some(t), None, 200).await?;
+        }
+        plan.push((id, tokens));
+    }
+    let setup_s = t0.elapsed().as_secs_f64();
+    let tally = Arc::new(Mutex::new(Tally::default()));
+    let stop_at = Instant::now() + Duration::from_secs(args.seconds);
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut connected = 0usize;
+    for (g, (id, tokens)) in plan.iter().enumerate() {
+        for (s, t) in tokens.iter().enumerate() {
+            let sock = Socket::connect(addr, id, Some(t)).await?;
+            connected += 1;
+            let tally = tally.clone();
+            let rng = Rng::seeded(args.seed ^ ((g as u64) << 8) ^ s as u64);
+            let think = Duration::from_millis(args.think_ms);
+            tasks.spawn(async move { play(sock, s as u8, rng, think, stop_at, tally).await });
+        }
+    }
+    // Measure memory while every game is live.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss1 = metric(addr, "robodrome_process_resident_bytes").await?;
+    let live1 = metric(addr, "robodrome_games_live").await?;
+    let conns = metric(addr, "robodrome_connections").await?;
+    while let Some(r) = tasks.join_next().await {
+        if let Ok(Err(e)) = r {
+            eprintln!("loadtest: a client failed: {e}");
+        }
+    }
+    let resume = metric(addr, "robodrome_resume_seconds").await.unwrap_or(f64::NAN);
+    let resumed = metric(addr, "robodrome_resumed_games").await.unwrap_or(f64::NAN);
+    let mut t = tally.lock().await;
+    t.latencies_us.sort_unstable();
+    let pct = |p: f64| -> f64 {
+        if t.latencies_us.is_empty() {
+            return f64::NAN;
+        }
+        let i = ((t.latencies_us.len() as f64 - 1.0) * p).round() as usize;
+        t.latencies_us[i] as f64 / 1000.0
+    };
+    let new_games = (live1 - live0).max(1.0);
+    println!("clients connected        {connected} ({conns} open at the server)");
+    println!("games live               {live1} ({new_games} new)");
+    println!("lobby setup              {setup_s:.1} s");
+    println!("actions measured         {}", t.latencies_us.len());
+    println!("action→broadcast p50     {:.2} ms", pct(0.50));
+    println!("action→broadcast p99     {:.2} ms", pct(0.99));
+    println!("action→broadcast max     {:.2} ms", pct(1.0));
+    println!("refused (expected: random starts)  {:?}", t.errors);
+    println!("games finished           {}", t.finished / seats as u64);
+    println!("server memory            {:.1} MB → {:.1} MB", rss0 / 1e6, rss1 / 1e6);
+    println!("memory per live game     {:.1} KB (with its {seats} connections)", (rss1 - rss0) / new_games / 1e3);
+    println!("last start: resumed      {resumed} games in {:.3} s", resume);
+    Ok(())
+}
+
+/// One client: acts when its seat owes a decision, times each action until its broadcast.
+async fn play(
+    mut sock: Socket,
+    seat: u8,
+    mut rng: Rng,
+    think: Duration,
+    stop_at: Instant,
+    tally: Arc<Mutex<Tally>>,
+) -> Result<(), Error> {
+    let mut sent: Option<(u64, Instant)> = None;
+    let mut acked: Option<(u64, Instant)> = None;
+    let mut next = 0u64;
+    let mut last_view = Value::Null;
+    let mut last_waiting = Vec::new();
+    let mut lat = Vec::new();
+    let mut errors = std::collections::BTreeMap::new();
+    let mut finished = 0;
+    loop {
+        let left = stop_at.saturating_duration_since(Instant::now());
+        let Ok(msg) = tokio::time::timeout(left, sock.recv()).await else { break };
+        let Some(msg) = msg? else { break };
+        let mut act_now = false;
+        match msg {
+            ServerMsg::Welcome { view, waiting, .. } => {
+                (last_view, last_waiting) = (view, waiting);
+                act_now = true;
+            }
+            ServerMsg::Update { seq, view, waiting, .. } => {
+                if let Some((s, t)) = acked {
+                    if seq >= s {
+                        lat.push(t.elapsed().as_micros() as u64);
+                        acked = None;
+                    }
+                }
+                (last_view, last_waiting) = (view, waiting);
+                act_now = sent.is_none();
+            }
+            ServerMsg::Ack { id, seq } => {
+                if let Some((i, t)) = sent {
+                    if Some(i) == id {
+                        acked = Some((seq, t));
+                        sent = None;
+                    }
+                }
+            }
+            ServerMsg::Error { code, rule, .. } => {
+                *errors.entry(rule.unwrap_or_else(|| code.as_str().to_string())).or_insert(0) += 1;
+                sent = None;
+                act_now = true;
+            }
+            ServerMsg::Over { .. } => {
+                finished += 1;
+                break;
+            }
+            ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+        }
+        if act_now && sent.is_none() && last_waiting.contains(&seat) {
+            if let Some(action) = autoscooter_move(&last_view, seat, &mut rng) {
+                tokio::time::sleep(think).await;
+                next += 1;
+                sock.send(&ClientMsg::Act { seat: None, action, id: Some(next) }).await?;
+                sent = Some((next, Instant::now()));
+            }
+        }
+    }
+    sock.close().await;
+    let mut t = tally.lock().await;
+    t.latencies_us.extend(lat);
+    for (k, n) in errors {
+        *t.errors.entry(k).or_insert(0) += n;
+    }
+    t.finished += finished;
+    Ok(())
+}
+
+/// A move for `seat` chosen from its own Autoscooter view (a client's job, not the server's):
+/// an unused number and an allowed letter for an unplotted car, a random start (the rules
+/// refuse a bad one and the client tries again), or the first payment offered.
+pub fn autoscooter_move(view: &Value, seat: u8, rng: &mut Rng) -> Option<Value> {
+    use autoscooter::{Action, Letter};
+    let waiting = &view["waiting"];
+    match waiting["kind"].as_str()? {
+        "plan" => {
+            let plotted: Vec<u64> = view["plots"].as_array()?.iter().filter_map(|p| p["car"].as_u64()).collect();
+            let car = view["cars"].as_array()?.iter().find(|c| {
+                c["owner"].as_u64() == Some(seat as u64) && !plotted.contains(&c["car"].as_u64().unwrap_or(99))
+            })?;
+            let id = car["car"].as_u64()? as u8;
+            let used: Vec<u64> = car["used_numbers"].as_array()?.iter().filter_map(Value::as_u64).collect();
+            let free: Vec<u8> =
+                autoscooter::sheet::column(id).into_iter().filter(|n| !used.contains(&(*n as u64))).collect();
+            let number = *rng.pick(&free)?;
+            let speed = car["speed"].as_u64()? as u8;
+            let letter = if speed == 0 {
+                None
+            } else {
+                let (lo, hi) = Letter::range_at(speed);
+                Letter::from_index(lo + rng.below((hi - lo + 1) as u32) as u8)
+            };
+            serde_json::to_value(Action::plot(id, number, letter)).ok()
+        }
+        "start" => {
+            let car = waiting["car"].as_u64()?;
+            let c = view["cars"].as_array()?.iter().find(|c| c["car"].as_u64() == Some(car))?;
+            let at: grid::Hex = serde_json::from_value(c["at"].clone()).ok()?;
+            let d = grid::HexDir::ALL[rng.index(6)];
+            let facing = d.turn(rng.below(5) as i32 - 2);
+            serde_json::to_value(Action::Start { car: car as u8, to: at.neighbour(d), facing }).ok()
+        }
+        "payment" => {
+            let colours = waiting["options"].get(0)?.clone();
+            let ty = if waiting["take"].as_bool()? { "take" } else { "pay" };
+            Some(json!({"type": ty, "colours": colours}))
+        }
+        _ => None,
+    }
+}

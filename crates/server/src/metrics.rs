@@ -1,0 +1,147 @@
+//! Counters for `/metrics` (Prometheus text format): lock-free atomics.
+
+use std::fmt::Write;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
+use std::time::Duration;
+
+/// Upper bounds of the latency histogram's buckets, in milliseconds.
+const BUCKETS_MS: [f64; 11] = [0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0];
+
+#[derive(Default)]
+pub struct Metrics {
+    pub connections: AtomicI64,
+    pub rooms: AtomicI64,
+    pub games_created: AtomicU64,
+    pub games_finished: AtomicU64,
+    pub actions: AtomicU64,
+    pub rejected: AtomicU64,
+    pub bot_actions: AtomicU64,
+    pub timeouts: AtomicU64,
+    pub frames_dropped: AtomicU64,
+    pub resumed_games: AtomicU64,
+    pub resume_us: AtomicU64,
+    buckets: [AtomicU64; BUCKETS_MS.len()],
+    latency_count: AtomicU64,
+    latency_sum_us: AtomicU64,
+}
+
+impl Metrics {
+    /// Time from receiving an action to having sent its update to every connection.
+    pub fn observe_latency(&self, d: Duration) {
+        let ms = d.as_secs_f64() * 1000.0;
+        for (i, b) in BUCKETS_MS.iter().enumerate() {
+            if ms <= *b {
+                self.buckets[i].fetch_add(1, Relaxed);
+            }
+        }
+        self.latency_count.fetch_add(1, Relaxed);
+        self.latency_sum_us.fetch_add(d.as_micros() as u64, Relaxed);
+    }
+
+    pub fn render(&self) -> String {
+        let mut s = String::new();
+        let g = |s: &mut String, name: &str, help: &str, kind: &str, v: String| {
+            let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {v}");
+        };
+        g(
+            &mut s,
+            "robodrome_connections",
+            "Open WebSocket connections.",
+            "gauge",
+            self.connections.load(Relaxed).to_string(),
+        );
+        g(&mut s, "robodrome_games_live", "Games with a running task.", "gauge", self.rooms.load(Relaxed).to_string());
+        g(
+            &mut s,
+            "robodrome_games_created_total",
+            "Games created.",
+            "counter",
+            self.games_created.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_games_finished_total",
+            "Games finished.",
+            "counter",
+            self.games_finished.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_actions_total",
+            "Actions accepted and stored (players and bots).",
+            "counter",
+            self.actions.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_actions_rejected_total",
+            "Client messages refused with an error.",
+            "counter",
+            self.rejected.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_bot_actions_total",
+            "Actions chosen by bots.",
+            "counter",
+            self.bot_actions.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_timeouts_total",
+            "Timers that ran out.",
+            "counter",
+            self.timeouts.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_frames_dropped_total",
+            "Connections dropped because their queue was full.",
+            "counter",
+            self.frames_dropped.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_resumed_games",
+            "Running games resumed from storage at the last start.",
+            "gauge",
+            self.resumed_games.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_resume_seconds",
+            "Time taken to resume them (replaying their logs).",
+            "gauge",
+            (self.resume_us.load(Relaxed) as f64 / 1e6).to_string(),
+        );
+        if let Some(rss) = resident_bytes() {
+            g(
+                &mut s,
+                "robodrome_process_resident_bytes",
+                "Resident memory of the server process.",
+                "gauge",
+                rss.to_string(),
+            );
+        }
+        let name = "robodrome_action_latency_seconds";
+        let _ = writeln!(
+            s,
+            "# HELP {name} Time from receiving an action to broadcasting its update.\n# TYPE {name} histogram"
+        );
+        for (i, b) in BUCKETS_MS.iter().enumerate() {
+            let _ = writeln!(s, "{name}_bucket{{le=\"{}\"}} {}", b / 1000.0, self.buckets[i].load(Relaxed));
+        }
+        let n = self.latency_count.load(Relaxed);
+        let _ = writeln!(s, "{name}_bucket{{le=\"+Inf\"}} {n}");
+        let _ = writeln!(s, "{name}_sum {}", self.latency_sum_us.load(Relaxed) as f64 / 1e6);
+        let _ = writeln!(s, "{name}_count {n}");
+        s
+    }
+}
+
+/// Resident set size from `/proc/self/statm` (Linux; `None` elsewhere).
+fn resident_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}

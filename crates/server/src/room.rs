@@ -1,0 +1,501 @@
+//! One task owns each running game: an actor with a bounded inbox.
+//!
+//! Connections send it [`Cmd`]s. It validates every action through the engine, stores the
+//! accepted action **before** acknowledging or broadcasting it, then sends every connection
+//! its own redacted view and the events its observer may see (filtered by `Audience`). It
+//! runs the planning timer (calling the engine's `time_up`), asks bots to play on a bounded
+//! worker pool, and lets a bot stand in for a player who left once a grace period is over.
+
+use crate::Shared;
+use crate::games::{ActError, AnyGame};
+use crate::store::{Entry, SeatOwner};
+use bots::BotSpec;
+use engine::{Audience, Decision, LogEntry, Observer, Rng, Seat};
+use protocol::{ErrorCode, ServerMsg};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+/// A frame on its way to one connection.
+pub type Frame = Arc<str>;
+
+/// What a connection (or a bot worker) asks a game's task.
+pub enum Cmd {
+    /// Attach a connection. It acts for `seat` (none: a spectator) and receives frames on `out`.
+    Subscribe {
+        conn: u64,
+        observer: Observer,
+        out: mpsc::Sender<Frame>,
+        done: oneshot::Sender<()>,
+    },
+    Unsubscribe {
+        conn: u64,
+    },
+    Act {
+        conn: u64,
+        seat: Option<u8>,
+        action: Value,
+        id: Option<u64>,
+        received: Instant,
+    },
+    Sync {
+        conn: u64,
+    },
+    /// A bot worker's choice for `seat`.
+    BotMove {
+        seat: Seat,
+        action: Option<Value>,
+    },
+}
+
+/// A handle on a game's task.
+#[derive(Clone)]
+pub struct RoomHandle {
+    pub tx: mpsc::Sender<Cmd>,
+}
+
+struct Sub {
+    observer: Observer,
+    out: mpsc::Sender<Frame>,
+}
+
+struct Presence {
+    conns: usize,
+    /// Since when no connection holds this human seat.
+    away_since: Option<Instant>,
+    /// A bot plays for this human seat now.
+    stand_in: bool,
+}
+
+pub struct Room {
+    id: String,
+    game: Box<dyn AnyGame>,
+    seed: u64,
+    seats: Vec<SeatOwner>,
+    seq: u64,
+    timer: Option<Duration>,
+    deadline: Option<Instant>,
+    last_waiting: Option<Decision>,
+    subs: HashMap<u64, Sub>,
+    presence: Vec<Presence>,
+    bot_pending: engine::SeatSet,
+    finished: bool,
+    /// The store already says the game is finished (a finished game loaded for watching).
+    stored_finished: bool,
+    shared: Arc<Shared>,
+    me: mpsc::WeakSender<Cmd>,
+}
+
+impl Room {
+    /// A game's task from a game already brought to its stored position (`seq` log entries).
+    pub fn spawn(
+        shared: Arc<Shared>,
+        id: String,
+        game: Box<dyn AnyGame>,
+        seed: u64,
+        seats: Vec<SeatOwner>,
+        seq: u64,
+        timer_secs: Option<u32>,
+        stored_finished: bool,
+    ) -> RoomHandle {
+        let (tx, rx) = mpsc::channel(shared.config.inbox);
+        let now = Instant::now();
+        let presence = seats
+            .iter()
+            .map(|s| Presence {
+                conns: 0,
+                away_since: matches!(s, SeatOwner::Human { .. }).then_some(now),
+                stand_in: false,
+            })
+            .collect();
+        let room = Room {
+            id,
+            timer: timer_secs.filter(|&t| t > 0).map(|t| Duration::from_secs(t as u64)),
+            game,
+            seed,
+            seats,
+            seq,
+            deadline: None,
+            last_waiting: None,
+            subs: HashMap::new(),
+            presence,
+            bot_pending: engine::SeatSet::EMPTY,
+            finished: false,
+            stored_finished,
+            me: tx.downgrade(),
+            shared,
+        };
+        tokio::spawn(room.run(rx));
+        RoomHandle { tx }
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
+        self.shared.metrics.rooms.fetch_add(1, Relaxed);
+        let mut shutdown = self.shared.shutdown.clone();
+        self.after_change().await;
+        loop {
+            let wake = self.next_wake();
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                _ = sleep_until(wake) => self.on_wake().await,
+                _ = crate::stopped(&mut shutdown) => break,
+            }
+            if *shutdown.borrow() {
+                break;
+            }
+            if self.finished && self.subs.is_empty() {
+                break;
+            }
+        }
+        // Stop taking commands before leaving the registry, so nobody queues into a dead inbox.
+        rx.close();
+        self.shared.forget_room(&self.id);
+        self.shared.metrics.rooms.fetch_sub(1, Relaxed);
+        tracing::debug!(game = %self.id, "game task stopped");
+    }
+
+    async fn handle(&mut self, cmd: Cmd) {
+        match cmd {
+            Cmd::Subscribe { conn, observer, out, done } => {
+                if let Observer::Seat(s) = observer {
+                    if let Some(p) = self.presence.get_mut(s.index()) {
+                        p.conns += 1;
+                        p.away_since = None;
+                        if p.stand_in {
+                            p.stand_in = false;
+                            self.broadcast_all(&ServerMsg::Presence { seat: s.0, connected: true, bot: false });
+                        }
+                    }
+                }
+                self.subs.insert(conn, Sub { observer, out });
+                self.send_welcome(conn);
+                let _ = done.send(());
+            }
+            Cmd::Unsubscribe { conn } => self.drop_sub(conn),
+            Cmd::Sync { conn } => self.send_welcome(conn),
+            Cmd::Act { conn, seat, action, id, received } => {
+                let Some(sub) = self.subs.get(&conn) else { return };
+                let own = match sub.observer {
+                    Observer::Seat(s) => s,
+                    _ => {
+                        return self.reply_error(conn, ErrorCode::NotAPlayer, None, "you hold no seat in this game", id);
+                    }
+                };
+                if seat.is_some_and(|s| s != own.0) {
+                    return self.reply_error(
+                        conn,
+                        ErrorCode::NotYourSeat,
+                        None,
+                        "that seat belongs to someone else",
+                        id,
+                    );
+                }
+                if self.finished {
+                    return self.reply_error(conn, ErrorCode::GameOver, None, "the game is over", id);
+                }
+                match self.act(own, &action).await {
+                    Ok(events) => {
+                        self.send_to(conn, &ServerMsg::Ack { id, seq: self.seq });
+                        self.broadcast_update(&events);
+                        self.shared.metrics.observe_latency(received.elapsed());
+                        self.after_change().await;
+                    }
+                    Err((code, rule, msg)) => self.reply_error(conn, code, rule, &msg, id),
+                }
+            }
+            Cmd::BotMove { seat, action } => {
+                self.bot_pending.remove(seat);
+                if !self.bot_plays(seat) {
+                    return; // the player came back
+                }
+                let Some(action) = action else { return };
+                match self.act(seat, &action).await {
+                    Ok(events) => {
+                        self.shared.metrics.bot_actions.fetch_add(1, Relaxed);
+                        self.broadcast_update(&events);
+                        self.after_change().await;
+                    }
+                    Err((code, rule, msg)) => {
+                        tracing::warn!(game = %self.id, %seat, ?code, ?rule, %msg, "bot move refused");
+                        self.schedule_bots();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Apply through the engine, store, or restore: the stored log and the game never disagree.
+    async fn act(
+        &mut self,
+        seat: Seat,
+        action: &Value,
+    ) -> Result<Vec<(Audience, Value)>, (ErrorCode, Option<String>, String)> {
+        let backup = self.game.clone_box();
+        let applied = self.game.apply_json(seat, action).map_err(|e| {
+            self.shared.metrics.rejected.fetch_add(1, Relaxed);
+            match e {
+                ActError::BadAction(m) => (ErrorCode::BadAction, None, m),
+                ActError::Rule { code, message } => (ErrorCode::IllegalAction, Some(code.to_string()), message),
+            }
+        })?;
+        let entry = LogEntry::Act { seat, action: applied.action };
+        if let Err(e) = self.store(&entry).await {
+            self.game = backup;
+            return Err((ErrorCode::Storage, None, e));
+        }
+        Ok(applied.events)
+    }
+
+    async fn store(&mut self, entry: &Entry) -> Result<(), String> {
+        match self.shared.store.append(&self.id, self.seq, entry).await {
+            Ok(()) => {
+                self.seq += 1;
+                self.shared.metrics.actions.fetch_add(1, Relaxed);
+                Ok(())
+            }
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, "cannot store an action");
+                Err("the action could not be stored; nothing changed".into())
+            }
+        }
+    }
+
+    /// After every change: finish, reset the timer, wake bots.
+    async fn after_change(&mut self) {
+        let decision = self.game.decision();
+        if decision.is_none() {
+            if !self.finished {
+                self.finished = true;
+                self.deadline = None;
+                if !self.stored_finished {
+                    let outcome = self.game.outcome_json().unwrap_or(Value::Null);
+                    if let Err(e) = self.shared.store.finish_game(&self.id, &outcome).await {
+                        tracing::error!(game = %self.id, error = %e, "cannot store a result");
+                    }
+                    self.stored_finished = true;
+                    self.shared.metrics.games_finished.fetch_add(1, Relaxed);
+                    self.broadcast_all(&ServerMsg::Over { outcome });
+                    tracing::info!(game = %self.id, "game over");
+                }
+            }
+            self.last_waiting = None;
+            return;
+        }
+        // The timer starts when a new decision begins: a different kind, or more seats owing.
+        let fresh = match (&self.last_waiting, &decision) {
+            (Some(Decision::Simultaneous(a)), Some(Decision::Simultaneous(b))) => b.iter().any(|s| !a.contains(s)),
+            (Some(a), Some(b)) => a != b,
+            _ => true,
+        };
+        if fresh {
+            self.deadline = self.timer.map(|t| Instant::now() + t);
+        }
+        self.last_waiting = decision;
+        self.schedule_bots();
+    }
+
+    fn bot_spec(&self, seat: Seat) -> Option<BotSpec> {
+        match self.seats.get(seat.index())? {
+            SeatOwner::Bot { spec } => spec.parse().ok().or(Some(BotSpec::Random)),
+            SeatOwner::Human { .. } if self.presence.get(seat.index())?.stand_in => Some(BotSpec::Random),
+            _ => None,
+        }
+    }
+
+    fn bot_plays(&self, seat: Seat) -> bool {
+        self.bot_spec(seat).is_some()
+    }
+
+    /// Ask the worker pool for every owed bot decision not already being thought about.
+    fn schedule_bots(&mut self) {
+        let Some(decision) = self.game.decision() else { return };
+        for seat in decision.seats().iter() {
+            if self.bot_pending.contains(seat) {
+                continue;
+            }
+            let Some(spec) = self.bot_spec(seat) else { continue };
+            let Some(me) = self.me.upgrade() else { return };
+            self.bot_pending.insert(seat);
+            let game = self.game.clone_box();
+            let pool = self.shared.bot_pool.clone();
+            let delay = self.shared.config.bot_delay;
+            let mut rng =
+                Rng::seeded(self.seed ^ (self.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ (seat.0 as u64) << 56);
+            tokio::spawn(async move {
+                let started = Instant::now();
+                let action = {
+                    let Ok(_permit) = pool.acquire_owned().await else { return };
+                    tokio::task::spawn_blocking(move || game.bot_action(&spec, seat, &mut rng)).await.ok().flatten()
+                };
+                tokio::time::sleep_until(started + delay).await;
+                let _ = me.send(Cmd::BotMove { seat, action }).await;
+            });
+        }
+    }
+
+    fn next_wake(&self) -> Option<Instant> {
+        if self.finished {
+            return None;
+        }
+        let grace = self.shared.config.grace;
+        let waiting = self.game.decision().map(|d| d.seats()).unwrap_or_default();
+        let away = self
+            .presence
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| !p.stand_in && waiting.contains(Seat(*i as u8)))
+            .filter_map(|(_, p)| p.away_since.map(|t| t + grace))
+            .min();
+        match (self.deadline, away) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    async fn on_wake(&mut self) {
+        let now = Instant::now();
+        // Players away past the grace period: a bot stands in until they come back.
+        let grace = self.shared.config.grace;
+        let mut changed = false;
+        for (i, p) in self.presence.iter_mut().enumerate() {
+            if !p.stand_in && p.away_since.is_some_and(|t| t + grace <= now) {
+                p.stand_in = true;
+                changed = true;
+                let msg = ServerMsg::Presence { seat: i as u8, connected: false, bot: true };
+                let frame: Frame = msg.to_frame().into();
+                for sub in self.subs.values() {
+                    let _ = sub.out.try_send(frame.clone());
+                }
+            }
+        }
+        if changed {
+            self.schedule_bots();
+        }
+        if self.deadline.is_some_and(|d| d <= now) {
+            self.deadline = None;
+            let backup = self.game.clone_box();
+            match self.game.time_up() {
+                Ok(events) => {
+                    if self.store(&LogEntry::TimeUp).await.is_err() {
+                        self.game = backup;
+                        self.deadline = Some(now + Duration::from_secs(1));
+                        return;
+                    }
+                    self.shared.metrics.timeouts.fetch_add(1, Relaxed);
+                    self.broadcast_update(&events);
+                    self.after_change().await;
+                }
+                Err(e) => tracing::warn!(game = %self.id, ?e, "time_up refused"),
+            }
+        }
+    }
+
+    fn waiting(&self) -> Vec<u8> {
+        self.game.decision().map(|d| d.seats().iter().map(|s| s.0).collect()).unwrap_or_default()
+    }
+
+    fn time_left_ms(&self) -> Option<u64> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64)
+    }
+
+    fn send_welcome(&mut self, conn: u64) {
+        let Some(sub) = self.subs.get(&conn) else { return };
+        let seats = match sub.observer {
+            Observer::Seat(s) => vec![s.0],
+            _ => vec![],
+        };
+        let msg = ServerMsg::Welcome {
+            game_id: self.id.clone(),
+            game: self.game.name().to_string(),
+            seats,
+            seq: self.seq,
+            view: self.game.view_json(sub.observer),
+            waiting: self.waiting(),
+            time_left_ms: self.time_left_ms(),
+        };
+        self.send_to(conn, &msg);
+        if self.finished {
+            let outcome = self.game.outcome_json().unwrap_or(Value::Null);
+            self.send_to(conn, &ServerMsg::Over { outcome });
+        }
+    }
+
+    /// Each connection gets the events its observer may see and its own view.
+    fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
+        let waiting = self.waiting();
+        let time_left_ms = self.time_left_ms();
+        let mut frames: HashMap<Observer, Frame> = HashMap::new();
+        let mut dead = Vec::new();
+        for (conn, sub) in &self.subs {
+            let frame = frames
+                .entry(sub.observer)
+                .or_insert_with(|| {
+                    let msg = ServerMsg::Update {
+                        seq: self.seq,
+                        events: events.iter().filter(|(a, _)| a.admits(sub.observer)).map(|(_, e)| e.clone()).collect(),
+                        view: self.game.view_json(sub.observer),
+                        waiting: waiting.clone(),
+                        time_left_ms,
+                    };
+                    msg.to_frame().into()
+                })
+                .clone();
+            if sub.out.try_send(frame).is_err() {
+                dead.push(*conn);
+            }
+        }
+        for conn in dead {
+            self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
+            self.drop_sub(conn);
+        }
+    }
+
+    fn broadcast_all(&mut self, msg: &ServerMsg) {
+        let frame: Frame = msg.to_frame().into();
+        let dead: Vec<u64> =
+            self.subs.iter().filter(|(_, s)| s.out.try_send(frame.clone()).is_err()).map(|(c, _)| *c).collect();
+        for conn in dead {
+            self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
+            self.drop_sub(conn);
+        }
+    }
+
+    fn send_to(&mut self, conn: u64, msg: &ServerMsg) {
+        let Some(sub) = self.subs.get(&conn) else { return };
+        if sub.out.try_send(msg.to_frame().into()).is_err() {
+            self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
+            self.drop_sub(conn);
+        }
+    }
+
+    fn reply_error(&mut self, conn: u64, code: ErrorCode, rule: Option<String>, message: &str, id: Option<u64>) {
+        self.send_to(conn, &ServerMsg::Error { code, rule, message: message.to_string(), id });
+    }
+
+    /// A connection left (or was too slow and is dropped: its socket closes, it may reconnect).
+    fn drop_sub(&mut self, conn: u64) {
+        let Some(sub) = self.subs.remove(&conn) else { return };
+        if let Observer::Seat(s) = sub.observer {
+            if let Some(p) = self.presence.get_mut(s.index()) {
+                p.conns = p.conns.saturating_sub(1);
+                if p.conns == 0 && matches!(self.seats.get(s.index()), Some(SeatOwner::Human { .. })) {
+                    p.away_since = Some(Instant::now());
+                }
+            }
+        }
+    }
+}
+
+async fn sleep_until(t: Option<Instant>) {
+    match t {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}

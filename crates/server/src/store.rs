@@ -1,0 +1,331 @@
+//! Storage: identities, games (game name, setup, seed, seats, status) and their action logs.
+//!
+//! Behind the small [`Store`] trait; [`SqliteStore`] keeps everything in one SQLite file,
+//! created on first start. Runtime queries only (no compile-time database needed).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Row, SqlitePool};
+use std::future::Future;
+use std::pin::Pin;
+use std::str::FromStr;
+use tokio::sync::{mpsc, oneshot};
+
+pub type BoxFut<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Db(#[from] sqlx::Error),
+    #[error("stored data: {0}")]
+    Data(#[from] serde_json::Error),
+    #[error("log entry {0} is not the next one")]
+    Gap(u64),
+    #[error("the store is closed")]
+    Closed,
+}
+
+/// A seat as stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SeatOwner {
+    Open,
+    Human { identity: String, name: String },
+    Bot { spec: String },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    Open,
+    Running,
+    Finished,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Open => "open",
+            Status::Running => "running",
+            Status::Finished => "finished",
+        }
+    }
+    fn parse(s: &str) -> Status {
+        match s {
+            "running" => Status::Running,
+            "finished" => Status::Finished,
+            _ => Status::Open,
+        }
+    }
+}
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub id: String,
+    pub game: String,
+    pub setup: Value,
+    pub seed: u64,
+    pub seats: Vec<SeatOwner>,
+    pub status: Status,
+    pub timer_secs: Option<u32>,
+    pub creator: String,
+    pub outcome: Option<Value>,
+}
+
+/// One stored log entry: `{"kind":"act","seat":0,"action":{…}}` or `{"kind":"time_up"}`.
+pub type Entry = engine::LogEntry<Value>;
+
+#[derive(Clone, Debug)]
+pub struct Identity {
+    pub id: String,
+    pub name: String,
+}
+
+pub trait Store: Send + Sync + 'static {
+    fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()>;
+    fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>>;
+    fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()>;
+    /// Seats and status of a game not yet running (joins, start).
+    fn update_game<'a>(&'a self, id: &'a str, seats: &'a [SeatOwner], status: Status) -> BoxFut<'a, ()>;
+    fn finish_game<'a>(&'a self, id: &'a str, outcome: &'a Value) -> BoxFut<'a, ()>;
+    fn game<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<GameRow>>;
+    fn games<'a>(&'a self, status: Option<Status>, limit: u32) -> BoxFut<'a, Vec<GameRow>>;
+    /// Append entry `index` (0-based) of a game's log; must be the next one.
+    fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()>;
+    fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>>;
+}
+
+/// SQLite has one writer at a time: every write goes through one connection (`writer`), and
+/// log appends from all games are grouped into one transaction per batch (group commit) by a
+/// task that answers each game once its entry is committed. Reads use their own pool.
+pub struct SqliteStore {
+    pool: SqlitePool,
+    writer: SqlitePool,
+    appends: mpsc::Sender<Append>,
+}
+
+struct Append {
+    id: String,
+    index: u64,
+    entry: String,
+    done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// Appends committed together at most.
+const BATCH: usize = 512;
+
+async fn append_task(writer: SqlitePool, mut rx: mpsc::Receiver<Append>) {
+    let mut batch = Vec::with_capacity(BATCH);
+    while rx.recv_many(&mut batch, BATCH).await > 0 {
+        match insert_all(&writer, &batch).await {
+            Ok(()) => {
+                for a in batch.drain(..) {
+                    let _ = a.done.send(Ok(()));
+                }
+            }
+            // One bad entry must not fail the others: insert them one by one.
+            Err(_) => {
+                for a in batch.drain(..) {
+                    let r = insert_all(&writer, std::slice::from_ref(&a)).await;
+                    let _ = a.done.send(r.map_err(|e| match e {
+                        sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Gap(a.index),
+                        e => e.into(),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::Error> {
+    let mut tx = writer.begin().await?;
+    for a in batch {
+        sqlx::query("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)")
+            .bind(&a.id)
+            .bind(a.index as i64)
+            .bind(&a.entry)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await
+}
+
+const SCHEMA: &[&str] = &[
+    "CREATE TABLE IF NOT EXISTS identities (id TEXT PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
+    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL, timer_secs INTEGER, creator TEXT NOT NULL, outcome TEXT, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
+    "CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at)",
+    "CREATE TABLE IF NOT EXISTS actions (game_id TEXT NOT NULL, idx INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (game_id, idx)) WITHOUT ROWID",
+];
+
+impl SqliteStore {
+    /// Open (creating if needed) a database file, or `:memory:`.
+    pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        let memory = path == ":memory:";
+        let opts = if memory {
+            SqliteConnectOptions::from_str("sqlite::memory:")?
+        } else {
+            SqliteConnectOptions::new()
+                .filename(path)
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                .synchronous(SqliteSynchronous::Normal)
+        };
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .min_connections(1)
+            .idle_timeout(None)
+            .max_lifetime(None)
+            .connect_with(opts.clone())
+            .await?;
+        // An in-memory database lives in one connection.
+        let pool =
+            if memory { writer.clone() } else { SqlitePoolOptions::new().max_connections(4).connect_with(opts).await? };
+        for s in SCHEMA {
+            sqlx::query(s).execute(&writer).await?;
+        }
+        let (appends, rx) = mpsc::channel(4 * BATCH);
+        tokio::spawn(append_task(writer.clone(), rx));
+        Ok(SqliteStore { pool, writer, appends })
+    }
+
+    fn row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
+        let setup: String = r.try_get("setup")?;
+        let seats: String = r.try_get("seats")?;
+        let status: String = r.try_get("status")?;
+        let outcome: Option<String> = r.try_get("outcome")?;
+        let seed: i64 = r.try_get("seed")?;
+        let timer: Option<i64> = r.try_get("timer_secs")?;
+        Ok(GameRow {
+            id: r.try_get("id")?,
+            game: r.try_get("game")?,
+            setup: serde_json::from_str(&setup)?,
+            seed: seed as u64,
+            seats: serde_json::from_str(&seats)?,
+            status: Status::parse(&status),
+            timer_secs: timer.map(|t| t as u32),
+            creator: r.try_get("creator")?,
+            outcome: outcome.map(|o| serde_json::from_str(&o)).transpose()?,
+        })
+    }
+}
+
+impl Store for SqliteStore {
+    fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
+        Box::pin(async move {
+            sqlx::query("INSERT INTO identities (id, name, token) VALUES (?, ?, ?)")
+                .bind(id)
+                .bind(name)
+                .bind(token)
+                .execute(&self.writer)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>> {
+        Box::pin(async move {
+            let r = sqlx::query("SELECT id, name FROM identities WHERE token = ?")
+                .bind(token)
+                .fetch_optional(&self.pool)
+                .await?;
+            Ok(match r {
+                Some(r) => Some(Identity { id: r.try_get("id")?, name: r.try_get("name")? }),
+                None => None,
+            })
+        })
+    }
+
+    fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()> {
+        Box::pin(async move {
+            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                .bind(&g.id)
+                .bind(&g.game)
+                .bind(g.setup.to_string())
+                .bind(g.seed as i64)
+                .bind(serde_json::to_string(&g.seats)?)
+                .bind(g.status.as_str())
+                .bind(g.timer_secs.map(|t| t as i64))
+                .bind(&g.creator)
+                .execute(&self.writer)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn update_game<'a>(&'a self, id: &'a str, seats: &'a [SeatOwner], status: Status) -> BoxFut<'a, ()> {
+        Box::pin(async move {
+            sqlx::query("UPDATE games SET seats = ?, status = ? WHERE id = ?")
+                .bind(serde_json::to_string(seats)?)
+                .bind(status.as_str())
+                .bind(id)
+                .execute(&self.writer)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn finish_game<'a>(&'a self, id: &'a str, outcome: &'a Value) -> BoxFut<'a, ()> {
+        Box::pin(async move {
+            sqlx::query("UPDATE games SET status = 'finished', outcome = ? WHERE id = ?")
+                .bind(outcome.to_string())
+                .bind(id)
+                .execute(&self.writer)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn game<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<GameRow>> {
+        Box::pin(async move {
+            let r = sqlx::query("SELECT * FROM games WHERE id = ?").bind(id).fetch_optional(&self.pool).await?;
+            r.as_ref().map(Self::row).transpose()
+        })
+    }
+
+    fn games<'a>(&'a self, status: Option<Status>, limit: u32) -> BoxFut<'a, Vec<GameRow>> {
+        Box::pin(async move {
+            let rows = match status {
+                Some(s) => {
+                    sqlx::query("SELECT * FROM games WHERE status = ? ORDER BY created_at DESC, id LIMIT ?")
+                        .bind(s.as_str())
+                        .bind(limit as i64)
+                        .fetch_all(&self.pool)
+                        .await?
+                }
+                None => {
+                    sqlx::query("SELECT * FROM games ORDER BY created_at DESC, id LIMIT ?")
+                        .bind(limit as i64)
+                        .fetch_all(&self.pool)
+                        .await?
+                }
+            };
+            rows.iter().map(Self::row).collect()
+        })
+    }
+
+    fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()> {
+        Box::pin(async move {
+            let (done, answer) = oneshot::channel();
+            let a = Append { id: id.to_string(), index, entry: serde_json::to_string(entry)?, done };
+            self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
+            answer.await.map_err(|_| StoreError::Closed)?
+        })
+    }
+
+    fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>> {
+        Box::pin(async move {
+            let rows = sqlx::query("SELECT entry FROM actions WHERE game_id = ? ORDER BY idx")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+            rows.iter()
+                .map(|r| {
+                    let s: String = r.try_get("entry")?;
+                    Ok(serde_json::from_str(&s)?)
+                })
+                .collect()
+        })
+    }
+}

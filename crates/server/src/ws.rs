@@ -1,0 +1,125 @@
+//! One connection's loop, generic over `Sink`/`Stream` so it runs on channels in unit tests and
+//! on a WebSocket in the server. It parses and rate-limits what the client sends, forwards
+//! actions to the game's task, and writes the frames the task sends it.
+
+use crate::room::Cmd;
+use crate::{Shared, Subscription};
+use futures_util::{Sink, SinkExt, Stream, StreamExt};
+use protocol::{ClientMsg, ErrorCode, ServerMsg};
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use tokio::time::Instant;
+
+/// What arrives from a client, whatever the transport.
+#[derive(Debug)]
+pub enum Incoming {
+    Text(String),
+    /// A binary frame of this many bytes (refused).
+    Binary(usize),
+    /// Transport-level traffic (ping/pong): ignored.
+    Other,
+}
+
+/// A token bucket: `rate` per second, bursts of `2 × rate`.
+struct RateLimit {
+    tokens: f64,
+    rate: f64,
+    last: Instant,
+}
+
+impl RateLimit {
+    fn new(rate: u32) -> RateLimit {
+        let rate = rate.max(1) as f64;
+        RateLimit { tokens: 2.0 * rate, rate, last: Instant::now() }
+    }
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(2.0 * self.rate);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Run a connection until the client leaves, the game task drops it, or the server stops.
+pub async fn run<S, R>(shared: Arc<Shared>, mut sub: Subscription, mut sink: S, mut stream: R)
+where
+    S: Sink<String> + Unpin,
+    R: Stream<Item = Incoming> + Unpin,
+{
+    shared.metrics.connections.fetch_add(1, Relaxed);
+    let mut limit = RateLimit::new(shared.config.rate);
+    let mut shutdown = shared.shutdown.clone();
+    loop {
+        tokio::select! {
+            frame = sub.rx.recv() => match frame {
+                Some(f) => {
+                    if sink.send(f.to_string()).await.is_err() {
+                        break;
+                    }
+                }
+                None => break, // dropped by the game task (too slow) or the game task ended
+            },
+            msg = stream.next() => match msg {
+                Some(Incoming::Text(text)) => {
+                    let reply = match handle(&sub, &mut limit, text).await {
+                        Ok(reply) => reply,
+                        Err(e) => {
+                            shared.metrics.rejected.fetch_add(1, Relaxed);
+                            Some(e)
+                        }
+                    };
+                    if let Some(r) = reply {
+                        if sink.send(r.to_frame()).await.is_err() {
+                            break;
+                        }
+                    }
+                }
+                Some(Incoming::Binary(_)) => {
+                    shared.metrics.rejected.fetch_add(1, Relaxed);
+                    let e = ServerMsg::error(ErrorCode::BinaryNotSupported, "send JSON text frames");
+                    if sink.send(e.to_frame()).await.is_err() {
+                        break;
+                    }
+                }
+                Some(Incoming::Other) => {}
+                None => break,
+            },
+            _ = crate::stopped(&mut shutdown) => break,
+        }
+    }
+    sub.leave().await;
+    let _ = sink.close().await;
+    shared.metrics.connections.fetch_sub(1, Relaxed);
+}
+
+/// A message from the client: forwarded to the game task (whose answer comes as a frame),
+/// answered here (`pong`), or refused here with a typed error.
+async fn handle(sub: &Subscription, limit: &mut RateLimit, text: String) -> Result<Option<ServerMsg>, ServerMsg> {
+    let received = Instant::now();
+    if !limit.allow() {
+        return Err(ServerMsg::error(ErrorCode::RateLimited, "too many messages: slow down"));
+    }
+    let msg = ClientMsg::parse(&text).map_err(|(code, m)| ServerMsg::error(code, m))?;
+    let cmd = match msg {
+        ClientMsg::Ping => return Ok(Some(ServerMsg::Pong)),
+        ClientMsg::Sync => Cmd::Sync { conn: sub.conn },
+        ClientMsg::Act { seat, action, id } => {
+            if sub.seat.is_none() {
+                return Err(ServerMsg::Error {
+                    code: ErrorCode::NotAPlayer,
+                    rule: None,
+                    message: "spectators cannot act".into(),
+                    id,
+                });
+            }
+            Cmd::Act { conn: sub.conn, seat, action, id, received }
+        }
+    };
+    sub.room.tx.send(cmd).await.map_err(|_| ServerMsg::error(ErrorCode::Unavailable, "the game is closing"))?;
+    Ok(None)
+}

@@ -1,0 +1,295 @@
+use crate::support::*;
+use protocol::{ClientMsg, ServerMsg};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+
+fn has_secret(frame: &str) -> bool {
+    let v: Value = serde_json::from_str(frame).expect("json");
+    let plots_shown = v["view"]["plots"].as_array().is_some_and(|p| !p.is_empty());
+    let secret_events = v["events"].as_array().is_some_and(|es| {
+        es.iter().any(|e| matches!(e["type"].as_str(), Some("plotted" | "wild_plotted" | "auto_plotted")))
+    });
+    plots_shown || secret_events
+}
+
+/// Two humans and a bot play a whole game over WebSocket; one human reconnects in the middle of
+/// planning and gets its own plot back; a spectator never sees a plot; the replay is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn full_game_two_humans_a_bot_a_reconnect_and_a_spectator() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |_| {}).await;
+    let (addr, shared) = (server.addr, server.shared.clone());
+    let ann = guest(addr, "Ann").await;
+    let bob = guest(addr, "Bob").await;
+    let (status, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(json!({
+            "game": "autoscooter", "seats": ["me", "open", "bot:random"], "seed": 7
+        })),
+    )
+    .await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    assert_eq!(g["status"], "open");
+    assert_eq!(g["invite"], format!("/games/{id}"));
+    // Not started: no socket yet.
+    let (status, _) = http(addr, "POST", &format!("/api/games/{id}/start"), Some(&bob), None).await;
+    assert_eq!(status, 403, "only the creator starts");
+    let (status, g) = http(addr, "POST", &format!("/api/games/{id}/join"), Some(&bob), None).await;
+    assert_eq!(status, 200, "{g}");
+    assert_eq!(g["status"], "running", "full: started");
+    assert_eq!(g["seats"][1]["name"], "Bob");
+    // The invite grants no seat that is taken.
+    let eve = guest(addr, "Eve").await;
+    let (status, e) = http(addr, "POST", &format!("/api/games/{id}/join"), Some(&eve), Some(json!({"seat": 0}))).await;
+    assert_eq!((status, e["code"].as_str()), (409, Some("not_open")));
+    let (status, list) = http(addr, "GET", "/api/games?status=running", None, None).await;
+    assert_eq!(status, 200);
+    assert!(list.as_array().unwrap().iter().any(|g| g["id"] == id.as_str()));
+
+    let mut spectator = Client::connect(addr, &id, None).await;
+    let mut a = Client::connect(addr, &id, Some(&ann)).await;
+    // Ann commits one plot, then loses her connection in the middle of planning.
+    let (seq, waiting) = match a.recv().await {
+        ServerMsg::Welcome { seats, seq, waiting, .. } => {
+            assert_eq!(seats, vec![0]);
+            (seq, waiting)
+        }
+        other => panic!("{other:?}"),
+    };
+    assert!(waiting.contains(&0));
+    let mut rng = engine::Rng::seeded(1);
+    let action = oracle(&shared, &id, seq, 0, &mut rng).await;
+    a.send(&ClientMsg::Act { seat: None, action: action.clone(), id: Some(1) }).await;
+    loop {
+        match a.recv().await {
+            ServerMsg::Ack { id, .. } => {
+                assert_eq!(id, Some(1));
+                break;
+            }
+            ServerMsg::Update { .. } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    a.close().await;
+    let mut a = Client::connect(addr, &id, Some(&ann)).await;
+    match a.recv().await {
+        ServerMsg::Welcome { view, .. } => {
+            let plots = view["plots"].as_array().expect("plots");
+            assert!(
+                plots.iter().any(|p| p["car"] == action["car"] && p["number"] == action["number"]),
+                "her committed plot {action} is in her view again: {view}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    a.send(&ClientMsg::Sync).await; // and `sync` gives it again, then play resumes from there
+    let mut b = Client::connect(addr, &id, Some(&bob)).await;
+    let (sa, sb) = (shared.clone(), shared.clone());
+    let (ida, idb) = (id.clone(), id.clone());
+    let ta = tokio::spawn(async move { (play(&mut a, &sa, &ida, 0, 11).await, a) });
+    let tb = tokio::spawn(async move { (play(&mut b, &sb, &idb, 1, 12).await, b) });
+    let (oa, a) = ta.await.unwrap();
+    let (ob, b) = tb.await.unwrap();
+    assert_eq!(oa, ob);
+    // The spectator saw the whole game and never a plot.
+    let mut over = None;
+    for _ in 0..10_000 {
+        if let ServerMsg::Over { outcome } = spectator.recv().await {
+            over = Some(outcome);
+            break;
+        }
+    }
+    assert_eq!(over.as_ref(), Some(&oa));
+    assert!(spectator.frames.len() > 20);
+    for f in &spectator.frames {
+        assert!(!has_secret(f), "a spectator saw a plot: {f}");
+    }
+    // The players did see their own plots (so the check above can fail).
+    assert!(a.frames.iter().any(|f| has_secret(f)) && b.frames.iter().any(|f| has_secret(f)));
+
+    let (status, r) = http(addr, "GET", &format!("/api/games/{id}/replay"), None, None).await;
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["outcome"], oa);
+    assert!(r["log"].as_array().unwrap().len() > 20);
+    let (_, g) = http(addr, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["status"], "finished");
+    let (status, m) = http(addr, "GET", "/metrics", None, None).await;
+    assert_eq!(status, 200);
+    assert!(m.as_str().unwrap().contains("robodrome_action_latency_seconds_count"));
+    server.shutdown().await;
+}
+
+/// Every kind of bad message gets a typed error, changes nothing, and the connection stays usable.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_messages_get_typed_errors_and_change_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |_| {}).await;
+    let (addr, shared) = (server.addr, server.shared.clone());
+    let ann = guest(addr, "Ann").await;
+    let bob = guest(addr, "Bob").await;
+    let (_, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 3})),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let (status, _) = http(addr, "GET", &format!("/ws/games/{id}"), None, None).await;
+    assert_ne!(status, 101, "not started: no socket");
+    http(addr, "POST", &format!("/api/games/{id}/join"), Some(&bob), None).await;
+    let mut a = Client::connect(addr, &id, Some(&ann)).await;
+    let seq0 = match a.recv().await {
+        ServerMsg::Welcome { seq, .. } => seq,
+        other => panic!("{other:?}"),
+    };
+    let cases: Vec<(Message, &str)> = vec![
+        (Message::Text("{not json".into()), "malformed"),
+        (Message::Text("[1,2]".into()), "malformed"),
+        (Message::Text(format!(r#"{{"v":1,"type":"ping","pad":"{}"}}"#, "x".repeat(70_000)).into()), "too_large"),
+        (Message::Text(r#"{"type":"ping"}"#.into()), "unsupported_version"),
+        (Message::Text(r#"{"v":1,"type":"teleport"}"#.into()), "unknown_type"),
+        (Message::Text(r#"{"v":1,"type":"act"}"#.into()), "bad_message"),
+        (Message::Text(r#"{"v":1,"type":"act","action":{"type":"fly"}}"#.into()), "bad_action"),
+        (Message::Binary(vec![1, 2, 3].into()), "binary_not_supported"),
+        // Seat 1 is Bob's.
+        (
+            Message::Text(r#"{"v":1,"type":"act","seat":1,"action":{"type":"plot","car":1,"number":2}}"#.into()),
+            "not_your_seat",
+        ),
+    ];
+    for (m, code) in cases {
+        a.send_raw(m).await;
+        assert_eq!(a.error().await.0, code);
+        a.ping().await;
+    }
+    // Bob's car, in Ann's name: the rules refuse it.
+    a.send(&ClientMsg::Act { seat: None, action: json!({"type":"plot","car":1,"number":2}), id: Some(9) }).await;
+    assert_eq!(a.error().await, ("illegal_action".into(), Some("not_your_car".into())));
+    // Out of turn: Ann plots all her cars, then plots again.
+    let mut rng = engine::Rng::seeded(5);
+    let mut seq = seq0;
+    loop {
+        let g = replayed(&shared, &id, seq).await;
+        use engine::Game;
+        if !g.decision().is_some_and(|d| d.owes(engine::Seat(0))) {
+            break;
+        }
+        let action = oracle(&shared, &id, seq, 0, &mut rng).await;
+        a.send(&ClientMsg::Act { seat: Some(0), action, id: None }).await;
+        loop {
+            if let ServerMsg::Ack { seq: s, .. } = a.recv().await {
+                seq = s;
+                break;
+            }
+        }
+    }
+    a.send(&ClientMsg::Act { seat: None, action: json!({"type":"take","colours":{}}), id: Some(10) }).await;
+    let (code, rule) = a.error().await;
+    assert_eq!(code, "illegal_action");
+    assert_eq!(rule.as_deref(), Some("not_your_decision"));
+    // A spectator cannot act.
+    let mut s = Client::connect(addr, &id, None).await;
+    s.recv().await;
+    s.send(&ClientMsg::Act { seat: Some(0), action: json!({"type":"plot","car":0,"number":1}), id: None }).await;
+    assert_eq!(s.error().await.0, "not_a_player");
+    // Nothing changed: the log holds exactly Ann's accepted plots.
+    a.send(&ClientMsg::Sync).await;
+    loop {
+        if let ServerMsg::Welcome { seq: s, .. } = a.recv().await {
+            assert_eq!(s, seq);
+            break;
+        }
+    }
+    assert_eq!(shared.store.log(&id).await.unwrap().len() as u64, seq);
+    // Rate limit: a flood gets `rate_limited`, and the connection still answers afterwards.
+    for _ in 0..60 {
+        a.send(&ClientMsg::Ping).await;
+    }
+    let mut limited = false;
+    for _ in 0..60 {
+        match a.recv().await {
+            ServerMsg::Error { code, .. } => {
+                assert_eq!(code.as_str(), "rate_limited");
+                limited = true;
+            }
+            ServerMsg::Pong => {}
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(limited);
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    a.ping().await;
+    // HTTP errors are typed too.
+    let (status, e) =
+        http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "chess", "seats": ["me"]}))).await;
+    assert_eq!((status, e["code"].as_str()), (400, Some("unknown_game")));
+    let (status, e) =
+        http(addr, "POST", "/api/games", None, Some(json!({"game": "autoscooter", "seats": ["me"]}))).await;
+    assert_eq!((status, e["code"].as_str()), (401, Some("unauthorized")));
+    let (status, e) = http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "autoscooter", "seats": ["me", "open", "open", "open", "open", "open", "open", "open", "open"]}))).await;
+    assert_eq!((status, e["code"].as_str()), (400, Some("bad_setup")));
+    let (status, e) = http(addr, "GET", &format!("/api/games/{id}/replay"), None, None).await;
+    assert_eq!((status, e["code"].as_str()), (409, Some("not_finished")));
+    server.shutdown().await;
+}
+
+/// A player who leaves is replaced by a bot after the grace period and takes the seat back.
+/// With a planning timer, a silent player's plots are filled in by the engine's `time_up`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn away_player_is_replaced_by_a_bot_and_timer_fills_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |c| c.grace = std::time::Duration::from_millis(300)).await;
+    let (addr, shared) = (server.addr, server.shared.clone());
+    let ann = guest(addr, "Ann").await;
+    // Ann never connects: after the grace period a bot plays for her and the game finishes.
+    let (_, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 1})),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let mut s = Client::connect(addr, &id, None).await;
+    let mut stood_in = false;
+    for _ in 0..10_000 {
+        match s.recv().await {
+            ServerMsg::Presence { seat: 0, bot: true, .. } => stood_in = true,
+            ServerMsg::Over { .. } => break,
+            _ => {}
+        }
+    }
+    assert!(stood_in);
+    // A timer: Bob connects but does nothing; time_up plots for him, so the round goes on.
+    let bob = guest(addr, "Bob").await;
+    let (_, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&bob),
+        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 2, "timer_secs": 1})),
+    )
+    .await;
+    let id = g["id"].as_str().unwrap().to_string();
+    let mut b = Client::connect(addr, &id, Some(&bob)).await;
+    let mut auto = false;
+    for _ in 0..1000 {
+        if let ServerMsg::Update { events, .. } = b.recv().await {
+            if events.iter().any(|e| e["type"] == "auto_plotted") {
+                auto = true;
+                break;
+            }
+        }
+    }
+    assert!(auto, "time_up filled in Bob's plots");
+    let log = shared.store.log(&id).await.unwrap();
+    assert!(log.iter().any(|e| matches!(e, engine::LogEntry::TimeUp)));
+    server.shutdown().await;
+}

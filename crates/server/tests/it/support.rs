@@ -1,0 +1,174 @@
+//! Test clients: HTTP over a raw socket, a WebSocket client, and an oracle that picks a legal
+//! action for a seat by replaying the stored log (the client logic is not what is tested).
+
+use autoscooter::Autoscooter;
+use engine::{Game, LogEntry, Rng, Seat};
+use futures_util::{SinkExt, StreamExt};
+use protocol::{ClientMsg, ServerMsg};
+use serde_json::{Value, json};
+use server::{Config, Server, Shared};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio_tungstenite::tungstenite::Message;
+
+pub const STEP: Duration = Duration::from_secs(20);
+
+pub async fn start_server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut Config)) -> Server {
+    let mut config = Config {
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+        db: dir.path().join("robodrome.db").to_string_lossy().into_owned(),
+        web: None,
+        ..Config::default()
+    };
+    tweak(&mut config);
+    Server::start(config).await.expect("server starts")
+}
+
+/// One HTTP/1.1 request; returns the status and the JSON body (or the text as a JSON string).
+pub async fn http(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut out = Vec::new();
+    tokio::time::timeout(STEP, s.read_to_end(&mut out)).await.expect("http answer in time").expect("read");
+    let text = String::from_utf8_lossy(&out);
+    let status: u16 = text.split(' ').nth(1).and_then(|c| c.parse().ok()).expect("status line");
+    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let rest =
+        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    let v = serde_json::from_str(&rest).unwrap_or(Value::String(rest));
+    (status, v)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+pub async fn guest(addr: SocketAddr, name: &str) -> String {
+    let (status, v) = http(addr, "POST", "/api/guest", None, Some(json!({ "name": name }))).await;
+    assert_eq!(status, 201, "{v}");
+    v["token"].as_str().expect("token").to_string()
+}
+
+pub struct Client {
+    ws: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    /// Every frame received, as text.
+    pub frames: Vec<String>,
+}
+
+impl Client {
+    pub async fn connect(addr: SocketAddr, game: &str, token: Option<&str>) -> Client {
+        let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
+        let (ws, _) =
+            tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{game}{q}")).await.expect("ws connect");
+        Client { ws, frames: Vec::new() }
+    }
+    pub async fn send_raw(&mut self, m: Message) {
+        self.ws.send(m).await.expect("send");
+    }
+    pub async fn send(&mut self, m: &ClientMsg) {
+        self.send_raw(Message::Text(m.to_frame().into())).await;
+    }
+    pub async fn recv(&mut self) -> ServerMsg {
+        loop {
+            let m = tokio::time::timeout(STEP, self.ws.next())
+                .await
+                .expect("a frame in time")
+                .expect("open")
+                .expect("frame");
+            if let Message::Text(t) = m {
+                self.frames.push(t.to_string());
+                return ServerMsg::from_frame(&t).expect("a server message");
+            }
+        }
+    }
+    /// The next error (skipping updates); panics on anything else that is not an update.
+    pub async fn error(&mut self) -> (String, Option<String>) {
+        loop {
+            match self.recv().await {
+                ServerMsg::Error { code, rule, .. } => return (code.as_str().to_string(), rule),
+                ServerMsg::Update { .. } | ServerMsg::Presence { .. } => {}
+                other => panic!("expected an error, got {other:?}"),
+            }
+        }
+    }
+    pub async fn ping(&mut self) {
+        self.send(&ClientMsg::Ping).await;
+        loop {
+            match self.recv().await {
+                ServerMsg::Pong => return,
+                ServerMsg::Update { .. } | ServerMsg::Presence { .. } => {}
+                other => panic!("expected pong, got {other:?}"),
+            }
+        }
+    }
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// The stored game replayed to `seq` entries (what every client's view at `seq` comes from).
+pub async fn replayed(shared: &Arc<Shared>, id: &str, seq: u64) -> Autoscooter {
+    let row = shared.store.game(id).await.expect("store").expect("game");
+    let log = shared.store.log(id).await.expect("log");
+    let setup: autoscooter::Setup = serde_json::from_value(row.setup).expect("setup");
+    let log: Vec<LogEntry<autoscooter::Action>> =
+        log[..seq as usize].iter().map(|e| serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap()).collect();
+    engine::replay::<Autoscooter>(&setup, row.seed, &log, &mut Vec::new()).expect("the stored log replays")
+}
+
+/// A legal action for `seat` at `seq`, chosen by an oracle that sees the whole state.
+pub async fn oracle(shared: &Arc<Shared>, id: &str, seq: u64, seat: u8, rng: &mut Rng) -> Value {
+    let g = replayed(shared, id, seq).await;
+    let a = g.sample_action(Seat(seat), rng).expect("the seat owes a decision");
+    serde_json::to_value(a).expect("json")
+}
+
+/// Play a seat to the end. Returns the outcome.
+pub async fn play(c: &mut Client, shared: &Arc<Shared>, id: &str, seat: u8, seed: u64) -> Value {
+    let mut rng = Rng::seeded(seed);
+    let mut inflight = false;
+    let mut next = 0u64;
+    for _ in 0..10_000 {
+        match c.recv().await {
+            ServerMsg::Welcome { seq, waiting, .. } | ServerMsg::Update { seq, waiting, .. } => {
+                if !inflight && waiting.contains(&seat) {
+                    let action = oracle(shared, id, seq, seat, &mut rng).await;
+                    next += 1;
+                    c.send(&ClientMsg::Act { seat: None, action, id: Some(next) }).await;
+                    inflight = true;
+                }
+            }
+            ServerMsg::Ack { id, .. } => {
+                assert_eq!(id, Some(next));
+                inflight = false;
+            }
+            ServerMsg::Over { outcome } => return outcome,
+            ServerMsg::Error { code, rule, message, .. } => panic!("seat {seat}: {code:?} {rule:?} {message}"),
+            ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+        }
+    }
+    panic!("the game did not end");
+}
