@@ -140,7 +140,11 @@ impl Registry {
     /// Every game Robodrome has. RoboRally and Bumping Bots get one line each here.
     pub fn standard() -> Registry {
         let mut m = BTreeMap::new();
-        for k in [GameKind::of::<autoscooter::Autoscooter>(autoscooter_setup)] {
+        for k in [
+            GameKind::of::<autoscooter::Autoscooter>(autoscooter_setup),
+            GameKind::of::<roborally::RoboRally>(roborally_setup),
+            GameKind::of::<bumping_bots::BumpingBots>(bumping_bots_setup),
+        ] {
             m.insert(k.name, k);
         }
         Registry(Arc::new(m))
@@ -166,6 +170,45 @@ fn autoscooter_setup(req: &SetupRequest) -> Result<autoscooter::Setup, String> {
     Ok(setup)
 }
 
+fn variants<T: serde::de::DeserializeOwned + Default>(req: &SetupRequest) -> Result<T, String> {
+    match &req.variants {
+        None | Some(Value::Null) => Ok(T::default()),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("variants: {e}")),
+    }
+}
+
+fn roborally_setup(req: &SetupRequest) -> Result<roborally::Setup, String> {
+    if !(2..=8).contains(&req.players) {
+        return Err(format!("RoboRally is for 2 to 8 robots, not {}", req.players));
+    }
+    let course = req.board.clone().unwrap_or_else(|| "first-steps".into());
+    if roborally::board::course::course_by_name(&course).is_none() {
+        return Err(format!("unknown course {course:?}"));
+    }
+    let mut setup = roborally::Setup::new_game(roborally::BoardSpec::Named(course), req.players as u8, variants(req)?);
+    if let Some(t) = req.options.as_ref().and_then(|o| o.get("timer_seconds")).and_then(Value::as_u64) {
+        setup.timer_seconds = t as u32;
+    }
+    Ok(setup)
+}
+
+fn bumping_bots_setup(req: &SetupRequest) -> Result<bumping_bots::Setup, String> {
+    if !(2..=9).contains(&req.players) {
+        return Err(format!("Bumping Bots is for 2 to 9 bots, not {}", req.players));
+    }
+    let name = req.board.clone().unwrap_or_else(|| "oval".into());
+    let mut track = bumping_bots::tracks::shipped(&name).ok_or_else(|| format!("unknown track {name:?}"))?;
+    if let Some(l) = req.options.as_ref().and_then(|o| o.get("laps")).and_then(Value::as_u64) {
+        if !(1..=3).contains(&l) {
+            return Err(format!("a race is 2 or 3 laps, not {l}"));
+        }
+        track.laps = l as u8;
+    }
+    let mut setup = bumping_bots::Setup::race(track, req.players as u8);
+    setup.variants = variants(req)?;
+    Ok(setup)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,5 +229,26 @@ mod tests {
         assert!(ok.events.iter().any(|(a, _)| *a == Audience::Seat(Seat(0))));
         let too_many = SetupRequest { players: 9, ..req };
         assert!(k.make_setup(&too_many).is_err());
+    }
+
+    #[test]
+    fn every_game_starts_and_plays_a_bot_move_through_the_adapter() {
+        let r = Registry::standard();
+        assert_eq!(r.names(), vec!["autoscooter", "bumping-bots", "roborally"]);
+        for name in r.names() {
+            let k = r.get(name).unwrap();
+            let req = SetupRequest { players: 3, board: None, variants: None, options: None };
+            let setup = k.make_setup(&req).unwrap();
+            let mut g = k.start(&setup, 7).unwrap();
+            let seat = match g.decision().unwrap() {
+                Decision::One(s) => s,
+                Decision::Simultaneous(set) => set.first().unwrap(),
+            };
+            let a = g.bot_action(&BotSpec::Heuristic, seat, &mut Rng::seeded(1)).unwrap();
+            g.apply_json(seat, &a).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        }
+        let k = r.get("roborally").unwrap();
+        let bad = SetupRequest { players: 2, board: Some("atlantis".into()), variants: None, options: None };
+        assert!(k.make_setup(&bad).is_err());
     }
 }
