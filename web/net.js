@@ -15,7 +15,21 @@ export class GameSocket extends EventTarget {
     this.pingTimer = null;
     this.lastPong = 0;
     this.online = () => { if (this.state !== 'open') this.reconnectNow(); };
+    // The browser knows the network is gone before the socket does: say so at once.
+    this.offline = () => this.drop();
     window.addEventListener('online', this.online);
+    window.addEventListener('offline', this.offline);
+  }
+
+  drop() {
+    if (!this.ws || this.closed) return;
+    const ws = this.ws;
+    this.ws = null;
+    clearInterval(this.pingTimer);
+    try { ws.close(); } catch {}
+    for (const [, p] of this.pending) p.reject(new Error('connection lost'));
+    this.pending.clear();
+    this.schedule();
   }
 
   url() {
@@ -49,7 +63,7 @@ export class GameSocket extends EventTarget {
 
   heartbeat() {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
-    if (Date.now() - this.lastPong > 40000) { this.ws.close(); return; }
+    if (Date.now() - this.lastPong > 40000) { this.drop(); return; }
     this.send({ type: 'ping' });
   }
 
@@ -113,6 +127,7 @@ export class GameSocket extends EventTarget {
     clearInterval(this.pingTimer);
     clearTimeout(this.retryTimer);
     window.removeEventListener('online', this.online);
+    window.removeEventListener('offline', this.offline);
     if (this.ws) { const ws = this.ws; this.ws = null; try { ws.close(); } catch {} }
   }
 }

@@ -172,10 +172,10 @@ function holderName(hd, names) {
 function describe(ev, names = (s) => `Seat ${s + 1}`) {
   switch (ev.type) {
     case 'round_started': return `Round ${ev.round} begins.`;
-    case 'committed': return `${names(ev.seat)} plotted ${carName(ev.car)}.`;
-    case 'plotted': return `You plotted ${carName(ev.car)}: number ${ev.number}${ev.letter ? `, letter ${ev.letter}` : ''}.`;
-    case 'wild_committed': return `${names(ev.seat)} plotted the wild car.`;
-    case 'wild_plotted': return `You plotted the wild car: ${ev.letter || 'straight on'}.`;
+    case 'committed': return `${names(ev.seat)} committed ${carName(ev.car)}.`;
+    case 'plotted': return `${names(ev.seat)}'s plot for ${carName(ev.car)}: number ${ev.number}${ev.letter ? `, letter ${ev.letter}` : ''} (secret until revealed).`;
+    case 'wild_committed': return `${names(ev.seat)} committed the wild car.`;
+    case 'wild_plotted': return `${names(ev.seat)}'s letter for the wild car: ${ev.letter || 'straight on'}.`;
     case 'auto_plotted': return `Time ran out: ${carName(ev.car)} gets number ${ev.number} and goes straight on.`;
     case 'numbers_revealed': return `Numbers revealed: ${ev.order.map(([c, n]) => `${carName(c)} ${n}`).join(', ')}.`;
     case 'letter_converted': return `${Car(ev.car)}'s ${ev.plotted} is not allowed at its speed: it plays ${ev.used}.`;
@@ -450,8 +450,12 @@ class AutoscooterTable {
   async commitPlot() {
     const car = this.view.cars.find((c) => c.car === this.sel.car);
     if (!car || this.sel.number === null || (car.speed > 0 && !this.sel.letter)) return;
+    if (this.sending) return;
     const action = { type: 'plot', car: car.car, number: this.sel.number, letter: car.speed > 0 ? this.sel.letter : null };
-    const ok = await this.ctx.act(action, car.owner);
+    this.sending = true;
+    const btn = this.ctx.controls.querySelector('#commit');
+    if (btn) btn.disabled = true;
+    const ok = await this.ctx.act(action, car.owner).finally(() => { this.sending = false; });
     if (ok) this.sel = { car: null, number: null, letter: null, wild: null, startHex: null };
   }
 
@@ -617,6 +621,7 @@ class AutoscooterTable {
     this.busy = true;
     clear(this.gPreview); clear(this.gHi); clear(this.gPick);
     let lastCrash = null;
+    let order = (this.view && this.view.order) || [];
     const cars = new Map((this.view ? this.view.cars : view.cars).map((c) => [c.car, { ...c }]));
     const fast = this.speedFactor() === 0;
     for (const ev of events) {
@@ -626,11 +631,12 @@ class AutoscooterTable {
       const el = this.carEls.get(ev.car);
       switch (ev.type) {
         case 'numbers_revealed':
-          this.drawOrder(ev.order);
+          order = ev.order;
+          this.drawOrder(order);
           await this.wait(500);
           break;
         case 'moved': {
-          this.drawOrder(view.order.length ? view.order : (this.view && this.view.order), ev.car);
+          this.drawOrder(order, ev.car);
           if (!el || !c) break;
           el.classList.add('acting');
           let at = c.at;
@@ -649,7 +655,7 @@ class AutoscooterTable {
         }
         case 'started':
           if (!el || !c) break;
-          this.drawOrder(view.order, ev.car);
+          this.drawOrder(order, ev.car);
           this.placeCar(el, ev.car, ev.to, ev.facing);
           Object.assign(c, { at: ev.to, facing: ev.facing, speed: 1 });
           el.querySelector('.speed text').textContent = '1';
