@@ -20,7 +20,7 @@ async function call(method, path, body) {
   const res = await fetch(path, init);
   const text = await res.text();
   let data = null;
-  try { data = text ? JSON.parse(text) : null; } catch { data = { message: text }; }
+  try { data = text ? JSON.parse(text) : null; } catch { data = { message: text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120) }; }
   if (!res.ok) throw new ApiError(res.status, data?.code || String(res.status), data?.message || res.statusText);
   return data;
 }

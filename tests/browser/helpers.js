@@ -3,6 +3,7 @@
 // that plays a game through the UI only.
 
 import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -12,18 +13,32 @@ export const BASE = process.env.ROBODROME_URL || 'http://127.0.0.1:8080';
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
 
+/** Start Debian's Chromium ourselves (a fresh profile) and drive it over CDP. */
+async function startChromium(dir) {
+  const proc = spawn(process.env.CHROMIUM || '/usr/bin/chromium', [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    `--user-data-dir=${dir}`, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1',
+    'about:blank',
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const endpoint = await new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`chromium did not start: ${err}`)), 60000);
+    proc.stderr.on('data', (d) => {
+      err += d;
+      const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`chromium exited (${code}): ${err}`)); });
+  });
+  proc.stderr.resume();
+  return { proc, endpoint };
+}
+
 export async function launch() {
   const dir = mkdtempSync(join(tmpdir(), 'robodrome-chromium-'));
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    timeout: 60000,
-    args: [
-      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      `--user-data-dir=${dir}`,
-    ],
-  });
+  const { proc, endpoint } = await startChromium(dir);
+  const browser = await chromium.connectOverCDP(endpoint, { timeout: 30000 });
   const errors = [];
   const contexts = [];
   return {
@@ -46,6 +61,8 @@ export async function launch() {
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close().catch(() => {});
+      proc.kill('SIGTERM');
+      await new Promise((r) => { if (proc.exitCode !== null) r(); else { proc.on('exit', r); setTimeout(() => { proc.kill('SIGKILL'); r(); }, 5000); } });
       rmSync(dir, { recursive: true, force: true });
     },
   };
