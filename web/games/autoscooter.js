@@ -184,8 +184,8 @@ function describe(ev, names = (s) => `Seat ${s + 1}`) {
     case 'cannot_start': return `${Car(ev.car)} cannot start: no free hex beside it.`;
     case 'crash': {
       const what = ev.with === null || ev.with === undefined ? 'the barrier' : carName(ev.with);
-      const kind = { front: 'head-on', side: 'in the side', rear: 'from behind', stationary: '(standing still)', barrier: '' }[ev.kind] || ev.kind;
-      return `💥 ${Car(ev.car)} crashes into ${what} ${kind} at speed ${ev.speed}${ev.indirect ? ' (through a jolt)' : ''}.`.replace(/ +\./, '.');
+      const kind = { front: 'head-on', side: 'in the side', rear: 'from behind', stationary: '(standing still)', barrier: '' }[ev.kind] ?? ev.kind;
+      return `Crash! ${Car(ev.car)} crashes into ${what} ${kind} at speed ${ev.speed}${ev.indirect ? ' (through a jolt)' : ''}.`.replace(/ +\./, '.');
     }
     case 'chits': {
       const from = holderName(ev.from, names), to = holderName(ev.to, names);
@@ -246,7 +246,7 @@ class AutoscooterTable {
     if (view.phase === 'over') {
       const w = view.winner.map((s) => this.names(s));
       const iWin = view.winner.some((s) => this.mine(s));
-      return { text: iWin ? `You win! 🏆` : `Game over — ${w.join(' & ')} win${w.length === 1 ? 's' : ''}`, tone: iWin ? 'win' : 'over' };
+      return { text: iWin ? 'You win! ★' : `Game over — ${w.join(' & ')} win${w.length === 1 ? 's' : ''}`, tone: iWin ? 'win' : 'over' };
     }
     const wt = view.waiting;
     if (wt && wt.kind === 'plan') {
@@ -358,7 +358,7 @@ class AutoscooterTable {
     const rows = view.players.map((p) => {
       const seat = p.seat;
       let state = '';
-      if (view.phase === 'over') state = view.winner.includes(seat) ? '🏆 winner' : '';
+      if (view.phase === 'over') state = view.winner.includes(seat) ? '★ winner' : '';
       else if (wt && wt.kind === 'plan') state = wt.seats.includes(seat) ? 'plotting…' : '✓ plotted';
       else if (wt && (wt.kind === 'start' || wt.kind === 'payment')) state = wt.seat === seat ? 'to move' : '';
       const cars = view.cars.filter((c) => c.owner === seat).map((c) => h('span.mini-car', { style: { '--car': `var(--seat${seat})` } }, String(c.car + 1)));

@@ -25,13 +25,13 @@ export async function showReplay(root, id, startStep) {
   const slider = h('input.replay-slider', { type: 'range', min: 0, max: last, value: 0, 'aria-label': 'Replay position' });
   const btn = (label, title, f, idn) => h(`button.btn.small${idn ? `#${idn}` : ''}`, { type: 'button', title, 'aria-label': title, onclick: f }, label);
   const controls = h('div.replay-controls', [
-    btn('⏮', 'First step (Home)', () => go(0), 'rp-first'),
+    btn('|◀', 'First step (Home)', () => go(0), 'rp-first'),
     btn('◀', 'Step back (←)', () => go(cur - 1), 'rp-prev'),
     btn('▶', 'Step forward (→)', () => go(cur + 1, true), 'rp-next'),
-    btn('⏭', 'Last step (End)', () => go(last), 'rp-last'),
-    btn('⏵ Play', 'Play / pause (space)', () => togglePlay(), 'rp-play'),
+    btn('▶|', 'Last step (End)', () => go(last), 'rp-last'),
+    btn('Play', 'Play / pause (space)', () => togglePlay(), 'rp-play'),
     slider, pos,
-    btn('🔗 Link here', 'Copy a link to this position', async () => { await copyText(replayUrl(id, cur)); toast('Link to this position copied'); }, 'rp-link'),
+    btn('Link to this step', 'Copy a link to this position', async () => { await copyText(replayUrl(id, cur)); toast('Link to this position copied'); }, 'rp-link'),
   ]);
   const board = h('div.board-area');
   const players = h('div.panel.players-panel');
@@ -105,8 +105,8 @@ export async function showReplay(root, id, startStep) {
 
   function togglePlay() {
     const b = document.getElementById('rp-play');
-    if (playTimer) { clearTimeout(playTimer); playTimer = null; b.textContent = '⏵ Play'; return; }
-    b.textContent = '⏸ Pause';
+    if (playTimer) { clearTimeout(playTimer); playTimer = null; b.textContent = 'Play'; return; }
+    b.textContent = 'Pause';
     const stepOn = async () => {
       if (cur >= last) { togglePlay(); return; }
       await go(cur + 1, true);

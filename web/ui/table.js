@@ -35,8 +35,8 @@ export async function showTable(root, id) {
   const logList = h('ol.log', { 'aria-label': 'Game log' });
   const logPanel = h('div.panel.log-panel', [h('h3', 'Log'), logList]);
   const links = h('div.table-links', [
-    h('button.btn.small.ghost#copy-invite', { type: 'button', onclick: async () => { await copyText(inviteUrl(id)); toast('Invite link copied'); } }, '🔗 Invite link'),
-    h('a.btn.small.ghost#replay-link', { href: `#/replay/${id}` }, '⏮ Replay'),
+    h('button.btn.small.ghost#copy-invite', { type: 'button', onclick: async () => { await copyText(inviteUrl(id)); toast('Invite link copied'); } }, 'Copy invite link'),
+    h('a.btn.small.ghost#replay-link', { href: `#/replay/${id}` }, 'Replay'),
     speedPicker(),
   ]);
   page.append(statusbar, h('div.table-grid', [h('div.board-col', [board]), h('aside.side', [result, controls, players, logPanel, links])]));
@@ -68,7 +68,7 @@ export async function showTable(root, id) {
     presence: (seat) => {
       const p = presence.get(seat);
       if (!p) return null;
-      if (p.bot) return h('span.badge.away', { title: 'Away: a bot plays for now' }, '🤖 away');
+      if (p.bot) return h('span.badge.away', { title: 'Away: a bot plays for now' }, 'away · bot plays');
       if (!p.connected) return h('span.badge.away', 'offline');
       return null;
     },
@@ -105,7 +105,7 @@ export async function showTable(root, id) {
     if (deadline === null || !view || view.phase === 'over') { timer.hidden = true; return; }
     const left = Math.max(0, deadline - Date.now());
     timer.hidden = false;
-    timer.textContent = `⏱ ${Math.ceil(left / 1000)}s`;
+    timer.textContent = `${Math.ceil(left / 1000)} s`;
     timer.classList.toggle('low', left < 10000);
   }
   const tick = setInterval(renderTimer, 250);
@@ -199,7 +199,7 @@ export async function showTable(root, id) {
     conn.title = { open: 'Connected', connecting: 'Connecting…', reconnecting: 'Reconnecting…', lost: 'Connection lost' }[st] || st;
     if (st === 'lost' || st === 'reconnecting') {
       netbar.hidden = false;
-      netbar.textContent = '⚠ Connection lost — reconnecting…';
+      netbar.textContent = 'Connection lost — reconnecting…';
       page.classList.add('offline');
     } else if (st === 'open') {
       if (!netbar.hidden) { netbar.hidden = true; toast('Reconnected'); }

@@ -9,9 +9,8 @@
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 
-#[derive(rust_embed::RustEmbed)]
+#[derive(rust_embed::Embed)]
 #[folder = "../../web/"]
-#[exclude = "node_modules/*"]
 struct Web;
 
 pub async fn serve(uri: Uri) -> Response {
