@@ -63,7 +63,9 @@ test('two players via the invite link, a spectator, a reload and a lost connecti
         // A connection loss in the middle of the game is shown, then healed by itself.
         await alice.context().setOffline(true);
         await alice.evaluate(() => window.dispatchEvent(new Event('offline')));
-        await alice.waitForSelector('#netbar:not([hidden])', { timeout: 60000 }).catch(() => {});
+        await alice.waitForSelector('#netbar:not([hidden])', { timeout: 20000 });
+        assert.match(await alice.locator('#netbar').textContent(), /Connection lost/);
+        assert.ok(await alice.locator('.table-page.offline').count(), 'the table shows it is offline');
         await alice.context().setOffline(false);
         await alice.waitForSelector('#netbar', { state: 'hidden', timeout: 30000 });
         await eve.screenshot({ path: join(ARTIFACTS, 'autoscooter-spectator.png') });
