@@ -26,7 +26,8 @@ test('a game created in the lobby is played to the end against bots through the 
         const speedOk = await page.locator('.controls .letter:not(:disabled)').count();
         if (!speedOk) return;
         await page.locator('.controls .num:not(:disabled)').first().click();
-        await page.locator('.controls .letter:not(:disabled)').nth(4).click();
+        const bend = page.locator('.controls .letter[data-letter="M"]:not(:disabled)');
+        if (await bend.count()) await bend.click(); else await page.locator('.controls .letter:not(:disabled)').nth(4).click();
         await page.waitForSelector('.path-line');
         await page.screenshot({ path: join(ARTIFACTS, 'autoscooter-plan.png') });
         shot = true;

@@ -9,7 +9,7 @@ test('two players via the invite link, a spectator, a reload and a lost connecti
   const b = await launch();
   try {
     const alice = await b.page({ name: 'Alice' });
-    const id = await createFromLobby(alice, { players: 2, seats: ['me', 'open'], variants: ['beginners'] });
+    const id = await createFromLobby(alice, { players: 2, seats: ['me', 'open'], variants: ['beginners'], timer: 120 });
     await alice.waitForSelector('.invite-url');
     const invite = await alice.inputValue('.invite-url');
     assert.ok(invite.includes(id), invite);
@@ -19,6 +19,16 @@ test('two players via the invite link, a spectator, a reload and a lost connecti
     await bob.click('#join');
     await alice.waitForSelector('.status.mine', { timeout: 20000 });
     await bob.waitForSelector('.status.mine', { timeout: 20000 });
+    // The planning timer counts down for both.
+    await alice.waitForSelector('.timer:not([hidden])');
+    assert.match(await alice.locator('.timer').textContent(), /^\d+ s$/);
+
+    // Bob plots his first car with the keyboard only: → picks a number, Enter commits
+    // (cars start stationary, so round 1 needs no letter).
+    await bob.keyboard.press('ArrowRight');
+    await bob.waitForSelector('.num.on');
+    await bob.keyboard.press('Enter');
+    await bob.waitForSelector('.plot-chip');
 
     // A spectator: a third context opening the same link without taking a seat.
     const eve = await b.page({ name: 'Eve' });
@@ -34,7 +44,9 @@ test('two players via the invite link, a spectator, a reload and a lost connecti
     const plotted = await alice.locator('.plot-chip').first().textContent();
     await bob.waitForFunction(() => document.querySelector('.log')?.textContent.includes('Alice committed car'));
     await eve.waitForFunction(() => document.querySelector('.log')?.textContent.includes('Alice committed car'));
-    assert.equal(await bob.locator('.plot-chip').count(), 0, 'Bob sees no plot of Alice');
+    const bobSees = await bob.locator('.plot-chip').allTextContents();
+    assert.equal(bobSees.length, 1, 'Bob sees his own plot only');
+    assert.ok(!bobSees.includes(plotted) && /^Car [246]:/.test(bobSees[0]), `Bob sees no plot of Alice: ${bobSees}`);
     assert.equal(await eve.locator('.plot-chip').count(), 0, 'Eve sees no plot');
     assert.equal(await eve.locator('.controls .num').count(), 0, 'a spectator has no controls');
 

@@ -226,7 +226,7 @@ class AutoscooterTable {
     this.orderStrip = h('div.order-strip', { 'aria-label': 'Acting order' });
     this.roundInfo = h('div.round-info');
     ctx.board.append(h('div.board-head', [this.roundInfo, this.orderStrip]), h('div.rink-wrap', this.svg));
-    this.chartBox = h('details.chart-box', [h('summary', 'Car chart'), chartSheet()]);
+    this.chartBox = h('details.chart-box', { open: window.innerWidth > 900 }, [h('summary', 'The car chart (AS-3.2)'), chartSheet()]);
     ctx.board.append(this.chartBox);
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
@@ -345,6 +345,12 @@ class AutoscooterTable {
       el.classList.toggle('mine', c.owner !== null && c.owner !== undefined && this.mine(c.owner));
       el.classList.toggle('selected', this.sel.car === c.car);
       el.querySelector('.speed text').textContent = String(c.speed);
+      const plot = this.ctx.replay && view.phase === 'plan' ? this.plotOf(c.car, view) : null;
+      let tag = el.querySelector('.plot-tag');
+      if (plot) {
+        if (!tag) { tag = s('g.plot-tag', { transform: 'translate(0,27)' }, [s('rect', { x: -22, y: -9, width: 44, height: 16, rx: 8 }), s('text', { y: 3, 'text-anchor': 'middle' })]); el.append(tag); }
+        tag.querySelector('text').textContent = `${plot.number}${plot.letter ? `·${plot.letter}` : ''}`;
+      } else if (tag) tag.remove();
       el.querySelector('.speed').classList.toggle('still', c.speed === 0);
       el.setAttribute('aria-label', `${Car(c.car)}${c.owner !== null && c.owner !== undefined ? ` of ${this.names(c.owner)}` : ''}, speed ${c.speed}, facing ${DIR_NAMES[c.facing]}`);
       const title = el.querySelector('title') || el.appendChild(s('title'));
