@@ -67,6 +67,7 @@ function lettersAt(speed) {
 function rinkSvg(board, opts = {}) {
   const cells = board.cells;
   const [x, y, w, hh] = bounds(cells, SIZE, 14);
+  // Moves previewed off the rink stay visible (the svg does not clip them).
   const svg = s('svg.rink', { viewBox: `${x} ${y} ${w} ${hh}`, role: 'img', 'aria-label': opts.label || 'The rink' });
   const set = new Set(cells.map(key));
   const defs = s('defs', [
@@ -109,11 +110,15 @@ function chartPicture(letter) {
   const { hexes, facing } = pathOf(start, 0, letter);
   const all = [start, ...hexes];
   const sz = 10;
-  const [x, y, w, hh] = bounds([...all, [0, -1], [0, 1], [3, -1]], sz, 2);
+  const area = [];
+  for (let r = -1; r <= 1; r++) for (let q = -1; q <= 3; q++) if (q + r / 2 >= -0.5 && q + r / 2 <= 3) area.push([q, r]);
+  const [x, y, w, hh] = bounds(area, sz, 1);
   const pts = all.map((c) => centre(c, sz));
+  const onPath = new Set(all.map(key));
   const [ex, ey] = pts[pts.length - 1];
   const a = (facing * 60 * Math.PI) / 180;
   return s('svg.chart-pic', { viewBox: `${x} ${y} ${w} ${hh}`, 'aria-hidden': 'true' }, [
+    ...area.filter((c) => !onPath.has(key(c))).map((c) => s('polygon.bg', { points: polygon(corners(c, sz * 0.94)) })),
     ...all.map((c, i) => s('polygon', { class: i === 0 ? 'from' : 'via', points: polygon(corners(c, sz * 0.94)) })),
     s('polyline.path', { points: polygon(pts) }),
     s('line.end', { x1: ex, y1: ey, x2: ex + Math.cos(a) * sz * 0.9, y2: ey + Math.sin(a) * sz * 0.9, 'marker-end': 'url(#chart-arrow)' }),

@@ -82,7 +82,7 @@ export async function showReplay(root, id, startStep) {
       li.hidden = s > cur;
       li.classList.toggle('now', s === cur);
     }
-    const now = logList.querySelector('li.now:not([hidden])') || [...logList.querySelectorAll('li:not([hidden])')].pop();
+    const now = [...logList.querySelectorAll('li:not([hidden])')].pop();
     if (now) now.scrollIntoView({ block: 'nearest' });
     const url = `#/replay/${id}?step=${cur}`;
     if (location.hash !== url) history.replaceState(null, '', url);
