@@ -456,6 +456,7 @@ class AutoscooterTable {
     const label = ready ? `Plot ${carName(car.car)}: ${this.sel.number}${car.speed ? ` · ${this.sel.letter}` : ''}` : 'Choose a number' + (car.speed ? ' and a letter' : '');
     box.append(h('button.btn.primary.commit#commit', { type: 'button', disabled: !ready, onclick: () => this.commitPlot() }, [label, ready ? h('kbd', '⏎') : null]));
     if (!unused.length) box.append(h('p.hint', 'No numbers left.'));
+    box.append(h('p.keys', [h('kbd', '←'), h('kbd', '→'), ' number · ', h('kbd', 'A'), '–', h('kbd', 'P'), ' letter · ', h('kbd', 'Enter'), ' plot']));
   }
 
   async commitPlot() {
