@@ -9,7 +9,7 @@ test('a game created in the lobby is played to the end against bots through the 
   const b = await launch();
   try {
     const page = await b.page({ anim: 'fast', name: 'Ada' });
-    const id = await createFromLobby(page, { players: 3, seats: ['me', 'bot:heuristic', 'bot:random'] });
+    const id = await createFromLobby(page, { players: 3, seats: ['me', 'bot:heuristic', 'bot:random'], variants: ['wild_car', 'colour_scoring'] });
     assert.match(id, /^[0-9a-f]+$/);
     await page.waitForSelector('.status.mine', { timeout: 30000 });
     // The lobby lists the game as running.
@@ -22,7 +22,7 @@ test('a game created in the lobby is played to the end against bots through the 
         // A telling moment: in round 3, a number and a letter chosen and the move previewed.
         if (shot) return;
         const round = await page.evaluate(() => Number((document.querySelector('.round b')?.textContent || '').replace(/\D/g, '')));
-        if (round < 3 || !(await page.locator('#commit').count())) return;
+        if (round < 3 || !(await page.locator('#commit').count()) || !(await page.locator('.controls .num:not(:disabled)').count())) return;
         const speedOk = await page.locator('.controls .letter:not(:disabled)').count();
         if (!speedOk) return;
         await page.locator('.controls .num:not(:disabled)').first().click();
