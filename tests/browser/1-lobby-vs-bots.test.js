@@ -17,7 +17,7 @@ test('a game created in the lobby is played to the end against bots through the 
     assert.ok(running.some((g) => g.id === id), 'the game runs on the server');
 
     let shot = false;
-    const moves = await playToEnd(page, {
+    const { moves, kinds } = await playToEnd(page, {
       onMove: async (n) => {
         // A telling moment: in round 3, a number and a letter chosen and the move previewed.
         if (shot) return;
@@ -33,7 +33,9 @@ test('a game created in the lobby is played to the end against bots through the 
         shot = true;
       },
     });
-    assert.ok(moves >= 11, `played ${moves} moves`);
+    assert.ok(moves >= 22, `played ${moves} moves`);
+    assert.ok(kinds.plot >= 22 && kinds.start >= 1, JSON.stringify(kinds));
+    console.log(`moves through the UI: ${JSON.stringify(kinds)}`);
     assert.ok(shot, 'a screenshot of a previewed move was taken');
     const shown = JSON.parse(await page.locator('[data-testid="result"]').getAttribute('data-scores'));
     const info = await api(`/api/games/${id}`);

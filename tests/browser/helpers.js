@@ -110,8 +110,9 @@ export async function playOneMove(page, rnd = Math.random) {
       if (letters.length) pick(letters).click();
       const c = document.querySelector('.controls #commit');
       if (!c || c.disabled) return null;
+      const wild = !nums.length;
       c.click();
-      return 'plot';
+      return wild ? 'wild' : 'plot';
     }
     const hexes = [...controls.querySelectorAll('[data-start-dir]')];
     if (hexes.length) {
@@ -135,12 +136,14 @@ export async function playOneMove(page, rnd = Math.random) {
 export async function playToEnd(page, { timeoutMs = 240000, onMove } = {}) {
   const t0 = Date.now();
   let moves = 0;
+  const kinds = {};
   while (Date.now() - t0 < timeoutMs) {
-    if (await page.locator('[data-testid="result"]:not([hidden])').count()) return moves;
+    if (await page.locator('[data-testid="result"]:not([hidden])').count()) return { moves, kinds };
     const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
     const did = await playOneMove(page);
     if (did) {
       moves++;
+      kinds[did] = (kinds[did] || 0) + 1;
       // Wait until the server's answer has come back before the next move.
       await page.waitForFunction((b) => document.querySelector('.table-page')?.dataset.seq !== b, before, { timeout: 10000 }).catch(() => {});
       if (onMove) await onMove(moves, did);
