@@ -380,7 +380,7 @@ class AutoscooterTable {
       }, [
         h('span.seat-dot', { style: { background: `var(--seat${seat})` } }),
         h('span.pname', [this.names(seat), this.mine(seat) ? h('em.you', ' (you)') : null, pres]),
-        h('span.pcars', cars),
+        h('span.pcars', [...cars, ...(p.colours ? Object.entries(p.colours).map(([c, n]) => h('span.colour-count', { title: `${n} chits of colour ${Number(c) + 1}` }, `${n}×c${Number(c) + 1}`)) : [])]),
         h('span.pstate', state),
         h('span.pchits', { title: 'Chits' }, [h('b.chits', String(p.chits)), p.score !== p.chits ? h('small', ` = ${p.score}`) : null]),
       ]);

@@ -128,7 +128,7 @@ export async function showLobby(root) {
     const mine = api.me()?.name;
     const open = games.filter((g) => g.status === 'open');
     const running = games.filter((g) => g.status === 'running');
-    const finished = games.filter((g) => g.status === 'finished');
+    const finished = games.filter((g) => g.status === 'finished').slice(0, 30);
     clear(lists).append(
       section('Open games', 'open', open, (g) => [
         h('button.btn.small.primary', { onclick: () => join(g), 'data-action': 'join' }, 'Join'),
