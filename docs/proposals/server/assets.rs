@@ -6,7 +6,7 @@
 //! Wiring (http.rs): `.fallback(crate::assets::serve)` on the router; Cargo.toml of the server:
 //! `rust-embed = "8"` and `mime_guess = "2"`.
 
-use axum::http::{header, StatusCode, Uri};
+use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 #[derive(rust_embed::Embed)]
@@ -21,14 +21,28 @@ pub async fn serve(uri: Uri) -> Response {
     let path = if path.is_empty() { "index.html" } else { path };
     if let Some(file) = Web::get(path) {
         let mime = mime_guess::from_path(path).first_or_octet_stream();
-        let cache = if path == "index.html" { "no-cache" } else { "no-cache, max-age=0" };
-        return ([(header::CONTENT_TYPE, mime.as_ref().to_string()), (header::CACHE_CONTROL, cache.to_string())], file.data)
+        let cache = if path == "index.html" {
+            "no-cache"
+        } else {
+            "no-cache, max-age=0"
+        };
+        return (
+            [
+                (header::CONTENT_TYPE, mime.as_ref().to_string()),
+                (header::CACHE_CONTROL, cache.to_string()),
+            ],
+            file.data,
+        )
             .into_response();
     }
     // A client route (no file extension): the client's page.
     if !path.rsplit('/').next().unwrap_or("").contains('.') {
         if let Some(index) = Web::get("index.html") {
-            return ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], index.data).into_response();
+            return (
+                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+                index.data,
+            )
+                .into_response();
         }
     }
     (StatusCode::NOT_FOUND, "not found").into_response()
