@@ -350,7 +350,8 @@ class AutoscooterTable {
       el.classList.toggle('mine', c.owner !== null && c.owner !== undefined && this.mine(c.owner));
       el.classList.toggle('selected', this.sel.car === c.car);
       el.querySelector('.speed text').textContent = String(c.speed);
-      const plot = this.ctx.replay && view.phase === 'plan' ? this.plotOf(c.car, view) : null;
+      // Plots the observer may see (their own while planning; all in a finished game's replay).
+      const plot = view.phase === 'plan' ? this.plotOf(c.car, view) : null;
       let tag = el.querySelector('.plot-tag');
       if (plot) {
         if (!tag) { tag = s('g.plot-tag', { transform: 'translate(0,27)' }, [s('rect', { x: -22, y: -9, width: 44, height: 16, rx: 8 }), s('text', { y: 3, 'text-anchor': 'middle' })]); el.append(tag); }
