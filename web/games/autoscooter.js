@@ -217,6 +217,7 @@ class AutoscooterTable {
     this.carEls = new Map();
     this.angles = new Map();
     this.busy = false;
+    this.epoch = 0;
 
     this.svg = rinkSvg(this.board);
     this.svg.prepend(s('defs', [s('marker#chart-arrow', { viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: 'auto' }, [s('path', { d: 'M0,0 L10,5 L0,10 z' })])]));
@@ -284,7 +285,19 @@ class AutoscooterTable {
   }
 
   // ---- drawing ----
+  /** Show a view at once (stopping any animation still running). */
   show(view) {
+    this.epoch++;
+    this.busy = false;
+    this.render(view);
+  }
+
+  /** Draw again after a choice of the user's (not while a round is being played out). */
+  refresh() {
+    if (!this.busy && this.view) this.render(this.view);
+  }
+
+  render(view) {
     const prevRound = this.view && this.view.round;
     this.view = view;
     if (prevRound !== view.round) this.sel = { car: null, number: null, letter: null, wild: null, startHex: null };
@@ -428,7 +441,7 @@ class AutoscooterTable {
     if (todo.length > 1) {
       box.append(h('div.car-tabs', { role: 'tablist' }, todo.map((c) => h('button.car-tab', {
         role: 'tab', 'aria-selected': String(c.car === car.car), class: c.car === car.car ? 'on' : '', style: { '--car': `var(--seat${c.owner})` },
-        onclick: () => { this.sel = { ...this.sel, car: c.car, number: null, letter: null }; this.show(this.view); },
+        onclick: () => { this.sel = { ...this.sel, car: c.car, number: null, letter: null }; this.refresh(); },
       }, `${Car(c.car)}`))));
     }
     const used = new Set(car.used_numbers);
@@ -440,7 +453,7 @@ class AutoscooterTable {
     box.append(h('div.numbers', { role: 'group', 'aria-label': 'Turn number' }, col.map((n) => h('button.num', {
       type: 'button', disabled: used.has(n), 'data-number': n, 'aria-pressed': String(this.sel.number === n),
       class: this.sel.number === n ? 'on' : '',
-      onclick: () => { this.sel.number = n; this.show(this.view); },
+      onclick: () => { this.sel.number = n; this.refresh(); },
     }, String(n)))));
     if (car.speed === 0) {
       box.append(h('p.hint', 'This car stands still: when its number comes up you will start it by hand (pick a hex beside it and a facing).'));
@@ -450,7 +463,7 @@ class AutoscooterTable {
       box.append(h('div.letters', { role: 'group', 'aria-label': 'Move letter' }, LETTERS.split('').map((l) => h('button.letter', {
         type: 'button', disabled: !allowed.has(l), 'data-letter': l, 'aria-pressed': String(this.sel.letter === l),
         class: this.sel.letter === l ? 'on' : '', title: `${l}: ${LETTER_NOTES[l]}`,
-        onclick: () => { this.sel.letter = l; this.show(this.view); },
+        onclick: () => { this.sel.letter = l; this.refresh(); },
       }, [chartPicture(l), h('b', l)]))));
     }
     const ready = this.sel.number !== null && (car.speed === 0 || this.sel.letter);
@@ -477,7 +490,7 @@ class AutoscooterTable {
     box.append(h('div.pick-title', [h('b', 'The wild car'), ` · speed ${wild.speed} — the highest number this round steers it`]));
     box.append(h('div.letters', { role: 'group', 'aria-label': 'Wild car letter' }, LETTERS.split('').map((l) => h('button.letter', {
       type: 'button', disabled: !allowed.has(l), 'data-letter': l, class: this.sel.wild === l ? 'on' : '', 'aria-pressed': String(this.sel.wild === l),
-      onclick: () => { this.sel.wild = l; this.show(this.view); },
+      onclick: () => { this.sel.wild = l; this.refresh(); },
     }, [chartPicture(l), h('b', l)]))));
     box.append(h('button.btn.primary.commit#commit', { type: 'button', disabled: !this.sel.wild, onclick: () => this.commitWild() }, this.sel.wild ? `Plot the wild car: ${this.sel.wild}` : 'Choose a letter'));
   }
@@ -508,7 +521,7 @@ class AutoscooterTable {
     box.append(h('div.label', 'Where to'));
     box.append(h('div.start-hexes', options.map((o) => h('button.btn.small', {
       type: 'button', 'data-start-dir': o.d, class: this.sel.startHex && key(this.sel.startHex.hex) === key(o.hex) ? 'on' : '',
-      onclick: () => { this.sel.startHex = o; this.show(this.view); },
+      onclick: () => { this.sel.startHex = o; this.refresh(); },
     }, `${DIR_NAMES[o.d]} [${o.hex}]`))));
     if (this.sel.startHex) {
       const o = this.sel.startHex;
@@ -596,7 +609,7 @@ class AutoscooterTable {
     if (t.dataset.startHex) {
       const { options } = this.startOptions();
       this.sel.startHex = options.find((o) => key(o.hex) === t.dataset.startHex) || null;
-      this.show(this.view);
+      this.refresh();
     } else if (t.dataset.facing && this.sel.startHex) {
       this.commitStart(this.sel.startHex, Number(t.dataset.facing));
     }
@@ -612,8 +625,8 @@ class AutoscooterTable {
     const car = this.view.cars.find((c) => c.car === this.sel.car);
     const L = e.key.length === 1 ? e.key.toUpperCase() : '';
     if (L && LETTERS.includes(L)) {
-      if (car && this.nextCarToPlot() !== null) { if (lettersAt(car.speed).includes(L)) { this.sel.letter = L; this.show(this.view); } }
-      else if (lettersAt((this.view.cars.find((c) => c.wild) || {}).speed).includes(L)) { this.sel.wild = L; this.show(this.view); }
+      if (car && this.nextCarToPlot() !== null) { if (lettersAt(car.speed).includes(L)) { this.sel.letter = L; this.refresh(); } }
+      else if (lettersAt((this.view.cars.find((c) => c.wild) || {}).speed).includes(L)) { this.sel.wild = L; this.refresh(); }
       e.preventDefault();
     } else if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && car) {
       const used = new Set(car.used_numbers);
@@ -621,7 +634,7 @@ class AutoscooterTable {
       let i = free.indexOf(this.sel.number);
       i = e.key === 'ArrowRight' ? (i + 1) % free.length : (i <= 0 ? free.length - 1 : i - 1);
       this.sel.number = free[i];
-      this.show(this.view);
+      this.refresh();
       e.preventDefault();
     } else if (e.key === 'Enter' && tag !== 'button') {
       e.preventDefault();
@@ -631,7 +644,12 @@ class AutoscooterTable {
 
   // ---- animation of a round ----
   async play(events, view, log) {
+    const epoch = ++this.epoch;
     this.busy = true;
+    if (events.some((e) => e.type === 'numbers_revealed' || e.type === 'moved' || e.type === 'started') && !this.ctx.replay) {
+      this.ctx.controls.hidden = false;
+      this.ctx.controls.replaceChildren(h('p.hint', 'The cars are moving…'));
+    }
     clear(this.gPreview); clear(this.gHi); clear(this.gPick);
     let lastCrash = null;
     let order = (this.view && this.view.order) || [];
@@ -639,7 +657,7 @@ class AutoscooterTable {
     const fast = this.speedFactor() === 0;
     for (const ev of events) {
       log(ev);
-      if (fast) continue;
+      if (fast || epoch !== this.epoch) continue;
       const c = cars.get(ev.car);
       const el = this.carEls.get(ev.car);
       switch (ev.type) {
@@ -726,7 +744,8 @@ class AutoscooterTable {
           break;
       }
     }
+    if (epoch !== this.epoch) return; // a newer view was shown meanwhile
     this.busy = false;
-    this.show(view);
+    this.render(view);
   }
 }
