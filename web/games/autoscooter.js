@@ -470,7 +470,7 @@ class AutoscooterTable {
     const label = ready ? `Plot ${carName(car.car)}: ${this.sel.number}${car.speed ? ` · ${this.sel.letter}` : ''}` : 'Choose a number' + (car.speed ? ' and a letter' : '');
     box.append(h('button.btn.primary.commit#commit', { type: 'button', disabled: !ready, onclick: () => this.commitPlot() }, [label, ready ? h('kbd', '⏎') : null]));
     if (!unused.length) box.append(h('p.hint', 'No numbers left.'));
-    box.append(h('p.keys', [h('kbd', '←'), h('kbd', '→'), ' number · ', h('kbd', 'A'), '–', h('kbd', 'P'), ' letter · ', h('kbd', 'Enter'), ' plot']));
+    box.append(h('p.keys', [todo.length > 1 ? [h('kbd', '1'), '–', h('kbd', '8'), ' car · '] : null, h('kbd', '←'), h('kbd', '→'), ' number · ', h('kbd', 'A'), '–', h('kbd', 'P'), ' letter · ', h('kbd', 'Enter'), ' plot']));
   }
 
   async commitPlot() {
@@ -628,6 +628,11 @@ class AutoscooterTable {
       if (car && this.nextCarToPlot() !== null) { if (lettersAt(car.speed).includes(L)) { this.sel.letter = L; this.refresh(); } }
       else if (lettersAt((this.view.cars.find((c) => c.wild) || {}).speed).includes(L)) { this.sel.wild = L; this.refresh(); }
       e.preventDefault();
+    } else if (/^[1-8]$/.test(e.key)) {
+      // 1–8: switch to that car, if it is one of yours still to plot.
+      const c = Number(e.key) - 1;
+      const mine = this.myCars().find((x) => x.car === c && !this.plotOf(c));
+      if (mine) { this.sel = { ...this.sel, car: c, number: null, letter: null }; this.refresh(); e.preventDefault(); }
     } else if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && car) {
       const used = new Set(car.used_numbers);
       const free = column(car.car).filter((n) => !used.has(n));
