@@ -32,11 +32,18 @@ function renderWho() {
   if (ident) who.append(h('span.name', { title: 'Your guest name' }, ident.name));
 }
 
+let generation = 0;
+
 async function route() {
   if (current && current.destroy) current.destroy();
   current = null;
-  const root = $('#app');
-  clear(root);
+  const gen = ++generation;
+  const main = $('#app');
+  clear(main);
+  // Each visit draws into its own holder, so a page still loading for an old address cannot
+  // draw over the new one.
+  const root = h('div.route');
+  main.append(root);
   // A server invite path (/games/ID) becomes the client's own route, keeping the address clean.
   if (!location.hash && location.pathname !== '/' && location.pathname !== '/index.html') {
     const r = parseRoute();
@@ -47,10 +54,15 @@ async function route() {
   const r = parseRoute();
   document.querySelectorAll('[data-nav]').forEach((a) => a.classList.toggle('active', a.dataset.nav === r.page));
   try {
-    if (r.page === 'table') current = await showTable(root, r.id);
-    else if (r.page === 'replay') current = await showReplay(root, r.id, Number(r.params.get('step') ?? NaN));
-    else current = await showLobby(root);
+    let page;
+    if (r.page === 'table') page = await showTable(root, r.id);
+    else if (r.page === 'replay') page = await showReplay(root, r.id, Number(r.params.get('step') ?? NaN));
+    else page = await showLobby(root);
+    // The address changed while the page was loading: that page is already gone.
+    if (gen !== generation) { if (page && page.destroy) page.destroy(); root.remove(); return; }
+    current = page;
   } catch (e) {
+    if (gen !== generation) { root.remove(); return; }
     console.warn(e);
     clear(root).append(h('div.panel.error-page', [h('h2', 'Something went wrong'), h('p', e.message || String(e)), h('a.btn', { href: '#/' }, 'Back to the lobby')]));
   }
