@@ -66,7 +66,7 @@ function lettersAt(speed) {
 
 function rinkSvg(board, opts = {}) {
   const cells = board.cells;
-  const [x, y, w, hh] = bounds(cells, SIZE, 14);
+  const [x, y, w, hh] = bounds(cells, SIZE, 8);
   // Moves previewed off the rink stay visible (the svg does not clip them).
   const svg = s('svg.rink', { viewBox: `${x} ${y} ${w} ${hh}`, role: 'img', 'aria-label': opts.label || 'The rink' });
   const set = new Set(cells.map(key));
@@ -241,7 +241,11 @@ class AutoscooterTable {
   destroy() { document.removeEventListener('keydown', this.keyHandler); }
 
   names(seat) { return this.ctx.names(seat); }
-  describe(ev) { return describe(ev, (s) => this.names(s)); }
+  describe(ev) {
+    // Your own commitment is told by your plot's line.
+    if ((ev.type === 'committed' || ev.type === 'wild_committed') && this.mine(ev.seat)) return null;
+    return describe(ev, (s) => this.names(s));
+  }
   mine(seat) { return this.ctx.mySeats.includes(seat); }
   speedFactor() { return this.ctx.speed(); }
   wait(ms) { const f = this.speedFactor(); return f ? sleep(ms * f) : Promise.resolve(); }
