@@ -651,6 +651,8 @@ class AutoscooterTable {
     }
   }
 
+  say(text) { if (this.ctx.say) this.ctx.say(text); }
+
   // ---- animation of a round ----
   async play(events, view, log) {
     const epoch = ++this.epoch;
@@ -677,6 +679,7 @@ class AutoscooterTable {
           break;
         case 'moved': {
           this.drawOrder(order, ev.car);
+          this.say(`${Car(ev.car)} moves: ${ev.letter}`);
           if (!el || !c) break;
           el.classList.add('acting');
           let at = c.at;
@@ -695,6 +698,7 @@ class AutoscooterTable {
         }
         case 'started':
           if (!el || !c) break;
+          this.say(`${Car(ev.car)} starts`);
           this.drawOrder(order, ev.car);
           this.placeCar(el, ev.car, ev.to, ev.facing);
           Object.assign(c, { at: ev.to, facing: ev.facing, speed: 1 });
@@ -723,6 +727,7 @@ class AutoscooterTable {
           const [x2, y2] = other ? centre(other.at, SIZE) : centre(ev.at, SIZE);
           const x = other ? (x1 + x2) / 2 : x1, y = other ? (y1 + y2) / 2 : y1;
           lastCrash = [x, y];
+          this.say(`Crash! ${Car(ev.car)} hits ${ev.with !== null && ev.with !== undefined ? carName(ev.with) : 'the barrier'}`);
           const boom = s('g.boom', { transform: `translate(${x},${y})` }, [s('polygon', { points: '0,-22 6,-8 21,-10 10,1 18,15 3,9 -6,20 -8,6 -22,4 -10,-5' }), s('text', { y: 4, 'text-anchor': 'middle' }, String(ev.speed))]);
           this.gFx.append(boom);
           el && el.classList.add('shake');

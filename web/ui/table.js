@@ -65,6 +65,7 @@ export async function showTable(root, id) {
     board, controls, players, setup, act, names, replay: false,
     get mySeats() { return mySeats; },
     speed: animSpeed,
+    say: (text) => { status.textContent = text; status.className = 'status moving'; },
     presence: (seat) => {
       const p = presence.get(seat);
       if (!p) return null;
