@@ -9,8 +9,12 @@ import { gameModule } from '../games/index.js';
 import { seatLabel, copyText, replayUrl, animSpeed } from './common.js';
 
 export async function showReplay(root, id, startStep) {
-  const data = await api.steps(id).catch((e) => {
-    throw new Error(e.status === 404 ? 'No such game.' : `This game has no replay yet (${e.message}).`);
+  const data = await api.steps(id).catch(async (e) => {
+    if (e.status !== 404) throw new Error(`This game has no replay yet (${e.message}).`);
+    // A server without the steps endpoint: show the finished game's final position only.
+    const r = await api.replay(id).catch(() => { throw new Error('No such game, or it has not finished yet.'); });
+    toast('This server gives the final position only: stepping needs /api/games/{id}/steps.', 'error');
+    return { ...r, status: 'finished', steps: [{ seq: 0, entry: null, events: [], view: r.final }] };
   });
   const mod = gameModule(data.game);
   if (!mod) throw new Error(`This client cannot show ${data.game} yet.`);
