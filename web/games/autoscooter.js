@@ -390,7 +390,10 @@ class AutoscooterTable {
       if (view.phase === 'over') state = view.winner.includes(seat) ? '★ winner' : '';
       else if (wt && wt.kind === 'plan') state = wt.seats.includes(seat) ? 'plotting…' : '✓ plotted';
       else if (wt && (wt.kind === 'start' || wt.kind === 'payment')) state = wt.seat === seat ? 'to move' : '';
-      const cars = view.cars.filter((c) => c.owner === seat).map((c) => h('span.mini-car', { style: { '--car': `var(--seat${seat})` } }, String(c.car + 1)));
+      const done = (c) => view.phase === 'plan' && ((!this.ctx.replay && this.committed && this.committed.has(c.car)) || this.plotOf(c.car, view));
+      const cars = view.cars.filter((c) => c.owner === seat).map((c) => h('span.mini-car', {
+        class: done(c) ? 'done' : '', style: { '--car': `var(--seat${seat})` }, title: `${Car(c.car)}${done(c) ? ': plotted' : ''}`,
+      }, String(c.car + 1)));
       const pres = this.ctx.presence(seat);
       return h('li.player', {
         'data-seat': seat,
@@ -653,6 +656,13 @@ class AutoscooterTable {
 
   say(text) { if (this.ctx.say) this.ctx.say(text); }
 
+  /** Follow the events (also the history's): which cars are committed this round. */
+  note(ev) {
+    if (!this.committed) this.committed = new Set();
+    if (ev.type === 'committed') this.committed.add(ev.car);
+    else if (ev.type === 'round_started' || ev.type === 'numbers_revealed') this.committed.clear();
+  }
+
   // ---- animation of a round ----
   async play(events, view, log) {
     const epoch = ++this.epoch;
@@ -668,6 +678,7 @@ class AutoscooterTable {
     const fast = this.speedFactor() === 0;
     for (const ev of events) {
       log(ev);
+      this.note(ev);
       if (fast || epoch !== this.epoch) continue;
       const c = cars.get(ev.car);
       const el = this.carEls.get(ev.car);

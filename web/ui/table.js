@@ -84,7 +84,7 @@ export async function showTable(root, id) {
     while (logList.children.length > 400) logList.firstChild.remove();
     logList.scrollTop = logList.scrollHeight;
   }
-  if (history) for (const st of history.steps) for (const ev of st.events) logEvent(ev, st.seq);
+  if (history) for (const st of history.steps) for (const ev of st.events) { logEvent(ev, st.seq); if (table.note) table.note(ev); }
 
   // ---- state ----
   let seq = history ? history.steps.length - 1 : 0;
