@@ -607,7 +607,7 @@ class AutoscooterTable {
     this.gPreview.append(s('polyline.path-line', { points: polygon(pts), 'marker-end': 'url(#arrow)' }));
     const last = p.hexes[p.hexes.length - 1];
     const [x, y] = centre(last, SIZE);
-    this.gPreview.append(s('g.ghost', { transform: `translate(${x},${y}) rotate(${p.facing * 60})`, style: `--car: ${this.carColour(car)}` }, carShape()));
+    this.gPreview.append(s('g.ghost-car', { transform: `translate(${x},${y}) rotate(${p.facing * 60})`, style: `--car: ${this.carColour(car)}` }, carShape()));
   }
 
   onBoardClick(e) {
