@@ -1,0 +1,155 @@
+// Shared pieces of the browser tests: Debian's Chromium through playwright-core, a fresh
+// profile per browser, console-error collection, an API client for checks, and a player
+// that plays a game through the UI only.
+
+import { chromium } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BASE = process.env.ROBODROME_URL || 'http://127.0.0.1:8080';
+export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+/** Start Debian's Chromium ourselves (a fresh profile) and drive it over CDP. */
+async function startChromium(dir) {
+  const proc = spawn(process.env.CHROMIUM || '/usr/bin/chromium', [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    `--user-data-dir=${dir}`, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1',
+    'about:blank',
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const endpoint = await new Promise((resolve, reject) => {
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`chromium did not start: ${err}`)), 60000);
+    proc.stderr.on('data', (d) => {
+      err += d;
+      const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`chromium exited (${code}): ${err}`)); });
+  });
+  proc.stderr.resume();
+  return { proc, endpoint };
+}
+
+export async function launch() {
+  const dir = mkdtempSync(join(tmpdir(), 'robodrome-chromium-'));
+  const { proc, endpoint } = await startChromium(dir);
+  const browser = await chromium.connectOverCDP(endpoint, { timeout: 30000 });
+  const errors = [];
+  const contexts = [];
+  return {
+    browser,
+    errors,
+    /** A fresh context (its own cookies: its own guest) and a page with error collection. */
+    async page({ anim = 'off', viewport = { width: 1280, height: 860 }, name } = {}) {
+      const ctx = await browser.newContext({ viewport, baseURL: BASE });
+      contexts.push(ctx);
+      ctx.setDefaultTimeout(20000);
+      await ctx.addInitScript(([a, n]) => {
+        if (!localStorage.getItem('robodrome.anim')) localStorage.setItem('robodrome.anim', a);
+        if (n && !localStorage.getItem('robodrome.name')) localStorage.setItem('robodrome.name', n);
+      }, [anim, name || '']);
+      const page = await ctx.newPage();
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(`${name || 'page'}: console: ${m.text()}`); });
+      page.on('pageerror', (e) => errors.push(`${name || 'page'}: ${e.message}`));
+      return page;
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close().catch(() => {});
+      proc.kill('SIGTERM');
+      await new Promise((r) => { if (proc.exitCode !== null) r(); else { proc.on('exit', r); setTimeout(() => { proc.kill('SIGKILL'); r(); }, 5000); } });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function api(path, init) {
+  const res = await fetch(BASE + path, init);
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+export const gameIdOf = (page) => page.evaluate(() => (location.hash.match(/#\/(?:g|replay)\/([\w-]+)/) || [])[1]);
+
+/** Create a game from the lobby form. `seats` are the select values per seat. */
+export async function createFromLobby(page, { players = 2, seats, variants = [], name, timer } = {}) {
+  await page.goto('/');
+  await page.waitForSelector('#create');
+  if (name) await page.fill('#my-name', name);
+  await page.fill('#new-players', String(players));
+  await page.dispatchEvent('#new-players', 'input');
+  for (let i = 0; i < seats.length; i++) await page.selectOption(`select[data-seat="${i}"]`, seats[i]);
+  for (const v of variants) await page.check(`[data-variant="${v}"],[data-option="${v}"]`);
+  if (timer) await page.selectOption('#new-timer', String(timer));
+  await page.click('#create');
+  await page.waitForFunction(() => /#\/g\//.test(location.hash));
+  return gameIdOf(page);
+}
+
+/**
+ * One move through the UI if the page shows one: a plot (a number and a letter), a wild-car
+ * letter, a start (a hex, then a facing) or a colour choice. Returns what it did, or null.
+ */
+export async function playOneMove(page, rnd = Math.random) {
+  return page.evaluate(async (seed) => {
+    let x = seed;
+    const r = () => { x = (x * 9301 + 49297) % 233280; return x / 233280; };
+    const pick = (els) => els[Math.floor(r() * els.length)];
+    const controls = document.querySelector('.controls');
+    if (!controls || controls.hidden) return null;
+    const commit = controls.querySelector('#commit');
+    if (commit) {
+      const nums = [...controls.querySelectorAll('.num:not(:disabled)')];
+      if (nums.length) pick(nums).click();
+      const letters = [...document.querySelectorAll('.controls .letter:not(:disabled)')];
+      if (letters.length) pick(letters).click();
+      const c = document.querySelector('.controls #commit');
+      if (!c || c.disabled) return null;
+      const wild = !nums.length;
+      c.click();
+      return wild ? 'wild' : 'plot';
+    }
+    const hexes = [...controls.querySelectorAll('[data-start-dir]')];
+    if (hexes.length) {
+      // Click a highlighted hex on the rink, then a facing arrow on the rink.
+      const d = pick(hexes).dataset.startDir;
+      const target = document.querySelector(`.start-target[data-dir="${d}"]`);
+      target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      await new Promise((res) => setTimeout(res, 30));
+      const arrows = [...document.querySelectorAll('.facing-pick')];
+      if (!arrows.length) return null;
+      pick(arrows).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return 'start';
+    }
+    const pays = [...controls.querySelectorAll('[data-payment]')];
+    if (pays.length) { pick(pays).click(); return 'payment'; }
+    return null;
+  }, Math.floor(rnd() * 233280));
+}
+
+/** Play through the UI until the page shows the result. */
+export async function playToEnd(page, { timeoutMs = 240000, onMove } = {}) {
+  const t0 = Date.now();
+  let moves = 0;
+  const kinds = {};
+  while (Date.now() - t0 < timeoutMs) {
+    if (await page.locator('[data-testid="result"]:not([hidden])').count()) return { moves, kinds };
+    const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
+    const did = await playOneMove(page);
+    if (did) {
+      moves++;
+      kinds[did] = (kinds[did] || 0) + 1;
+      // Wait until the server's answer has come back before the next move.
+      await page.waitForFunction((b) => document.querySelector('.table-page')?.dataset.seq !== b, before, { timeout: 10000 }).catch(() => {});
+      if (onMove) await onMove(moves, did);
+    } else {
+      await page.waitForTimeout(100);
+    }
+  }
+  throw new Error(`the game did not end within ${timeoutMs} ms (${moves} moves)`);
+}

@@ -1,0 +1,62 @@
+// The HTTP lobby (docs/protocol.md): guest identity, games, replays.
+
+const NAME_KEY = 'robodrome.name';
+const ID_KEY = 'robodrome.identity';
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: {}, credentials: 'same-origin' };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = { message: text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 120) }; }
+  if (!res.ok) throw new ApiError(res.status, data?.code || String(res.status), data?.message || res.statusText);
+  return data;
+}
+
+export const me = () => {
+  try { return JSON.parse(localStorage.getItem(ID_KEY) || 'null'); } catch { return null; }
+};
+export const savedName = () => localStorage.getItem(NAME_KEY) || '';
+
+/** A guest identity (the server sets the cookie); created once per browser profile. */
+export async function ensureGuest(name) {
+  const cur = me();
+  if (cur && (!name || cur.name === name)) return cur;
+  const n = (name || savedName() || `Guest ${Math.floor(1000 + Math.random() * 9000)}`).trim().slice(0, 40);
+  const g = await call('POST', '/api/guest', { name: n });
+  localStorage.setItem(NAME_KEY, g.name);
+  localStorage.setItem(ID_KEY, JSON.stringify({ id: g.id, name: g.name }));
+  return g;
+}
+
+/** Call, and when the cookie is unknown to the server (a new database), sign in again once. */
+async function authed(method, path, body) {
+  try {
+    return await call(method, path, body);
+  } catch (e) {
+    if (e.status !== 401) throw e;
+    localStorage.removeItem(ID_KEY);
+    await ensureGuest(savedName());
+    return call(method, path, body);
+  }
+}
+
+export const listGames = (status) => call('GET', `/api/games${status ? `?status=${status}` : ''}`);
+export const gameInfo = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
+export const createGame = (req) => authed('POST', '/api/games', req);
+export const joinGame = (id, seat) => authed('POST', `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? {} : { seat });
+export const startGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/start`);
+export const replay = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/replay`);
+export const steps = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/steps`);

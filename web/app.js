@@ -1,0 +1,79 @@
+// The router: the lobby (#/), a table (#/g/ID, or the server's invite path /games/ID) and a
+// replay (#/replay/ID?step=N, or /replay/ID?step=N). The browser renders what the server and
+// the engine say; it decides no rule.
+
+import { $, clear, h, toast } from './dom.js';
+import { ensureGuest, me } from './api.js';
+import { showLobby } from './ui/lobby.js';
+import { showTable } from './ui/table.js';
+import { showReplay } from './ui/replay.js';
+
+let current = null;
+
+export function parseRoute() {
+  const hash = location.hash.replace(/^#/, '');
+  const [path, query] = (hash || location.pathname + location.search).split('?');
+  const params = new URLSearchParams(query || '');
+  let m;
+  if ((m = path.match(/^\/(?:g|games)\/([\w-]+)\/?$/))) return { page: 'table', id: m[1], params };
+  if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return { page: 'replay', id: m[1], params };
+  return { page: 'lobby', params };
+}
+
+export function go(hash) {
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function renderWho() {
+  const who = $('#who');
+  const ident = me();
+  clear(who);
+  if (ident) who.append(h('span.name', { title: 'Your guest name' }, ident.name));
+}
+
+let generation = 0;
+
+async function route() {
+  if (current && current.destroy) current.destroy();
+  current = null;
+  const gen = ++generation;
+  const main = $('#app');
+  clear(main);
+  // Each visit draws into its own holder, so a page still loading for an old address cannot
+  // draw over the new one.
+  const root = h('div.route');
+  main.append(root);
+  // A server invite path (/games/ID) becomes the client's own route, keeping the address clean.
+  if (!location.hash && location.pathname !== '/' && location.pathname !== '/index.html') {
+    const r = parseRoute();
+    if (r.page !== 'lobby') {
+      history.replaceState(null, '', `/#/${r.page === 'table' ? 'g' : 'replay'}/${r.id}${location.search}`);
+    }
+  }
+  const r = parseRoute();
+  document.querySelectorAll('[data-nav]').forEach((a) => a.classList.toggle('active', a.dataset.nav === r.page));
+  try {
+    let page;
+    if (r.page === 'table') page = await showTable(root, r.id);
+    else if (r.page === 'replay') page = await showReplay(root, r.id, Number(r.params.get('step') ?? NaN));
+    else page = await showLobby(root);
+    // The address changed while the page was loading: that page is already gone.
+    if (gen !== generation) { if (page && page.destroy) page.destroy(); root.remove(); return; }
+    current = page;
+  } catch (e) {
+    if (gen !== generation) { root.remove(); return; }
+    console.warn(e);
+    clear(root).append(h('div.panel.error-page', [h('h2', 'Something went wrong'), h('p', e.message || String(e)), h('a.btn', { href: '#/' }, 'Back to the lobby')]));
+  }
+  renderWho();
+}
+
+window.addEventListener('hashchange', route);
+window.addEventListener('robodrome:identity', renderWho);
+
+(async () => {
+  try { await ensureGuest(); } catch (e) { toast(`Could not sign in as a guest: ${e.message}`, 'error'); }
+  renderWho();
+  route();
+})();

@@ -1,0 +1,184 @@
+// The lobby: create a game (game, board with a preview, variants, timer, seats), open games to
+// join, running games to play or watch, finished games to replay.
+
+import { $, clear, h, toast } from '../dom.js';
+import * as api from '../api.js';
+import { GAMES, COMING, gameModule } from '../games/index.js';
+import { go } from '../app.js';
+import { seatLabel, copyText, inviteUrl } from './common.js';
+
+const BOTS = [
+  ['bot:random', 'Bot · random'],
+  ['bot:heuristic', 'Bot · heuristic'],
+  ['bot:search:200', 'Bot · search (fast)'],
+  ['bot:search:1000', 'Bot · search (strong)'],
+];
+
+export async function showLobby(root) {
+  const ident = await api.ensureGuest().catch(() => api.me());
+  const page = h('div.lobby');
+  root.append(page);
+
+  // ---- create ----
+  const gameSel = h('select#new-game', { name: 'game', 'aria-label': 'Game' }, [
+    ...Object.values(GAMES).map((g) => h('option', { value: g.name }, g.title)),
+    ...COMING.map((g) => h('option', { value: g.name, disabled: true }, `${g.title} (coming soon)`)),
+  ]);
+  const boardSel = h('select#new-board', { name: 'board', 'aria-label': 'Board' });
+  const preview = h('div.board-preview', { 'aria-hidden': 'true' });
+  const players = h('input#new-players', { type: 'number', min: 2, max: 8, value: 2, 'aria-label': 'Players' });
+  const seatsBox = h('div.seats-edit');
+  const variantsBox = h('div.variants');
+  const timerSel = h('select#new-timer', { 'aria-label': 'Planning timer' }, [
+    h('option', { value: 0 }, 'Off (friendly)'),
+    h('option', { value: 30 }, '30 s per round'),
+    h('option', { value: 60 }, '1 min per round'),
+    h('option', { value: 120 }, '2 min per round'),
+  ]);
+  const nameInput = h('input#my-name', { value: ident?.name || '', maxlength: 40, 'aria-label': 'Your name' });
+
+  const seatRows = [];
+  function seatsUI() {
+    const g = gameModule(gameSel.value);
+    const n = Math.max(g.minPlayers, Math.min(g.maxPlayers, Number(players.value) || g.minPlayers));
+    players.min = g.minPlayers; players.max = g.maxPlayers;
+    while (seatRows.length < n) {
+      const i = seatRows.length;
+      const sel = h('select', { 'data-seat': i, 'aria-label': `Seat ${i + 1}` }, [
+        h('option', { value: 'me' }, 'Me'),
+        h('option', { value: 'open' }, 'Open (invite a friend)'),
+        ...BOTS.map(([v, l]) => h('option', { value: v }, l)),
+      ]);
+      sel.value = i === 0 ? 'me' : 'bot:heuristic';
+      seatRows.push(sel);
+    }
+    seatRows.length = n;
+    clear(seatsBox).append(...seatRows.map((sel, i) => h('label.seat-row', [h('span.seat-dot', { style: { background: `var(--seat${i})` } }), `Seat ${i + 1}`, sel])));
+  }
+  function gameUI() {
+    const g = gameModule(gameSel.value);
+    clear(boardSel).append(...g.boards.map((b) => h('option', { value: b.id }, b.title)));
+    clear(variantsBox).append(
+      ...g.variants.map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-variant': v.key }), ` ${v.title}`])),
+      ...(g.options || []).map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-option': v.key }), ` ${v.title}`])),
+    );
+    boardUI();
+    seatsUI();
+  }
+  function boardUI() {
+    const g = gameModule(gameSel.value);
+    clear(preview).append(g.boardPreview(boardSel.value));
+  }
+  gameSel.addEventListener('change', gameUI);
+  boardSel.addEventListener('change', boardUI);
+  players.addEventListener('input', seatsUI);
+
+  const createBtn = h('button.btn.primary#create', { type: 'submit' }, 'Create game');
+  const form = h('form.panel.create', { onsubmit: async (e) => {
+    e.preventDefault();
+    createBtn.disabled = true;
+    try {
+      if (nameInput.value.trim() && nameInput.value.trim() !== api.me()?.name) {
+        localStorage.removeItem('robodrome.identity');
+        await api.ensureGuest(nameInput.value.trim());
+        window.dispatchEvent(new Event('robodrome:identity'));
+      }
+      const variants = {};
+      variantsBox.querySelectorAll('[data-variant]').forEach((c) => { if (c.checked) variants[c.dataset.variant] = true; });
+      const options = {};
+      variantsBox.querySelectorAll('[data-option]').forEach((c) => { if (c.checked) options[c.dataset.option] = true; });
+      const req = {
+        game: gameSel.value,
+        board: boardSel.value,
+        seats: seatRows.map((s) => s.value),
+        variants,
+        options,
+        timer_secs: Number(timerSel.value) || undefined,
+      };
+      const info = await api.createGame(req);
+      go(`#/g/${info.id}`);
+    } catch (err) {
+      toast(`Could not create the game: ${err.message}`, 'error');
+    } finally {
+      createBtn.disabled = false;
+    }
+  } }, [
+    h('h2', 'New game'),
+    h('div.form-grid', [
+      h('label', ['Your name', nameInput]),
+      h('label', ['Game', gameSel]),
+      h('label', ['Board', boardSel]),
+      h('label', ['Players', players]),
+      h('label', ['Timer', timerSel]),
+    ]),
+    preview,
+    h('fieldset', [h('legend', 'Seats'), seatsBox]),
+    h('fieldset', [h('legend', 'Variants'), variantsBox]),
+    createBtn,
+  ]);
+  gameUI();
+
+  // ---- lists ----
+  const lists = h('div.lists');
+  page.append(form, lists);
+
+  async function refresh() {
+    let games;
+    try { games = await api.listGames(); } catch { return; }
+    const mine = api.me()?.name;
+    const open = games.filter((g) => g.status === 'open');
+    const running = games.filter((g) => g.status === 'running');
+    const finished = games.filter((g) => g.status === 'finished').slice(0, 30);
+    clear(lists).append(
+      section('Open games', 'open', open, (g) => [
+        h('button.btn.small.primary', { onclick: () => join(g), 'data-action': 'join' }, 'Join'),
+        copyButton(g),
+      ], 'No open games. Create one and invite a friend.'),
+      section('Running', 'running', running, (g) => [
+        h('a.btn.small', { href: `#/g/${g.id}`, 'data-action': g.seats.some((s) => s.kind === 'human' && s.name === mine) ? 'play' : 'watch' },
+          g.seats.some((s) => s.kind === 'human' && s.name === mine) ? 'Play' : 'Watch'),
+      ], 'No games running.'),
+      section('Finished', 'finished', finished, (g) => [
+        h('a.btn.small', { href: `#/replay/${g.id}`, 'data-action': 'replay' }, 'Replay'),
+      ], 'No finished games yet.'),
+    );
+  }
+  function copyButton(g) {
+    return h('button.btn.small.ghost', { title: 'Copy the invite link', onclick: async () => { await copyText(inviteUrl(g.id)); toast('Invite link copied'); } }, 'Copy link');
+  }
+  async function join(g) {
+    try {
+      await api.joinGame(g.id);
+      go(`#/g/${g.id}`);
+    } catch (e) {
+      toast(`Could not join: ${e.message}`, 'error');
+    }
+  }
+  function section(title, key, games, actions, empty) {
+    return h(`section.panel.list.list-${key}`, { 'data-list': key }, [
+      h('h2', [title, h('span.count', String(games.length))]),
+      games.length === 0 ? h('p.empty', empty) : h('ul.games', games.map((g) => h('li.game-row', { 'data-game': g.id }, [
+        h('div.game-main', [
+          h('span.game-title', gameModule(g.game)?.title || g.game),
+          h('span.game-id', `#${g.id.slice(0, 6)}`),
+          g.timer_secs ? h('span.tag', `timer ${g.timer_secs} s`) : null,
+          h('div.game-seats', g.seats.map((s) => h('span.seat-chip', { class: s.kind }, [h('span.seat-dot', { style: { background: `var(--seat${s.seat})` } }), seatLabel(s)]))),
+          g.outcome ? h('div.game-outcome', outcomeText(g)) : null,
+        ]),
+        h('div.game-actions', actions(g)),
+      ]))),
+    ]);
+  }
+  await refresh();
+  const timer = setInterval(refresh, 3000);
+  return { destroy: () => clearInterval(timer) };
+}
+
+function outcomeText(g) {
+  const o = g.outcome;
+  if (!o || !o.ranking) return '';
+  const first = o.ranking[0] || [];
+  const names = first.map((s) => seatLabel(g.seats[s] || { seat: s, kind: 'open' }));
+  const sc = o.scores ? ` · ${o.scores.join(' : ')}` : '';
+  return `Won by ${names.join(' & ')}${sc}`;
+}

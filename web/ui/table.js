@@ -1,0 +1,274 @@
+// A game's table: the status bar (whose move it is, the timer, the connection), the board of
+// the game's own module, players, controls and the log of events in words. It plays what the
+// server sends: `welcome` shows a view at once, `update` plays its events then shows the view.
+
+import { h, clear, toast } from '../dom.js';
+import * as api from '../api.js';
+import { GameSocket } from '../net.js';
+import { gameModule } from '../games/index.js';
+import { seatLabel, copyText, inviteUrl, replayUrl, animSpeed } from './common.js';
+
+export async function showTable(root, id) {
+  let info = await api.gameInfo(id);
+  const mod = gameModule(info.game);
+  if (!mod) throw new Error(`This client cannot show ${info.game} yet.`);
+  const page = h('div.table-page', { 'data-game': id, 'data-status': info.status });
+  root.append(page);
+  let destroyed = false;
+  const cleanups = [];
+
+  if (info.status === 'open') {
+    info = await waitingRoom(page, info, () => destroyed, cleanups);
+    if (!info) return { destroy: () => { destroyed = true; cleanups.forEach((f) => f()); } };
+    clear(page);
+  }
+
+  // ---- layout ----
+  const status = h('div.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, 'Connecting…');
+  const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left' });
+  const conn = h('span.conn', { title: 'Connection' });
+  const statusbar = h('div.statusbar', [status, timer, conn]);
+  const board = h('div.board-area');
+  const players = h('div.panel.players-panel', { 'aria-label': 'Players' });
+  const controls = h('div.panel.controls', { 'aria-label': 'Your move', hidden: true });
+  const result = h('div.panel.result', { hidden: true, 'data-testid': 'result' });
+  const logList = h('ol.log', { 'aria-label': 'Game log' });
+  const logPanel = h('div.panel.log-panel', [h('h3', 'Log'), logList]);
+  const links = h('div.table-links', [
+    h('button.btn.small.ghost#copy-invite', { type: 'button', onclick: async () => { await copyText(inviteUrl(id)); toast('Invite link copied'); } }, 'Copy invite link'),
+    h('a.btn.small.ghost#replay-link', { href: `#/replay/${id}` }, 'Replay'),
+    speedPicker(),
+  ]);
+  page.append(statusbar, h('div.table-grid', [h('div.board-col', [board]), h('aside.side', [result, controls, players, logPanel, links])]));
+
+  const presence = new Map();
+  const names = (seat) => seatLabel(info.seats[seat] || { seat, kind: 'open' });
+  let mySeats = [];
+  const sock = new GameSocket(id);
+
+  async function act(action, seat) {
+    try {
+      await sock.act(action, mySeats.length > 1 ? seat : undefined);
+      return true;
+    } catch (e) {
+      toast(e.rule ? `Refused (${e.rule}): ${e.message}` : `Refused: ${e.message}`, 'error');
+      return false;
+    }
+  }
+
+  // The setup (the board) and the history for the log come from the steps of the game so far.
+  let setup = null;
+  let history = null;
+  try { history = await api.steps(id); setup = history.setup; } catch { /* an older server: standard board, log from now on */ }
+
+  const table = mod.createTable({
+    board, controls, players, setup, act, names, replay: false,
+    get mySeats() { return mySeats; },
+    speed: animSpeed,
+    say: (text) => { status.textContent = text; status.className = 'status moving'; },
+    presence: (seat) => {
+      const p = presence.get(seat);
+      if (!p) return null;
+      if (p.bot) return h('span.badge.away', { title: 'Away: a bot plays for now' }, 'away · bot plays');
+      if (!p.connected) return h('span.badge.away', 'offline');
+      return null;
+    },
+  });
+
+  function logEvent(ev, seq) {
+    const text = table.describe(ev);
+    if (!text) return;
+    const li = h('li', { 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' ? 'round' : '' }, text);
+    if (seq !== undefined) li.dataset.seq = seq;
+    logList.append(li);
+    while (logList.children.length > 400) logList.firstChild.remove();
+    logList.scrollTop = logList.scrollHeight;
+  }
+  if (history) for (const st of history.steps) for (const ev of st.events) { logEvent(ev, st.seq); if (table.note) table.note(ev); }
+
+  // ---- state ----
+  let seq = history ? history.steps.length - 1 : 0;
+  let view = null;
+  let waiting = [];
+  let deadline = null;
+  const queue = [];
+  let playing = false;
+  let over = null;
+
+  function renderStatus() {
+    const st = table.status(view, waiting);
+    status.textContent = st.text;
+    status.className = `status ${st.tone || ''}`;
+    page.dataset.turn = st.tone === 'mine' ? 'mine' : 'other';
+    document.title = `${st.tone === 'mine' ? '● ' : ''}${mod.title} · Robodrome`;
+  }
+  function renderTimer() {
+    if (deadline === null || !view || view.phase === 'over') { timer.hidden = true; return; }
+    const left = Math.max(0, deadline - Date.now());
+    timer.hidden = false;
+    timer.textContent = `${Math.ceil(left / 1000)} s`;
+    timer.classList.toggle('low', left < 10000);
+  }
+  const tick = setInterval(renderTimer, 250);
+  cleanups.push(() => clearInterval(tick));
+
+  function renderResult() {
+    if (!over || !view) return;
+    const o = over;
+    result.hidden = false;
+    const ranking = o.ranking || [];
+    let place = 1;
+    const rows = [];
+    for (const group of ranking) {
+      for (const seat of group) {
+        rows.push(h('li', { 'data-seat': seat }, [h('span.place', `${place}.`), h('span.seat-dot', { style: { background: `var(--seat${seat})` } }), h('span.pname', names(seat)), h('b.pscore', String(o.scores ? o.scores[seat] : ''))]));
+      }
+      place += group.length;
+    }
+    result.dataset.scores = JSON.stringify(o.scores || []);
+    result.dataset.winners = JSON.stringify(ranking[0] || []);
+    result.replaceChildren(h('h3', 'Final result'), h('ol.ranking', rows), h('a.btn.small#result-replay', { href: `#/replay/${id}` }, 'Watch the replay'));
+  }
+
+  async function pump() {
+    if (playing) return;
+    playing = true;
+    while (queue.length) {
+      const m = queue.shift();
+      if (m.type === 'welcome') {
+        mySeats = m.seats;
+        view = m.view; waiting = m.waiting;
+        table.show(view);
+      } else if (m.type === 'update') {
+        waiting = m.waiting;
+        const pending = queue.some((x) => x.type === 'update' || x.type === 'welcome');
+        await table.play(pending ? [] : m.events, m.view, (ev) => logEvent(ev, m.seq));
+        if (pending) m.events.forEach((ev) => logEvent(ev, m.seq));
+        view = m.view;
+      } else if (m.type === 'over') {
+        over = m.outcome;
+      }
+      if (m.time_left_ms !== undefined) deadline = m.time_left_ms === null ? null : Date.now() + m.time_left_ms;
+      else if (m.type === 'update' || m.type === 'welcome') deadline = null;
+      renderStatus();
+      renderTimer();
+      renderResult();
+      page.dataset.seq = seq;
+      page.dataset.phase = view ? view.phase : '';
+    }
+    playing = false;
+  }
+
+  sock.addEventListener('message', (e) => {
+    const m = e.detail;
+    switch (m.type) {
+      case 'welcome':
+        if (m.seq > seq && history) {
+          // Back after a gap: the events missed are in the steps; the view is fresh.
+          api.steps(id).then((st) => { for (const s of st.steps.slice(seq + 1, m.seq + 1)) for (const ev of s.events) logEvent(ev, s.seq); }).catch(() => {});
+        }
+        seq = m.seq;
+        queue.length = 0;
+        queue.push(m);
+        pump();
+        break;
+      case 'update':
+        if (m.seq <= seq && view) return;
+        seq = m.seq;
+        queue.push(m);
+        pump();
+        break;
+      case 'over':
+        queue.push(m);
+        pump();
+        break;
+      case 'presence':
+        presence.set(m.seat, m);
+        if (view) table.renderPlayers(view);
+        break;
+      case 'error':
+        if (m.id == null) toast(`${m.code}: ${m.message}`, 'error');
+        break;
+      default:
+        break;
+    }
+  });
+  const netbar = document.getElementById('netbar');
+  sock.addEventListener('state', (e) => {
+    const st = e.detail;
+    conn.className = `conn ${st}`;
+    conn.title = { open: 'Connected', connecting: 'Connecting…', reconnecting: 'Reconnecting…', lost: 'Connection lost' }[st] || st;
+    if (st === 'lost' || st === 'reconnecting') {
+      netbar.hidden = false;
+      netbar.textContent = 'Connection lost — reconnecting…';
+      page.classList.add('offline');
+    } else if (st === 'open') {
+      if (!netbar.hidden) { netbar.hidden = true; toast('Reconnected'); }
+      page.classList.remove('offline');
+    }
+  });
+  sock.connect();
+  const onVis = () => { if (document.visibilityState === 'visible' && sock.state !== 'open') sock.reconnectNow(); };
+  document.addEventListener('visibilitychange', onVis);
+
+  return {
+    destroy() {
+      destroyed = true;
+      sock.close();
+      table.destroy();
+      document.removeEventListener('visibilitychange', onVis);
+      netbar.hidden = true;
+      cleanups.forEach((f) => f());
+    },
+  };
+}
+
+function speedPicker() {
+  const sel = h('select.anim-speed', { 'aria-label': 'Animation speed', title: 'Animation speed' }, [
+    ['slow', 'Slow'], ['normal', 'Normal'], ['fast', 'Fast'], ['off', 'No animation'],
+  ].map(([v, l]) => h('option', { value: v }, l)));
+  sel.value = localStorage.getItem('robodrome.anim') || 'normal';
+  sel.addEventListener('change', () => localStorage.setItem('robodrome.anim', sel.value));
+  return sel;
+}
+
+/** An open game: the seats, the invite link, join and start. Resolves when the game runs. */
+async function waitingRoom(page, info, gone, cleanups) {
+  const box = h('div.panel.waiting-room');
+  page.append(box);
+  return new Promise((resolve) => {
+    let timer = null;
+    const draw = () => {
+      const ident = api.me();
+      const seated = info.seats.some((s) => s.kind === 'human' && s.name === ident?.name);
+      clear(box).append(
+        h('h2', `${gameModule(info.game).title} — waiting for players`),
+        h('ul.seat-list', info.seats.map((s) => h('li', { class: s.kind }, [h('span.seat-dot', { style: { background: `var(--seat${s.seat})` } }), `Seat ${s.seat + 1}: `, h('b', seatLabel(s))]))),
+        h('div.invite', [
+          h('input.invite-url', { readonly: true, value: inviteUrl(info.id), 'aria-label': 'Invite link', onfocus: (e) => e.target.select() }),
+          h('button.btn#copy-invite', { type: 'button', onclick: async () => { await copyText(inviteUrl(info.id)); toast('Invite link copied — send it to a friend'); } }, 'Copy invite link'),
+        ]),
+        h('div.actions', [
+          !seated ? h('button.btn.primary#join', { type: 'button', onclick: async () => {
+            try { info = await api.joinGame(info.id); draw(); check(); } catch (e) { toast(`Could not join: ${e.message}`, 'error'); }
+          } }, 'Take a seat') : h('span.hint', 'You are seated. The game starts when every seat is taken.'),
+          seated ? h('button.btn#start-now', { type: 'button', onclick: async () => {
+            try { info = await api.startGame(info.id); check(); } catch (e) { toast(`Could not start: ${e.message}`, 'error'); }
+          } }, 'Start now (bots take the open seats)') : null,
+          h('a.btn.ghost', { href: '#/' }, 'Back to the lobby'),
+        ]),
+      );
+    };
+    const check = async () => {
+      if (gone()) return resolve(null);
+      try { info = await api.gameInfo(info.id); } catch {}
+      if (info.status !== 'open') { clearTimeout(timer); page.dataset.status = info.status; return resolve(info); }
+      draw();
+      clearTimeout(timer);
+      timer = setTimeout(check, 1200);
+    };
+    cleanups.push(() => clearTimeout(timer));
+    draw();
+    timer = setTimeout(check, 1200);
+  });
+}
