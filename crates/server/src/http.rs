@@ -9,7 +9,7 @@ use axum::extract::ws::{Message, WebSocket, WebSocketUpgrade};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
@@ -32,22 +32,12 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/start", post(start))
         .route("/api/games/{id}/replay", get(replay))
+        .route("/api/games/{id}/steps", get(steps))
         .route("/ws/games/{id}", get(socket));
-    match shared.config.web.as_ref().filter(|w| w.join("index.html").is_file()) {
-        Some(dir) => {
-            r = r.fallback_service(tower_http::services::ServeDir::new(dir));
-        }
-        None => {
-            r = r.route("/", get(|| async { Html(PLACEHOLDER) }));
-        }
-    }
+    // The browser client, embedded (crate::assets); client routes answer index.html.
+    r = r.fallback(crate::assets::serve);
     r.layer(DefaultBodyLimit::max(MAX_FRAME)).with_state(shared)
 }
-
-const PLACEHOLDER: &str = "<!doctype html><meta charset=utf-8><title>Robodrome</title>\
-<h1>Robodrome</h1><p>The server is running. The browser client is coming; meanwhile the lobby \
-speaks JSON at <code>/api/games</code> and games are played over WebSocket at \
-<code>/ws/games/{id}</code> (see docs/protocol.md).</p>";
 
 /// The caller's guest identity: cookie, `Authorization: Bearer`, or `?token=`.
 pub struct Caller(pub Identity);
@@ -198,4 +188,8 @@ async fn socket(
             });
         ws::run(s, sub, Box::pin(sink), Box::pin(stream)).await;
     }))
+}
+
+async fn steps(State(s): AppState, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    Ok(Json(crate::steps::steps(&s, &id).await?))
 }

@@ -18,6 +18,8 @@ pub mod metrics;
 pub mod room;
 pub mod store;
 pub mod ws;
+pub mod assets;
+pub mod steps;
 
 use crate::error::ApiError;
 use crate::games::{AnyGame, Registry};
