@@ -26,6 +26,7 @@ mod few;
 mod game;
 pub mod movement;
 pub mod option;
+mod option_use;
 pub mod programming;
 pub mod reentry;
 pub mod render;
@@ -75,6 +76,15 @@ pub enum Action {
     StayDown { value: bool },
     /// RR-7.4 / RR-8.2: give up an option card (`null`: decline, take the damage point).
     DiscardOption { option: Option<OptionCard> },
+    /// RR-9: use an option card now (`null`: decline the offered use). `register` names the
+    /// register Fire Control jams, `destroy` the option it wrecks.
+    UseOption {
+        option: Option<OptionCard>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        register: Option<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        destroy: Option<OptionCard>,
+    },
 }
 
 /// Where the game stands: the resumable cursor of a turn (RR-3).
@@ -115,6 +125,19 @@ pub enum Pending {
     Damage { robot: usize, points: u8, source: event::Shooter },
     /// A destroyed robot gives up one option card.
     LoseOption { robot: usize },
+    /// RR-9 Brakes / Fourth Gear / Reverse Gears: use `option` on the card about to run?
+    MoveOption { robot: usize, option: OptionCard },
+    /// RR-9 weapons: `robot`'s main laser hits `target`; replace the damage by a weapon?
+    Weapon { robot: usize, target: usize, points: u8 },
+}
+
+impl Pending {
+    /// The robot whose player answers.
+    pub fn robot(&self) -> usize {
+        match *self {
+            Pending::Damage { robot, .. } | Pending::LoseOption { robot } | Pending::MoveOption { robot, .. } | Pending::Weapon { robot, .. } => robot,
+        }
+    }
 }
 
 /// Game settings (RR-1.2, RR-4.3, RR-10).
@@ -139,6 +162,8 @@ pub struct RoboRally {
     /// A counter of resolution steps: "destroyed at the same moment" (RR-8.3).
     pub(crate) moment: u32,
     pub(crate) rules: Rules,
+    /// RR-9: the answer to a `MoveOption` question, read when the card runs.
+    pub(crate) move_answer: Option<bool>,
     pub(crate) winner: Option<Seat>,
     pub(crate) finish_order: Vec<Seat>,
     pub(crate) rng: Rng,
@@ -181,6 +206,22 @@ impl RoboRally {
             Phase::Execute { register, .. } => Some(register),
             _ => None,
         }
+    }
+    /// The option discard pile (RR-9).
+    pub fn option_discards(&self) -> &[OptionCard] {
+        &self.option_discard
+    }
+    /// The option deck (top = last).
+    pub fn option_deck(&self) -> &[OptionCard] {
+        &self.option_deck
+    }
+    /// Every option card where it is: deck, discards, held (26 in all).
+    pub fn all_options(&self) -> Vec<OptionCard> {
+        let mut v: Vec<OptionCard> = self.option_deck.iter().chain(&self.option_discard).copied().collect();
+        for r in &self.robots {
+            v.extend(r.options.iter().copied());
+        }
+        v
     }
     /// Every program card where it is: draw pile, discards, hands, registers (84 in all).
     pub fn all_cards(&self) -> Vec<Card> {

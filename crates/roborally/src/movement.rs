@@ -13,12 +13,26 @@ use grid::{Sq, SqDir};
 impl RoboRally {
     /// RR-5.2: execute one card for robot `i`.
     pub(crate) fn play_card(&mut self, i: usize, card: Card, events: &mut Vec<Event>) {
+        self.play_card_with(i, card, false, events);
+    }
+
+    /// RR-5.2 with RR-9 Brakes (Move 1 as 0), Fourth Gear (Move 3 as 4) and Reverse Gears
+    /// (Back Up as 2 back) when `boost` is set.
+    pub(crate) fn play_card_with(&mut self, i: usize, card: Card, boost: bool, events: &mut Vec<Event>) {
         let turn = card.turn();
         if turn != 0 {
             self.rotate(i, turn, Cause::Card, events);
             return;
         }
-        let steps = card.steps();
+        let mut steps = card.steps();
+        if boost {
+            steps = match steps {
+                1 => 0,
+                3 => 4,
+                -1 => -2,
+                s => s,
+            };
+        }
         let facing = self.robots[i].facing;
         let (dir, n) = if steps < 0 { (facing.opposite(), -steps) } else { (facing, steps) };
         for _ in 0..n {
@@ -40,6 +54,12 @@ impl RoboRally {
     /// true when the robot moved and is still on the board (so a Move N may go on).
     pub(crate) fn step(&mut self, i: usize, dir: SqDir, by: Cause, events: &mut Vec<Event>) -> bool {
         let Some(from) = self.robots[i].cell() else { return false };
+        if by == Cause::Card && !self.robots[i].options.is_empty() && self.robots[i].has(crate::option::OptionCard::RammingGear) {
+            self.ram(i, dir, events);
+            if self.robots[i].cell().is_none() {
+                return false;
+            }
+        }
         let Some(chain) = self.push_chain(from, dir) else {
             events.push(Event::Blocked { seat: self.robots[i].seat, at: from, dir });
             return false;

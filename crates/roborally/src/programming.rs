@@ -34,6 +34,8 @@ impl RoboRally {
 
     fn set_power(&mut self, i: usize, stay: bool, events: &mut Vec<Event>) {
         let r = &mut self.robots[i];
+        r.opt.recompiled = false;
+        r.opt.stabilizer_off = false;
         if !r.active() || r.destroyed {
             return;
         }

@@ -98,7 +98,19 @@ impl RoboRally {
                 Some(&i) => {
                     let card = self.robots[i].registers[register as usize - 1];
                     if let (Some(card), true) = (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down) {
-                        self.play_card(i, card, events);
+                        // RR-9: a move option asks first; the answer waits in `move_answer`.
+                        if let Some(option) = self.move_option_for(i, card) {
+                            match self.move_answer.take() {
+                                None => {
+                                    self.pending.push_back(crate::Pending::MoveOption { robot: i, option });
+                                    self.phase = Phase::Execute { register, step: Step::Move { order, next } };
+                                    return;
+                                }
+                                Some(boost) => self.play_card_with(i, card, boost, events),
+                            }
+                        } else {
+                            self.play_card(i, card, events);
+                        }
                     }
                     Step::Move { order, next: next + 1 }
                 }
@@ -122,7 +134,7 @@ impl RoboRally {
             }
             Step::Lasers => {
                 self.run_lasers(events);
-                let on_sites = self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at)));
+                let on_sites = self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at)) || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm)));
                 Step::Checkpoints { order: if on_sites { self.move_order(register) } else { Vec::new() } }
             }
             Step::Checkpoints { order } => {
@@ -146,6 +158,7 @@ impl RoboRally {
         let k = register as usize - 1;
         let mut cards = Vec::with_capacity(self.robots.len());
         for r in &mut self.robots {
+            r.opt.shielded = 0;
             if let Some(card) = r.registers[k]
                 && r.cell().is_some()
             {
