@@ -26,6 +26,7 @@ impl RoboRally {
                     "finished": r.finished,
                     "registers": r.registers,
                     "options": r.options,
+                    "option_state": r.opt,
                 })
             })
             .collect();
@@ -37,6 +38,8 @@ impl RoboRally {
             "phase": self.phase_name(),
             "draw_pile": self.deck.draw.len(),
             "discard_pile": self.deck.discard.len(),
+            "option_deck": self.option_deck.len(),
+            "option_discards": self.option_discard,
         })
     }
 }

@@ -34,6 +34,8 @@ pub struct RobotView {
     pub hand_size: u8,
     pub registers: [RegisterView; 5],
     pub options: Vec<OptionCard>,
+    /// RR-9: the marks the option cards keep (public).
+    pub option_state: crate::option::OptionState,
     /// The robot's own secret announcement (others: `None` until revealed with the programs).
     pub power_down_next: Option<bool>,
     /// Only for the seat itself (and omniscient observers).
@@ -86,6 +88,7 @@ impl View {
                     hand_size: r.hand_size,
                     registers,
                     options: r.options.clone(),
+                    option_state: r.opt.clone(),
                     power_down_next: (own || !programming).then_some(r.power_down_next),
                     hand: own.then(|| r.hand.clone()),
                 }
