@@ -52,6 +52,9 @@ impl RoboRally {
                 if keep_locked && r.locked(k) {
                     continue;
                 }
+                if let Some((_, c)) = r.stash.side[k].take() {
+                    cards.push(c);
+                }
                 if let Some(c) = r.registers[k].take() {
                     cards.push(c);
                 }

@@ -73,6 +73,9 @@ impl RoboRally {
             r.out = true;
             r.at = None;
             r.opt = Default::default();
+            let stash = std::mem::take(&mut r.stash);
+            self.deck.discard_all(stash.cards());
+            let r = &mut self.robots[i];
             let options: Vec<OptionCard> = r.options.drain(..).collect();
             self.option_discard.extend(options);
             events.push(Event::Eliminated { seat });
@@ -179,8 +182,10 @@ impl RoboRally {
             match o {
                 OptionCard::AblativeCoat => r.opt.ablative = 0,
                 OptionCard::MiniHowitzer => r.opt.howitzer = 0,
+                OptionCard::Flywheel => self.deck.discard.extend(r.stash.flywheel.take()),
                 _ => {}
             }
+            let r = &mut self.robots[robot];
             self.option_discard.push(o);
             events.push(Event::OptionDiscarded { seat: r.seat, option: o });
         }

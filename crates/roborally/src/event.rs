@@ -83,6 +83,11 @@ pub enum Event {
     OptionDiscarded { seat: Seat, option: OptionCard },
     /// RR-9: an option card was used.
     OptionUsed { seat: Seat, option: OptionCard },
+    /// RR-9 Crab Legs, Dual Processor, Flywheel: a program card put on (or taken back from,
+    /// `card: null`) an option card. Private to the seat.
+    Stashed { seat: Seat, option: OptionCard, register: Option<u8>, card: Option<Card> },
+    /// RR-9 Crab Legs / Dual Processor: the second card of a register, shown when it runs.
+    SideRevealed { seat: Seat, register: u8, card: Card },
     /// RR-9: Ablative Coat or Power-Down Shield absorbed damage points.
     OptionAbsorbed { seat: Seat, option: OptionCard, points: u8 },
     /// RR-9 Scrambler: the register's card was replaced by the top card of the deck (unseen).
@@ -103,7 +108,7 @@ pub enum Event {
 impl GameEvent for Event {
     fn audience(&self) -> Audience {
         match self {
-            Event::Hand { seat, .. } | Event::Program { seat, .. } => Audience::Seat(*seat),
+            Event::Hand { seat, .. } | Event::Program { seat, .. } | Event::Stashed { seat, .. } => Audience::Seat(*seat),
             _ => Audience::Everyone,
         }
     }

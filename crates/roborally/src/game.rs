@@ -63,7 +63,7 @@ impl Game for RoboRally {
                 out.push(Event::StayDownSent { seat });
             }
             Action::DiscardOption { option } => self.apply_discard(option, &mut out),
-            Action::UseOption { option, register, destroy } => self.apply_use(i, option, register, destroy, &mut out),
+            Action::UseOption { option, register, destroy, card } => self.apply_use(i, option, register, destroy, card, &mut out),
         }
         self.play_on(&mut out);
         events.append(&mut out);
@@ -96,7 +96,7 @@ impl Game for RoboRally {
                 let downs: &[bool] = if self.robots[i].damage > 0 { &[false, true] } else { &[false] };
                 let progs = self.all_programs(i);
                 let mut v: Vec<Action> = downs.iter().flat_map(|&d| progs.iter().map(move |&r| Action::Program { registers: r, power_down_next: d })).collect();
-                v.extend(self.program_uses(i).into_iter().map(|o| Action::UseOption { option: Some(o), register: None, destroy: None }));
+                v.extend(self.program_use_actions(i));
                 v
             }
             Owed::StayDown => vec![Action::StayDown { value: false }, Action::StayDown { value: true }],
@@ -107,19 +107,19 @@ impl Game for RoboRally {
                 .collect(),
             Owed::UseOption => match self.pending.front() {
                 Some(&Pending::MoveOption { option, .. }) => {
-                    vec![Action::UseOption { option: Some(option), register: None, destroy: None }, Action::UseOption { option: None, register: None, destroy: None }]
+                    vec![Action::UseOption { option: Some(option), register: None, destroy: None, card: None }, Action::UseOption { option: None, register: None, destroy: None, card: None }]
                 }
                 Some(&Pending::Weapon { target, .. }) => {
                     let mut v = Vec::new();
                     for w in self.weapons_for(i, target) {
                         if w == OptionCard::FireControl {
-                            v.extend((1..=5).map(|k| Action::UseOption { option: Some(w), register: Some(k), destroy: None }));
-                            v.extend(self.robots[target].options.iter().map(|&d| Action::UseOption { option: Some(w), register: None, destroy: Some(d) }));
+                            v.extend((1..=5).map(|k| Action::UseOption { option: Some(w), register: Some(k), destroy: None, card: None }));
+                            v.extend(self.robots[target].options.iter().map(|&d| Action::UseOption { option: Some(w), register: None, destroy: Some(d), card: None }));
                         } else {
-                            v.push(Action::UseOption { option: Some(w), register: None, destroy: None });
+                            v.push(Action::UseOption { option: Some(w), register: None, destroy: None, card: None });
                         }
                     }
-                    v.push(Action::UseOption { option: None, register: None, destroy: None });
+                    v.push(Action::UseOption { option: None, register: None, destroy: None, card: None });
                     v
                 }
                 _ => Vec::new(),
@@ -141,9 +141,9 @@ impl Game for RoboRally {
             Owed::Program => {
                 let r = &self.robots[i];
                 if !r.options.is_empty() && rng.below(4) == 0 {
-                    let uses = self.program_uses(i);
-                    if let Some(&o) = rng.pick(&uses) {
-                        return Some(Action::UseOption { option: Some(o), register: None, destroy: None });
+                    let uses = self.program_use_actions(i);
+                    if let Some(a) = rng.pick(&uses) {
+                        return Some(a.clone());
                     }
                 }
                 let power_down_next = r.damage >= 4 && rng.below(3) == 0;
@@ -226,7 +226,7 @@ impl RoboRally {
             (Owed::StayDown, Action::StayDown { .. }) => Ok(()),
             (Owed::Reenter, Action::Reenter { at, facing, .. }) => self.check_reenter(i, *at, *facing),
             (Owed::Discard, Action::DiscardOption { option }) => self.check_discard(*option),
-            (Owed::UseOption | Owed::Program, Action::UseOption { option, register, destroy }) => self.check_use(i, *option, *register, *destroy),
+            (Owed::UseOption | Owed::Program, Action::UseOption { option, register, destroy, card }) => self.check_use(i, *option, *register, *destroy, *card),
             (_, Action::UseOption { option: Some(o), .. }) if !self.robots[i].has(*o) => Err(ActionError::OptionNotHeld),
             (_, Action::UseOption { option: Some(_), .. }) => Err(ActionError::OptionWrongTime),
             (owed, _) => Err(ActionError::WrongAction { expected: owed.name() }),
@@ -263,7 +263,7 @@ impl RoboRally {
                 let (at, facing) = self.default_reentry(i).unwrap_or((self.robots[i].archive, SqDir::N));
                 Action::Reenter { at, facing, powered_down: false }
             }
-            Some(Owed::UseOption) => Action::UseOption { option: None, register: None, destroy: None },
+            Some(Owed::UseOption) => Action::UseOption { option: None, register: None, destroy: None, card: None },
             Some(Owed::Discard) | None => match self.pending.front() {
                 Some(Pending::LoseOption { .. }) => Action::DiscardOption { option: self.robots[i].options.first().copied() },
                 _ => Action::DiscardOption { option: None },

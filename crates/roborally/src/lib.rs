@@ -84,6 +84,9 @@ pub enum Action {
         register: Option<u8>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         destroy: Option<OptionCard>,
+        /// The program card put on the option (Crab Legs, Dual Processor, Flywheel).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<Card>,
     },
 }
 
@@ -229,6 +232,7 @@ impl RoboRally {
         for r in &self.robots {
             v.extend(r.hand.iter().copied());
             v.extend(r.registers.iter().flatten().copied());
+            v.extend(r.stash.cards());
         }
         v
     }

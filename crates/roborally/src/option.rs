@@ -114,6 +114,22 @@ pub struct OptionState {
     pub jammed: [u8; 5],
 }
 
+/// Program cards a robot keeps on its option cards (secret like a program: the owner sees
+/// them, others see that a card is there).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stash {
+    /// Crab Legs / Dual Processor: a second card in a register, with the option it rides on.
+    pub side: [Option<(OptionCard, crate::card::Card)>; 5],
+    /// Flywheel: a card kept for a later turn (added to the next hand dealt).
+    pub flywheel: Option<crate::card::Card>,
+}
+
+impl Stash {
+    pub fn cards(&self) -> impl Iterator<Item = crate::card::Card> + '_ {
+        self.side.iter().flatten().map(|&(_, c)| c).chain(self.flywheel)
+    }
+}
+
 impl OptionState {
     pub fn is_clear(&self) -> bool {
         *self == OptionState::default()

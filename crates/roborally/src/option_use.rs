@@ -180,14 +180,44 @@ impl RoboRally {
 
     /// Check a `use_option` action from robot `i` (which owes a program or a `use_option`
     /// answer) without changing anything.
-    pub(crate) fn check_use(&self, i: usize, option: Option<OptionCard>, register: Option<u8>, destroy: Option<OptionCard>) -> Result<(), ActionError> {
+    pub(crate) fn check_use(&self, i: usize, option: Option<OptionCard>, register: Option<u8>, destroy: Option<OptionCard>, card: Option<Card>) -> Result<(), ActionError> {
         let r = &self.robots[i];
         if matches!(self.phase, Phase::Program { .. }) && self.pending.is_empty() {
             let Some(o) = option else { return Err(ActionError::OptionNotUsable) };
             if !r.has(o) {
                 return Err(ActionError::OptionNotHeld);
             }
-            if register.is_some() || destroy.is_some() {
+            if destroy.is_some() {
+                return Err(ActionError::OptionNotUsable);
+            }
+            if let Some(c) = card
+                && !r.hand.contains(&c)
+            {
+                return Err(ActionError::CardNotInHand { priority: c.priority });
+            }
+            match o {
+                OptionCard::CrabLegs | OptionCard::DualProcessor => {
+                    let Some(k) = register.filter(|k| (1..=5).contains(k)).map(|k| k as usize - 1) else { return Err(ActionError::OptionNotUsable) };
+                    return match card {
+                        None if r.stash.side[k].is_some_and(|(x, _)| x == o) => Ok(()),
+                        None => Err(ActionError::OptionNotUsable),
+                        Some(_) if r.locked(k) => Err(ActionError::RegisterLocked { register: k as u8 + 1 }),
+                        Some(_) if r.stash.side[k].is_some() => Err(ActionError::OptionAlreadyUsed),
+                        Some(c) if o == OptionCard::CrabLegs && c.card != CardKind::Move1 => Err(ActionError::OptionNotUsable),
+                        Some(_) => Ok(()),
+                    };
+                }
+                OptionCard::Flywheel => {
+                    return match card {
+                        _ if register.is_some() => Err(ActionError::OptionNotUsable),
+                        None => Err(ActionError::OptionNotUsable),
+                        Some(_) if r.stash.flywheel.is_some() => Err(ActionError::OptionAlreadyUsed),
+                        Some(_) => Ok(()),
+                    };
+                }
+                _ => {}
+            }
+            if register.is_some() || card.is_some() {
                 return Err(ActionError::OptionNotUsable);
             }
             return match o {
@@ -199,6 +229,9 @@ impl RoboRally {
             };
         }
         let Some(p) = self.pending.front() else { return Err(ActionError::NotYourDecision) };
+        if card.is_some() {
+            return Err(ActionError::OptionNotUsable);
+        }
         if let Some(o) = option
             && !r.has(o)
         {
@@ -233,10 +266,24 @@ impl RoboRally {
     }
 
     /// Apply a checked `use_option`.
-    pub(crate) fn apply_use(&mut self, i: usize, option: Option<OptionCard>, register: Option<u8>, destroy: Option<OptionCard>, events: &mut Vec<Event>) {
+    pub(crate) fn apply_use(&mut self, i: usize, option: Option<OptionCard>, register: Option<u8>, destroy: Option<OptionCard>, card: Option<Card>, events: &mut Vec<Event>) {
         let seat = self.robots[i].seat;
         if matches!(self.phase, Phase::Program { .. }) && self.pending.is_empty() {
             match option {
+                Some(o @ (OptionCard::CrabLegs | OptionCard::DualProcessor | OptionCard::Flywheel)) => {
+                    let r = &mut self.robots[i];
+                    if let Some(c) = card {
+                        r.hand.retain(|&h| h != c);
+                    }
+                    let back = match (o, register) {
+                        (OptionCard::Flywheel, _) => r.stash.flywheel.replace(card.expect("checked")),
+                        (_, Some(k)) => std::mem::replace(&mut r.stash.side[k as usize - 1], card.map(|c| (o, c))).map(|(_, c)| c),
+                        _ => None,
+                    };
+                    r.hand.extend(back);
+                    events.push(Event::OptionUsed { seat, option: o });
+                    events.push(Event::Stashed { seat, option: o, register, card });
+                }
                 Some(OptionCard::Recompile) => {
                     let r = &mut self.robots[i];
                     r.opt.recompiled = true;
@@ -324,6 +371,79 @@ impl RoboRally {
             }
             Pending::Damage { .. } | Pending::LoseOption { .. } => {}
         }
+    }
+
+    /// Crab Legs / Dual Processor: the second card `side` fits the register's card `card`.
+    fn side_fits(o: OptionCard, side: Card, card: Card) -> bool {
+        match o {
+            OptionCard::CrabLegs => side.card == CardKind::Move1 && matches!(card.card, CardKind::Left | CardKind::Right),
+            _ => (side.turn() == 0) != (card.turn() == 0),
+        }
+    }
+
+    /// The option uses a seat may send while it owes a program, as actions.
+    pub(crate) fn program_use_actions(&self, i: usize) -> Vec<crate::Action> {
+        let act = |o, register, card| crate::Action::UseOption { option: Some(o), register, destroy: None, card };
+        let mut v: Vec<crate::Action> = self.program_uses(i).into_iter().map(|o| act(o, None, None)).collect();
+        let r = &self.robots[i];
+        for o in [OptionCard::CrabLegs, OptionCard::DualProcessor] {
+            if !r.has(o) {
+                continue;
+            }
+            for k in 0..5u8 {
+                match r.stash.side[k as usize] {
+                    Some((x, _)) if x == o => v.push(act(o, Some(k + 1), None)),
+                    Some(_) => {}
+                    None if r.locked(k as usize) => {}
+                    None => v.extend(r.hand.iter().filter(|c| o != OptionCard::CrabLegs || c.card == CardKind::Move1).map(|&c| act(o, Some(k + 1), Some(c)))),
+                }
+            }
+        }
+        if r.has(OptionCard::Flywheel) && r.stash.flywheel.is_none() {
+            v.extend(r.hand.iter().map(|&c| act(OptionCard::Flywheel, None, Some(c))));
+        }
+        v
+    }
+
+    /// The priority of robot `i` in register `k` (0-based): a combined register moves at its
+    /// move card's priority.
+    #[inline]
+    pub(crate) fn side_priority(&self, i: usize, k: usize, card: Card) -> u16 {
+        match self.robots[i].stash.side[k] {
+            Some((o, c)) if c.turn() == 0 && self.robots[i].has(o) && Self::side_fits(o, c, card) => c.priority,
+            _ => card.priority,
+        }
+    }
+
+    /// Run a combined register (Crab Legs: sidestep; Dual Processor: shorter move, then turn).
+    /// Returns false when the register holds no usable second card.
+    pub(crate) fn play_side(&mut self, i: usize, k: usize, card: Card, events: &mut Vec<Event>) -> bool {
+        let Some((o, side)) = self.robots[i].stash.side[k] else { return false };
+        if !self.robots[i].has(o) || !Self::side_fits(o, side, card) {
+            return false;
+        }
+        let seat = self.robots[i].seat;
+        events.push(Event::SideRevealed { seat, register: k as u8 + 1, card: side });
+        let facing = self.robots[i].facing;
+        if o == OptionCard::CrabLegs {
+            let dir = facing.turn(card.turn());
+            self.step(i, dir, Cause::Card, events);
+            return true;
+        }
+        let (mv, rot) = if side.turn() == 0 { (side, card) } else { (card, side) };
+        let less = if rot.card == CardKind::Uturn { 2 } else { 1 };
+        let steps = mv.steps();
+        let n = (steps.abs() - less).max(0);
+        let dir = if steps < 0 { facing.opposite() } else { facing };
+        for _ in 0..n {
+            if !self.step(i, dir, Cause::Card, events) {
+                break;
+            }
+        }
+        if self.robots[i].cell().is_some() {
+            self.rotate(i, rot.turn(), Cause::Card, events);
+        }
+        true
     }
 
     /// Mechanical Arm / own cell: the repair site robot `i` uses at clean-up, if any.

@@ -98,6 +98,11 @@ impl RoboRally {
                 Some(&i) => {
                     let card = self.robots[i].registers[register as usize - 1];
                     if let (Some(card), true) = (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down) {
+                        let k = register as usize - 1;
+                        if self.robots[i].stash.side[k].is_some() && self.play_side(i, k, card, events) {
+                            self.phase = Phase::Execute { register, step: Step::Move { order, next: next + 1 } };
+                            return;
+                        }
                         // RR-9: a move option asks first; the answer waits in `move_answer`.
                         if let Some(option) = self.move_option_for(i, card) {
                             match self.move_answer.take() {
@@ -179,7 +184,8 @@ impl RoboRally {
                 && r.cell().is_some()
                 && !r.powered_down
             {
-                keyed.push((c.priority, i));
+                let p = if r.stash.side[k].is_some() { self.side_priority(i, k, c) } else { c.priority };
+                keyed.push((p, i));
             }
         }
         // Priorities are unique (RR-1.1): an unstable sort is exact.

@@ -1,7 +1,7 @@
 //! A robot and its player's cards (RR-1.2, RR-4, RR-7, RR-8).
 
 use crate::card::Card;
-use crate::option::{OptionCard, OptionState};
+use crate::option::{OptionCard, OptionState, Stash};
 use engine::Seat;
 use grid::{Sq, SqDir};
 use serde::Serialize;
@@ -45,6 +45,8 @@ pub struct Robot {
     pub destroyed_at: u32,
     /// RR-9: the marks its option cards keep.
     pub opt: OptionState,
+    /// RR-9: program cards kept on option cards (secret).
+    pub stash: Stash,
 }
 
 impl Robot {
@@ -94,7 +96,7 @@ mod tests {
             seat: Seat(0), dock: 1, at: None, facing: SqDir::N, damage: 0, lives: 3, flags_touched: 0,
             archive: Sq::new(0, 0), powered_down: false, power_down_next: false, destroyed: false, out: false,
             finished: false, registers: [None; 5], revealed: [false; 5], hand: vec![], hand_size: 0,
-            options: vec![], destroyed_at: 0, opt: OptionState::default(),
+            options: vec![], destroyed_at: 0, opt: OptionState::default(), stash: Stash::default(),
         };
         let want: [&[u8]; 10] = [&[], &[], &[], &[], &[], &[5], &[4, 5], &[3, 4, 5], &[2, 3, 4, 5], &[1, 2, 3, 4, 5]];
         for (d, w) in want.iter().enumerate() {

@@ -27,6 +27,7 @@ impl RoboRally {
                     "registers": r.registers,
                     "options": r.options,
                     "option_state": r.opt,
+                    "stash": r.stash,
                 })
             })
             .collect();

@@ -271,6 +271,7 @@ fn build_robot(rs: &RobotSetup, setup: &Setup, board: &Board, problems: &mut Vec
         options: rs.options.clone(),
         destroyed_at: 0,
         opt: Default::default(),
+        stash: Default::default(),
     };
     r.hand_size = r.hand.len() as u8;
     #[allow(clippy::needless_range_loop)]

@@ -36,6 +36,10 @@ pub struct RobotView {
     pub options: Vec<OptionCard>,
     /// RR-9: the marks the option cards keep (public).
     pub option_state: crate::option::OptionState,
+    /// RR-9 Crab Legs / Dual Processor: second cards (hidden like registers).
+    pub side: [RegisterView; 5],
+    /// RR-9 Flywheel: the card kept back (hidden from others).
+    pub flywheel: RegisterView,
     /// The robot's own secret announcement (others: `None` until revealed with the programs).
     pub power_down_next: Option<bool>,
     /// Only for the seat itself (and omniscient observers).
@@ -72,7 +76,19 @@ impl View {
                     Some(c) if own || r.revealed[k] => RegisterView::Card(c),
                     Some(_) => RegisterView::Hidden,
                 });
+                let side = std::array::from_fn(|k| match r.stash.side[k] {
+                    None => RegisterView::Empty,
+                    Some((_, c)) if own || r.revealed[k] => RegisterView::Card(c),
+                    Some(_) => RegisterView::Hidden,
+                });
+                let flywheel = match r.stash.flywheel {
+                    None => RegisterView::Empty,
+                    Some(c) if own => RegisterView::Card(c),
+                    Some(_) => RegisterView::Hidden,
+                };
                 RobotView {
+                    side,
+                    flywheel,
                     seat: r.seat,
                     at: r.cell(),
                     facing: r.facing,
@@ -126,6 +142,8 @@ impl RoboRally {
         for r in self.robots.iter().filter(|r| r.seat != seat) {
             pool.extend(r.hand.iter().copied());
             pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.registers[k]));
+            pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.stash.side[k].map(|(_, c)| c)));
+            pool.extend(r.stash.flywheel);
         }
         rng.shuffle(&mut pool);
         for r in self.robots.iter_mut().filter(|r| r.seat != seat) {
@@ -136,6 +154,16 @@ impl RoboRally {
                 if !r.revealed[k] && r.registers[k].is_some() {
                     r.registers[k] = pool.pop();
                 }
+            }
+            for k in 0..5 {
+                if !r.revealed[k]
+                    && let Some((o, _)) = r.stash.side[k]
+                {
+                    r.stash.side[k] = pool.pop().map(|c| (o, c));
+                }
+            }
+            if r.stash.flywheel.is_some() {
+                r.stash.flywheel = pool.pop();
             }
         }
         self.deck.draw = pool;
