@@ -45,6 +45,8 @@ impl RoboRally {
         for r in &mut self.robots {
             let keep_locked = !r.destroyed && r.active();
             // RR-9 Fire Control: a jammed register holds its card through one more turn.
+            r.opt.radio = None;
+            cards.extend(r.stash.conditional.take());
             for j in &mut r.opt.jammed {
                 *j = if keep_locked { j.saturating_sub(1) } else { 0 };
             }

@@ -121,6 +121,13 @@ impl RoboRally {
                     self.pending.pop_front();
                     self.move_answer = Some(false);
                 }
+                Pending::Reveal { robot, register } => {
+                    if self.reveal_uses(robot, register).is_empty() {
+                        self.pending.pop_front();
+                    } else {
+                        return true;
+                    }
+                }
                 Pending::Weapon { robot, target, points } => {
                     if self.robots[target].cell().is_none() {
                         self.pending.pop_front();
@@ -148,7 +155,7 @@ impl RoboRally {
                 }
                 robot
             }
-            Pending::MoveOption { .. } | Pending::Weapon { .. } => return Err(ActionError::WrongAction { expected: "use_option" }),
+            Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => return Err(ActionError::WrongAction { expected: "use_option" }),
         };
         match option {
             Some(o) if !self.robots[robot].options.contains(&o) => Err(ActionError::OptionNotHeld),
@@ -183,6 +190,7 @@ impl RoboRally {
                 OptionCard::AblativeCoat => r.opt.ablative = 0,
                 OptionCard::MiniHowitzer => r.opt.howitzer = 0,
                 OptionCard::Flywheel => self.deck.discard.extend(r.stash.flywheel.take()),
+                OptionCard::ConditionalProgram => self.deck.discard.extend(r.stash.conditional.take()),
                 _ => {}
             }
             let r = &mut self.robots[robot];

@@ -92,6 +92,8 @@ pub enum Event {
     OptionAbsorbed { seat: Seat, option: OptionCard, points: u8 },
     /// RR-9 Scrambler: the register's card was replaced by the top card of the deck (unseen).
     Scrambled { seat: Seat, register: u8 },
+    /// RR-9 Radio Control: `seat` runs `by`'s program for the rest of the turn.
+    RadioControlled { seat: Seat, by: Seat },
     /// RR-9 Fire Control: the register is locked through the next turn.
     RegisterJammed { seat: Seat, register: u8 },
     /// RR-7.4: a damage point prevented by discarding an option.

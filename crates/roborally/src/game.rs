@@ -109,6 +109,11 @@ impl Game for RoboRally {
                 Some(&Pending::MoveOption { option, .. }) => {
                     vec![Action::UseOption { option: Some(option), register: None, destroy: None, card: None }, Action::UseOption { option: None, register: None, destroy: None, card: None }]
                 }
+                Some(&Pending::Reveal { register, .. }) => {
+                    let mut v: Vec<Action> = self.reveal_uses(i, register).into_iter().map(|o| Action::UseOption { option: Some(o), register: None, destroy: None, card: None }).collect();
+                    v.push(Action::UseOption { option: None, register: None, destroy: None, card: None });
+                    v
+                }
                 Some(&Pending::Weapon { target, .. }) => {
                     let mut v = Vec::new();
                     for w in self.weapons_for(i, target) {
@@ -199,7 +204,7 @@ impl RoboRally {
         }
         if let Some(p) = self.pending.front() {
             return Some(match p {
-                Pending::MoveOption { .. } | Pending::Weapon { .. } => Owed::UseOption,
+                Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => Owed::UseOption,
                 _ => Owed::Discard,
             });
         }

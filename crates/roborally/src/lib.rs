@@ -130,6 +130,8 @@ pub enum Pending {
     LoseOption { robot: usize },
     /// RR-9 Brakes / Fourth Gear / Reverse Gears: use `option` on the card about to run?
     MoveOption { robot: usize, option: OptionCard },
+    /// RR-9 Conditional Program / Abort Switch: before register `register` is revealed.
+    Reveal { robot: usize, register: u8 },
     /// RR-9 weapons: `robot`'s main laser hits `target`; replace the damage by a weapon?
     Weapon { robot: usize, target: usize, points: u8 },
 }
@@ -138,7 +140,11 @@ impl Pending {
     /// The robot whose player answers.
     pub fn robot(&self) -> usize {
         match *self {
-            Pending::Damage { robot, .. } | Pending::LoseOption { robot } | Pending::MoveOption { robot, .. } | Pending::Weapon { robot, .. } => robot,
+            Pending::Damage { robot, .. }
+            | Pending::LoseOption { robot }
+            | Pending::MoveOption { robot, .. }
+            | Pending::Weapon { robot, .. }
+            | Pending::Reveal { robot, .. } => robot,
         }
     }
 }
@@ -167,6 +173,8 @@ pub struct RoboRally {
     pub(crate) rules: Rules,
     /// RR-9: the answer to a `MoveOption` question, read when the card runs.
     pub(crate) move_answer: Option<bool>,
+    /// RR-9: the register whose reveal questions (Conditional Program, Abort Switch) are asked.
+    pub(crate) reveal_asked: Option<u8>,
     pub(crate) winner: Option<Seat>,
     pub(crate) finish_order: Vec<Seat>,
     pub(crate) rng: Rng,

@@ -59,8 +59,14 @@ impl OptionCard {
     };
 
     /// Weapons that may replace the main laser's damage to a robot it hits.
-    pub const WEAPONS: [OptionCard; 5] =
-        [OptionCard::FireControl, OptionCard::MiniHowitzer, OptionCard::PressorBeam, OptionCard::Scrambler, OptionCard::TractorBeam];
+    pub const WEAPONS: [OptionCard; 6] = [
+        OptionCard::FireControl,
+        OptionCard::MiniHowitzer,
+        OptionCard::PressorBeam,
+        OptionCard::RadioControl,
+        OptionCard::Scrambler,
+        OptionCard::TractorBeam,
+    ];
 
     /// What the card does, in the project's words.
     pub const fn effect(self) -> &'static str {
@@ -112,6 +118,10 @@ pub struct OptionState {
     pub shielded: u8,
     /// Fire Control locks: clean-ups left before the register is released (0: not locked).
     pub jammed: [u8; 5],
+    /// Abort Switch used (once a game).
+    pub aborted: bool,
+    /// Radio Control: the seat whose program this robot runs for the rest of the turn.
+    pub radio: Option<engine::Seat>,
 }
 
 /// Program cards a robot keeps on its option cards (secret like a program: the owner sees
@@ -122,11 +132,13 @@ pub struct Stash {
     pub side: [Option<(OptionCard, crate::card::Card)>; 5],
     /// Flywheel: a card kept for a later turn (added to the next hand dealt).
     pub flywheel: Option<crate::card::Card>,
+    /// Conditional Program: a card that may replace a register's card this turn.
+    pub conditional: Option<crate::card::Card>,
 }
 
 impl Stash {
     pub fn cards(&self) -> impl Iterator<Item = crate::card::Card> + '_ {
-        self.side.iter().flatten().map(|&(_, c)| c).chain(self.flywheel)
+        self.side.iter().flatten().map(|&(_, c)| c).chain(self.flywheel).chain(self.conditional)
     }
 }
 

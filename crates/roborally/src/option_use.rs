@@ -207,11 +207,12 @@ impl RoboRally {
                         Some(_) => Ok(()),
                     };
                 }
-                OptionCard::Flywheel => {
+                OptionCard::Flywheel | OptionCard::ConditionalProgram => {
+                    let held = if o == OptionCard::Flywheel { r.stash.flywheel } else { r.stash.conditional };
                     return match card {
                         _ if register.is_some() => Err(ActionError::OptionNotUsable),
                         None => Err(ActionError::OptionNotUsable),
-                        Some(_) if r.stash.flywheel.is_some() => Err(ActionError::OptionAlreadyUsed),
+                        Some(_) if held.is_some() => Err(ActionError::OptionAlreadyUsed),
                         Some(_) => Ok(()),
                     };
                 }
@@ -222,6 +223,7 @@ impl RoboRally {
             }
             return match o {
                 OptionCard::Recompile if r.opt.recompiled => Err(ActionError::OptionAlreadyUsed),
+                OptionCard::AbortSwitch if r.opt.aborted => Err(ActionError::OptionAlreadyUsed),
                 OptionCard::Recompile if r.damage >= 9 => Err(ActionError::OptionNotUsable),
                 OptionCard::GyroscopicStabilizer if r.opt.stabilizer_off => Err(ActionError::OptionAlreadyUsed),
                 OptionCard::Recompile | OptionCard::GyroscopicStabilizer => Ok(()),
@@ -261,6 +263,14 @@ impl RoboRally {
                     _ => Err(ActionError::OptionNotUsable),
                 }
             }
+            Pending::Reveal { register: k, .. } => match option {
+                _ if register.is_some() || destroy.is_some() => Err(ActionError::OptionNotUsable),
+                None => Ok(()),
+                Some(o) if self.reveal_uses(i, k).contains(&o) => Ok(()),
+                Some(OptionCard::AbortSwitch) if r.opt.aborted => Err(ActionError::OptionAlreadyUsed),
+                Some(OptionCard::AbortSwitch | OptionCard::ConditionalProgram) => Err(ActionError::OptionNotUsable),
+                Some(_) => Err(ActionError::OptionWrongTime),
+            },
             Pending::Damage { .. } | Pending::LoseOption { .. } => Err(ActionError::WrongAction { expected: "discard_option" }),
         }
     }
@@ -270,13 +280,14 @@ impl RoboRally {
         let seat = self.robots[i].seat;
         if matches!(self.phase, Phase::Program { .. }) && self.pending.is_empty() {
             match option {
-                Some(o @ (OptionCard::CrabLegs | OptionCard::DualProcessor | OptionCard::Flywheel)) => {
+                Some(o @ (OptionCard::CrabLegs | OptionCard::DualProcessor | OptionCard::Flywheel | OptionCard::ConditionalProgram)) => {
                     let r = &mut self.robots[i];
                     if let Some(c) = card {
                         r.hand.retain(|&h| h != c);
                     }
                     let back = match (o, register) {
                         (OptionCard::Flywheel, _) => r.stash.flywheel.replace(card.expect("checked")),
+                        (OptionCard::ConditionalProgram, _) => r.stash.conditional.replace(card.expect("checked")),
                         (_, Some(k)) => std::mem::replace(&mut r.stash.side[k as usize - 1], card.map(|c| (o, c))).map(|(_, c)| c),
                         _ => None,
                     };
@@ -357,6 +368,10 @@ impl RoboRally {
                             events.push(Event::Scrambled { seat: g.robots[target].seat, register: k as u8 + 1 });
                         }
                     }
+                    OptionCard::RadioControl => {
+                        g.robots[target].opt.radio = Some(seat);
+                        events.push(Event::RadioControlled { seat: g.robots[target].seat, by: seat });
+                    }
                     OptionCard::FireControl => {
                         let tseat = g.robots[target].seat;
                         if let Some(k) = register {
@@ -369,8 +384,68 @@ impl RoboRally {
                     _ => {}
                 });
             }
+            Pending::Reveal { register, .. } => {
+                let k = register as usize - 1;
+                match option {
+                    Some(OptionCard::ConditionalProgram) => {
+                        let r = &mut self.robots[i];
+                        let new = r.stash.conditional.take();
+                        let old = std::mem::replace(&mut r.registers[k], new);
+                        self.deck.discard_all(old);
+                        events.push(Event::OptionUsed { seat, option: OptionCard::ConditionalProgram });
+                    }
+                    Some(OptionCard::AbortSwitch) => {
+                        self.robots[i].opt.aborted = true;
+                        events.push(Event::OptionUsed { seat, option: OptionCard::AbortSwitch });
+                        for j in k..5 {
+                            if self.robots[i].locked(j) || self.robots[i].registers[j].is_none() {
+                                continue;
+                            }
+                            let Some(new) = self.deck.top(&mut self.rng) else { continue };
+                            let old = self.robots[i].registers[j].replace(new);
+                            self.deck.discard_all(old);
+                        }
+                    }
+                    _ => {}
+                }
+            }
             Pending::Damage { .. } | Pending::LoseOption { .. } => {}
         }
+    }
+
+    /// Conditional Program / Abort Switch: what robot `i` may use before register `register`
+    /// (1-based) is revealed.
+    pub(crate) fn reveal_uses(&self, i: usize, register: u8) -> Vec<OptionCard> {
+        let r = &self.robots[i];
+        let k = register as usize - 1;
+        let mut v = Vec::new();
+        if r.options.is_empty() || r.cell().is_none() || r.powered_down || r.registers[k].is_none() || r.locked(k) {
+            return v;
+        }
+        if r.stash.conditional.is_some() && r.has(OptionCard::ConditionalProgram) {
+            v.push(OptionCard::ConditionalProgram);
+        }
+        if !r.opt.aborted && r.has(OptionCard::AbortSwitch) {
+            v.push(OptionCard::AbortSwitch);
+        }
+        v
+    }
+
+    /// Before register `register` is revealed: the seats with a reveal use are asked, start
+    /// dock 1 first (the booklet's announcement order). Returns true when a question waits.
+    pub(crate) fn ask_reveal(&mut self, register: u8) -> bool {
+        if self.reveal_asked == Some(register) {
+            self.reveal_asked = None;
+            return false;
+        }
+        let mut askers: Vec<(u8, usize)> = (0..self.robots.len()).filter(|&i| !self.reveal_uses(i, register).is_empty()).map(|i| (self.robots[i].dock, i)).collect();
+        if askers.is_empty() {
+            return false;
+        }
+        askers.sort_unstable();
+        self.pending.extend(askers.into_iter().map(|(_, robot)| Pending::Reveal { robot, register }));
+        self.reveal_asked = Some(register);
+        true
     }
 
     /// Crab Legs / Dual Processor: the second card `side` fits the register's card `card`.
@@ -401,6 +476,9 @@ impl RoboRally {
         }
         if r.has(OptionCard::Flywheel) && r.stash.flywheel.is_none() {
             v.extend(r.hand.iter().map(|&c| act(OptionCard::Flywheel, None, Some(c))));
+        }
+        if r.has(OptionCard::ConditionalProgram) && r.stash.conditional.is_none() {
+            v.extend(r.hand.iter().map(|&c| act(OptionCard::ConditionalProgram, None, Some(c))));
         }
         v
     }

@@ -93,13 +93,20 @@ impl RoboRally {
     /// One step of register `register` (RR-5.1–5.5, RR-5.3 order).
     fn execute(&mut self, register: u8, step: Step, events: &mut Vec<Event>) {
         let next = match step {
-            Step::Reveal => Step::Move { order: self.reveal(register, events), next: 0 },
+            Step::Reveal => {
+                // RR-9 Conditional Program / Abort Switch: asked before the cards show.
+                if self.robots.iter().any(|r| !r.options.is_empty()) && self.ask_reveal(register) {
+                    self.phase = Phase::Execute { register, step: Step::Reveal };
+                    return;
+                }
+                Step::Move { order: self.reveal(register, events), next: 0 }
+            }
             Step::Move { order, next } => match order.get(next) {
                 Some(&i) => {
-                    let card = self.robots[i].registers[register as usize - 1];
+                    let card = self.card_of(i, register as usize - 1);
                     if let (Some(card), true) = (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down) {
                         let k = register as usize - 1;
-                        if self.robots[i].stash.side[k].is_some() && self.play_side(i, k, card, events) {
+                        if self.robots[i].stash.side[k].is_some() && self.robots[i].opt.radio.is_none() && self.play_side(i, k, card, events) {
                             self.phase = Phase::Execute { register, step: Step::Move { order, next: next + 1 } };
                             return;
                         }
@@ -175,17 +182,34 @@ impl RoboRally {
         self.move_order(register)
     }
 
+    /// The card robot `i` runs in register `k` (0-based): its own, or under Radio Control its
+    /// controller's.
+    #[inline]
+    fn card_of(&self, i: usize, k: usize) -> Option<crate::Card> {
+        match self.robots[i].opt.radio {
+            None => self.robots[i].registers[k],
+            Some(by) => self.robots[by.index()].registers[k],
+        }
+    }
+
     /// Robots with a card this register, on the board and powered on, by descending priority.
     pub(crate) fn move_order(&self, register: u8) -> Vec<usize> {
         let k = register as usize - 1;
-        let mut keyed: crate::few::Few<(u16, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
+        let mut keyed: crate::few::Few<(u32, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             if let Some(c) = r.registers[k]
                 && r.cell().is_some()
                 && !r.powered_down
             {
+                // RR-9 Radio Control: a controlled robot moves right after its controller.
+                if let Some(by) = r.opt.radio {
+                    if let Some(c) = self.robots[by.index()].registers[k] {
+                        keyed.push((c.priority as u32 * 2, i));
+                    }
+                    continue;
+                }
                 let p = if r.stash.side[k].is_some() { self.side_priority(i, k, c) } else { c.priority };
-                keyed.push((p, i));
+                keyed.push((p as u32 * 2 + 1, i));
             }
         }
         // Priorities are unique (RR-1.1): an unstable sort is exact.

@@ -188,6 +188,7 @@ impl RoboRally {
             moment: 0,
             rules: Rules { variants: setup.variants, timer_seconds: setup.timer_seconds },
             move_answer: None,
+            reveal_asked: None,
             winner: None,
             finish_order: Vec::new(),
             rng,

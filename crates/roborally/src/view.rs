@@ -40,6 +40,8 @@ pub struct RobotView {
     pub side: [RegisterView; 5],
     /// RR-9 Flywheel: the card kept back (hidden from others).
     pub flywheel: RegisterView,
+    /// RR-9 Conditional Program: the card waiting on it (hidden from others).
+    pub conditional: RegisterView,
     /// The robot's own secret announcement (others: `None` until revealed with the programs).
     pub power_down_next: Option<bool>,
     /// Only for the seat itself (and omniscient observers).
@@ -81,14 +83,16 @@ impl View {
                     Some((_, c)) if own || r.revealed[k] => RegisterView::Card(c),
                     Some(_) => RegisterView::Hidden,
                 });
-                let flywheel = match r.stash.flywheel {
+                let secret = |c: Option<Card>| match c {
                     None => RegisterView::Empty,
                     Some(c) if own => RegisterView::Card(c),
                     Some(_) => RegisterView::Hidden,
                 };
+                let (flywheel, conditional) = (secret(r.stash.flywheel), secret(r.stash.conditional));
                 RobotView {
                     side,
                     flywheel,
+                    conditional,
                     seat: r.seat,
                     at: r.cell(),
                     facing: r.facing,
@@ -144,6 +148,7 @@ impl RoboRally {
             pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.registers[k]));
             pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.stash.side[k].map(|(_, c)| c)));
             pool.extend(r.stash.flywheel);
+            pool.extend(r.stash.conditional);
         }
         rng.shuffle(&mut pool);
         for r in self.robots.iter_mut().filter(|r| r.seat != seat) {
@@ -164,6 +169,9 @@ impl RoboRally {
             }
             if r.stash.flywheel.is_some() {
                 r.stash.flywheel = pool.pop();
+            }
+            if r.stash.conditional.is_some() {
+                r.stash.conditional = pool.pop();
             }
         }
         self.deck.draw = pool;
