@@ -274,7 +274,7 @@ mod random_boards {
 /// RR-9: random games with every option in play do reach the option questions.
 #[test]
 fn option_questions_come_up() {
-    let (mut move_q, mut weapon_q, mut used) = (0, 0, 0);
+    let (mut move_q, mut weapon_q, mut reveal_q, mut used) = (0, 0, 0, 0);
     for seed in 0..12u64 {
         let (_, mut g) = start_with((seed % 4) as usize, 6, seed, 2, Variants::default());
         let mut rng = Rng::seeded(seed);
@@ -283,6 +283,7 @@ fn option_questions_come_up() {
             match g.pending() {
                 Some(roborally::Pending::MoveOption { .. }) => move_q += 1,
                 Some(roborally::Pending::Weapon { .. }) => weapon_q += 1,
+                Some(roborally::Pending::Reveal { .. }) => reveal_q += 1,
                 _ => {}
             }
             if engine::play_random(&mut g, &mut rng, &mut events, 1) == 0 {
@@ -291,5 +292,5 @@ fn option_questions_come_up() {
         }
         used += events.iter().filter(|e| matches!(e, roborally::Event::OptionUsed { .. })).count();
     }
-    assert!(move_q > 0 && weapon_q > 0 && used > 0, "move {move_q} weapon {weapon_q} used {used}");
+    assert!(move_q > 0 && weapon_q > 0 && reveal_q > 0 && used > 0, "move {move_q} weapon {weapon_q} reveal {reveal_q} used {used}");
 }
