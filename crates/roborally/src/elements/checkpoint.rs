@@ -31,15 +31,18 @@ impl RoboRally {
         let Some(mut at) = self.robots[i].cell() else { return };
         let seat = self.robots[i].seat;
         let flags = self.board.flags.len();
-        if !self.board.repairs(at) && !self.robots[i].options.is_empty() && self.robots[i].has(crate::OptionCard::MechanicalArm) {
-            // RR-9 Mechanical Arm: the next flag within reach first, else a repair site.
+        let next = self.robots[i].flags_touched as usize;
+        if !self.robots[i].options.is_empty() && self.robots[i].has(crate::OptionCard::MechanicalArm) && self.board.flag_at(at) != Some(next) {
+            // RR-9 Mechanical Arm: the next flag within reach first, else (off any site) a
+            // repair site within reach.
             let reach = self.reach(i);
-            let next = self.robots[i].flags_touched as usize;
-            match reach.iter().find(|&&c| self.board.flag_at(c) == Some(next)).or_else(|| reach.iter().find(|&&c| self.board.repairs(c))) {
+            let here = self.board.repairs(at);
+            match reach.iter().find(|&&c| self.board.flag_at(c) == Some(next)).or_else(|| if here { None } else { reach.iter().find(|&&c| self.board.repairs(c)) }) {
                 Some(&c) => {
                     at = c;
                     events.push(Event::OptionUsed { seat, option: crate::OptionCard::MechanicalArm });
                 }
+                None if here => {}
                 None => return,
             }
         }
