@@ -13,26 +13,32 @@ use grid::{Sq, SqDir};
 impl RoboRally {
     /// RR-5.2: execute one card for robot `i`.
     pub(crate) fn play_card(&mut self, i: usize, card: Card, events: &mut Vec<Event>) {
-        self.play_card_with(i, card, false, events);
-    }
-
-    /// RR-5.2 with RR-9 Brakes (Move 1 as 0), Fourth Gear (Move 3 as 4) and Reverse Gears
-    /// (Back Up as 2 back) when `boost` is set.
-    pub(crate) fn play_card_with(&mut self, i: usize, card: Card, boost: bool, events: &mut Vec<Event>) {
         let turn = card.turn();
         if turn != 0 {
             self.rotate(i, turn, Cause::Card, events);
             return;
         }
-        let mut steps = card.steps();
-        if boost {
-            steps = match steps {
-                1 => 0,
-                3 => 4,
-                -1 => -2,
-                s => s,
-            };
+        self.walk(i, card.steps(), events);
+    }
+
+    /// RR-9 Brakes (Move 1 as 0), Fourth Gear (Move 3 as 4) and Reverse Gears (Back Up as 2
+    /// back) when `boost` is set; otherwise the card as printed.
+    pub(crate) fn play_card_with(&mut self, i: usize, card: Card, boost: bool, events: &mut Vec<Event>) {
+        if !boost || card.turn() != 0 {
+            self.play_card(i, card, events);
+            return;
         }
+        let steps = match card.steps() {
+            1 => 0,
+            3 => 4,
+            -1 => -2,
+            s => s,
+        };
+        self.walk(i, steps, events);
+    }
+
+    /// `steps` single steps forward (negative: backward), stopping when one fails.
+    fn walk(&mut self, i: usize, steps: i32, events: &mut Vec<Event>) {
         let facing = self.robots[i].facing;
         let (dir, n) = if steps < 0 { (facing.opposite(), -steps) } else { (facing, steps) };
         for _ in 0..n {

@@ -105,23 +105,11 @@ impl RoboRally {
                 Some(&i) => {
                     let card = self.card_of(i, register as usize - 1);
                     if let (Some(card), true) = (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down) {
-                        let k = register as usize - 1;
-                        if self.robots[i].stash.side[k].is_some() && self.robots[i].opt.radio.is_none() && self.play_side(i, k, card, events) {
-                            self.phase = Phase::Execute { register, step: Step::Move { order, next: next + 1 } };
-                            return;
-                        }
-                        // RR-9: a move option asks first; the answer waits in `move_answer`.
-                        if let Some(option) = self.move_option_for(i, card) {
-                            match self.move_answer.take() {
-                                None => {
-                                    self.pending.push_back(crate::Pending::MoveOption { robot: i, option });
-                                    self.phase = Phase::Execute { register, step: Step::Move { order, next } };
-                                    return;
-                                }
-                                Some(boost) => self.play_card_with(i, card, boost, events),
-                            }
-                        } else {
+                        if self.robots[i].options.is_empty() {
                             self.play_card(i, card, events);
+                        } else if !self.play_with_options(i, register, card, events) {
+                            self.phase = Phase::Execute { register, step: Step::Move { order, next } };
+                            return;
                         }
                     }
                     Step::Move { order, next: next + 1 }
@@ -180,6 +168,28 @@ impl RoboRally {
         }
         events.push(Event::RegisterRevealed { register, cards });
         self.move_order(register)
+    }
+
+    /// RR-9: run robot `i`'s card when it holds options (Crab Legs / Dual Processor, or the
+    /// move options' question first). Returns false when a question waits; the answer is read
+    /// from `move_answer` when the step runs again.
+    #[inline(never)]
+    fn play_with_options(&mut self, i: usize, register: u8, card: crate::Card, events: &mut Vec<Event>) -> bool {
+        let k = register as usize - 1;
+        if self.robots[i].stash.side[k].is_some() && self.robots[i].opt.radio.is_none() && self.play_side(i, k, card, events) {
+            return true;
+        }
+        match self.move_option_for(i, card) {
+            None => self.play_card(i, card, events),
+            Some(option) => match self.move_answer.take() {
+                None => {
+                    self.pending.push_back(crate::Pending::MoveOption { robot: i, option });
+                    return false;
+                }
+                Some(boost) => self.play_card_with(i, card, boost, events),
+            },
+        }
+        true
     }
 
     /// The card robot `i` runs in register `k` (0-based): its own, or under Radio Control its

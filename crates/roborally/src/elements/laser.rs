@@ -42,28 +42,33 @@ impl RoboRally {
             if r.powered_down {
                 continue;
             }
-            let by = Shooter::Robot { seat: r.seat };
             if r.options.is_empty() {
                 if let Some(t) = self.beam(cells, at, r.facing, false) {
-                    f(Hit { target: t, points: 1, by });
+                    f(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
                 }
-                continue;
+            } else {
+                self.option_hits(cells, r, at, &mut f);
             }
-            // RR-9: Double-Barreled Laser (2 points), High-Power Laser (through one wall or
-            // robot), Rear-Firing Laser (a second, plain laser backwards).
-            let points = if r.has(OptionCard::DoubleBarreledLaser) { 2 } else { 1 };
-            if r.has(OptionCard::HighPowerLaser) {
-                for t in self.piercing_beam(cells, at, r.facing).into_iter().flatten() {
-                    f(Hit { target: t, points, by });
-                }
-            } else if let Some(t) = self.beam(cells, at, r.facing, false) {
+        }
+    }
+
+    /// RR-9: Double-Barreled Laser (2 points), High-Power Laser (through one wall or robot),
+    /// Rear-Firing Laser (a second, plain laser backwards).
+    #[inline(never)]
+    fn option_hits(&self, cells: &[Option<Sq>], r: &crate::Robot, at: Sq, f: &mut impl FnMut(Hit)) {
+        let by = Shooter::Robot { seat: r.seat };
+        let points = if r.has(OptionCard::DoubleBarreledLaser) { 2 } else { 1 };
+        if r.has(OptionCard::HighPowerLaser) {
+            for t in self.piercing_beam(cells, at, r.facing).into_iter().flatten() {
                 f(Hit { target: t, points, by });
             }
-            if r.has(OptionCard::RearFiringLaser)
-                && let Some(t) = self.beam(cells, at, r.facing.opposite(), false)
-            {
-                f(Hit { target: t, points: 1, by: Shooter::Rear { seat: r.seat } });
-            }
+        } else if let Some(t) = self.beam(cells, at, r.facing, false) {
+            f(Hit { target: t, points, by });
+        }
+        if r.has(OptionCard::RearFiringLaser)
+            && let Some(t) = self.beam(cells, at, r.facing.opposite(), false)
+        {
+            f(Hit { target: t, points: 1, by: Shooter::Rear { seat: r.seat } });
         }
     }
 
