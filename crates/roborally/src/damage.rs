@@ -118,8 +118,8 @@ impl RoboRally {
                     if self.robots[robot].has(option) && self.robots[robot].cell().is_some() {
                         return true;
                     }
+                    // Asked no more (the card is run as printed when its step comes again).
                     self.pending.pop_front();
-                    self.move_answer = Some(false);
                 }
                 Pending::Reveal { robot, register } => {
                     if self.reveal_uses(robot, register).is_empty() {

@@ -207,22 +207,22 @@ impl RoboRally {
         let k = register as usize - 1;
         let mut keyed: crate::few::Few<(u32, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
         for (i, r) in self.robots.iter().enumerate() {
-            if let Some(c) = r.registers[k]
-                && r.cell().is_some()
-                && !r.powered_down
-            {
-                // RR-9 Radio Control: a controlled robot moves right after its controller.
-                if let Some(by) = r.opt.radio {
-                    if let Some(c) = self.robots[by.index()].registers[k] {
-                        keyed.push((c.priority as u32 * 2, i));
-                    }
-                    continue;
+            if r.cell().is_none() || r.powered_down {
+                continue;
+            }
+            // RR-9 Radio Control: a controlled robot runs its controller's card, right after it.
+            if let Some(by) = r.opt.radio {
+                if let Some(c) = self.robots[by.index()].registers[k] {
+                    keyed.push((c.priority as u32 * 2, i));
                 }
+                continue;
+            }
+            if let Some(c) = r.registers[k] {
                 let p = if r.stash.side[k].is_some() { self.side_priority(i, k, c) } else { c.priority };
                 keyed.push((p as u32 * 2 + 1, i));
             }
         }
-        // Priorities are unique (RR-1.1): an unstable sort is exact.
+        // Priorities are unique (RR-1.1) and robots distinct: an unstable sort is exact.
         keyed.as_mut_slice().sort_unstable_by(|a, b| b.cmp(a));
         keyed.as_slice().iter().map(|&(_, i)| i).collect()
     }
