@@ -102,6 +102,16 @@ fn run(course: usize, robots: u8, seed: u64, steps: usize, options: u8, variants
     check_invariants(&g)?;
     for step in 0..steps {
         let Some(decision) = g.decision() else { break };
+        // RR-9: at an option question, every listed action is accepted.
+        if let Some(roborally::Pending::MoveOption { robot, .. } | roborally::Pending::Weapon { robot, .. } | roborally::Pending::Reveal { robot, .. }) = g.pending() {
+            let seat = Seat(*robot as u8);
+            let all = g.legal_actions(seat);
+            prop_assert!(all.len() >= 2, "an option question lists a use and the decline");
+            for a in &all {
+                let mut h = g.clone();
+                prop_assert!(h.apply(seat, a, &mut Vec::new()).is_ok(), "listed action refused: {:?}", a);
+            }
+        }
         let (gs, ga) = garbage(&g, &mut rng);
         let before = g.clone();
         let mut ev = Vec::new();
