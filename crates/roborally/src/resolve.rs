@@ -39,6 +39,7 @@ impl RoboRally {
     }
 
     /// One step. Returns false when a decision is owed.
+    #[inline(always)]
     fn advance(&mut self, events: &mut Vec<Event>) -> bool {
         match &self.phase {
             Phase::Over => false,
