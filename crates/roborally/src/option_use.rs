@@ -190,10 +190,15 @@ impl RoboRally {
             if destroy.is_some() {
                 return Err(ActionError::OptionNotUsable);
             }
-            if let Some(c) = card
-                && !r.hand.contains(&c)
-            {
-                return Err(ActionError::CardNotInHand { priority: c.priority });
+            if let Some(c) = card {
+                if !r.hand.contains(&c) {
+                    return Err(ActionError::CardNotInHand { priority: c.priority });
+                }
+                // Only a spare card: the hand must still fill every unlocked register.
+                let unlocked = (0..5).filter(|&k| !r.locked(k)).count();
+                if r.hand.len() <= unlocked {
+                    return Err(ActionError::OptionNotUsable);
+                }
             }
             match o {
                 OptionCard::CrabLegs | OptionCard::DualProcessor => {
@@ -461,6 +466,7 @@ impl RoboRally {
         let act = |o, register, card| crate::Action::UseOption { option: Some(o), register, destroy: None, card };
         let mut v: Vec<crate::Action> = self.program_uses(i).into_iter().map(|o| act(o, None, None)).collect();
         let r = &self.robots[i];
+        let spare = r.hand.len() > (0..5).filter(|&k| !r.locked(k)).count();
         for o in [OptionCard::CrabLegs, OptionCard::DualProcessor] {
             if !r.has(o) {
                 continue;
@@ -470,14 +476,15 @@ impl RoboRally {
                     Some((x, _)) if x == o => v.push(act(o, Some(k + 1), None)),
                     Some(_) => {}
                     None if r.locked(k as usize) => {}
+                    None if !spare => {}
                     None => v.extend(r.hand.iter().filter(|c| o != OptionCard::CrabLegs || c.card == CardKind::Move1).map(|&c| act(o, Some(k + 1), Some(c)))),
                 }
             }
         }
-        if r.has(OptionCard::Flywheel) && r.stash.flywheel.is_none() {
+        if spare && r.has(OptionCard::Flywheel) && r.stash.flywheel.is_none() {
             v.extend(r.hand.iter().map(|&c| act(OptionCard::Flywheel, None, Some(c))));
         }
-        if r.has(OptionCard::ConditionalProgram) && r.stash.conditional.is_none() {
+        if spare && r.has(OptionCard::ConditionalProgram) && r.stash.conditional.is_none() {
             v.extend(r.hand.iter().map(|&c| act(OptionCard::ConditionalProgram, None, Some(c))));
         }
         v
