@@ -194,12 +194,9 @@ impl RoboRally {
                 if !r.hand.contains(&c) {
                     return Err(ActionError::CardNotInHand { priority: c.priority });
                 }
-                // Only a spare card: the hand must still fill every unlocked register.
-                let unlocked = (0..5).filter(|&k| !r.locked(k)).count();
-                if r.hand.len() <= unlocked {
-                    return Err(ActionError::OptionNotUsable);
-                }
             }
+            // Only a spare card: the hand must still fill every unlocked register.
+            let spare = r.hand.len() > (0..5).filter(|&k| !r.locked(k)).count();
             match o {
                 OptionCard::CrabLegs | OptionCard::DualProcessor => {
                     let Some(k) = register.filter(|k| (1..=5).contains(k)).map(|k| k as usize - 1) else { return Err(ActionError::OptionNotUsable) };
@@ -209,6 +206,7 @@ impl RoboRally {
                         Some(_) if r.locked(k) => Err(ActionError::RegisterLocked { register: k as u8 + 1 }),
                         Some(_) if r.stash.side[k].is_some() => Err(ActionError::OptionAlreadyUsed),
                         Some(c) if o == OptionCard::CrabLegs && c.card != CardKind::Move1 => Err(ActionError::OptionNotUsable),
+                        Some(_) if !spare => Err(ActionError::OptionNotUsable),
                         Some(_) => Ok(()),
                     };
                 }
@@ -218,6 +216,7 @@ impl RoboRally {
                         _ if register.is_some() => Err(ActionError::OptionNotUsable),
                         None => Err(ActionError::OptionNotUsable),
                         Some(_) if held.is_some() => Err(ActionError::OptionAlreadyUsed),
+                        Some(_) if !spare => Err(ActionError::OptionNotUsable),
                         Some(_) => Ok(()),
                     };
                 }
