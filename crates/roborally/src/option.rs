@@ -147,3 +147,20 @@ impl OptionState {
         *self == OptionState::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rr_9_every_card_has_its_own_short_effect_text() {
+        let mut texts: Vec<&str> = OptionCard::ALL.iter().map(|o| o.effect()).collect();
+        assert!(texts.iter().all(|t| !t.is_empty() && t.len() <= 120));
+        texts.sort_unstable();
+        texts.dedup();
+        assert_eq!(texts.len(), 26);
+        let mut all = OptionCard::ALL.to_vec();
+        all.dedup();
+        assert_eq!(all.len(), 26);
+    }
+}
