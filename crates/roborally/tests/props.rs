@@ -62,11 +62,16 @@ fn check_views(g: &RoboRally, rng: &mut Rng) -> Result<(), TestCaseError> {
                 continue;
             }
             prop_assert!(rv.hand.is_none(), "another seat's hand is hidden");
+            // RR-9: cards kept on options are secret too (a combined register's once revealed).
+            prop_assert!(!matches!(rv.flywheel, RegisterView::Card(_)) && !matches!(rv.conditional, RegisterView::Card(_)));
             let r = g.robot(rv.seat).unwrap();
             for k in 0..5 {
                 if let RegisterView::Card(c) = rv.registers[k] {
                     prop_assert!(r.revealed[k], "only revealed registers show a card");
                     prop_assert_eq!(Some(c), r.registers[k]);
+                }
+                if let RegisterView::Card(_) = rv.side[k] {
+                    prop_assert!(r.revealed[k], "a second card shows with its register");
                 }
             }
         }
