@@ -289,7 +289,7 @@ mod random_boards {
 /// RR-9: random games with every option in play do reach the option questions.
 #[test]
 fn option_questions_come_up() {
-    let (mut move_q, mut weapon_q, mut reveal_q, mut used) = (0, 0, 0, 0);
+    let (mut move_q, mut weapon_q, mut reveal_q, mut used, mut stashed) = (0, 0, 0, 0, 0);
     for seed in 0..12u64 {
         let (_, mut g) = start_with((seed % 4) as usize, 6, seed, 2, Variants::default());
         let mut rng = Rng::seeded(seed);
@@ -306,6 +306,10 @@ fn option_questions_come_up() {
             }
         }
         used += events.iter().filter(|e| matches!(e, roborally::Event::OptionUsed { .. })).count();
+        stashed += events.iter().filter(|e| matches!(e, roborally::Event::Stashed { .. })).count();
     }
-    assert!(move_q > 0 && weapon_q > 0 && reveal_q > 0 && used > 0, "move {move_q} weapon {weapon_q} reveal {reveal_q} used {used}");
+    assert!(
+        move_q > 0 && weapon_q > 0 && reveal_q > 0 && used > 0 && stashed > 0,
+        "move {move_q} weapon {weapon_q} reveal {reveal_q} used {used} stashed {stashed}"
+    );
 }
