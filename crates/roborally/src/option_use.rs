@@ -190,10 +190,10 @@ impl RoboRally {
             if destroy.is_some() {
                 return Err(ActionError::OptionNotUsable);
             }
-            if let Some(c) = card {
-                if !r.hand.contains(&c) {
-                    return Err(ActionError::CardNotInHand { priority: c.priority });
-                }
+            if let Some(c) = card
+                && !r.hand.contains(&c)
+            {
+                return Err(ActionError::CardNotInHand { priority: c.priority });
             }
             // Only a spare card: the hand must still fill every unlocked register.
             let spare = r.hand.len() > (0..5).filter(|&k| !r.locked(k)).count();
