@@ -1,5 +1,6 @@
-//! RoboRally (2005 edition) on the Robodrome engine interface: the rules RR-1..RR-8, RR-10 and
-//! RR-11 of `roborally.md`, one module per rule area.
+//! RoboRally (2005 edition) on the Robodrome engine interface: the rules RR-1..RR-11 of
+//! `roborally.md` (RR-9, the 26 option cards: `docs/roborally-options.md`), one module per rule
+//! area.
 //!
 //! * [`card`], [`deck`]: the 84 program cards (RR-1.1, RR-4.1);
 //! * [`board`]: cells, walls, lasers, flags, docks; the text format and shipped courses (RR-1.3, RR-2);
@@ -8,6 +9,7 @@
 //!   lasers and checkpoints (RR-5.3–5.5);
 //! * [`damage`]: the one way damage and destruction happen (RR-7, RR-8.1–8.2);
 //! * [`reentry`] (RR-8.3), [`cleanup`] (RR-6), [`resolve`]: the resumable cursor;
+//! * [`option`] and `option_use`: the option cards and the `use_option` decision (RR-9);
 //! * [`view`], [`setup`]: redacted views and the setup / scenario schema (RR-11).
 //!
 //! **Invariants:** no I/O, no clock, no thread-local randomness, no hash-map iteration. All
