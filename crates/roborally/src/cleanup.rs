@@ -1,7 +1,6 @@
 //! RR-6 Clean-up after register 5: repairs and option draws, discarding programs, then the
 //! re-entry queue (RR-8.3) and the next turn (RR-6.4).
 
-use crate::board::Cell;
 use crate::card::Card;
 use crate::event::Event;
 use crate::{Phase, RoboRally};
@@ -9,6 +8,7 @@ use crate::{Phase, RoboRally};
 impl RoboRally {
     pub(crate) fn cleanup(&mut self, events: &mut Vec<Event>) {
         self.repairs(events);
+        self.circuit_breakers(events);
         self.discard_programs();
         let mut queue: Vec<usize> = (0..self.robots.len()).filter(|&i| self.robots[i].destroyed && self.robots[i].active()).collect();
         // RR-8.3: in order of destruction; at the same moment, lower start dock first.
@@ -19,16 +19,20 @@ impl RoboRally {
     /// RR-6.1: −1 damage on a repair site or a flag; a double site also draws an option.
     fn repairs(&mut self, events: &mut Vec<Event>) {
         for i in 0..self.robots.len() {
-            let Some(at) = self.robots[i].cell() else { continue };
+            let Some(mut at) = self.robots[i].cell() else { continue };
             if !self.board.repairs(at) {
-                continue;
+                // RR-9 Mechanical Arm: a site within reach.
+                match self.repair_site(i) {
+                    Some(c) => at = c,
+                    None => continue,
+                }
             }
             let r = &mut self.robots[i];
             if r.damage > 0 {
                 r.damage -= 1;
                 events.push(Event::Repaired { seat: r.seat, damage: r.damage });
             }
-            if self.board.cell(at) == Cell::RepairOption {
+            if self.is_double_site(at) {
                 self.draw_option(i, events);
             }
         }
@@ -40,9 +44,18 @@ impl RoboRally {
         let mut cards: Vec<Card> = Vec::new();
         for r in &mut self.robots {
             let keep_locked = !r.destroyed && r.active();
+            // RR-9 Fire Control: a jammed register holds its card through one more turn.
+            r.opt.radio = None;
+            cards.extend(r.stash.conditional.take());
+            for j in &mut r.opt.jammed {
+                *j = if keep_locked { j.saturating_sub(1) } else { 0 };
+            }
             for k in 0..5 {
                 if keep_locked && r.locked(k) {
                     continue;
+                }
+                if let Some((_, c)) = r.stash.side[k].take() {
+                    cards.push(c);
                 }
                 if let Some(c) = r.registers[k].take() {
                     cards.push(c);

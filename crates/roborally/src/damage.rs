@@ -15,6 +15,18 @@ impl RoboRally {
         if points == 0 || self.robots[i].cell().is_none() {
             return;
         }
+        if !self.robots[i].options.is_empty() {
+            let points = self.option_soak(i, points, source, events);
+            if points == 0 {
+                return;
+            }
+            if !self.robots[i].options.is_empty() {
+                self.pending.push_back(Pending::Damage { robot: i, points, source });
+                return;
+            }
+            self.take_damage(i, points, events);
+            return;
+        }
         if self.robots[i].options.is_empty() {
             self.take_damage(i, points, events);
         } else {
@@ -37,7 +49,7 @@ impl RoboRally {
             return;
         }
         for k in 0..5 {
-            if self.robots[i].locked(k) && !crate::robot::locked_at(before, k) && self.robots[i].registers[k].is_none() {
+            if crate::robot::locked_at(self.robots[i].damage, k) && !crate::robot::locked_at(before, k) && self.robots[i].registers[k].is_none() {
                 let Some(card) = self.deck.top(&mut self.rng) else { continue };
                 let r = &mut self.robots[i];
                 r.registers[k] = Some(card);
@@ -60,6 +72,10 @@ impl RoboRally {
         if r.lives == 0 {
             r.out = true;
             r.at = None;
+            r.opt = Default::default();
+            let stash = std::mem::take(&mut r.stash);
+            self.deck.discard_all(stash.cards());
+            let r = &mut self.robots[i];
             let options: Vec<OptionCard> = r.options.drain(..).collect();
             self.option_discard.extend(options);
             events.push(Event::Eliminated { seat });
@@ -98,6 +114,31 @@ impl RoboRally {
                         return true;
                     }
                 }
+                Pending::MoveOption { robot, option } => {
+                    if self.robots[robot].has(option) && self.robots[robot].cell().is_some() {
+                        return true;
+                    }
+                    // Asked no more (the card is run as printed when its step comes again).
+                    self.pending.pop_front();
+                }
+                Pending::Reveal { robot, register } => {
+                    if self.reveal_uses(robot, register).is_empty() {
+                        self.pending.pop_front();
+                    } else {
+                        return true;
+                    }
+                }
+                Pending::Weapon { robot, target, points } => {
+                    if self.robots[target].cell().is_none() {
+                        self.pending.pop_front();
+                    } else if self.weapons_for(robot, target).is_empty() {
+                        self.pending.pop_front();
+                        let by = Shooter::Robot { seat: self.robots[robot].seat };
+                        self.in_front(|g| g.damage(target, points, by, events));
+                    } else {
+                        return true;
+                    }
+                }
             }
         }
         false
@@ -114,6 +155,7 @@ impl RoboRally {
                 }
                 robot
             }
+            Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => return Err(ActionError::WrongAction { expected: "use_option" }),
         };
         match option {
             Some(o) if !self.robots[robot].options.contains(&o) => Err(ActionError::OptionNotHeld),
@@ -124,9 +166,7 @@ impl RoboRally {
     /// Apply a checked `discard_option` answer.
     pub(crate) fn apply_discard(&mut self, option: Option<OptionCard>, events: &mut Vec<Event>) {
         let Some(p) = self.pending.pop_front() else { return };
-        let robot = match p {
-            Pending::Damage { robot, .. } | Pending::LoseOption { robot } => robot,
-        };
+        let robot = p.robot();
         if let Some(o) = option {
             self.discard_option(robot, o, events);
         }
@@ -142,10 +182,18 @@ impl RoboRally {
         }
     }
 
-    fn discard_option(&mut self, robot: usize, o: OptionCard, events: &mut Vec<Event>) {
+    pub(crate) fn discard_option(&mut self, robot: usize, o: OptionCard, events: &mut Vec<Event>) {
         let r = &mut self.robots[robot];
         if let Some(k) = r.options.iter().position(|&x| x == o) {
             r.options.remove(k);
+            match o {
+                OptionCard::AblativeCoat => r.opt.ablative = 0,
+                OptionCard::MiniHowitzer => r.opt.howitzer = 0,
+                OptionCard::Flywheel => self.deck.discard.extend(r.stash.flywheel.take()),
+                OptionCard::ConditionalProgram => self.deck.discard.extend(r.stash.conditional.take()),
+                _ => {}
+            }
+            let r = &mut self.robots[robot];
             self.option_discard.push(o);
             events.push(Event::OptionDiscarded { seat: r.seat, option: o });
         }

@@ -37,6 +37,12 @@ pub enum ActionError {
     OptionNotHeld,
     /// RR-8.2: a destroyed robot must give up one of its options.
     OptionRequired,
+    /// RR-9: the card offers no such use now (wrong choice for it, or its condition is not met).
+    OptionNotUsable,
+    /// RR-9: the card's use is spent (once a turn).
+    OptionAlreadyUsed,
+    /// RR-9: the card is not used at this moment of the turn.
+    OptionWrongTime,
 }
 
 impl RuleError for ActionError {
@@ -64,6 +70,9 @@ impl RuleError for ActionError {
             ReenterLineOfSight => "reenter_line_of_sight",
             OptionNotHeld => "option_not_held",
             OptionRequired => "option_required",
+            OptionNotUsable => "option_not_usable",
+            OptionAlreadyUsed => "option_already_used",
+            OptionWrongTime => "option_wrong_time",
         }
     }
 }
@@ -93,6 +102,9 @@ impl fmt::Display for ActionError {
             ReenterLineOfSight => write!(f, "a robot stands in the line of sight within 3 cells, and a clear choice exists (RR-8.3)"),
             OptionNotHeld => write!(f, "the robot does not hold this option card"),
             OptionRequired => write!(f, "a destroyed robot gives up one of its option cards (RR-8.2)"),
+            OptionNotUsable => write!(f, "this option card offers no such use now (RR-9)"),
+            OptionAlreadyUsed => write!(f, "this option card has been used already this turn (RR-9)"),
+            OptionWrongTime => write!(f, "this option card is not used at this moment (RR-9)"),
         }
     }
 }

@@ -32,6 +32,8 @@ pub enum DestroyCause {
 pub enum Shooter {
     Board { at: Sq },
     Robot { seat: Seat },
+    /// RR-9 Rear-Firing Laser.
+    Rear { seat: Seat },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -79,6 +81,21 @@ pub enum Event {
     Repaired { seat: Seat, damage: u8 },
     OptionDrawn { seat: Seat, option: OptionCard },
     OptionDiscarded { seat: Seat, option: OptionCard },
+    /// RR-9: an option card was used.
+    OptionUsed { seat: Seat, option: OptionCard },
+    /// RR-9 Crab Legs, Dual Processor, Flywheel: a program card put on (or taken back from,
+    /// `card: null`) an option card. Private to the seat.
+    Stashed { seat: Seat, option: OptionCard, register: Option<u8>, card: Option<Card> },
+    /// RR-9 Crab Legs / Dual Processor: the second card of a register, shown when it runs.
+    SideRevealed { seat: Seat, register: u8, card: Card },
+    /// RR-9: Ablative Coat or Power-Down Shield absorbed damage points.
+    OptionAbsorbed { seat: Seat, option: OptionCard, points: u8 },
+    /// RR-9 Scrambler: the register's card was replaced by the top card of the deck (unseen).
+    Scrambled { seat: Seat, register: u8 },
+    /// RR-9 Radio Control: `seat` runs `by`'s program for the rest of the turn.
+    RadioControlled { seat: Seat, by: Seat },
+    /// RR-9 Fire Control: the register is locked through the next turn.
+    RegisterJammed { seat: Seat, register: u8 },
     /// RR-7.4: a damage point prevented by discarding an option.
     DamagePrevented { seat: Seat },
     LifeLost { seat: Seat, lives: u8 },
@@ -93,7 +110,7 @@ pub enum Event {
 impl GameEvent for Event {
     fn audience(&self) -> Audience {
         match self {
-            Event::Hand { seat, .. } | Event::Program { seat, .. } => Audience::Seat(*seat),
+            Event::Hand { seat, .. } | Event::Program { seat, .. } | Event::Stashed { seat, .. } => Audience::Seat(*seat),
             _ => Audience::Everyone,
         }
     }

@@ -5,6 +5,7 @@ use crate::error::ActionError;
 use crate::event::Event;
 use crate::setup::Setup;
 use crate::view::View;
+use crate::option::OptionCard;
 use crate::{Action, Pending, Phase, RoboRally};
 use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SeatSet, SetupError};
 use grid::SqDir;
@@ -29,9 +30,7 @@ impl Game for RoboRally {
 
     fn decision(&self) -> Option<Decision> {
         if let Some(p) = self.pending.front() {
-            let robot = match *p {
-                Pending::Damage { robot, .. } | Pending::LoseOption { robot } => robot,
-            };
+            let robot = p.robot();
             return Some(Decision::One(self.robots[robot].seat));
         }
         let set = |owes: &[bool]| owes.iter().enumerate().filter(|(_, o)| **o).map(|(i, _)| Seat(i as u8)).collect::<SeatSet>();
@@ -64,6 +63,7 @@ impl Game for RoboRally {
                 out.push(Event::StayDownSent { seat });
             }
             Action::DiscardOption { option } => self.apply_discard(option, &mut out),
+            Action::UseOption { option, register, destroy, card } => self.apply_use(i, option, register, destroy, card, &mut out),
         }
         self.play_on(&mut out);
         events.append(&mut out);
@@ -95,7 +95,9 @@ impl Game for RoboRally {
             Owed::Program => {
                 let downs: &[bool] = if self.robots[i].damage > 0 { &[false, true] } else { &[false] };
                 let progs = self.all_programs(i);
-                downs.iter().flat_map(|&d| progs.iter().map(move |&r| Action::Program { registers: r, power_down_next: d })).collect()
+                let mut v: Vec<Action> = downs.iter().flat_map(|&d| progs.iter().map(move |&r| Action::Program { registers: r, power_down_next: d })).collect();
+                v.extend(self.program_use_actions(i));
+                v
             }
             Owed::StayDown => vec![Action::StayDown { value: false }, Action::StayDown { value: true }],
             Owed::Reenter => self
@@ -103,6 +105,30 @@ impl Game for RoboRally {
                 .into_iter()
                 .flat_map(|(at, facing)| [false, true].map(|p| Action::Reenter { at, facing, powered_down: p }))
                 .collect(),
+            Owed::UseOption => match self.pending.front() {
+                Some(&Pending::MoveOption { option, .. }) => {
+                    vec![Action::UseOption { option: Some(option), register: None, destroy: None, card: None }, Action::UseOption { option: None, register: None, destroy: None, card: None }]
+                }
+                Some(&Pending::Reveal { register, .. }) => {
+                    let mut v: Vec<Action> = self.reveal_uses(i, register).into_iter().map(|o| Action::UseOption { option: Some(o), register: None, destroy: None, card: None }).collect();
+                    v.push(Action::UseOption { option: None, register: None, destroy: None, card: None });
+                    v
+                }
+                Some(&Pending::Weapon { target, .. }) => {
+                    let mut v = Vec::new();
+                    for w in self.weapons_for(i, target) {
+                        if w == OptionCard::FireControl {
+                            v.extend((1..=5).map(|k| Action::UseOption { option: Some(w), register: Some(k), destroy: None, card: None }));
+                            v.extend(self.robots[target].options.iter().map(|&d| Action::UseOption { option: Some(w), register: None, destroy: Some(d), card: None }));
+                        } else {
+                            v.push(Action::UseOption { option: Some(w), register: None, destroy: None, card: None });
+                        }
+                    }
+                    v.push(Action::UseOption { option: None, register: None, destroy: None, card: None });
+                    v
+                }
+                _ => Vec::new(),
+            },
             Owed::Discard => {
                 let mut v: Vec<Action> = self.robots[i].options.iter().map(|&o| Action::DiscardOption { option: Some(o) }).collect();
                 if matches!(self.pending.front(), Some(Pending::Damage { .. })) {
@@ -119,6 +145,12 @@ impl Game for RoboRally {
         Some(match kind {
             Owed::Program => {
                 let r = &self.robots[i];
+                if !r.options.is_empty() && rng.below(4) == 0 {
+                    let uses = self.program_use_actions(i);
+                    if let Some(a) = rng.pick(&uses) {
+                        return Some(a.clone());
+                    }
+                }
                 let power_down_next = r.damage >= 4 && rng.below(3) == 0;
                 Action::Program { registers: self.random_program(i, rng), power_down_next }
             }
@@ -148,6 +180,7 @@ pub(crate) enum Owed {
     StayDown,
     Reenter,
     Discard,
+    UseOption,
 }
 
 impl Owed {
@@ -157,6 +190,7 @@ impl Owed {
             Owed::StayDown => "stay_down",
             Owed::Reenter => "reenter",
             Owed::Discard => "discard_option",
+            Owed::UseOption => "use_option",
         }
     }
 }
@@ -168,8 +202,11 @@ impl RoboRally {
         if !decision.owes(seat) {
             return None;
         }
-        if !self.pending.is_empty() {
-            return Some(Owed::Discard);
+        if let Some(p) = self.pending.front() {
+            return Some(match p {
+                Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => Owed::UseOption,
+                _ => Owed::Discard,
+            });
         }
         match self.phase {
             Phase::Program { .. } => Some(Owed::Program),
@@ -194,6 +231,9 @@ impl RoboRally {
             (Owed::StayDown, Action::StayDown { .. }) => Ok(()),
             (Owed::Reenter, Action::Reenter { at, facing, .. }) => self.check_reenter(i, *at, *facing),
             (Owed::Discard, Action::DiscardOption { option }) => self.check_discard(*option),
+            (Owed::UseOption | Owed::Program, Action::UseOption { option, register, destroy, card }) => self.check_use(i, *option, *register, *destroy, *card),
+            (_, Action::UseOption { option: Some(o), .. }) if !self.robots[i].has(*o) => Err(ActionError::OptionNotHeld),
+            (_, Action::UseOption { option: Some(_), .. }) => Err(ActionError::OptionWrongTime),
             (owed, _) => Err(ActionError::WrongAction { expected: owed.name() }),
         }?;
         Ok(i)
@@ -206,6 +246,8 @@ impl RoboRally {
             ActionError::RobotOut
         } else if r.destroyed {
             ActionError::RobotDestroyed
+        } else if let Action::UseOption { option: Some(o), .. } = action {
+            if r.has(*o) { ActionError::OptionWrongTime } else { ActionError::OptionNotHeld }
         } else if matches!(action, Action::Program { .. }) && r.powered_down {
             ActionError::PoweredDown
         } else if matches!(action, Action::Program { .. }) && matches!(self.phase, Phase::Program { .. }) {
@@ -226,6 +268,7 @@ impl RoboRally {
                 let (at, facing) = self.default_reentry(i).unwrap_or((self.robots[i].archive, SqDir::N));
                 Action::Reenter { at, facing, powered_down: false }
             }
+            Some(Owed::UseOption) => Action::UseOption { option: None, register: None, destroy: None, card: None },
             Some(Owed::Discard) | None => match self.pending.front() {
                 Some(Pending::LoseOption { .. }) => Action::DiscardOption { option: self.robots[i].options.first().copied() },
                 _ => Action::DiscardOption { option: None },

@@ -1,5 +1,6 @@
-//! RoboRally (2005 edition) on the Robodrome engine interface: the rules RR-1..RR-8, RR-10 and
-//! RR-11 of `roborally.md`, one module per rule area.
+//! RoboRally (2005 edition) on the Robodrome engine interface: the rules RR-1..RR-11 of
+//! `roborally.md` (RR-9, the 26 option cards: `docs/roborally-options.md`), one module per rule
+//! area.
 //!
 //! * [`card`], [`deck`]: the 84 program cards (RR-1.1, RR-4.1);
 //! * [`board`]: cells, walls, lasers, flags, docks; the text format and shipped courses (RR-1.3, RR-2);
@@ -8,6 +9,7 @@
 //!   lasers and checkpoints (RR-5.3–5.5);
 //! * [`damage`]: the one way damage and destruction happen (RR-7, RR-8.1–8.2);
 //! * [`reentry`] (RR-8.3), [`cleanup`] (RR-6), [`resolve`]: the resumable cursor;
+//! * [`option`] and `option_use`: the option cards and the `use_option` decision (RR-9);
 //! * [`view`], [`setup`]: redacted views and the setup / scenario schema (RR-11).
 //!
 //! **Invariants:** no I/O, no clock, no thread-local randomness, no hash-map iteration. All
@@ -26,6 +28,7 @@ mod few;
 mod game;
 pub mod movement;
 pub mod option;
+mod option_use;
 pub mod programming;
 pub mod reentry;
 pub mod render;
@@ -75,6 +78,18 @@ pub enum Action {
     StayDown { value: bool },
     /// RR-7.4 / RR-8.2: give up an option card (`null`: decline, take the damage point).
     DiscardOption { option: Option<OptionCard> },
+    /// RR-9: use an option card now (`null`: decline the offered use). `register` names the
+    /// register Fire Control jams, `destroy` the option it wrecks.
+    UseOption {
+        option: Option<OptionCard>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        register: Option<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        destroy: Option<OptionCard>,
+        /// The program card put on the option (Crab Legs, Dual Processor, Flywheel).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        card: Option<Card>,
+    },
 }
 
 /// Where the game stands: the resumable cursor of a turn (RR-3).
@@ -115,6 +130,25 @@ pub enum Pending {
     Damage { robot: usize, points: u8, source: event::Shooter },
     /// A destroyed robot gives up one option card.
     LoseOption { robot: usize },
+    /// RR-9 Brakes / Fourth Gear / Reverse Gears: use `option` on the card about to run?
+    MoveOption { robot: usize, option: OptionCard },
+    /// RR-9 Conditional Program / Abort Switch: before register `register` is revealed.
+    Reveal { robot: usize, register: u8 },
+    /// RR-9 weapons: `robot`'s main laser hits `target`; replace the damage by a weapon?
+    Weapon { robot: usize, target: usize, points: u8 },
+}
+
+impl Pending {
+    /// The robot whose player answers.
+    pub fn robot(&self) -> usize {
+        match *self {
+            Pending::Damage { robot, .. }
+            | Pending::LoseOption { robot }
+            | Pending::MoveOption { robot, .. }
+            | Pending::Weapon { robot, .. }
+            | Pending::Reveal { robot, .. } => robot,
+        }
+    }
 }
 
 /// Game settings (RR-1.2, RR-4.3, RR-10).
@@ -139,6 +173,10 @@ pub struct RoboRally {
     /// A counter of resolution steps: "destroyed at the same moment" (RR-8.3).
     pub(crate) moment: u32,
     pub(crate) rules: Rules,
+    /// RR-9: the answer to a `MoveOption` question, read when the card runs.
+    pub(crate) move_answer: Option<bool>,
+    /// RR-9: the register whose reveal questions (Conditional Program, Abort Switch) are asked.
+    pub(crate) reveal_asked: Option<u8>,
     pub(crate) winner: Option<Seat>,
     pub(crate) finish_order: Vec<Seat>,
     pub(crate) rng: Rng,
@@ -182,12 +220,29 @@ impl RoboRally {
             _ => None,
         }
     }
+    /// The option discard pile (RR-9).
+    pub fn option_discards(&self) -> &[OptionCard] {
+        &self.option_discard
+    }
+    /// The option deck (top = last).
+    pub fn option_deck(&self) -> &[OptionCard] {
+        &self.option_deck
+    }
+    /// Every option card where it is: deck, discards, held (26 in all).
+    pub fn all_options(&self) -> Vec<OptionCard> {
+        let mut v: Vec<OptionCard> = self.option_deck.iter().chain(&self.option_discard).copied().collect();
+        for r in &self.robots {
+            v.extend(r.options.iter().copied());
+        }
+        v
+    }
     /// Every program card where it is: draw pile, discards, hands, registers (84 in all).
     pub fn all_cards(&self) -> Vec<Card> {
         let mut v: Vec<Card> = self.deck.draw.iter().chain(&self.deck.discard).copied().collect();
         for r in &self.robots {
             v.extend(r.hand.iter().copied());
             v.extend(r.registers.iter().flatten().copied());
+            v.extend(r.stash.cards());
         }
         v
     }

@@ -18,7 +18,27 @@ impl RoboRally {
             self.rotate(i, turn, Cause::Card, events);
             return;
         }
-        let steps = card.steps();
+        self.walk(i, card.steps(), events);
+    }
+
+    /// RR-9 Brakes (Move 1 as 0), Fourth Gear (Move 3 as 4) and Reverse Gears (Back Up as 2
+    /// back) when `boost` is set; otherwise the card as printed.
+    pub(crate) fn play_card_with(&mut self, i: usize, card: Card, boost: bool, events: &mut Vec<Event>) {
+        if !boost || card.turn() != 0 {
+            self.play_card(i, card, events);
+            return;
+        }
+        let steps = match card.steps() {
+            1 => 0,
+            3 => 4,
+            -1 => -2,
+            s => s,
+        };
+        self.walk(i, steps, events);
+    }
+
+    /// `steps` single steps forward (negative: backward), stopping when one fails.
+    fn walk(&mut self, i: usize, steps: i32, events: &mut Vec<Event>) {
         let facing = self.robots[i].facing;
         let (dir, n) = if steps < 0 { (facing.opposite(), -steps) } else { (facing, steps) };
         for _ in 0..n {
@@ -40,6 +60,12 @@ impl RoboRally {
     /// true when the robot moved and is still on the board (so a Move N may go on).
     pub(crate) fn step(&mut self, i: usize, dir: SqDir, by: Cause, events: &mut Vec<Event>) -> bool {
         let Some(from) = self.robots[i].cell() else { return false };
+        if by == Cause::Card && !self.robots[i].options.is_empty() && self.robots[i].has(crate::option::OptionCard::RammingGear) {
+            self.ram(i, dir, events);
+            if self.robots[i].cell().is_none() {
+                return false;
+            }
+        }
         let Some(chain) = self.push_chain(from, dir) else {
             events.push(Event::Blocked { seat: self.robots[i].seat, at: from, dir });
             return false;

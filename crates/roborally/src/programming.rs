@@ -34,6 +34,8 @@ impl RoboRally {
 
     fn set_power(&mut self, i: usize, stay: bool, events: &mut Vec<Event>) {
         let r = &mut self.robots[i];
+        r.opt.recompiled = false;
+        r.opt.stabilizer_off = false;
         if !r.active() || r.destroyed {
             return;
         }
@@ -65,8 +67,10 @@ impl RoboRally {
             self.robots[i].hand_size = 0;
             return false;
         }
-        let hand = self.deck.deal(r.cards_to_deal());
+        let mut hand = self.deck.deal(r.cards_to_deal());
         let seat = r.seat;
+        // RR-9 Flywheel: the card kept back joins the new hand.
+        hand.extend(self.robots[i].stash.flywheel.take());
         events.push(Event::Dealt { seat, count: hand.len() });
         events.push(Event::Hand { seat, cards: hand.clone() });
         let r = &mut self.robots[i];

@@ -95,7 +95,8 @@ impl RoboRally {
         let r = &mut self.robots[i];
         r.at = Some(at);
         r.facing = facing;
-        r.damage = 2;
+        // RR-9 Superior Archive: no damage on re-entry.
+        r.damage = if r.has(crate::OptionCard::SuperiorArchive) { 0 } else { 2 };
         r.destroyed = false;
         // The re-entry choice alone decides next turn's power (RR-4.4); no `stay_down` question.
         r.powered_down = false;

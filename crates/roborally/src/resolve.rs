@@ -39,6 +39,7 @@ impl RoboRally {
     }
 
     /// One step. Returns false when a decision is owed.
+    #[inline(always)]
     fn advance(&mut self, events: &mut Vec<Event>) -> bool {
         match &self.phase {
             Phase::Over => false,
@@ -93,12 +94,24 @@ impl RoboRally {
     /// One step of register `register` (RR-5.1–5.5, RR-5.3 order).
     fn execute(&mut self, register: u8, step: Step, events: &mut Vec<Event>) {
         let next = match step {
-            Step::Reveal => Step::Move { order: self.reveal(register, events), next: 0 },
+            Step::Reveal => {
+                // RR-9 Conditional Program / Abort Switch: asked before the cards show.
+                if self.robots.iter().any(|r| !r.options.is_empty()) && self.ask_reveal(register) {
+                    self.phase = Phase::Execute { register, step: Step::Reveal };
+                    return;
+                }
+                Step::Move { order: self.reveal(register, events), next: 0 }
+            }
             Step::Move { order, next } => match order.get(next) {
                 Some(&i) => {
-                    let card = self.robots[i].registers[register as usize - 1];
+                    let card = self.card_of(i, register as usize - 1);
                     if let (Some(card), true) = (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down) {
-                        self.play_card(i, card, events);
+                        if self.robots[i].options.is_empty() {
+                            self.play_card(i, card, events);
+                        } else if !self.play_with_options(i, register, card, events) {
+                            self.phase = Phase::Execute { register, step: Step::Move { order, next } };
+                            return;
+                        }
                     }
                     Step::Move { order, next: next + 1 }
                 }
@@ -122,7 +135,7 @@ impl RoboRally {
             }
             Step::Lasers => {
                 self.run_lasers(events);
-                let on_sites = self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at)));
+                let on_sites = self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at)) || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm)));
                 Step::Checkpoints { order: if on_sites { self.move_order(register) } else { Vec::new() } }
             }
             Step::Checkpoints { order } => {
@@ -146,6 +159,7 @@ impl RoboRally {
         let k = register as usize - 1;
         let mut cards = Vec::with_capacity(self.robots.len());
         for r in &mut self.robots {
+            r.opt.shielded = 0;
             if let Some(card) = r.registers[k]
                 && r.cell().is_some()
             {
@@ -157,19 +171,59 @@ impl RoboRally {
         self.move_order(register)
     }
 
+    /// RR-9: run robot `i`'s card when it holds options (Crab Legs / Dual Processor, or the
+    /// move options' question first). Returns false when a question waits; the answer is read
+    /// from `move_answer` when the step runs again.
+    #[inline(never)]
+    fn play_with_options(&mut self, i: usize, register: u8, card: crate::Card, events: &mut Vec<Event>) -> bool {
+        let k = register as usize - 1;
+        if self.robots[i].stash.side[k].is_some() && self.robots[i].opt.radio.is_none() && self.play_side(i, k, card, events) {
+            return true;
+        }
+        match self.move_option_for(i, card) {
+            None => self.play_card(i, card, events),
+            Some(option) => match self.move_answer.take() {
+                None => {
+                    self.pending.push_back(crate::Pending::MoveOption { robot: i, option });
+                    return false;
+                }
+                Some(boost) => self.play_card_with(i, card, boost, events),
+            },
+        }
+        true
+    }
+
+    /// The card robot `i` runs in register `k` (0-based): its own, or under Radio Control its
+    /// controller's.
+    #[inline]
+    fn card_of(&self, i: usize, k: usize) -> Option<crate::Card> {
+        match self.robots[i].opt.radio {
+            None => self.robots[i].registers[k],
+            Some(by) => self.robots[by.index()].registers[k],
+        }
+    }
+
     /// Robots with a card this register, on the board and powered on, by descending priority.
     pub(crate) fn move_order(&self, register: u8) -> Vec<usize> {
         let k = register as usize - 1;
-        let mut keyed: crate::few::Few<(u16, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
+        let mut keyed: crate::few::Few<(u32, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
         for (i, r) in self.robots.iter().enumerate() {
-            if let Some(c) = r.registers[k]
-                && r.cell().is_some()
-                && !r.powered_down
-            {
-                keyed.push((c.priority, i));
+            if r.cell().is_none() || r.powered_down {
+                continue;
+            }
+            // RR-9 Radio Control: a controlled robot runs its controller's card, right after it.
+            if let Some(by) = r.opt.radio {
+                if let Some(c) = self.robots[by.index()].registers[k] {
+                    keyed.push((c.priority as u32 * 2, i));
+                }
+                continue;
+            }
+            if let Some(c) = r.registers[k] {
+                let p = if r.stash.side[k].is_some() { self.side_priority(i, k, c) } else { c.priority };
+                keyed.push((p as u32 * 2 + 1, i));
             }
         }
-        // Priorities are unique (RR-1.1): an unstable sort is exact.
+        // Priorities are unique (RR-1.1) and robots distinct: an unstable sort is exact.
         keyed.as_mut_slice().sort_unstable_by(|a, b| b.cmp(a));
         keyed.as_slice().iter().map(|&(_, i)| i).collect()
     }

@@ -1,7 +1,7 @@
 //! A robot and its player's cards (RR-1.2, RR-4, RR-7, RR-8).
 
 use crate::card::Card;
-use crate::option::OptionCard;
+use crate::option::{OptionCard, OptionState, Stash};
 use engine::Seat;
 use grid::{Sq, SqDir};
 use serde::Serialize;
@@ -43,12 +43,23 @@ pub struct Robot {
     pub options: Vec<OptionCard>,
     /// When it was last destroyed (a step counter), for the re-entry order (RR-8.3).
     pub destroyed_at: u32,
+    /// RR-9: the marks its option cards keep.
+    pub opt: OptionState,
+    /// RR-9: program cards kept on option cards (secret).
+    pub stash: Stash,
 }
 
 impl Robot {
     /// RR-7.2: register `r` (0-based) is locked at this damage (5 locks register 5, ... 9 locks 1–5).
+    #[inline]
     pub const fn locked(&self, r: usize) -> bool {
-        locked_at(self.damage, r)
+        locked_at(self.damage, r) || self.opt.jammed[r] > 0
+    }
+
+    /// Holds option card `o` (RR-9).
+    #[inline]
+    pub fn has(&self, o: OptionCard) -> bool {
+        !self.options.is_empty() && self.options.contains(&o)
     }
 
     /// Locked register numbers (1-based, ascending).
@@ -69,9 +80,9 @@ impl Robot {
         self.at
     }
 
-    /// RR-7.1: cards dealt = 9 − damage, never below 0.
-    pub const fn cards_to_deal(&self) -> usize {
-        9usize.saturating_sub(self.damage as usize)
+    /// RR-7.1: cards dealt = 9 − damage, never below 0 (RR-9 Extra Memory: one more).
+    pub fn cards_to_deal(&self) -> usize {
+        9usize.saturating_sub(self.damage as usize) + usize::from(self.has(OptionCard::ExtraMemory))
     }
 }
 
@@ -85,7 +96,7 @@ mod tests {
             seat: Seat(0), dock: 1, at: None, facing: SqDir::N, damage: 0, lives: 3, flags_touched: 0,
             archive: Sq::new(0, 0), powered_down: false, power_down_next: false, destroyed: false, out: false,
             finished: false, registers: [None; 5], revealed: [false; 5], hand: vec![], hand_size: 0,
-            options: vec![], destroyed_at: 0,
+            options: vec![], destroyed_at: 0, opt: OptionState::default(), stash: Stash::default(),
         };
         let want: [&[u8]; 10] = [&[], &[], &[], &[], &[], &[5], &[4, 5], &[3, 4, 5], &[2, 3, 4, 5], &[1, 2, 3, 4, 5]];
         for (d, w) in want.iter().enumerate() {

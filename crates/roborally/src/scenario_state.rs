@@ -26,6 +26,8 @@ impl RoboRally {
                     "finished": r.finished,
                     "registers": r.registers,
                     "options": r.options,
+                    "option_state": r.opt,
+                    "stash": r.stash,
                 })
             })
             .collect();
@@ -37,6 +39,8 @@ impl RoboRally {
             "phase": self.phase_name(),
             "draw_pile": self.deck.draw.len(),
             "discard_pile": self.deck.discard.len(),
+            "option_deck": self.option_deck.len(),
+            "option_discards": self.option_discard,
         })
     }
 }

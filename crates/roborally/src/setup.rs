@@ -154,6 +154,14 @@ impl RoboRally {
         let mut problems = Vec::new();
         let robots = build_robots(setup, &board, &mut problems);
         let used = collect_cards(&robots, &mut problems);
+    let mut held = BTreeSet::new();
+    for r in &robots {
+        for o in &r.options {
+            if !held.insert(*o) {
+                problems.push(format!("seat {}: option card {o:?} appears twice in the setup (RR-9: one of each)", r.seat.0));
+            }
+        }
+    }
         if !problems.is_empty() {
             return Err(SetupError { problems });
         }
@@ -179,6 +187,8 @@ impl RoboRally {
             turn: setup.turn.max(1),
             moment: 0,
             rules: Rules { variants: setup.variants, timer_seconds: setup.timer_seconds },
+            move_answer: None,
+            reveal_asked: None,
             winner: None,
             finish_order: Vec::new(),
             rng,
@@ -261,6 +271,8 @@ fn build_robot(rs: &RobotSetup, setup: &Setup, board: &Board, problems: &mut Vec
         hand_size: 0,
         options: rs.options.clone(),
         destroyed_at: 0,
+        opt: Default::default(),
+        stash: Default::default(),
     };
     r.hand_size = r.hand.len() as u8;
     #[allow(clippy::needless_range_loop)]

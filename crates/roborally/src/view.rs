@@ -34,6 +34,14 @@ pub struct RobotView {
     pub hand_size: u8,
     pub registers: [RegisterView; 5],
     pub options: Vec<OptionCard>,
+    /// RR-9: the marks the option cards keep (public).
+    pub option_state: crate::option::OptionState,
+    /// RR-9 Crab Legs / Dual Processor: second cards (hidden like registers).
+    pub side: [RegisterView; 5],
+    /// RR-9 Flywheel: the card kept back (hidden from others).
+    pub flywheel: RegisterView,
+    /// RR-9 Conditional Program: the card waiting on it (hidden from others).
+    pub conditional: RegisterView,
     /// The robot's own secret announcement (others: `None` until revealed with the programs).
     pub power_down_next: Option<bool>,
     /// Only for the seat itself (and omniscient observers).
@@ -70,7 +78,21 @@ impl View {
                     Some(c) if own || r.revealed[k] => RegisterView::Card(c),
                     Some(_) => RegisterView::Hidden,
                 });
+                let side = std::array::from_fn(|k| match r.stash.side[k] {
+                    None => RegisterView::Empty,
+                    Some((_, c)) if own || r.revealed[k] => RegisterView::Card(c),
+                    Some(_) => RegisterView::Hidden,
+                });
+                let secret = |c: Option<Card>| match c {
+                    None => RegisterView::Empty,
+                    Some(c) if own => RegisterView::Card(c),
+                    Some(_) => RegisterView::Hidden,
+                };
+                let (flywheel, conditional) = (secret(r.stash.flywheel), secret(r.stash.conditional));
                 RobotView {
+                    side,
+                    flywheel,
+                    conditional,
                     seat: r.seat,
                     at: r.cell(),
                     facing: r.facing,
@@ -86,6 +108,7 @@ impl View {
                     hand_size: r.hand_size,
                     registers,
                     options: r.options.clone(),
+                    option_state: r.opt.clone(),
                     power_down_next: (own || !programming).then_some(r.power_down_next),
                     hand: own.then(|| r.hand.clone()),
                 }
@@ -123,6 +146,9 @@ impl RoboRally {
         for r in self.robots.iter().filter(|r| r.seat != seat) {
             pool.extend(r.hand.iter().copied());
             pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.registers[k]));
+            pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.stash.side[k].map(|(_, c)| c)));
+            pool.extend(r.stash.flywheel);
+            pool.extend(r.stash.conditional);
         }
         // Sorted first, so the resampled state depends only on what the seat can see.
         pool.sort_unstable_by_key(|c| c.priority);
@@ -135,6 +161,19 @@ impl RoboRally {
                 if !r.revealed[k] && r.registers[k].is_some() {
                     r.registers[k] = pool.pop();
                 }
+            }
+            for k in 0..5 {
+                if !r.revealed[k]
+                    && let Some((o, _)) = r.stash.side[k]
+                {
+                    r.stash.side[k] = pool.pop().map(|c| (o, c));
+                }
+            }
+            if r.stash.flywheel.is_some() {
+                r.stash.flywheel = pool.pop();
+            }
+            if r.stash.conditional.is_some() {
+                r.stash.conditional = pool.pop();
             }
         }
         self.deck.draw = pool;

@@ -10,10 +10,23 @@ use roborally::view::RegisterView;
 use roborally::{Action, BoardSpec, Card, CardKind, OptionCard, RoboRally, Setup, Variants};
 
 fn start(course: usize, robots: u8, seed: u64, options: bool, variants: Variants) -> (Setup, RoboRally) {
+    start_with(course, robots, seed, u8::from(options), variants)
+}
+
+/// `options`: 0 none; 1 Brakes and Flywheel for seat 0; 2 all 26 option cards dealt out
+/// round the table (a seeded order), so every card's effect comes up.
+fn start_with(course: usize, robots: u8, seed: u64, options: u8, variants: Variants) -> (Setup, RoboRally) {
     let name = shipped_courses()[course].name.clone();
     let mut setup = Setup::new_game(BoardSpec::Named(name), robots, variants);
-    if options {
+    if options == 1 {
         setup.robots[0].options = vec![OptionCard::Brakes, OptionCard::Flywheel];
+    } else if options == 2 {
+        let mut all = OptionCard::ALL.to_vec();
+        Rng::seeded(seed ^ 26).shuffle(&mut all);
+        // Leave a few in the deck so double repair sites still draw.
+        for (k, o) in all.into_iter().take(20).enumerate() {
+            setup.robots[k % robots as usize].options.push(o);
+        }
     }
     let g = RoboRally::new(&setup, seed).expect("starts");
     (setup, g)
@@ -23,6 +36,9 @@ fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
     let mut cards = g.all_cards();
     cards.sort_by_key(|c| c.priority);
     prop_assert_eq!(cards, full_deck(), "the 84 cards are conserved");
+    let mut options = g.all_options();
+    options.sort();
+    prop_assert_eq!(options, OptionCard::ALL.to_vec(), "the 26 option cards are conserved");
     let mut cells: Vec<_> = g.robots().iter().filter_map(|r| r.cell()).collect();
     let n = cells.len();
     cells.sort();
@@ -46,11 +62,16 @@ fn check_views(g: &RoboRally, rng: &mut Rng) -> Result<(), TestCaseError> {
                 continue;
             }
             prop_assert!(rv.hand.is_none(), "another seat's hand is hidden");
+            // RR-9: cards kept on options are secret too (a combined register's once revealed).
+            prop_assert!(!matches!(rv.flywheel, RegisterView::Card(_)) && !matches!(rv.conditional, RegisterView::Card(_)));
             let r = g.robot(rv.seat).unwrap();
             for k in 0..5 {
                 if let RegisterView::Card(c) = rv.registers[k] {
                     prop_assert!(r.revealed[k], "only revealed registers show a card");
                     prop_assert_eq!(Some(c), r.registers[k]);
+                }
+                if let RegisterView::Card(_) = rv.side[k] {
+                    prop_assert!(r.revealed[k], "a second card shows with its register");
                 }
             }
         }
@@ -65,26 +86,37 @@ fn check_views(g: &RoboRally, rng: &mut Rng) -> Result<(), TestCaseError> {
 fn garbage(g: &RoboRally, rng: &mut Rng) -> (Seat, Action) {
     let seat = Seat(rng.below(g.seats() as u32) as u8);
     let bogus = Card { card: CardKind::Move3, priority: 841 };
-    let a = match rng.below(3) {
+    let held = |o: &OptionCard| g.robots().iter().any(|r| r.options.contains(o));
+    let a = match rng.below(4) {
+        3 => Action::UseOption { option: OptionCard::ALL.into_iter().find(|o| !held(o)), register: None, destroy: None, card: None },
         0 => Action::Program { registers: [Some(bogus); 5], power_down_next: false },
         1 => Action::Reenter { at: grid::Sq::new(-5, -5), facing: grid::SqDir::N, powered_down: false },
         _ => {
             // An option nobody holds (double repair sites hand options out during play).
-            let held = |o: &OptionCard| g.robots().iter().any(|r| r.options.contains(o));
             Action::DiscardOption { option: OptionCard::ALL.into_iter().find(|o| !held(o)) }
         }
     };
     (seat, a)
 }
 
-fn run(course: usize, robots: u8, seed: u64, steps: usize, options: bool, variants: Variants) -> Result<(), TestCaseError> {
-    let (setup, mut g) = start(course, robots, seed, options, variants);
+fn run(course: usize, robots: u8, seed: u64, steps: usize, options: u8, variants: Variants) -> Result<(), TestCaseError> {
+    let (setup, mut g) = start_with(course, robots, seed, options, variants);
     let mut rng = Rng::seeded(seed.wrapping_mul(31));
     let mut log = Vec::new();
     let mut events = Vec::new();
     check_invariants(&g)?;
     for step in 0..steps {
         let Some(decision) = g.decision() else { break };
+        // RR-9: at an option question, every listed action is accepted.
+        if let Some(roborally::Pending::MoveOption { robot, .. } | roborally::Pending::Weapon { robot, .. } | roborally::Pending::Reveal { robot, .. }) = g.pending() {
+            let seat = Seat(*robot as u8);
+            let all = g.legal_actions(seat);
+            prop_assert!(all.len() >= 2, "an option question lists a use and the decline");
+            for a in &all {
+                let mut h = g.clone();
+                prop_assert!(h.apply(seat, a, &mut Vec::new()).is_ok(), "listed action refused: {:?}", a);
+            }
+        }
         let (gs, ga) = garbage(&g, &mut rng);
         let before = g.clone();
         let mut ev = Vec::new();
@@ -119,13 +151,19 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_games_keep_the_invariants(course in 0usize..4, robots in 2u8..=8, seed in any::<u64>(), options in any::<bool>()) {
+    fn random_games_keep_the_invariants(course in 0usize..4, robots in 2u8..=8, seed in any::<u64>(), options in 0u8..3) {
         run(course, robots, seed, 120, options, Variants::default())?;
     }
 
     #[test]
     fn random_games_full_ranking_lives4(course in 0usize..4, robots in 2u8..=4, seed in any::<u64>()) {
-        run(course, robots, seed, 80, false, Variants { lives4: true, full_ranking: true })?;
+        run(course, robots, seed, 80, 0, Variants { lives4: true, full_ranking: true })?;
+    }
+
+    /// RR-9: every option card in play (20 dealt out, 6 in the deck), longer games.
+    #[test]
+    fn random_games_with_option_cards(course in 0usize..4, robots in 2u8..=6, seed in any::<u64>()) {
+        run(course, robots, seed, 250, 2, Variants::default())?;
     }
 }
 
@@ -135,7 +173,8 @@ fn legal_actions_are_accepted() {
     for s in 0..3 {
         let seat = Seat(s);
         let all = g.legal_actions(seat);
-        assert_eq!(all.len(), 15_120, "9 cards into 5 registers");
+        // Seat 0 holds Flywheel: it may also put any of its 9 cards on it (RR-9).
+        assert_eq!(all.len(), 15_120 + if s == 0 { 9 } else { 0 }, "9 cards into 5 registers");
         for a in all.iter().step_by(997) {
             let mut h = g.clone();
             assert!(h.apply(seat, a, &mut Vec::new()).is_ok());
@@ -245,4 +284,32 @@ mod random_boards {
             prop_assert!(replayed == g);
         }
     }
+}
+
+/// RR-9: random games with every option in play do reach the option questions.
+#[test]
+fn option_questions_come_up() {
+    let (mut move_q, mut weapon_q, mut reveal_q, mut used, mut stashed) = (0, 0, 0, 0, 0);
+    for seed in 0..12u64 {
+        let (_, mut g) = start_with((seed % 4) as usize, 6, seed, 2, Variants::default());
+        let mut rng = Rng::seeded(seed);
+        let mut events = Vec::new();
+        for _ in 0..400 {
+            match g.pending() {
+                Some(roborally::Pending::MoveOption { .. }) => move_q += 1,
+                Some(roborally::Pending::Weapon { .. }) => weapon_q += 1,
+                Some(roborally::Pending::Reveal { .. }) => reveal_q += 1,
+                _ => {}
+            }
+            if engine::play_random(&mut g, &mut rng, &mut events, 1) == 0 {
+                break;
+            }
+        }
+        used += events.iter().filter(|e| matches!(e, roborally::Event::OptionUsed { .. })).count();
+        stashed += events.iter().filter(|e| matches!(e, roborally::Event::Stashed { .. })).count();
+    }
+    assert!(
+        move_q > 0 && weapon_q > 0 && reveal_q > 0 && used > 0 && stashed > 0,
+        "move {move_q} weapon {weapon_q} reveal {reveal_q} used {used} stashed {stashed}"
+    );
 }

@@ -95,7 +95,7 @@ impl RoboRally {
 
     fn turn_on_section(&mut self, i: usize, at: Sq, travel: SqDir, events: &mut Vec<Event>) {
         let Cell::Belt(b) = self.board.cell(at) else { return };
-        if b.from.is_none() {
+        if b.from.is_none() || self.stabilized(i) {
             return;
         }
         if b.dir == travel.turn(1) {

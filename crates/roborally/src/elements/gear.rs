@@ -8,7 +8,9 @@ impl RoboRally {
     pub(crate) fn run_gears(&mut self, events: &mut Vec<Event>) {
         for i in 0..self.robots.len() {
             let Some(at) = self.robots[i].cell() else { continue };
-            if let Cell::Gear(t) = self.board.cell(at) {
+            if let Cell::Gear(t) = self.board.cell(at)
+                && !self.stabilized(i)
+            {
                 self.rotate(i, t.quarter_turns(), Cause::Gear, events);
             }
         }

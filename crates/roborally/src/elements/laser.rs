@@ -4,6 +4,7 @@
 //! All lasers fire at once: hits are found first, then damage is dealt (through `damage`).
 
 use crate::event::{Event, Shooter};
+use crate::option::OptionCard;
 use crate::RoboRally;
 use engine::Seat;
 use grid::{Sq, SqDir};
@@ -41,8 +42,64 @@ impl RoboRally {
             if r.powered_down {
                 continue;
             }
-            if let Some(t) = self.beam(cells, at, r.facing, false) {
-                f(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
+            if r.options.is_empty() {
+                if let Some(t) = self.beam(cells, at, r.facing, false) {
+                    f(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
+                }
+            } else {
+                self.option_hits(cells, r, at, &mut f);
+            }
+        }
+    }
+
+    /// RR-9: Double-Barreled Laser (2 points), High-Power Laser (through one wall or robot),
+    /// Rear-Firing Laser (a second, plain laser backwards).
+    #[inline(never)]
+    fn option_hits(&self, cells: &[Option<Sq>], r: &crate::Robot, at: Sq, f: &mut impl FnMut(Hit)) {
+        let by = Shooter::Robot { seat: r.seat };
+        let points = if r.has(OptionCard::DoubleBarreledLaser) { 2 } else { 1 };
+        if r.has(OptionCard::HighPowerLaser) {
+            for t in self.piercing_beam(cells, at, r.facing).into_iter().flatten() {
+                f(Hit { target: t, points, by });
+            }
+        } else if let Some(t) = self.beam(cells, at, r.facing, false) {
+            f(Hit { target: t, points, by });
+        }
+        if r.has(OptionCard::RearFiringLaser)
+            && let Some(t) = self.beam(cells, at, r.facing.opposite(), false)
+        {
+            f(Hit { target: t, points: 1, by: Shooter::Rear { seat: r.seat } });
+        }
+    }
+
+    /// High-Power Laser: the beam goes on through the first wall or robot in its way; up to
+    /// two robots are hit.
+    fn piercing_beam(&self, cells: &[Option<Sq>], start: Sq, dir: SqDir) -> [Option<usize>; 2] {
+        let mut hits = [None, None];
+        let mut pierce = true;
+        let mut cell = start;
+        loop {
+            if self.board.wall(cell, dir) {
+                if !pierce {
+                    return hits;
+                }
+                pierce = false;
+            }
+            cell = cell.neighbour(dir);
+            if !self.board.on_board(cell) {
+                return hits;
+            }
+            if let Some(t) = cells.iter().position(|&c| c == Some(cell)) {
+                if hits[0].is_none() {
+                    hits[0] = Some(t);
+                    if !pierce {
+                        return hits;
+                    }
+                    pierce = false;
+                } else {
+                    hits[1] = Some(t);
+                    return hits;
+                }
             }
         }
     }
@@ -82,6 +139,14 @@ impl RoboRally {
         self.for_each_hit(|h| hits.push(h));
         for h in hits {
             events.push(Event::Shot { seat: Seat(h.target as u8), by: h.by, beams: h.points });
+            // RR-9: a main laser whose robot holds a weapon usable on the target asks first.
+            if let Shooter::Robot { seat } = h.by
+                && !self.robots[seat.index()].options.is_empty()
+                && !self.weapons_for(seat.index(), h.target).is_empty()
+            {
+                self.pending.push_back(crate::Pending::Weapon { robot: seat.index(), target: h.target, points: h.points });
+                continue;
+            }
             self.damage(h.target, h.points, h.by, events);
         }
     }
