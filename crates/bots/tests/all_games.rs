@@ -3,7 +3,7 @@
 //! same decision).
 
 use bots::{BotSpec, HasBots};
-use engine::{harness::next_seat, Game, Rng};
+use engine::{harness::next_seat, Rng};
 
 fn check_game<G: HasBots>(setup: &G::Setup, seeds: std::ops::Range<u64>, steps: usize) {
     let specs: Vec<BotSpec> = ["random", "heuristic", "search:24"].iter().map(|s| s.parse().unwrap()).collect();
