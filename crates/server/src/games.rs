@@ -95,13 +95,16 @@ pub struct SetupRequest {
     pub options: Option<Value>,
 }
 
+type MakeSetup = Box<dyn Fn(&SetupRequest) -> Result<Value, String> + Send + Sync>;
+type Start = Box<dyn Fn(&Value, u64) -> Result<Box<dyn AnyGame>, String> + Send + Sync>;
+
 /// One game the server offers.
 pub struct GameKind {
     pub name: &'static str,
     /// Build the game's setup JSON from a lobby request (checked by starting a game).
-    make_setup: Box<dyn Fn(&SetupRequest) -> Result<Value, String> + Send + Sync>,
+    make_setup: MakeSetup,
     /// Start a game from a stored setup JSON and seed.
-    start: Box<dyn Fn(&Value, u64) -> Result<Box<dyn AnyGame>, String> + Send + Sync>,
+    start: Start,
 }
 
 impl GameKind {
@@ -139,11 +142,12 @@ pub struct Registry(Arc<BTreeMap<&'static str, GameKind>>);
 impl Registry {
     /// Every game Robodrome has. RoboRally and Bumping Bots get one line each here.
     pub fn standard() -> Registry {
-        let mut m = BTreeMap::new();
-        for k in [GameKind::of::<autoscooter::Autoscooter>(autoscooter_setup)] {
-            m.insert(k.name, k);
-        }
-        Registry(Arc::new(m))
+        let kinds = vec![
+            GameKind::of::<autoscooter::Autoscooter>(autoscooter_setup),
+            // GameKind::of::<roborally::RoboRally>(roborally_setup),
+            // GameKind::of::<bumping_bots::BumpingBots>(bumping_bots_setup),
+        ];
+        Registry(Arc::new(kinds.into_iter().map(|k| (k.name, k)).collect()))
     }
     pub fn get(&self, name: &str) -> Option<&GameKind> {
         self.0.get(name)

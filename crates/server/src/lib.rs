@@ -160,16 +160,7 @@ impl Shared {
         if let Some(h) = rooms.get(&row.id).filter(|h| !h.tx.is_closed()) {
             return Ok(h.clone());
         }
-        let h = Room::spawn(
-            self.clone(),
-            row.id.clone(),
-            game,
-            row.seed,
-            row.seats.clone(),
-            log.len() as u64,
-            row.timer_secs,
-            row.status == Status::Finished,
-        );
+        let h = Room::spawn(self.clone(), &row, game, log.len() as u64);
         rooms.insert(row.id, h.clone());
         Ok(h)
     }

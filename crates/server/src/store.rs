@@ -182,8 +182,11 @@ impl SqliteStore {
             .connect_with(opts.clone())
             .await?;
         // An in-memory database lives in one connection.
-        let pool =
-            if memory { writer.clone() } else { SqlitePoolOptions::new().max_connections(4).connect_with(opts).await? };
+        let pool = if memory {
+            writer.clone()
+        } else {
+            SqlitePoolOptions::new().max_connections(4).connect_with(opts).await?
+        };
         for s in SCHEMA {
             sqlx::query(s).execute(&writer).await?;
         }

@@ -73,11 +73,10 @@ where
                             Some(e)
                         }
                     };
-                    if let Some(r) = reply {
-                        if sink.send(r.to_frame()).await.is_err() {
+                    if let Some(r) = reply
+                        && sink.send(r.to_frame()).await.is_err() {
                             break;
                         }
-                    }
                 }
                 Some(Incoming::Binary(_)) => {
                     shared.metrics.rejected.fetch_add(1, Relaxed);
