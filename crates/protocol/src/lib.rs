@@ -26,7 +26,7 @@ struct Envelope<'a, T> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    /// Act for a seat. `seat` may be left out when the connection holds exactly one seat.
+    /// Act for the connection's seat. `seat` may be left out; naming another seat is refused.
     Act {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<u8>,
