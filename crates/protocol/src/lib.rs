@@ -14,11 +14,19 @@ pub const VERSION: u8 = 1;
 /// The largest frame a client may send, in bytes.
 pub const MAX_FRAME: usize = 64 * 1024;
 
+/// A message on the wire: the version, then the message's own fields.
+#[derive(Serialize)]
+struct Envelope<'a, T> {
+    v: u8,
+    #[serde(flatten)]
+    msg: &'a T,
+}
+
 /// A message from a client to the server.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
-    /// Act for a seat. `seat` may be left out when the connection holds exactly one seat.
+    /// Act for the connection's seat. `seat` may be left out; naming another seat is refused.
     Act {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<u8>,
@@ -152,11 +160,7 @@ impl ServerMsg {
 
     /// The frame as sent: the message with `"v": 1`.
     pub fn to_frame(&self) -> String {
-        let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
-        if let Value::Object(m) = &mut v {
-            m.insert("v".into(), Value::from(VERSION));
-        }
-        v.to_string()
+        serde_json::to_string(&Envelope { v: VERSION, msg: self }).unwrap_or_default()
     }
 
     /// Parse a frame sent by the server (clients and tests).
@@ -172,11 +176,7 @@ impl ServerMsg {
 impl ClientMsg {
     /// The frame as a client sends it.
     pub fn to_frame(&self) -> String {
-        let mut v = serde_json::to_value(self).unwrap_or(Value::Null);
-        if let Value::Object(m) = &mut v {
-            m.insert("v".into(), Value::from(VERSION));
-        }
-        v.to_string()
+        serde_json::to_string(&Envelope { v: VERSION, msg: self }).unwrap_or_default()
     }
 
     /// Parse a client frame; every way it can fail has its own code.
@@ -316,5 +316,9 @@ mod tests {
         assert_eq!(v["code"], "not_your_seat");
         assert_eq!(ServerMsg::from_frame(&f).unwrap(), ServerMsg::error(ErrorCode::NotYourSeat, "no"));
         assert_eq!(ErrorCode::RateLimited.as_str(), "rate_limited");
+        assert_eq!(ServerMsg::Pong.to_frame(), r#"{"v":1,"type":"pong"}"#);
+        let ack = ServerMsg::Ack { id: Some(2), seq: 5 }.to_frame();
+        assert_eq!(ack, r#"{"v":1,"type":"ack","id":2,"seq":5}"#);
+        assert_eq!(ClientMsg::Sync.to_frame(), r#"{"v":1,"type":"sync"}"#);
     }
 }

@@ -95,13 +95,16 @@ pub struct SetupRequest {
     pub options: Option<Value>,
 }
 
+type MakeSetup = Box<dyn Fn(&SetupRequest) -> Result<Value, String> + Send + Sync>;
+type Start = Box<dyn Fn(&Value, u64) -> Result<Box<dyn AnyGame>, String> + Send + Sync>;
+
 /// One game the server offers.
 pub struct GameKind {
     pub name: &'static str,
     /// Build the game's setup JSON from a lobby request (checked by starting a game).
-    make_setup: Box<dyn Fn(&SetupRequest) -> Result<Value, String> + Send + Sync>,
+    make_setup: MakeSetup,
     /// Start a game from a stored setup JSON and seed.
-    start: Box<dyn Fn(&Value, u64) -> Result<Box<dyn AnyGame>, String> + Send + Sync>,
+    start: Start,
 }
 
 impl GameKind {
@@ -137,7 +140,7 @@ impl GameKind {
 pub struct Registry(Arc<BTreeMap<&'static str, GameKind>>);
 
 impl Registry {
-    /// Every game Robodrome has. RoboRally and Bumping Bots get one line each here.
+    /// Every game Robodrome has, one line each.
     pub fn standard() -> Registry {
         let mut m = BTreeMap::new();
         for k in [

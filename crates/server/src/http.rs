@@ -48,10 +48,10 @@ struct TokenQuery {
 }
 
 fn token_of(parts: &Parts) -> Option<String> {
-    if let Some(b) = parts.headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok()) {
-        if let Some(t) = b.strip_prefix("Bearer ") {
-            return Some(t.trim().to_string());
-        }
+    if let Some(b) = parts.headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok())
+        && let Some(t) = b.strip_prefix("Bearer ")
+    {
+        return Some(t.trim().to_string());
     }
     if let Some(c) = parts.headers.get(header::COOKIE).and_then(|h| h.to_str().ok()) {
         for kv in c.split(';') {

@@ -152,22 +152,17 @@ impl Shared {
             return Err(ApiError::conflict("not_started", "the game has not started yet"));
         }
         let log = self.store.log(id).await?;
-        let game = self.load_game(&row, &log)?;
+        self.spawn_room(row, &log)
+    }
+
+    /// Rebuild a stored game and start its task (unless another request just did).
+    fn spawn_room(self: &Arc<Self>, row: GameRow, log: &[Entry]) -> Result<RoomHandle, ApiError> {
+        let game = self.load_game(&row, log)?;
         let mut rooms = self.rooms();
-        // Another request may have loaded it meanwhile.
-        if let Some(h) = rooms.get(id).filter(|h| !h.tx.is_closed()) {
+        if let Some(h) = rooms.get(&row.id).filter(|h| !h.tx.is_closed()) {
             return Ok(h.clone());
         }
-        let h = Room::spawn(
-            self.clone(),
-            row.id.clone(),
-            game,
-            row.seed,
-            row.seats.clone(),
-            log.len() as u64,
-            row.timer_secs,
-            row.status == Status::Finished,
-        );
+        let h = Room::spawn(self.clone(), &row, game, log.len() as u64);
         rooms.insert(row.id, h.clone());
         Ok(h)
     }
@@ -204,25 +199,20 @@ impl Shared {
         Err(ApiError::Internal("the game's task is not answering".into()))
     }
 
-    /// Resume every running game by replaying its log. Returns how many.
+    /// Resume every running game by replaying its log (read in one query). Returns how many.
     pub async fn resume_all(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let rows = self.store.games(Some(Status::Running), u32::MAX).await?;
+        let mut logs = self.store.running_logs().await?;
         let mut n = 0;
-        loop {
-            let rows = self.store.games(Some(Status::Running), 100_000).await?;
-            let before = n;
-            for row in rows {
-                if self.rooms().contains_key(&row.id) {
-                    continue;
-                }
-                match self.room(&row.id).await {
-                    Ok(_) => n += 1,
-                    Err(e) => tracing::error!(game = %row.id, error = %e, "cannot resume"),
-                }
-            }
-            if n == before {
-                return Ok(n);
+        for row in rows {
+            let id = row.id.clone();
+            let log = logs.remove(&id).unwrap_or_default();
+            match self.spawn_room(row, &log) {
+                Ok(_) => n += 1,
+                Err(e) => tracing::error!(game = %id, error = %e, "cannot resume"),
             }
         }
+        Ok(n)
     }
 
     pub fn live_rooms(&self) -> usize {

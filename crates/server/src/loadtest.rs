@@ -161,21 +161,21 @@ async fn play(
                 act_now = true;
             }
             ServerMsg::Update { seq, view, waiting, .. } => {
-                if let Some((s, t)) = acked {
-                    if seq >= s {
-                        lat.push(t.elapsed().as_micros() as u64);
-                        acked = None;
-                    }
+                if let Some((s, t)) = acked
+                    && seq >= s
+                {
+                    lat.push(t.elapsed().as_micros() as u64);
+                    acked = None;
                 }
                 (last_view, last_waiting) = (view, waiting);
                 act_now = sent.is_none();
             }
             ServerMsg::Ack { id, seq } => {
-                if let Some((i, t)) = sent {
-                    if Some(i) == id {
-                        acked = Some((seq, t));
-                        sent = None;
-                    }
+                if let Some((i, t)) = sent
+                    && Some(i) == id
+                {
+                    acked = Some((seq, t));
+                    sent = None;
                 }
             }
             ServerMsg::Error { code, rule, .. } => {
@@ -189,13 +189,15 @@ async fn play(
             }
             ServerMsg::Presence { .. } | ServerMsg::Pong => {}
         }
-        if act_now && sent.is_none() && last_waiting.contains(&seat) {
-            if let Some(action) = autoscooter_move(&last_view, seat, &mut rng) {
-                tokio::time::sleep(think).await;
-                next += 1;
-                sock.send(&ClientMsg::Act { seat: None, action, id: Some(next) }).await?;
-                sent = Some((next, Instant::now()));
-            }
+        if act_now
+            && sent.is_none()
+            && last_waiting.contains(&seat)
+            && let Some(action) = autoscooter_move(&last_view, seat, &mut rng)
+        {
+            tokio::time::sleep(think).await;
+            next += 1;
+            sock.send(&ClientMsg::Act { seat: None, action, id: Some(next) }).await?;
+            sent = Some((next, Instant::now()));
         }
     }
     sock.close().await;

@@ -85,7 +85,7 @@ impl Shared {
             creator: who.id.clone(),
             outcome: None,
         };
-        let full = !row.seats.iter().any(|s| *s == SeatOwner::Open);
+        let full = !row.seats.contains(&SeatOwner::Open);
         if full {
             row.status = Status::Running;
         }

@@ -8,7 +8,7 @@
 
 use crate::Shared;
 use crate::games::{ActError, AnyGame};
-use crate::store::{Entry, SeatOwner};
+use crate::store::{Entry, GameRow, SeatOwner, Status};
 use bots::BotSpec;
 use engine::{Audience, Decision, LogEntry, Observer, Rng, Seat};
 use protocol::{ErrorCode, ServerMsg};
@@ -92,16 +92,9 @@ pub struct Room {
 
 impl Room {
     /// A game's task from a game already brought to its stored position (`seq` log entries).
-    pub fn spawn(
-        shared: Arc<Shared>,
-        id: String,
-        game: Box<dyn AnyGame>,
-        seed: u64,
-        seats: Vec<SeatOwner>,
-        seq: u64,
-        timer_secs: Option<u32>,
-        stored_finished: bool,
-    ) -> RoomHandle {
+    pub fn spawn(shared: Arc<Shared>, row: &GameRow, game: Box<dyn AnyGame>, seq: u64) -> RoomHandle {
+        let (id, seed, seats, timer_secs) = (row.id.clone(), row.seed, row.seats.clone(), row.timer_secs);
+        let stored_finished = row.status == Status::Finished;
         let (tx, rx) = mpsc::channel(shared.config.inbox);
         let now = Instant::now();
         let presence = seats
@@ -164,14 +157,14 @@ impl Room {
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
             Cmd::Subscribe { conn, observer, out, done } => {
-                if let Observer::Seat(s) = observer {
-                    if let Some(p) = self.presence.get_mut(s.index()) {
-                        p.conns += 1;
-                        p.away_since = None;
-                        if p.stand_in {
-                            p.stand_in = false;
-                            self.broadcast_all(&ServerMsg::Presence { seat: s.0, connected: true, bot: false });
-                        }
+                if let Observer::Seat(s) = observer
+                    && let Some(p) = self.presence.get_mut(s.index())
+                {
+                    p.conns += 1;
+                    p.away_since = None;
+                    if p.stand_in {
+                        p.stand_in = false;
+                        self.broadcast_all(&ServerMsg::Presence { seat: s.0, connected: true, bot: false });
                     }
                 }
                 self.subs.insert(conn, Sub { observer, out });
@@ -185,7 +178,13 @@ impl Room {
                 let own = match sub.observer {
                     Observer::Seat(s) => s,
                     _ => {
-                        return self.reply_error(conn, ErrorCode::NotAPlayer, None, "you hold no seat in this game", id);
+                        return self.reply_error(
+                            conn,
+                            ErrorCode::NotAPlayer,
+                            None,
+                            "you hold no seat in this game",
+                            id,
+                        );
                     }
                 };
                 if seat.is_some_and(|s| s != own.0) {
@@ -482,12 +481,12 @@ impl Room {
     /// A connection left (or was too slow and is dropped: its socket closes, it may reconnect).
     fn drop_sub(&mut self, conn: u64) {
         let Some(sub) = self.subs.remove(&conn) else { return };
-        if let Observer::Seat(s) = sub.observer {
-            if let Some(p) = self.presence.get_mut(s.index()) {
-                p.conns = p.conns.saturating_sub(1);
-                if p.conns == 0 && matches!(self.seats.get(s.index()), Some(SeatOwner::Human { .. })) {
-                    p.away_since = Some(Instant::now());
-                }
+        if let Observer::Seat(s) = sub.observer
+            && let Some(p) = self.presence.get_mut(s.index())
+        {
+            p.conns = p.conns.saturating_sub(1);
+            if p.conns == 0 && matches!(self.seats.get(s.index()), Some(SeatOwner::Human { .. })) {
+                p.away_since = Some(Instant::now());
             }
         }
     }

@@ -95,6 +95,8 @@ pub trait Store: Send + Sync + 'static {
     /// Append entry `index` (0-based) of a game's log; must be the next one.
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()>;
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>>;
+    /// Every running game's log, by game id, in one go (resuming at start).
+    fn running_logs(&self) -> BoxFut<'_, std::collections::HashMap<String, Vec<Entry>>>;
 }
 
 /// SQLite has one writer at a time: every write goes through one connection (`writer`), and
@@ -180,8 +182,11 @@ impl SqliteStore {
             .connect_with(opts.clone())
             .await?;
         // An in-memory database lives in one connection.
-        let pool =
-            if memory { writer.clone() } else { SqlitePoolOptions::new().max_connections(4).connect_with(opts).await? };
+        let pool = if memory {
+            writer.clone()
+        } else {
+            SqlitePoolOptions::new().max_connections(4).connect_with(opts).await?
+        };
         for s in SCHEMA {
             sqlx::query(s).execute(&writer).await?;
         }
@@ -326,6 +331,24 @@ impl Store for SqliteStore {
                     Ok(serde_json::from_str(&s)?)
                 })
                 .collect()
+        })
+    }
+
+    fn running_logs(&self) -> BoxFut<'_, std::collections::HashMap<String, Vec<Entry>>> {
+        Box::pin(async move {
+            let rows = sqlx::query(
+                "SELECT a.game_id, a.entry FROM actions a JOIN games g ON g.id = a.game_id \
+                 WHERE g.status = 'running' ORDER BY a.game_id, a.idx",
+            )
+            .fetch_all(&self.pool)
+            .await?;
+            let mut out: std::collections::HashMap<String, Vec<Entry>> = Default::default();
+            for r in rows {
+                let id: String = r.try_get("game_id")?;
+                let entry: String = r.try_get("entry")?;
+                out.entry(id).or_default().push(serde_json::from_str(&entry)?);
+            }
+            Ok(out)
         })
     }
 }

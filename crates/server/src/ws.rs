@@ -73,11 +73,10 @@ where
                             Some(e)
                         }
                     };
-                    if let Some(r) = reply {
-                        if sink.send(r.to_frame()).await.is_err() {
+                    if let Some(r) = reply
+                        && sink.send(r.to_frame()).await.is_err() {
                             break;
                         }
-                    }
                 }
                 Some(Incoming::Binary(_)) => {
                     shared.metrics.rejected.fetch_add(1, Relaxed);
@@ -122,4 +121,72 @@ async fn handle(sub: &Subscription, limit: &mut RateLimit, text: String) -> Resu
     };
     sub.room.tx.send(cmd).await.map_err(|_| ServerMsg::error(ErrorCode::Unavailable, "the game is closing"))?;
     Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{SeatOwner, SqliteStore, Status, Store};
+    use crate::Config;
+    use futures_util::{sink, stream};
+    use protocol::CreateGame;
+    use serde_json::{json, Value};
+    use tokio::sync::mpsc;
+
+    /// The connection loop on channels: no socket, the real game task behind it.
+    #[tokio::test]
+    async fn the_loop_on_channels() {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
+        let (_stop, shutdown) = tokio::sync::watch::channel(false);
+        let shared = Shared::new(Config { web: None, ..Config::default() }, store, shutdown);
+        let g = shared.guest("Ann").await.unwrap();
+        let ann = shared.identity(&g.token).await.unwrap().unwrap();
+        let req = CreateGame {
+            game: "autoscooter".into(),
+            seats: vec!["me".into(), "open".into()],
+            board: None,
+            variants: None,
+            options: None,
+            timer_secs: None,
+            seed: Some(1),
+        };
+        let info = shared.create_game(&ann, req).await.unwrap();
+        // Seat 1 is Bob's, who never connects; the game runs.
+        let seats = vec![
+            SeatOwner::Human { identity: ann.id.clone(), name: "Ann".into() },
+            SeatOwner::Human { identity: "bob".into(), name: "Bob".into() },
+        ];
+        shared.store.update_game(&info.id, &seats, Status::Running).await.unwrap();
+        let sub = shared.subscribe(&info.id, Some(&ann.id)).await.unwrap();
+        assert_eq!(sub.seat, Some(engine::Seat(0)));
+
+        let (to_client, mut client_rx) = mpsc::channel::<String>(64);
+        let (client_tx, from_client) = mpsc::channel::<Incoming>(64);
+        let out = Box::pin(sink::unfold(to_client, |tx, frame: String| async move {
+            tx.send(frame).await.map_err(|_| ())?;
+            Ok::<_, ()>(tx)
+        }));
+        let input = Box::pin(stream::unfold(from_client, |mut rx| async move { rx.recv().await.map(|m| (m, rx)) }));
+        let task = tokio::spawn(run(shared.clone(), sub, out, input));
+        async fn next(rx: &mut mpsc::Receiver<String>) -> Value {
+            serde_json::from_str(&rx.recv().await.unwrap()).unwrap()
+        }
+        assert_eq!(next(&mut client_rx).await["type"], "welcome");
+        client_tx.send(Incoming::Text("{oops".into())).await.unwrap();
+        assert_eq!(next(&mut client_rx).await["code"], "malformed");
+        client_tx.send(Incoming::Binary(3)).await.unwrap();
+        assert_eq!(next(&mut client_rx).await["code"], "binary_not_supported");
+        client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame())).await.unwrap();
+        assert_eq!(next(&mut client_rx).await["type"], "pong");
+        let act = ClientMsg::Act { seat: None, action: json!({"type": "plot", "car": 0, "number": 1}), id: Some(4) };
+        client_tx.send(Incoming::Text(act.to_frame())).await.unwrap();
+        let ack = next(&mut client_rx).await;
+        assert_eq!((ack["type"].as_str(), ack["id"].as_u64(), ack["seq"].as_u64()), (Some("ack"), Some(4), Some(1)));
+        let update = next(&mut client_rx).await;
+        assert_eq!(update["type"], "update");
+        assert_eq!(update["view"]["plots"][0]["number"], 1);
+        assert_eq!(shared.store.log(&info.id).await.unwrap().len(), 1);
+        drop(client_tx); // the client leaves
+        task.await.unwrap();
+    }
 }

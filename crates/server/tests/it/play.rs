@@ -281,11 +281,11 @@ async fn away_player_is_replaced_by_a_bot_and_timer_fills_in() {
     let mut b = Client::connect(addr, &id, Some(&bob)).await;
     let mut auto = false;
     for _ in 0..1000 {
-        if let ServerMsg::Update { events, .. } = b.recv().await {
-            if events.iter().any(|e| e["type"] == "auto_plotted") {
-                auto = true;
-                break;
-            }
+        if let ServerMsg::Update { events, .. } = b.recv().await
+            && events.iter().any(|e| e["type"] == "auto_plotted")
+        {
+            auto = true;
+            break;
         }
     }
     assert!(auto, "time_up filled in Bob's plots");
