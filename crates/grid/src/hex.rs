@@ -60,31 +60,39 @@ impl HexDir {
     const NAMES: [&'static str; 6] = ["E", "SE", "SW", "W", "NW", "NE"];
 
     /// The direction with this number, if it is 0..=5.
+    #[inline]
     pub const fn new(n: u8) -> Option<HexDir> {
         if n < 6 { Some(HexDir(n)) } else { None }
     }
     /// The direction `n mod 6` (negative numbers wrap).
+    #[inline]
     pub const fn wrapping(n: i32) -> HexDir {
         HexDir(n.rem_euclid(6) as u8)
     }
+    #[inline]
     pub const fn index(self) -> u8 {
         self.0
     }
     /// Turn by `steps` × 60°, clockwise for positive steps.
+    #[inline]
     pub const fn turn(self, steps: i32) -> HexDir {
         HexDir::wrapping(self.0 as i32 + steps)
     }
+    #[inline]
     pub const fn opposite(self) -> HexDir {
         self.turn(3)
     }
     /// The signed turn in `-2..=3` that takes `self` to `other`.
+    #[inline]
     pub const fn turn_to(self, other: HexDir) -> i32 {
         let d = (other.0 as i32 - self.0 as i32).rem_euclid(6);
         if d > 3 { d - 6 } else { d }
     }
+    #[inline]
     pub const fn step(self) -> (i32, i32) {
         Self::STEPS[self.0 as usize]
     }
+    #[inline]
     pub const fn name(self) -> &'static str {
         Self::NAMES[self.0 as usize]
     }
@@ -114,23 +122,28 @@ impl fmt::Display for HexDir {
 
 impl Hex {
     pub const ORIGIN: Hex = Hex { q: 0, r: 0 };
+    #[inline]
     pub const fn new(q: i32, r: i32) -> Hex {
         Hex { q, r }
     }
+    #[inline]
     pub const fn s(self) -> i32 {
         -self.q - self.r
     }
     /// The neighbouring cell in direction `d`.
+    #[inline]
     pub const fn neighbour(self, d: HexDir) -> Hex {
         let (dq, dr) = d.step();
         Hex { q: self.q + dq, r: self.r + dr }
     }
     /// The cell `n` steps away in direction `d`.
+    #[inline]
     pub const fn offset(self, d: HexDir, n: i32) -> Hex {
         let (dq, dr) = d.step();
         Hex { q: self.q + dq * n, r: self.r + dr * n }
     }
     /// Hex distance (number of steps).
+    #[inline]
     pub const fn distance(self, other: Hex) -> i32 {
         let dq = (self.q - other.q).abs();
         let dr = (self.r - other.r).abs();
@@ -139,11 +152,13 @@ impl Hex {
         if m > ds { m } else { ds }
     }
     /// The direction from `self` to an adjacent `other`, if they are neighbours.
+    #[inline]
     pub fn direction_to(self, other: Hex) -> Option<HexDir> {
         HexDir::ALL.into_iter().find(|&d| self.neighbour(d) == other)
     }
     /// If `other` lies on one of the six straight lines from `self`, that line's
     /// direction and the distance along it.
+    #[inline]
     pub fn line_to(self, other: Hex) -> Option<(HexDir, i32)> {
         let n = self.distance(other);
         if n == 0 {
@@ -152,6 +167,7 @@ impl Hex {
         HexDir::ALL.into_iter().find(|&d| self.offset(d, n) == other).map(|d| (d, n))
     }
     /// Rotate about `centre` by `steps` × 60° clockwise.
+    #[inline]
     pub fn rotate_about(self, centre: Hex, steps: i32) -> Hex {
         let (mut x, mut z) = (self.q - centre.q, self.r - centre.r);
         let mut y = -x - z;
@@ -175,14 +191,17 @@ pub struct HexEdge {
 }
 
 impl HexEdge {
+    #[inline]
     pub const fn new(at: Hex, side: HexDir) -> HexEdge {
         HexEdge { at, side }
     }
     /// The same edge written from the other cell.
+    #[inline]
     pub const fn flipped(self) -> HexEdge {
         HexEdge { at: self.at.neighbour(self.side), side: self.side.opposite() }
     }
     /// A canonical spelling: sides 0, 1, 2 only, so the two spellings of one edge are equal.
+    #[inline]
     pub const fn normalised(self) -> HexEdge {
         if self.side.index() < 3 { self } else { self.flipped() }
     }

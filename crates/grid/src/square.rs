@@ -46,28 +46,36 @@ impl SqDir {
     const STEPS: [(i32, i32); 4] = [(0, -1), (1, 0), (0, 1), (-1, 0)];
     const LETTERS: [char; 4] = ['N', 'E', 'S', 'W'];
 
+    #[inline]
     pub const fn new(n: u8) -> Option<SqDir> {
         if n < 4 { Some(SqDir(n)) } else { None }
     }
+    #[inline]
     pub const fn wrapping(n: i32) -> SqDir {
         SqDir(n.rem_euclid(4) as u8)
     }
+    #[inline]
     pub const fn index(self) -> u8 {
         self.0
     }
     /// Turn by `steps` × 90°, clockwise for positive steps.
+    #[inline]
     pub const fn turn(self, steps: i32) -> SqDir {
         SqDir::wrapping(self.0 as i32 + steps)
     }
+    #[inline]
     pub const fn opposite(self) -> SqDir {
         self.turn(2)
     }
+    #[inline]
     pub const fn step(self) -> (i32, i32) {
         Self::STEPS[self.0 as usize]
     }
+    #[inline]
     pub const fn letter(self) -> char {
         Self::LETTERS[self.0 as usize]
     }
+    #[inline]
     pub fn from_letter(c: &str) -> Option<SqDir> {
         match c {
             "N" => Some(Self::N),
@@ -97,22 +105,27 @@ impl fmt::Debug for SqDir {
 }
 
 impl Sq {
+    #[inline]
     pub const fn new(x: i32, y: i32) -> Sq {
         Sq { x, y }
     }
+    #[inline]
     pub const fn neighbour(self, d: SqDir) -> Sq {
         let (dx, dy) = d.step();
         Sq { x: self.x + dx, y: self.y + dy }
     }
+    #[inline]
     pub const fn offset(self, d: SqDir, n: i32) -> Sq {
         let (dx, dy) = d.step();
         Sq { x: self.x + dx * n, y: self.y + dy * n }
     }
     /// Manhattan distance.
+    #[inline]
     pub const fn manhattan(self, o: Sq) -> i32 {
         (self.x - o.x).abs() + (self.y - o.y).abs()
     }
     /// Chebyshev distance (rings of the 8 surrounding cells).
+    #[inline]
     pub const fn chebyshev(self, o: Sq) -> i32 {
         let dx = (self.x - o.x).abs();
         let dy = (self.y - o.y).abs();
@@ -128,13 +141,16 @@ pub struct SqEdge {
 }
 
 impl SqEdge {
+    #[inline]
     pub const fn new(at: Sq, side: SqDir) -> SqEdge {
         SqEdge { at, side }
     }
+    #[inline]
     pub const fn flipped(self) -> SqEdge {
         SqEdge { at: self.at.neighbour(self.side), side: self.side.opposite() }
     }
     /// Canonical spelling (sides N and W only).
+    #[inline]
     pub const fn normalised(self) -> SqEdge {
         if self.side.index() == 0 || self.side.index() == 3 { self } else { self.flipped() }
     }
