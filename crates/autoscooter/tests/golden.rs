@@ -4,6 +4,6 @@
 #[test]
 fn golden_scenarios() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
-    let n = scenario::expect::check_dir(&dir);
+    let n = scenario::expect::check_dir(&dir, "AS-");
     assert!(n >= 30, "expected at least 30 golden files, found {n}");
 }

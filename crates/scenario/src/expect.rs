@@ -83,9 +83,10 @@ fn matches(want: &Value, got: &Value, at: &str, errs: &mut Vec<String>) {
     }
 }
 
-/// Run every `*.json` file of a folder as a golden file; panics listing every failure.
+/// Run every `*.json` file of a folder as a golden file; each must have a `why` citing a rule
+/// (it contains `rule`, e.g. `"AS-"`) and an `expect` block. Panics listing every failure.
 /// Returns the number of files checked.
-pub fn check_dir(dir: &std::path::Path) -> usize {
+pub fn check_dir(dir: &std::path::Path, rule: &str) -> usize {
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -97,8 +98,11 @@ pub fn check_dir(dir: &std::path::Path) -> usize {
         let bytes = std::fs::read(f).expect("readable golden file");
         let doc: Value = serde_json::from_slice(&bytes).expect("golden files are JSON");
         let why = doc.get("why").and_then(Value::as_str).unwrap_or("");
-        if why.trim().is_empty() {
-            failures.push(format!("{}: no \"why\"", f.display()));
+        if !why.contains(rule) {
+            failures.push(format!("{}: its \"why\" cites no {rule} rule", f.display()));
+        }
+        if doc.get("expect").and_then(Value::as_object).is_none_or(|e| e.is_empty()) {
+            failures.push(format!("{}: no \"expect\" block", f.display()));
         }
         if let Err(errs) = check_file(&bytes) {
             failures.push(format!("{}:\n    {}", f.file_name().unwrap().to_string_lossy(), errs.join("\n    ")));
