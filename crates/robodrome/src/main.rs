@@ -354,26 +354,36 @@ fn bench(seconds: f64) -> ExitCode {
     use std::time::{Duration, Instant};
     let budget = Duration::from_secs_f64(seconds.max(0.1));
     println!("random full games, one core, {seconds} s each:");
+    // Repeat `one` (which plays a game and returns its action count) for the time budget.
+    let measure = |name: &str, one: &mut dyn FnMut(u64) -> u64| {
+        let (mut games, mut actions) = (0u64, 0u64);
+        let t = Instant::now();
+        while t.elapsed() < budget {
+            for _ in 0..20 {
+                actions += one(games);
+                games += 1;
+            }
+        }
+        let s = t.elapsed().as_secs_f64();
+        println!("  {name:<46} {:>10.0} games/s  {:>12.0} actions/s", games as f64 / s, actions as f64 / s);
+    };
     let setup = AsSetup::standard(8, false, AsVariants::default()).expect("standard setup");
     let start = Autoscooter::new(&setup, 1).expect("standard game");
     let mut rng = Rng::seeded(1);
     let mut events = Vec::with_capacity(512);
-    let (mut games, mut actions) = (0u64, 0u64);
-    let t = Instant::now();
-    while t.elapsed() < budget {
-        for _ in 0..100 {
-            let mut g = start.clone();
-            events.clear();
-            actions += play_random(&mut g, &mut rng, &mut events, 100_000) as u64;
-            games += 1;
-        }
-    }
-    let s = t.elapsed().as_secs_f64();
-    println!(
-        "  autoscooter, 8 cars, standard rink: {:>10.0} games/s  {:>12.0} actions/s",
-        games as f64 / s,
-        actions as f64 / s
-    );
+    measure("autoscooter, 8 cars, standard rink", &mut |_| {
+        let mut g = start.clone();
+        events.clear();
+        play_random(&mut g, &mut rng, &mut events, 100_000) as u64
+    });
+    let course = roborally::board::course::course_by_name("dizzy-dash").expect("shipped course");
+    measure("roborally, 4 robots, dizzy-dash (≤ 200 turns)", &mut |i| {
+        roborally::random_game(&course, 4, i).map_or(0, |s| s.actions as u64)
+    });
+    let mut track = bumping_bots::tracks::shipped("factory").expect("shipped track");
+    track.laps = 2;
+    let racer = bumping_bots::tracks::RandomRacer::new(&track, 9, 2);
+    measure("bumping-bots, 9 bots, 2 laps, factory", &mut |i| racer.race(i).actions as u64);
     ExitCode::SUCCESS
 }
 
