@@ -24,7 +24,7 @@ test('Bumping Bots: a race played through the UI against bots', async () => {
       if (!(await page.locator('.status.mine').count())) { await page.waitForTimeout(100); continue; }
       const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
       let did = null;
-      if (await page.locator('[data-speed]').count()) {
+      if (await page.locator('.controls [data-speed]').count()) {
         const speed = await page.evaluate(() => Number((document.querySelector('.rr-player.me .pstats')?.textContent.match(/speed (?:reverse )?(\d)/) || [])[1] || 0));
         await page.click(speed < 3 ? '[data-speed="accelerate"]' : '[data-speed="keep"]');
         did = 'speed';

@@ -30,6 +30,14 @@ function drawTrack(board, g) {
     const [[x1, y1], [x2, y2]] = edge(hexOf(e.at), e.side, SIZE);
     g.append(s('line.bb-line', { x1, y1, x2, y2 }));
   }
+  const set = new Set(cells.map(key));
+  for (const c of cells) {
+    for (let d = 0; d < 6; d++) {
+      if (set.has(key([c[0] + DIRS[d][0], c[1] + DIRS[d][1]]))) continue;
+      const [[x1, y1], [x2, y2]] = edge(c, d, SIZE);
+      g.append(s('line.bb-border', { x1, y1, x2, y2 }));
+    }
+  }
   for (const e of board.walls || []) {
     const [[x1, y1], [x2, y2]] = edge(hexOf(e.at), e.side, SIZE);
     g.append(s('line.bb-wall', { x1, y1, x2, y2 }));
@@ -51,8 +59,8 @@ function obstacleShape(o) {
 
 function botShape(seat) {
   return [
-    s('polygon.body', { points: `${SIZE * 0.55},0 ${-SIZE * 0.4},${-SIZE * 0.4} ${-SIZE * 0.4},${SIZE * 0.4}` }),
-    s('text.bnum', { x: -2, y: 4, 'text-anchor': 'middle' }, String(seat + 1)),
+    s('g.rot', [s('polygon.body', { points: `${SIZE * 0.7},0 ${-SIZE * 0.5},${-SIZE * 0.55} ${-SIZE * 0.25},0 ${-SIZE * 0.5},${SIZE * 0.55}` })]),
+    s('text.bnum', { y: 4, 'text-anchor': 'middle' }, String(seat + 1)),
   ];
 }
 
@@ -96,7 +104,8 @@ class BumpingBotsTable {
 
   placeBot(el, at, facing) {
     const [x, y] = centre(at, SIZE);
-    el.setAttribute('transform', `translate(${x},${y}) rotate(${facing * 60})`);
+    el.setAttribute('transform', `translate(${x},${y})`);
+    el.querySelector('.rot').setAttribute('transform', `rotate(${facing * 60})`);
     el.dataset.at = key(at);
     el.dataset.facing = facing;
   }
@@ -115,7 +124,7 @@ class BumpingBotsTable {
       const el = s('g.bb-bot', { 'data-seat': b.seat, class: `${this.mine(b.seat) ? 'me' : ''} ${view.to_act === b.seat ? 'acting' : ''}`, style: `--car: var(--seat${b.seat % 8})` }, botShape(b.seat));
       this.placeBot(el, hexOf(b.at), b.facing);
       const [x, y] = centre(hexOf(b.at), SIZE);
-      this.gBots.append(el, s('text.bb-speed', { x: x + SIZE * 0.45, y: y - SIZE * 0.35, 'data-speed': b.seat }, `${b.reverse ? 'R' : ''}${b.speed}`));
+      this.gBots.append(el, s('text.bb-speed', { x: x + SIZE * 0.45, y: y - SIZE * 0.35, 'data-speed-of': b.seat }, `${b.reverse ? 'R' : ''}${b.speed}`));
       this.botEls.set(b.seat, el);
     }
     this.drawOrder(view);

@@ -312,6 +312,8 @@ class RoboRallyTable {
   reenterChoices(r) {
     const b = this.view.board;
     const taken = new Set(this.view.robots.filter((o) => o.at && o.seat !== r.seat).map((o) => `${o.at[0]},${o.at[1]}`));
+    const archive = cellAt(b, r.archive[0], r.archive[1]);
+    if (!taken.has(`${r.archive[0]},${r.archive[1]}`) && archive.kind !== 'void' && archive.kind !== 'pit') return [r.archive];
     const out = [];
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
@@ -324,6 +326,25 @@ class RoboRallyTable {
     return out;
   }
 
+  /** RR-8.3 (a hint; the engine decides): no robot within 3 cells straight ahead, walls blocking. */
+  clearSight(at, d, seat) {
+    const b = this.view.board;
+    const robots = new Set(this.view.robots.filter((o) => o.at && o.seat !== seat).map((o) => `${o.at[0]},${o.at[1]}`));
+    let [x, y] = at;
+    for (let i = 0; i < 3; i++) {
+      if (wallAt(b, x, y, d)) return true;
+      x += STEP[d][0]; y += STEP[d][1];
+      if (cellAt(b, x, y).kind === 'void') return true;
+      if (robots.has(`${x},${y}`)) return false;
+    }
+    return true;
+  }
+
+  facingsAt(at, r) {
+    const any = this.reenterChoices(r).some((c) => [0, 1, 2, 3].some((d) => this.clearSight(c, d, r.seat)));
+    return [0, 1, 2, 3].filter((d) => !any || this.clearSight(at, d, r.seat));
+  }
+
   reenterControls(box, r) {
     const pick = this.sel.reenter;
     box.append(h('div.pick-title', [h('b', 'Re-enter'), h('span.hint', ' click a highlighted cell on the course (your archive first), then a facing')]));
@@ -332,7 +353,8 @@ class RoboRallyTable {
       onclick: () => { this.sel.reenter = at; this.renderControls(); },
     }, at[0] === r.archive[0] && at[1] === r.archive[1] ? `archive ${sq(at)}` : sq(at)))));
     if (pick) {
-      box.append(h('div.facings', [0, 1, 2, 3].map((d) => h('button.btn', { type: 'button', 'data-facing': d, onclick: () => this.commitReenter(d) }, `${ARROW[d]} ${DIR[d]}`))));
+      const ok = this.facingsAt(pick, r);
+      box.append(h('div.facings', [0, 1, 2, 3].map((d) => h('button.btn', { type: 'button', 'data-facing': d, disabled: !ok.includes(d) || undefined, onclick: () => this.commitReenter(d) }, `${ARROW[d]} ${DIR[d]}`))));
     }
     box.append(h('label.check', [h('input#reenter-down', { type: 'checkbox', checked: this.sel.poweredDown || undefined, onchange: (e) => { this.sel.poweredDown = e.target.checked; } }), ' Re-enter powered down']));
     this.drawPicks(r);
@@ -348,7 +370,7 @@ class RoboRallyTable {
     if (this.sel.reenter) {
       const [x, y] = this.sel.reenter;
       const cx = x * S + S / 2, cy = y * S + S / 2;
-      for (let d = 0; d < 4; d++) {
+      for (const d of this.facingsAt(this.sel.reenter, r)) {
         const tx = cx + STEP[d][0] * S * 0.36, ty = cy + STEP[d][1] * S * 0.36;
         this.gPick.append(s('g.facing-pick', { 'data-facing': d, tabindex: 0, role: 'button', 'aria-label': `Face ${DIR[d]}` }, [s('circle', { cx: tx, cy: ty, r: 8 }), s('text', { x: tx, y: ty + 4, 'text-anchor': 'middle' }, ARROW[d])]));
       }
