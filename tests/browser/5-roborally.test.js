@@ -12,7 +12,7 @@ test('RoboRally: three turns programmed through the UI against bots', async () =
   const b = await launch();
   try {
     const page = await b.page({ anim: 'fast', name: 'Rob' });
-    const id = await createFromLobby(page, { game: 'roborally', board: 'first-steps', players: 3, seats: ['me', 'bot:heuristic', 'bot:random'] });
+    const id = await createFromLobby(page, { game: 'roborally', board: 'dizzy-dash', players: 3, seats: ['me', 'bot:heuristic', 'bot:random'] });
     await page.waitForSelector('svg.course .cell');
     await page.waitForSelector('.status.mine', { timeout: 30000 });
     assert.equal(await page.locator('svg.course .robot').count(), 3, 'three robots on the course');
@@ -75,6 +75,12 @@ test('RoboRally: three turns programmed through the UI against bots', async () =
     // Hands are secret: the log shows only this seat's hands, the bots' never.
     const info = await api(`/api/games/${id}`);
     assert.ok(['running', 'finished'].includes(info.status));
+    // Phone-sized: the table still fits without sideways scrolling.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `no horizontal scrolling on a phone (${overflow}px)`);
+    await page.screenshot({ path: join(ARTIFACTS, 'roborally-phone.png') });
     assert.deepEqual(b.errors, [], 'no console errors');
   } finally {
     await b.close();

@@ -245,7 +245,7 @@ class RoboRallyTable {
     const seat = this.waiting.find((x) => this.mine(x));
     if (seat === undefined || view.phase === 'over') {
       const me = this.robot(view, this.mySeat());
-      box.hidden = !me;
+      box.hidden = !me || view.phase === 'over';
       if (me && me.hand && view.phase === 'program') box.append(h('p.hint', 'Program sent. Waiting for the other robots…'));
       else if (me) box.append(h('p.hint', 'Waiting…'));
       return;
@@ -434,11 +434,11 @@ class RoboRallyTable {
       case 'powered_down': return `${R(ev.seat)} is powered down`;
       case 'powered_up': return `${R(ev.seat)} powers up`;
       case 'dealt': return null;
-      case 'hand': return `Your hand: ${ev.cards.map(cardText).join(', ')}`;
+      case 'hand': return `${R(ev.seat)} is dealt: ${ev.cards.map(cardText).join(', ')}`;
       case 'programmed': return `${R(ev.seat)} has programmed`;
       case 'program': return null;
       case 'power_down_announced': return `${R(ev.seat)} announces a power down`;
-      case 'register_revealed': return `Register ${ev.register}: ${ev.cards.map((c) => `${R(c.seat)} ${cardText(c.card)}`).join(', ')}`;
+      case 'register_revealed': return `Register ${ev.register}: ${ev.cards.map((c) => `${R(c.seat)} ${cardText(c.card)}`).join(', ') || 'no cards'}`;
       case 'moved': return `${R(ev.seat)} ${ev.by === 'card' ? 'moves' : `is moved (${ev.by})`} ${sq(ev.from)} → ${sq(ev.to)}`;
       case 'turned': return `${R(ev.seat)} turns ${DIR[ev.from]} → ${DIR[ev.to]}${ev.by === 'card' ? '' : ` (${ev.by})`}`;
       case 'blocked': return `${R(ev.seat)} is blocked by a wall`;
