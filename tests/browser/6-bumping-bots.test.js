@@ -24,7 +24,13 @@ test('Bumping Bots: a race played through the UI against bots', async () => {
       if (!(await page.locator('.status.mine').count())) { await page.waitForTimeout(100); continue; }
       const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
       let did = null;
-      if (await page.locator('.controls [data-speed]').count()) {
+      const round = Number(((await page.locator('.bb-order b').textContent().catch(() => '')) || '').replace(/^\D*(\d+).*$/, '$1')) || 0;
+      const cardSel = `.cards-row [data-card="engine"], .cards-row [data-card="jumper"]${round >= 3 ? ', .cards-row [data-card="nitro"]' : ''}`;
+      if (!kinds.card && await page.locator(cardSel).count()) {
+        // A tuning card before the speed choice (boosted engine, jumper, or nitro after round 1).
+        await page.locator(cardSel).first().click();
+        did = 'card';
+      } else if (await page.locator('.controls [data-speed]').count()) {
         const speed = await page.evaluate(() => Number((document.querySelector('.rr-player.me .pstats')?.textContent.match(/speed (?:reverse )?(\d)/) || [])[1] || 0));
         await page.click(speed < 3 ? '[data-speed="accelerate"]' : '[data-speed="keep"]');
         did = 'speed';

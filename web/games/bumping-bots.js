@@ -185,8 +185,19 @@ class BumpingBotsTable {
         h('button.btn', { type: 'button', 'data-speed': 'reverse1', onclick: () => act({ type: 'speed', choice: 'reverse', new_speed: 1 }) }, 'Reverse 1'),
         h('button.btn', { type: 'button', 'data-speed': 'reverse2', onclick: () => act({ type: 'speed', choice: 'reverse', new_speed: 2 }) }, 'Reverse 2'),
       ]));
-      const simple = cards.filter((c) => c === 'nitro' || c === 'engine');
-      if (simple.length) box.append(h('div.actions', [h('span.hint', 'Tuning cards: '), ...simple.map((c) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c }) }, CARD[c]))]));
+      if (cards.length) {
+        // A tuning card is played before the speed choice (BB-9); the engine checks it.
+        const jumpAt = h('select.jump-at', { 'aria-label': 'Leap after how many cells' }, [0, 1, 2, 3, 4, 5, 6].map((n) => h('option', { value: n }, `after ${n}`)));
+        const others = view.bots.filter((o) => o.seat !== seat && o.at);
+        const buttons = [];
+        for (const c of new Set(cards)) {
+          if (c === 'nitro' || c === 'engine') buttons.push(h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c }) }, CARD[c]));
+          else if (c === 'jumper') buttons.push(h('span.card-play', [h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, at_cell: Number(jumpAt.value) }) }, 'Jumper'), jumpAt]));
+          else if (c === 'rotation') buttons.push(...[-1, 1].map((tn) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, rotations: [{ at_cell: 0, turn: tn }] }) }, `Quick rotation ${TURN[tn]}`)));
+          else if (c === 'magnet') buttons.push(...others.map((o) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, target: o.seat, when: 'start' }) }, `Magnet → ${this.names(o.seat)}`)));
+        }
+        box.append(h('div.pick-title', h('b', 'Tuning cards (before the speed)')), h('div.actions.cards-row', buttons));
+      }
     } else if (view.phase === 'move') {
       const row = (label, k) => h('div.actions', [h('span.hint', label), ...[-1, 0, 1].map((t) => h('button.btn.small', { type: 'button', class: this.sel[k] === t ? 'on' : '', 'data-rot': `${k}:${t}`, onclick: () => { this.sel[k] = t; this.renderControls(); } }, TURN[t]))]);
       box.append(h('div.pick-title', h('b', `Move ${b.speed} cells`)), row('Before the last cell: ', 'before'), row('After the move: ', 'after'));
@@ -292,7 +303,9 @@ export default {
   minPlayers: 2,
   maxPlayers: 9,
   boards: TRACKS,
-  variants: [],
+  variants: [
+    { key: 'choose_cards', title: 'Choose tuning cards', help: 'Players pick their tuning cards instead of drawing them' },
+  ],
   options: [],
   boardPreview(id) {
     const b = TRACKS.find((x) => x.id === id) || TRACKS[0];

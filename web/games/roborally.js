@@ -531,7 +531,10 @@ export default {
   minPlayers: 2,
   maxPlayers: 8,
   boards: BOARDS,
-  variants: [],
+  variants: [
+    { key: 'lives4', title: 'Four lives', help: 'Each robot has four lives instead of three' },
+    { key: 'full_ranking', title: 'Full ranking', help: 'Play on until every robot is placed' },
+  ],
   options: [],
   boardPreview(id) {
     const b = BOARDS.find((x) => x.id === id) || BOARDS[0];
