@@ -11,6 +11,7 @@ const STEP = [[0, -1], [1, 0], [0, 1], [-1, 0]];
 const DIR = ['north', 'east', 'south', 'west'];
 const ARROW = ['↑', '→', '↓', '←'];
 const CARD = {
+  locked: 'Locked',
   uturn: 'U-turn', left: 'Turn left', right: 'Turn right', backup: 'Back up', move1: 'Move 1', move2: 'Move 2', move3: 'Move 3',
 };
 const CARD_ICON = { uturn: '⟲', left: '↶', right: '↷', backup: '⇩', move1: '1', move2: '2', move3: '3' };
@@ -205,7 +206,7 @@ class RoboRallyTable {
         r.finished ? h('span.badge', 'finished') : null,
         r.options && r.options.length ? h('span.badge', { title: 'Option cards' }, r.options.join(', ')) : null,
       ]),
-      h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `${rv.kind}${r.locked_registers.includes(k + 1) || r.locked_registers.includes(k) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
+      h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `k-${rv.kind}${r.locked_registers.includes(k + 1) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
       this.ctx.presence ? this.ctx.presence(r.seat) : null,
     ]))));
   }
@@ -230,11 +231,8 @@ class RoboRallyTable {
 
   // ---- controls ----
   lockedIdx(r) {
-    // locked_registers: register numbers 1..5 (RR-6.2); a register holding a card while its
-    // robot still programs is locked.
-    const set = new Set();
-    r.registers.forEach((rv, k) => { if (rv.kind === 'card') set.add(k); });
-    return set;
+    // locked_registers: register numbers 1..5 (RR-6.2), as the engine says.
+    return new Set((r.locked_registers || []).map((n) => n - 1));
   }
 
   renderControls() {
@@ -275,7 +273,7 @@ class RoboRallyTable {
     box.append(h('div.pick-title', h('b', 'Registers')));
     box.append(h('div.registers', [0, 1, 2, 3, 4].map((k) => {
       if (locked.has(k)) {
-        const c = r.registers[k].card;
+        const c = (r.registers[k] && r.registers[k].card) || { card: 'locked', priority: '' };
         return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} 🔒`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
       }
       const c = regs[k];
