@@ -405,6 +405,11 @@ class RoboRallyTable {
     if (this.ctx.replay || !this.view || e.ctrlKey || e.metaKey || e.altKey) return;
     const tag = (e.target.tagName || '').toLowerCase();
     if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+    if (e.key === 'Enter' && e.target instanceof SVGElement && e.target.closest('[data-reenter],[data-facing]')) {
+      e.preventDefault();
+      e.target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return;
+    }
     const seat = this.waiting.find((x) => this.mine(x));
     if (seat === undefined || this.view.phase !== 'program') return;
     const r = this.robot(this.view, seat);
