@@ -94,7 +94,10 @@ class BumpingBotsTable {
     this.gBots = s('g');
     this.svg.append(this.gTrack, this.gObs, this.gBots);
     let cells = [];
-    if (board && board.cells) cells = drawTrack(board, this.gTrack);
+    if (board && board.cells) {
+      cells = drawTrack(board, this.gTrack);
+      if (board.name) try { localStorage.setItem(`robodrome.track.${board.name}`, JSON.stringify(board)); } catch { /* full */ }
+    }
     if (!cells.length) cells = view.bots.filter((b) => b.at).map((b) => hexOf(b.at));
     const [x, y, w, hh] = bounds(cells.length ? cells : [[0, 0]], SIZE, 6);
     this.svg.setAttribute('viewBox', `${x} ${y} ${w} ${hh}`);
@@ -309,7 +312,19 @@ export default {
   options: [],
   boardPreview(id) {
     const b = TRACKS.find((x) => x.id === id) || TRACKS[0];
-    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the track is drawn at the table')]);
+    let seen = null;
+    try { seen = JSON.parse(localStorage.getItem(`robodrome.track.${b.id}`) || 'null'); } catch { seen = null; }
+    if (seen && seen.cells) {
+      const svg = s('svg.bb-track', { role: 'img', 'aria-label': b.title });
+      const g = s('g');
+      const cells = drawTrack(seen, g);
+      for (const o of seen.obstacles || []) g.append(obstacleShape(o));
+      const [x, y, w, hh] = bounds(cells, SIZE, 6);
+      svg.setAttribute('viewBox', `${x} ${y} ${w} ${hh}`);
+      svg.append(g);
+      return svg;
+    }
+    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the track is drawn at the table (and here once seen)')]);
   },
   createTable: (ctx) => new BumpingBotsTable(ctx),
 };

@@ -136,6 +136,9 @@ class RoboRallyTable {
     this.gRobots = s('g.robots');
     this.gFx = s('g.fx');
     drawCourse(b, this.gCourse);
+    // Remembered for the lobby's preview (the server serves no course pictures).
+    const name = this.ctx.setup && typeof this.ctx.setup.board === 'string' ? this.ctx.setup.board : null;
+    if (name) try { localStorage.setItem(`robodrome.course.${name}`, JSON.stringify(b)); } catch { /* full */ }
     this.svg.append(this.gCourse, this.gMarks, this.gRobots, this.gPick, this.gFx);
     this.svg.addEventListener('click', (e) => this.onBoardClick(e));
     this.strip = h('div.reveal-strip', { 'aria-label': 'Revealed cards' });
@@ -541,7 +544,16 @@ export default {
   options: [],
   boardPreview(id) {
     const b = BOARDS.find((x) => x.id === id) || BOARDS[0];
-    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the course is drawn at the table')]);
+    let seen = null;
+    try { seen = JSON.parse(localStorage.getItem(`robodrome.course.${b.id}`) || 'null'); } catch { seen = null; }
+    if (seen && seen.cells) {
+      const svg = s('svg.course', { viewBox: `-4 -4 ${seen.width * S + 8} ${seen.height * S + 8}`, role: 'img', 'aria-label': b.title });
+      const g = s('g');
+      drawCourse(seen, g);
+      svg.append(g);
+      return svg;
+    }
+    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the course is drawn at the table (and here once seen)')]);
   },
   createTable: (ctx) => new RoboRallyTable(ctx),
 };
