@@ -63,7 +63,8 @@ export async function launch() {
       await browser.close().catch(() => {});
       proc.kill('SIGTERM');
       await new Promise((r) => { if (proc.exitCode !== null) r(); else { proc.on('exit', r); setTimeout(() => { proc.kill('SIGKILL'); r(); }, 5000); } });
-      rmSync(dir, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing the profile: retry, never fail a test.
+      try { rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* left in /tmp */ }
     },
   };
 }
