@@ -63,7 +63,8 @@ export async function launch() {
       await browser.close().catch(() => {});
       proc.kill('SIGTERM');
       await new Promise((r) => { if (proc.exitCode !== null) r(); else { proc.on('exit', r); setTimeout(() => { proc.kill('SIGKILL'); r(); }, 5000); } });
-      rmSync(dir, { recursive: true, force: true });
+      // Chromium's helper processes may still be writing the profile: retry, never fail a test.
+      try { rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* left in /tmp */ }
     },
   };
 }
@@ -77,10 +78,12 @@ export async function api(path, init) {
 export const gameIdOf = (page) => page.evaluate(() => (location.hash.match(/#\/(?:g|replay)\/([\w-]+)/) || [])[1]);
 
 /** Create a game from the lobby form. `seats` are the select values per seat. */
-export async function createFromLobby(page, { players = 2, seats, variants = [], name, timer } = {}) {
+export async function createFromLobby(page, { game, board, players = 2, seats, variants = [], name, timer } = {}) {
   await page.goto('/');
   await page.waitForSelector('#create');
   if (name) await page.fill('#my-name', name);
+  if (game) await page.selectOption('#new-game', game);
+  if (board) await page.selectOption('#new-board', board);
   await page.fill('#new-players', String(players));
   await page.dispatchEvent('#new-players', 'input');
   for (let i = 0; i < seats.length; i++) await page.selectOption(`select[data-seat="${i}"]`, seats[i]);

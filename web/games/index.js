@@ -1,14 +1,14 @@
-// The games the client can show: one module per game. RoboRally and Bumping Bots get a line
-// each here when their tables exist.
+// The games the client can show: one module per game.
 import autoscooter from './autoscooter.js';
+import roborally from './roborally.js';
+import bumpingBots from './bumping-bots.js';
 
 export const GAMES = {
   autoscooter,
+  roborally,
+  'bumping-bots': bumpingBots,
 };
 
-export const COMING = [
-  { name: 'roborally', title: 'RoboRally' },
-  { name: 'bumpingbots', title: 'Bumping Bots' },
-];
+export const COMING = [];
 
 export const gameModule = (name) => GAMES[name] || null;

@@ -64,7 +64,7 @@ export async function showReplay(root, id, startStep) {
     for (const ev of st.events) {
       const text = table.describe(ev);
       if (!text) continue;
-      const li = h('li', { 'data-seq': st.seq, 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' ? 'round' : '', onclick: () => go(st.seq) }, text);
+      const li = h('li', { 'data-seq': st.seq, 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' || ev.type === 'turn_started' ? 'round' : '', onclick: () => go(st.seq) }, text);
       lines.push(li);
       logList.append(li);
     }
@@ -80,7 +80,7 @@ export async function showReplay(root, id, startStep) {
     page.dataset.step = cur;
     const v = steps[cur].view;
     const entry = steps[cur].entry;
-    status.textContent = cur === 0 ? 'Before the first move' : `Round ${Math.min(v.round, 11)} · ${entryText(entry, names)}`;
+    status.textContent = cur === 0 ? 'Before the first move' : `${v.turn !== undefined ? `Turn ${v.turn}` : `Round ${data.game === 'autoscooter' ? Math.min(v.round, 11) : v.round}`} · ${entryText(entry, names)}`;
     for (const li of lines) {
       const s = Number(li.dataset.seq);
       li.hidden = s > cur;
@@ -151,6 +151,8 @@ function entryText(entry, names) {
     case 'plot_wild': return `${names(entry.seat)} plotted the wild car: ${a.letter || 'straight'}`;
     case 'start': return `${names(entry.seat)} started car ${a.car + 1}`;
     case 'take': case 'pay': return `${names(entry.seat)} chose colours`;
+    case 'program': return `${names(entry.seat)} programmed`;
+    case 'speed': return `${names(entry.seat)} chose speed: ${a.choice.replace(/_/g, ' ')}`;
     default: return `${names(entry.seat)}: ${a.type}`;
   }
 }

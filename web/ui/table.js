@@ -78,7 +78,7 @@ export async function showTable(root, id) {
   function logEvent(ev, seq) {
     const text = table.describe(ev);
     if (!text) return;
-    const li = h('li', { 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' ? 'round' : '' }, text);
+    const li = h('li', { 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' || ev.type === 'turn_started' ? 'round' : '' }, text);
     if (seq !== undefined) li.dataset.seq = seq;
     logList.append(li);
     while (logList.children.length > 400) logList.firstChild.remove();

@@ -58,6 +58,57 @@ pub struct View {
     pub discard_pile: usize,
     pub winner: Option<Seat>,
     pub timer_seconds: u32,
+    /// The course (public, read-only): what a client draws.
+    pub board: BoardView,
+}
+
+/// One cell of [`BoardView`] (the kinds of [`crate::board::Cell`], every field named).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CellView {
+    Void,
+    Floor,
+    Pit,
+    Belt { dir: SqDir, express: bool, from: Option<SqDir> },
+    Pusher { side: SqDir, registers: u8 },
+    Gear { turn: crate::board::Turn },
+    Repair,
+    RepairOption,
+}
+
+/// The course as a client draws it: cells row by row (`y * width + x`), the wall bit mask per
+/// cell (bit d = a wall on side d, N E S W), board lasers, flags in order and docks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BoardView {
+    pub width: i32,
+    pub height: i32,
+    pub cells: Vec<CellView>,
+    pub walls: Vec<u8>,
+    pub lasers: Vec<crate::board::Laser>,
+    pub flags: Vec<Sq>,
+    pub docks: Vec<crate::board::Dock>,
+}
+
+impl BoardView {
+    pub fn of(b: &crate::board::Board) -> BoardView {
+        use crate::board::Cell;
+        let mut cells = Vec::new();
+        let mut walls = Vec::new();
+        for (at, c) in b.cells() {
+            cells.push(match c {
+                Cell::Void => CellView::Void,
+                Cell::Floor => CellView::Floor,
+                Cell::Pit => CellView::Pit,
+                Cell::Belt(x) => CellView::Belt { dir: x.dir, express: x.express, from: x.from },
+                Cell::Pusher { side, registers } => CellView::Pusher { side, registers },
+                Cell::Gear(turn) => CellView::Gear { turn },
+                Cell::Repair => CellView::Repair,
+                Cell::RepairOption => CellView::RepairOption,
+            });
+            walls.push(SqDir::ALL.iter().fold(0u8, |m, &d| if b.wall(at, d) { m | 1 << d.index() } else { m }));
+        }
+        BoardView { width: b.width, height: b.height, cells, walls, lasers: b.lasers.clone(), flags: b.flags.clone(), docks: b.docks.clone() }
+    }
 }
 
 impl View {
@@ -123,6 +174,7 @@ impl View {
             discard_pile: g.deck.discard.len(),
             winner: g.winner,
             timer_seconds: g.rules.timer_seconds,
+            board: BoardView::of(&g.board),
         }
     }
 }

@@ -1,0 +1,330 @@
+// Bumping Bots' table: the track in SVG from the setup's board (cells, walls, the start/finish
+// line, the grid, obstacles and bumpers), the bots with speed and direction, the race order and
+// laps; speed buttons, the move with a rotation before the last cell and after, shock and orient
+// decisions when the engine asks, tuning cards. The engine decides every rule.
+
+import { h, s, clear, sleep } from '../dom.js';
+import { DIRS, DIR_NAMES, key, centre, corners, edge, polygon, bounds } from '../hex.js';
+
+const SIZE = 30;
+const TRACKS = [
+  { id: 'oval', title: 'Oval' },
+  { id: 'chicane', title: 'Chicane' },
+  { id: 'factory', title: 'Factory' },
+];
+const CARD = { jumper: 'Jumper', magnet: 'Magnet', nitro: 'Nitro', engine: 'Boosted engine', rotation: 'Quick rotation' };
+const SPEED = [
+  ['keep', 'Keep speed'], ['accelerate', 'Accelerate'], ['accelerate_to_3', 'Straight to 3'], ['decelerate', 'Decelerate'],
+];
+const TURN = { '-1': '↺ left', 0: 'straight', 1: '↻ right' };
+const hexOf = (a) => (Array.isArray(a) ? a : [a.q, a.r]);
+
+function drawTrack(board, g) {
+  const cells = board.cells.map((c) => hexOf(c.at));
+  for (const c of cells) g.append(s('polygon.bb-cell', { points: polygon(corners(c, SIZE)), 'data-hex': key(c) }));
+  for (const spot of board.start_grid || []) {
+    const [x, y] = centre(hexOf(spot.at), SIZE);
+    g.append(s('circle.bb-grid', { cx: x, cy: y, r: SIZE * 0.25 }));
+  }
+  for (const e of board.finish_line || []) {
+    const [[x1, y1], [x2, y2]] = edge(hexOf(e.at), e.side, SIZE);
+    g.append(s('line.bb-line', { x1, y1, x2, y2 }));
+  }
+  const set = new Set(cells.map(key));
+  for (const c of cells) {
+    for (let d = 0; d < 6; d++) {
+      if (set.has(key([c[0] + DIRS[d][0], c[1] + DIRS[d][1]]))) continue;
+      const [[x1, y1], [x2, y2]] = edge(c, d, SIZE);
+      g.append(s('line.bb-border', { x1, y1, x2, y2 }));
+    }
+  }
+  for (const e of board.walls || []) {
+    const [[x1, y1], [x2, y2]] = edge(hexOf(e.at), e.side, SIZE);
+    g.append(s('line.bb-wall', { x1, y1, x2, y2 }));
+  }
+  return cells;
+}
+
+function obstacleShape(o) {
+  const [x, y] = centre(hexOf(o.at), SIZE);
+  const g = s('g.bb-obstacle', { class: o.kind, transform: `translate(${x},${y})`, 'data-kind': o.kind });
+  if (o.kind === 'bumper') g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.75)) }), s('text', { y: 5, 'text-anchor': 'middle' }, '➤'));
+  else if (o.kind === 'mobile') g.append(s('circle', { r: SIZE * 0.5 }));
+  else if (o.kind === 'motorised') {
+    g.append(s('circle', { r: SIZE * 0.35 }));
+    for (const d of o.arms || []) { const [ax, ay] = centre(DIRS[d], SIZE); g.append(s('line.arm', { x1: 0, y1: 0, x2: ax, y2: ay })); }
+  } else g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.8)) }));
+  return g;
+}
+
+function botShape(seat) {
+  return [
+    s('g.rot', [s('polygon.body', { points: `${SIZE * 0.7},0 ${-SIZE * 0.5},${-SIZE * 0.55} ${-SIZE * 0.25},0 ${-SIZE * 0.5},${SIZE * 0.55}` })]),
+    s('text.bnum', { y: 4, 'text-anchor': 'middle' }, String(seat + 1)),
+  ];
+}
+
+class BumpingBotsTable {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.names = ctx.names;
+    this.view = null;
+    this.waiting = [];
+    this.epoch = 0;
+    this.drawn = new Map();
+    this.sel = { before: 0, after: 0 };
+    this.svg = null;
+    this.botEls = new Map();
+    this.onKey = this.onKey.bind(this);
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  destroy() { this.epoch++; document.removeEventListener('keydown', this.onKey); }
+  speedFactor() { return this.ctx.speed ? this.ctx.speed() : 1; }
+  wait(ms) { const f = this.speedFactor(); return f ? sleep(ms * f) : Promise.resolve(); }
+  mine(seat) { return (this.ctx.mySeats || []).includes(seat); }
+  bot(seat) { return this.view.bots.find((b) => b.seat === seat); }
+
+  ensureBoard(view) {
+    if (this.svg) return;
+    const board = this.ctx.setup && this.ctx.setup.board;
+    this.svg = s('svg.bb-track', { role: 'img', 'aria-label': 'The track' });
+    this.gTrack = s('g');
+    this.gObs = s('g');
+    this.gBots = s('g');
+    this.svg.append(this.gTrack, this.gObs, this.gBots);
+    let cells = [];
+    if (board && board.cells) {
+      cells = drawTrack(board, this.gTrack);
+      if (board.name) try { localStorage.setItem(`robodrome.track.${board.name}`, JSON.stringify(board)); } catch { /* full */ }
+    }
+    if (!cells.length) cells = view.bots.filter((b) => b.at).map((b) => hexOf(b.at));
+    const [x, y, w, hh] = bounds(cells.length ? cells : [[0, 0]], SIZE, 6);
+    this.svg.setAttribute('viewBox', `${x} ${y} ${w} ${hh}`);
+    this.orderBar = h('div.bb-order', { 'aria-label': 'Race order' });
+    clear(this.ctx.board).append(h('div.bb-board', [this.svg]), this.orderBar);
+  }
+
+  placeBot(el, at, facing) {
+    const [x, y] = centre(at, SIZE);
+    el.setAttribute('transform', `translate(${x},${y})`);
+    el.querySelector('.rot').setAttribute('transform', `rotate(${facing * 60})`);
+    el.dataset.at = key(at);
+    el.dataset.facing = facing;
+  }
+
+  show(view) { this.epoch++; this.busy = false; this.render(view); }
+
+  render(view) {
+    this.view = view;
+    this.ensureBoard(view);
+    clear(this.gObs);
+    for (const o of view.obstacles) this.gObs.append(obstacleShape(o));
+    clear(this.gBots);
+    this.botEls.clear();
+    for (const b of view.bots) {
+      if (!b.at) continue;
+      const el = s('g.bb-bot', { 'data-seat': b.seat, class: `${this.mine(b.seat) ? 'me' : ''} ${view.to_act === b.seat ? 'acting' : ''}`, style: `--car: var(--seat${b.seat % 8})` }, botShape(b.seat));
+      this.placeBot(el, hexOf(b.at), b.facing);
+      const [x, y] = centre(hexOf(b.at), SIZE);
+      this.gBots.append(el, s('text.bb-speed', { x: x + SIZE * 0.45, y: y - SIZE * 0.35, 'data-speed-of': b.seat }, `${b.reverse ? 'R' : ''}${b.speed}`));
+      this.botEls.set(b.seat, el);
+    }
+    this.drawOrder(view);
+    this.renderPlayers(view);
+    this.renderControls();
+  }
+
+  drawOrder(view, active) {
+    clear(this.orderBar).append(h('b', `Round ${view.round} · ${view.laps_to_run} laps · order: `),
+      ...view.order.map((seat, i) => h('span.bb-chip', { class: (active ?? view.to_act) === seat ? 'now' : '', style: { '--car': `var(--seat${seat % 8})` } }, `${i + 1}. ${this.names(seat)}`)));
+  }
+
+  renderPlayers(view) {
+    const pl = this.ctx.players;
+    clear(pl).append(h('h3', 'Bots'), h('ul.players.rr-players', view.bots.map((b) => h('li.rr-player', { 'data-seat': b.seat, class: this.mine(b.seat) ? 'me' : '' }, [
+      h('span.seat-dot', { style: { background: `var(--seat${b.seat % 8})` } }),
+      h('span.pname', `${this.names(b.seat)}${this.mine(b.seat) ? ' (you)' : ''}`),
+      h('span.pstats', [
+        h('span', { 'data-laps': b.laps }, `lap ${Math.max(0, b.laps)}/${view.laps_to_run}`),
+        ` · speed ${b.reverse ? 'reverse ' : ''}${b.speed}`,
+        ` · ${DIR_NAMES[b.facing]}`,
+        ` · cards ${b.cards ? b.cards.map((c) => CARD[c] || c).join(', ') || 'none' : b.card_count}`,
+        b.finished_place ? h('span.badge', `${b.finished_place}. place`) : null,
+      ]),
+      this.ctx.presence ? this.ctx.presence(b.seat) : null,
+    ]))));
+  }
+
+  status(view, waiting) {
+    const w = waiting || [];
+    const changed = JSON.stringify(w) !== JSON.stringify(this.waiting);
+    this.waiting = w;
+    if (changed) this.renderControls();
+    if (!view) return { text: 'Connecting…' };
+    if (view.phase === 'over') return { text: `Race over${view.ranking.length ? `: ${this.names(view.ranking[0].seat)} wins` : ''}` };
+    const me = w.find((x) => this.mine(x));
+    const what = { speed: 'choose your speed', move: 'move', shock_choice: 'push or turn', orient: 'orient your bot', magnet: 'use the Magnet?', pick_cards: 'pick a card' }[view.phase] || 'decide';
+    if (me !== undefined) return { text: `Round ${view.round} · your turn: ${what}`, tone: 'mine' };
+    if (w.length) return { text: `Round ${view.round} · ${this.names(w[0])}: ${what}` };
+    return { text: `Round ${view.round}` };
+  }
+
+  renderControls() {
+    const box = this.ctx.controls;
+    const view = this.view;
+    if (!view || this.ctx.replay || this.busy) { if (box && !this.busy) box.hidden = true; return; }
+    clear(box);
+    const seat = this.waiting.find((x) => this.mine(x));
+    if (seat === undefined || view.phase === 'over') { box.hidden = !view.bots.some((b) => this.mine(b.seat)); box.append(h('p.hint', 'Waiting…')); return; }
+    box.hidden = false;
+    const b = this.bot(seat);
+    const act = (a) => this.ctx.act(a, seat);
+    const cards = (b.cards || []);
+    if (view.phase === 'speed') {
+      box.append(h('div.pick-title', h('b', `Speed (now ${b.reverse ? 'reverse ' : ''}${b.speed})`)));
+      box.append(h('div.actions', [
+        ...SPEED.map(([c, l], i) => h('button.btn', { type: 'button', 'data-speed': c, onclick: () => act({ type: 'speed', choice: c }) }, `${l} (${i + 1})`)),
+        h('button.btn', { type: 'button', 'data-speed': 'reverse1', onclick: () => act({ type: 'speed', choice: 'reverse', new_speed: 1 }) }, 'Reverse 1'),
+        h('button.btn', { type: 'button', 'data-speed': 'reverse2', onclick: () => act({ type: 'speed', choice: 'reverse', new_speed: 2 }) }, 'Reverse 2'),
+      ]));
+      if (cards.length) {
+        // A tuning card is played before the speed choice (BB-9); the engine checks it.
+        const jumpAt = h('select.jump-at', { 'aria-label': 'Leap after how many cells' }, [0, 1, 2, 3, 4, 5, 6].map((n) => h('option', { value: n }, `after ${n}`)));
+        const others = view.bots.filter((o) => o.seat !== seat && o.at);
+        const buttons = [];
+        for (const c of new Set(cards)) {
+          if (c === 'nitro' || c === 'engine') buttons.push(h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c }) }, CARD[c]));
+          else if (c === 'jumper') buttons.push(h('span.card-play', [h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, at_cell: Number(jumpAt.value) }) }, 'Jumper'), jumpAt]));
+          else if (c === 'rotation') buttons.push(...[-1, 1].map((tn) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, rotations: [{ at_cell: 0, turn: tn }] }) }, `Quick rotation ${TURN[tn]}`)));
+          else if (c === 'magnet') buttons.push(...others.map((o) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, target: o.seat, when: 'start' }) }, `Magnet → ${this.names(o.seat)}`)));
+        }
+        box.append(h('div.pick-title', h('b', 'Tuning cards (before the speed)')), h('div.actions.cards-row', buttons));
+      }
+    } else if (view.phase === 'move') {
+      const row = (label, k) => h('div.actions', [h('span.hint', label), ...[-1, 0, 1].map((t) => h('button.btn.small', { type: 'button', class: this.sel[k] === t ? 'on' : '', 'data-rot': `${k}:${t}`, onclick: () => { this.sel[k] = t; this.renderControls(); } }, TURN[t]))]);
+      box.append(h('div.pick-title', h('b', `Move ${b.speed} cells`)), row('Before the last cell: ', 'before'), row('After the move: ', 'after'));
+      box.append(h('button.btn.primary#do-move', { type: 'button', onclick: async () => { if (await act({ type: 'move', rotate_before_last: this.sel.before, rotate_after: this.sel.after })) this.sel = { before: 0, after: 0 }; } }, 'Move (Enter)'));
+    } else if (view.phase === 'orient') {
+      box.append(h('div.pick-title', h('b', 'After the collision: turn once?')), h('div.actions', [-1, 0, 1].map((t) => h('button.btn', { type: 'button', 'data-orient': t, onclick: () => act({ type: 'orient', turn: t }) }, t === 0 ? 'No turn' : TURN[t]))));
+    } else if (view.phase === 'shock_choice') {
+      const tryShock = async (t) => {
+        for (let n = 1; n <= 4; n++) if (await this.ctx.act({ type: 'shock_choice', turn_passive: Array(n).fill(t), turn_first: 0 }, seat)) return;
+      };
+      box.append(h('div.pick-title', h('b', 'The shock: push, or turn the bot instead?')), h('div.actions', [
+        h('button.btn', { type: 'button', 'data-shock': 0, onclick: () => tryShock(0) }, 'Push'),
+        h('button.btn', { type: 'button', 'data-shock': -1, onclick: () => tryShock(-1) }, 'Turn ↺'),
+        h('button.btn', { type: 'button', 'data-shock': 1, onclick: () => tryShock(1) }, 'Turn ↻'),
+      ]));
+    } else if (view.phase === 'magnet') {
+      const others = view.bots.filter((o) => o.seat !== seat && o.at);
+      box.append(h('div.pick-title', h('b', 'Use the Magnet?')), h('div.actions', [
+        h('button.btn#magnet-no', { type: 'button', 'data-magnet': 'no', onclick: () => act({ type: 'card', card: null }) }, 'No'),
+        ...others.map((o) => h('button.btn.small', { type: 'button', 'data-magnet': o.seat, onclick: () => act({ type: 'card', card: 'magnet', target: o.seat }) }, `Pull to ${this.names(o.seat)}`)),
+      ]));
+    } else if (view.phase === 'pick_cards') {
+      const offer = this.drawn.get(seat) || ['jumper', 'magnet', 'nitro', 'engine', 'rotation'];
+      box.append(h('div.pick-title', h('b', 'Pick a tuning card')), h('div.actions', offer.map((c) => h('button.btn', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c }) }, CARD[c] || c))));
+    } else {
+      box.append(h('p.hint', `Decision: ${view.phase}`));
+    }
+  }
+
+  onKey(e) {
+    if (this.ctx.replay || !this.view || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target.tagName || '').toLowerCase();
+    if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+    const seat = this.waiting.find((x) => this.mine(x));
+    if (seat === undefined) return;
+    if (this.view.phase === 'speed' && /^[1-4]$/.test(e.key)) { e.preventDefault(); this.ctx.act({ type: 'speed', choice: SPEED[Number(e.key) - 1][0] }, seat); }
+    else if (this.view.phase === 'move' && e.key === 'Enter' && tag !== 'button') { e.preventDefault(); document.getElementById('do-move')?.click(); }
+  }
+
+  note(ev) {
+    if (ev.type === 'cards_drawn') this.drawn.set(ev.seat, ev.cards);
+  }
+
+  describe(ev) {
+    const R = (x) => this.names(x);
+    const hx = (a) => key(hexOf(a));
+    switch (ev.type) {
+      case 'round_started': return `Round ${ev.round}: order ${ev.order.map((x) => x + 1).join(', ')}`;
+      case 'cards_drawn': return `Cards drawn: ${ev.cards.map((c) => CARD[c] || c).join(', ')}`;
+      case 'card_picked': return `${R(ev.seat)} picks ${CARD[ev.card] || ev.card}`;
+      case 'card_played': return `${R(ev.seat)} plays ${CARD[ev.card] || ev.card}`;
+      case 'speed_chosen': return `${R(ev.seat)} goes ${ev.reverse ? 'in reverse ' : ''}at speed ${ev.speed}`;
+      case 'moved': return null;
+      case 'leapt': return `${R(ev.seat)} leaps ${hx(ev.from)} → ${hx(ev.to)}`;
+      case 'leap_cancelled': return `${R(ev.seat)}'s leap is cancelled`;
+      case 'turned': return `${R(ev.seat)} turns to ${DIR_NAMES[ev.facing]}`;
+      case 'collision': return `${R(ev.seat)} hits ${ev.against === 'bot' ? 'a bot' : `a ${ev.against}`}`;
+      case 'speed_lost': return `${R(ev.seat)} slows to ${ev.speed}`;
+      case 'pushed': return `${R(ev.seat)} is pushed ${hx(ev.from)} → ${hx(ev.to)}`;
+      case 'thrown': return `${R(ev.seat)} is thrown by a bumper`;
+      case 'obstacle_moved': return `A ${ev.kind} obstacle moves`;
+      case 'motor_turned': return 'A motorised obstacle turns';
+      case 'motor_blocked': return 'A motorised obstacle is blocked';
+      case 'magnet': return `${R(ev.seat)} pulls itself to ${R(ev.target)}`;
+      case 'line_crossed': return `${R(ev.seat)} crosses the line ${ev.forward ? 'forwards' : 'backwards'} (lap ${Math.max(0, ev.laps)})`;
+      case 'finished': return `${R(ev.seat)} finishes!`;
+      case 'placed': return `${R(ev.seat)} takes place ${ev.place}`;
+      case 'race_over': return `Race over: ${ev.ranking.map((g, i) => `${i + 1}. ${g.map(R).join(' & ')}`).join(', ')}`;
+      default: return ev.type.replace(/_/g, ' ');
+    }
+  }
+
+  async play(events, view, log) {
+    const epoch = ++this.epoch;
+    const fast = this.speedFactor() === 0 || !this.view || !this.svg;
+    for (const ev of events) {
+      log(ev);
+      this.note(ev);
+      if (fast || epoch !== this.epoch) continue;
+      const el = this.botEls.get(ev.seat);
+      switch (ev.type) {
+        case 'moved': case 'leapt': case 'pushed': case 'thrown': case 'magnet':
+          if (el) { this.placeBot(el, hexOf(ev.to), Number(el.dataset.facing)); await this.wait(ev.type === 'moved' ? 150 : 260); }
+          break;
+        case 'turned':
+          if (el) { this.placeBot(el, el.dataset.at.split(',').map(Number), ev.facing); await this.wait(150); }
+          break;
+        case 'collision':
+          if (el) { el.classList.add('shake'); await this.wait(300); el.classList.remove('shake'); }
+          break;
+        default:
+          break;
+      }
+    }
+    if (epoch !== this.epoch) return;
+    this.render(view);
+  }
+}
+
+export default {
+  name: 'bumping-bots',
+  title: 'Bumping Bots',
+  minPlayers: 2,
+  maxPlayers: 9,
+  boards: TRACKS,
+  variants: [
+    { key: 'choose_cards', title: 'Choose tuning cards', help: 'Players pick their tuning cards instead of drawing them' },
+  ],
+  options: [],
+  boardPreview(id) {
+    const b = TRACKS.find((x) => x.id === id) || TRACKS[0];
+    let seen = null;
+    try { seen = JSON.parse(localStorage.getItem(`robodrome.track.${b.id}`) || 'null'); } catch { seen = null; }
+    if (seen && seen.cells) {
+      const svg = s('svg.bb-track', { role: 'img', 'aria-label': b.title });
+      const g = s('g');
+      const cells = drawTrack(seen, g);
+      for (const o of seen.obstacles || []) g.append(obstacleShape(o));
+      const [x, y, w, hh] = bounds(cells, SIZE, 6);
+      svg.setAttribute('viewBox', `${x} ${y} ${w} ${hh}`);
+      svg.append(g);
+      return svg;
+    }
+    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the track is drawn at the table (and here once seen)')]);
+  },
+  createTable: (ctx) => new BumpingBotsTable(ctx),
+};

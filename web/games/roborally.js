@@ -1,0 +1,559 @@
+// RoboRally's table: the course in SVG from the view's board (belts with arrows, pushers,
+// gears, lasers, flags, pits, walls, docks), robots with facing, flags and archive markers;
+// the hand of cards clicked (or typed) into five registers, locked registers, power down, submit;
+// the registers resolved step by step from the events; re-entry by clicking a cell and a facing;
+// the stay-down choice. The engine decides every rule: a refused action comes back as an error.
+
+import { h, s, clear, sleep } from '../dom.js';
+
+const S = 40;
+const STEP = [[0, -1], [1, 0], [0, 1], [-1, 0]];
+const DIR = ['north', 'east', 'south', 'west'];
+const ARROW = ['↑', '→', '↓', '←'];
+const CARD = {
+  locked: 'Locked',
+  uturn: 'U-turn', left: 'Turn left', right: 'Turn right', backup: 'Back up', move1: 'Move 1', move2: 'Move 2', move3: 'Move 3',
+};
+const CARD_ICON = { uturn: '⟲', left: '↶', right: '↷', backup: '⇩', move1: '1', move2: '2', move3: '3' };
+const BOARDS = [
+  { id: 'first-steps', title: 'First Steps' },
+  { id: 'dizzy-dash', title: 'Dizzy Dash' },
+  { id: 'laser-gauntlet', title: 'Laser Gauntlet' },
+  { id: 'grand-tour', title: 'Grand Tour' },
+];
+
+const cardText = (c) => (c ? `${CARD[c.card] || c.card} (${c.priority})` : '—');
+const Robot = (seat) => `Robot ${seat + 1}`;
+const sq = (a) => `[${a[0]},${a[1]}]`;
+
+// ---------- the course ----------
+
+function cellAt(b, x, y) {
+  if (x < 0 || y < 0 || x >= b.width || y >= b.height) return { kind: 'void' };
+  return b.cells[y * b.width + x];
+}
+const wallAt = (b, x, y, d) => (x >= 0 && y >= 0 && x < b.width && y < b.height ? (b.walls[y * b.width + x] & (1 << d)) !== 0 : false);
+
+function arrowPath(cx, cy, d, len, express) {
+  // An arrow pointing north, rotated to `d`.
+  const k = len / 2;
+  const pts = express ? `M -8 ${k - 6} L 0 ${k - 14} L 8 ${k - 6} M -8 ${-2} L 0 ${-10} L 8 ${-2}` : `M 0 ${k} L 0 ${-k} M -7 ${-k + 8} L 0 ${-k} L 7 ${-k + 8}`;
+  return s('path.belt-arrow', { d: pts, transform: `translate(${cx},${cy}) rotate(${d * 90})` });
+}
+
+/** The course as SVG groups (cells, walls, lasers, flags, docks). */
+export function drawCourse(b, g) {
+  for (let y = 0; y < b.height; y++) {
+    for (let x = 0; x < b.width; x++) {
+      const c = b.cells[y * b.width + x];
+      if (!c || c.kind === 'void') continue;
+      const X = x * S, Y = y * S, cx = X + S / 2, cy = Y + S / 2;
+      const cls = `cell ${c.kind}${c.express ? ' express' : ''}`;
+      g.append(s('rect', { class: cls, x: X, y: Y, width: S, height: S, 'data-cell': `${x},${y}` }));
+      if (c.kind === 'belt') {
+        g.append(arrowPath(cx, cy, c.dir, S * 0.7, c.express));
+        if (c.from !== null && c.from !== undefined) g.append(s('circle.belt-turn', { cx: cx + STEP[c.from][0] * 12, cy: cy + STEP[c.from][1] * 12, r: 3 }));
+      } else if (c.kind === 'pusher') {
+        const [dx, dy] = STEP[c.side];
+        const regs = [0, 1, 2, 3, 4].filter((r) => c.registers & (1 << r)).map((r) => r + 1).join(' ');
+        g.append(s('rect.pusher-bar', { x: cx + dx * (S / 2 - 4) - (dy ? S / 2 - 4 : 3), y: cy + dy * (S / 2 - 4) - (dx ? S / 2 - 4 : 3), width: dy ? S - 8 : 6, height: dx ? S - 8 : 6 }));
+        g.append(s('text.cell-label', { x: cx, y: cy + 4, 'text-anchor': 'middle' }, regs));
+      } else if (c.kind === 'gear') {
+        g.append(s('circle.gear', { cx, cy, r: S * 0.32 }));
+        g.append(s('text.gear-label', { x: cx, y: cy + 6, 'text-anchor': 'middle' }, c.turn === 'left' ? '↺' : '↻'));
+      } else if (c.kind === 'repair' || c.kind === 'repair_option') {
+        g.append(s('text.cell-label.repair-label', { x: cx, y: cy + 5, 'text-anchor': 'middle' }, c.kind === 'repair' ? 'R' : 'R+'));
+      }
+    }
+  }
+  for (const l of b.lasers) {
+    let [x, y] = l.at;
+    while (!wallAt(b, x, y, l.dir) && cellAt(b, x + STEP[l.dir][0], y + STEP[l.dir][1]).kind !== 'void') { x += STEP[l.dir][0]; y += STEP[l.dir][1]; }
+    const [ax, ay] = [l.at[0] * S + S / 2, l.at[1] * S + S / 2];
+    g.append(s('line.laser-beam', { x1: ax, y1: ay, x2: x * S + S / 2, y2: y * S + S / 2, 'stroke-width': 1 + l.beams }));
+    const [dx, dy] = STEP[l.dir];
+    g.append(s('rect.laser-emitter', { x: ax - dx * S / 2 - 5, y: ay - dy * S / 2 - 5, width: 10, height: 10 }));
+  }
+  for (let y = 0; y < b.height; y++) {
+    for (let x = 0; x < b.width; x++) {
+      for (let d = 0; d < 4; d++) {
+        if (!wallAt(b, x, y, d)) continue;
+        const X = x * S, Y = y * S;
+        const seg = [[X, Y, X + S, Y], [X + S, Y, X + S, Y + S], [X, Y + S, X + S, Y + S], [X, Y, X, Y + S]][d];
+        g.append(s('line.wall', { x1: seg[0], y1: seg[1], x2: seg[2], y2: seg[3] }));
+      }
+    }
+  }
+  for (const d of b.docks) {
+    g.append(s('text.dock', { x: d.at[0] * S + S / 2, y: d.at[1] * S + S / 2 + 6, 'text-anchor': 'middle' }, String(d.number)));
+  }
+  b.flags.forEach((f, i) => {
+    const x = f[0] * S + S / 2, y = f[1] * S + S / 2;
+    g.append(s('g.flag', { 'data-flag': i + 1 }, [s('circle', { cx: x, cy: y, r: 13 }), s('text', { x, y: y + 5, 'text-anchor': 'middle' }, String(i + 1))]));
+  });
+}
+
+function robotShape(seat) {
+  return [
+    s('g.rot', [
+      s('circle.body', { r: S * 0.34 }),
+      s('polygon.nose', { points: `0,${-S * 0.46} ${-S * 0.16},${-S * 0.22} ${S * 0.16},${-S * 0.22}` }),
+    ]),
+    s('text.rnum', { y: 5, 'text-anchor': 'middle' }, String(seat + 1)),
+  ];
+}
+
+// ---------- the table ----------
+
+class RoboRallyTable {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.names = ctx.names;
+    this.view = null;
+    this.waiting = [];
+    this.epoch = 0;
+    this.sel = { turn: -1, regs: [null, null, null, null, null], powerDown: false, reenter: null, poweredDown: false };
+    this.svg = null;
+    this.robotEls = new Map();
+    this.onKey = this.onKey.bind(this);
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  destroy() { this.epoch++; document.removeEventListener('keydown', this.onKey); }
+  speedFactor() { return this.ctx.speed ? this.ctx.speed() : 1; }
+  wait(ms) { const f = this.speedFactor(); return f ? sleep(ms * f) : Promise.resolve(); }
+  mySeat() { return (this.ctx.mySeats || [])[0]; }
+  mine(seat) { return (this.ctx.mySeats || []).includes(seat); }
+  robot(view, seat) { return (view || this.view).robots.find((r) => r.seat === seat); }
+
+  ensureBoard(view) {
+    if (this.svg) return;
+    const b = view.board;
+    this.svg = s('svg.course', { viewBox: `-4 -4 ${b.width * S + 8} ${b.height * S + 8}`, role: 'img', 'aria-label': 'The course' });
+    this.gCourse = s('g.course-cells');
+    this.gMarks = s('g.marks');
+    this.gPick = s('g.picks');
+    this.gRobots = s('g.robots');
+    this.gFx = s('g.fx');
+    drawCourse(b, this.gCourse);
+    // Remembered for the lobby's preview (the server serves no course pictures).
+    const name = this.ctx.setup && typeof this.ctx.setup.board === 'string' ? this.ctx.setup.board : null;
+    if (name) try { localStorage.setItem(`robodrome.course.${name}`, JSON.stringify(b)); } catch { /* full */ }
+    this.svg.append(this.gCourse, this.gMarks, this.gRobots, this.gPick, this.gFx);
+    this.svg.addEventListener('click', (e) => this.onBoardClick(e));
+    this.strip = h('div.reveal-strip', { 'aria-label': 'Revealed cards' });
+    clear(this.ctx.board).append(h('div.rr-board', [this.svg]), this.strip);
+  }
+
+  placeRobot(el, at, facing) {
+    el.setAttribute('transform', `translate(${at[0] * S + S / 2},${at[1] * S + S / 2})`);
+    el.querySelector('.rot').setAttribute('transform', `rotate(${facing * 90})`);
+    el.dataset.at = `${at[0]},${at[1]}`;
+    el.dataset.facing = facing;
+  }
+
+  drawRobots(view) {
+    clear(this.gRobots); clear(this.gMarks);
+    this.robotEls.clear();
+    for (const r of view.robots) {
+      this.gMarks.append(s('rect.archive', { x: r.archive[0] * S + 3, y: r.archive[1] * S + 3, width: S - 6, height: S - 6, style: `stroke: var(--seat${r.seat})`, 'data-archive': r.seat }));
+      if (!r.at) continue;
+      const el = s('g.robot', { 'data-seat': r.seat, class: `${r.powered_down ? 'down' : ''} ${this.mine(r.seat) ? 'me' : ''}`, style: `--car: var(--seat${r.seat})` }, robotShape(r.seat));
+      this.placeRobot(el, r.at, r.facing);
+      this.gRobots.append(el);
+      this.robotEls.set(r.seat, el);
+    }
+  }
+
+  show(view) {
+    this.epoch++;
+    this.busy = false;
+    this.render(view);
+  }
+
+  render(view) {
+    this.view = view;
+    this.ensureBoard(view);
+    if (this.sel.turn !== view.turn) this.sel = { turn: view.turn, regs: [null, null, null, null, null], powerDown: false, reenter: null, poweredDown: false };
+    this.drawRobots(view);
+    this.ctx.board.dataset.turn = view.turn;
+    this.drawStrip(view);
+    this.renderPlayers(view);
+    this.renderControls();
+  }
+
+  drawStrip(view) {
+    clear(this.strip);
+    const reg = view.register;
+    this.strip.append(h('span.turn-no', [h('b', `Turn ${view.turn}`), reg ? ` · register ${reg}` : '']));
+    for (const r of view.robots) {
+      const k = reg ? reg - 1 : -1;
+      const rv = k >= 0 ? r.registers[k] : null;
+      if (rv && rv.kind === 'card') this.strip.append(h('span.rev-card', { style: { '--car': `var(--seat${r.seat})` } }, `${r.seat + 1}: ${cardText(rv.card)}`));
+    }
+  }
+
+  renderPlayers(view) {
+    const pl = this.ctx.players;
+    const flags = view.board.flags.length;
+    clear(pl).append(h('h3', 'Robots'), h('ul.players.rr-players', view.robots.map((r) => h('li.rr-player', { 'data-seat': r.seat, class: this.mine(r.seat) ? 'me' : '' }, [
+      h('span.seat-dot', { style: { background: `var(--seat${r.seat})` } }),
+      h('span.pname', `${this.names(r.seat)}${this.mine(r.seat) ? ' (you)' : ''}`),
+      h('span.pstats', [
+        h('span', { title: 'Flags touched', 'data-flags': r.flags_touched }, `⚑ ${r.flags_touched}/${flags}`),
+        h('span', { title: 'Damage' }, ` · ✖ ${r.damage}`),
+        h('span', { title: 'Lives' }, ` · ♥ ${r.lives}`),
+        r.powered_down ? h('span.badge', 'powered down') : null,
+        r.destroyed ? h('span.badge', 'destroyed') : null,
+        r.out ? h('span.badge', 'out') : null,
+        r.finished ? h('span.badge', 'finished') : null,
+        r.options && r.options.length ? h('span.badge', { title: 'Option cards' }, r.options.join(', ')) : null,
+      ]),
+      h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `k-${rv.kind}${r.locked_registers.includes(k + 1) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
+      this.ctx.presence ? this.ctx.presence(r.seat) : null,
+    ]))));
+  }
+
+  status(view, waiting) {
+    const w = waiting || [];
+    const changed = JSON.stringify(w) !== JSON.stringify(this.waiting);
+    this.waiting = w;
+    if (changed) this.renderControls();
+    if (!view) return { text: 'Connecting…' };
+    if (view.phase === 'over') {
+      return { text: view.winner !== null && view.winner !== undefined ? `Game over: ${this.names(view.winner)} wins` : 'Game over' };
+    }
+    const me = w.filter((x) => this.mine(x));
+    if (me.length) {
+      const t = { program: 'Program your registers', stay_down: 'Stay powered down?', reenter: 'Choose where your robot re-enters', execute: 'Decide about your option card' }[view.phase] || 'Your move';
+      return { text: `Turn ${view.turn} · ${t}`, tone: 'mine' };
+    }
+    if (w.length) return { text: `Turn ${view.turn} · waiting for ${w.map((x) => this.names(x)).join(', ')}` };
+    return { text: `Turn ${view.turn}` };
+  }
+
+  // ---- controls ----
+  lockedIdx(r) {
+    // locked_registers: register numbers 1..5 (RR-6.2), as the engine says.
+    return new Set((r.locked_registers || []).map((n) => n - 1));
+  }
+
+  renderControls() {
+    const box = this.ctx.controls;
+    const view = this.view;
+    if (!view || this.ctx.replay || this.busy) { if (box && !this.busy) box.hidden = true; return; }
+    clear(box);
+    const seat = this.waiting.find((x) => this.mine(x));
+    if (seat === undefined || view.phase === 'over') {
+      const me = this.robot(view, this.mySeat());
+      box.hidden = !me || view.phase === 'over';
+      if (me && me.hand && view.phase === 'program') box.append(h('p.hint', 'Program sent. Waiting for the other robots…'));
+      else if (me) box.append(h('p.hint', 'Waiting…'));
+      return;
+    }
+    box.hidden = false;
+    const r = this.robot(view, seat);
+    if (view.phase === 'program') this.programControls(box, r);
+    else if (view.phase === 'stay_down') {
+      box.append(h('div.pick-title', h('b', 'Your robot is powered down. Stay down another turn?')), h('div.actions', [
+        h('button.btn.primary#stay-down', { type: 'button', onclick: () => this.ctx.act({ type: 'stay_down', value: true }, seat) }, 'Stay down'),
+        h('button.btn#power-up', { type: 'button', onclick: () => this.ctx.act({ type: 'stay_down', value: false }, seat) }, 'Power up'),
+      ]));
+    } else if (view.phase === 'reenter') this.reenterControls(box, r);
+    else this.optionControls(box, r);
+  }
+
+  programControls(box, r) {
+    const locked = this.lockedIdx(r);
+    const hand = r.hand || [];
+    const regs = this.sel.regs;
+    const used = new Set(regs.filter(Boolean).map((c) => c.priority));
+    box.append(h('div.pick-title', [h('b', 'Your hand'), h('span.hint', ' click a card (or type 1–9) to fill the next register; Backspace takes one back')]));
+    box.append(h('div.hand', hand.map((c, i) => h('button.card', {
+      type: 'button', 'data-card': c.card, 'data-priority': c.priority, disabled: used.has(c.priority) || undefined,
+      title: cardText(c), onclick: () => this.pickCard(c),
+    }, [h('span.ck', `${i + 1}`), h('span.ci', CARD_ICON[c.card]), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]))));
+    box.append(h('div.pick-title', h('b', 'Registers')));
+    box.append(h('div.registers', [0, 1, 2, 3, 4].map((k) => {
+      if (locked.has(k)) {
+        const c = (r.registers[k] && r.registers[k].card) || { card: 'locked', priority: '' };
+        return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} 🔒`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
+      }
+      const c = regs[k];
+      return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => { regs[k] = null; this.renderControls(); } },
+        [h('span.rk', String(k + 1)), c ? h('span.cn', CARD[c.card]) : h('span.cn', '—'), c ? h('span.cp', String(c.priority)) : null]);
+    })));
+    const ready = [0, 1, 2, 3, 4].every((k) => locked.has(k) || regs[k]) || hand.length === 0;
+    box.append(h('div.actions', [
+      h('label.check', [h('input#power-down', { type: 'checkbox', checked: this.sel.powerDown || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
+      h('button.btn.primary#submit-program', { type: 'button', disabled: !ready || undefined, onclick: () => this.submit() }, 'Submit program (Enter)'),
+    ]));
+  }
+
+  pickCard(c) {
+    const r = this.robot(this.view, this.waiting.find((x) => this.mine(x)));
+    if (!r) return;
+    const locked = this.lockedIdx(r);
+    const regs = this.sel.regs;
+    if (regs.some((x) => x && x.priority === c.priority)) return;
+    const k = [0, 1, 2, 3, 4].find((i) => !locked.has(i) && !regs[i]);
+    if (k === undefined) return;
+    regs[k] = c;
+    this.renderControls();
+  }
+
+  async submit() {
+    const seat = this.waiting.find((x) => this.mine(x));
+    const r = this.robot(this.view, seat);
+    const locked = this.lockedIdx(r);
+    const registers = [0, 1, 2, 3, 4].map((k) => (locked.has(k) ? null : this.sel.regs[k]));
+    await this.ctx.act({ type: 'program', registers, power_down_next: !!this.sel.powerDown }, seat);
+  }
+
+  reenterChoices(r) {
+    const b = this.view.board;
+    const taken = new Set(this.view.robots.filter((o) => o.at && o.seat !== r.seat).map((o) => `${o.at[0]},${o.at[1]}`));
+    const archive = cellAt(b, r.archive[0], r.archive[1]);
+    if (!taken.has(`${r.archive[0]},${r.archive[1]}`) && archive.kind !== 'void' && archive.kind !== 'pit') return [r.archive];
+    const out = [];
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        const x = r.archive[0] + dx, y = r.archive[1] + dy;
+        const c = cellAt(b, x, y);
+        if (c.kind === 'void' || c.kind === 'pit' || taken.has(`${x},${y}`)) continue;
+        out.push([x, y]);
+      }
+    }
+    return out;
+  }
+
+  /** RR-8.3 (a hint; the engine decides): no robot within 3 cells straight ahead, walls blocking. */
+  clearSight(at, d, seat) {
+    const b = this.view.board;
+    const robots = new Set(this.view.robots.filter((o) => o.at && o.seat !== seat).map((o) => `${o.at[0]},${o.at[1]}`));
+    let [x, y] = at;
+    for (let i = 0; i < 3; i++) {
+      if (wallAt(b, x, y, d)) return true;
+      x += STEP[d][0]; y += STEP[d][1];
+      if (cellAt(b, x, y).kind === 'void') return true;
+      if (robots.has(`${x},${y}`)) return false;
+    }
+    return true;
+  }
+
+  facingsAt(at, r) {
+    const any = this.reenterChoices(r).some((c) => [0, 1, 2, 3].some((d) => this.clearSight(c, d, r.seat)));
+    return [0, 1, 2, 3].filter((d) => !any || this.clearSight(at, d, r.seat));
+  }
+
+  reenterControls(box, r) {
+    const pick = this.sel.reenter;
+    box.append(h('div.pick-title', [h('b', 'Re-enter'), h('span.hint', ' click a highlighted cell on the course (your archive first), then a facing')]));
+    box.append(h('div.reenter-cells', this.reenterChoices(r).map((at) => h('button.btn.small', {
+      type: 'button', 'data-reenter': `${at[0]},${at[1]}`, class: pick && pick[0] === at[0] && pick[1] === at[1] ? 'on' : '',
+      onclick: () => { this.sel.reenter = at; this.renderControls(); },
+    }, at[0] === r.archive[0] && at[1] === r.archive[1] ? `archive ${sq(at)}` : sq(at)))));
+    if (pick) {
+      const ok = this.facingsAt(pick, r);
+      box.append(h('div.facings', [0, 1, 2, 3].map((d) => h('button.btn', { type: 'button', 'data-facing': d, disabled: !ok.includes(d) || undefined, onclick: () => this.commitReenter(d) }, `${ARROW[d]} ${DIR[d]}`))));
+    }
+    box.append(h('label.check', [h('input#reenter-down', { type: 'checkbox', checked: this.sel.poweredDown || undefined, onchange: (e) => { this.sel.poweredDown = e.target.checked; } }), ' Re-enter powered down']));
+    this.drawPicks(r);
+  }
+
+  drawPicks(r) {
+    clear(this.gPick);
+    if (!r || this.view.phase !== 'reenter') return;
+    for (const at of this.reenterChoices(r)) {
+      const on = this.sel.reenter && this.sel.reenter[0] === at[0] && this.sel.reenter[1] === at[1];
+      this.gPick.append(s('rect.reenter-target', { class: on ? 'on' : '', x: at[0] * S + 2, y: at[1] * S + 2, width: S - 4, height: S - 4, 'data-reenter': `${at[0]},${at[1]}`, tabindex: 0, role: 'button', 'aria-label': `Re-enter at ${sq(at)}` }));
+    }
+    if (this.sel.reenter) {
+      const [x, y] = this.sel.reenter;
+      const cx = x * S + S / 2, cy = y * S + S / 2;
+      for (const d of this.facingsAt(this.sel.reenter, r)) {
+        const tx = cx + STEP[d][0] * S * 0.36, ty = cy + STEP[d][1] * S * 0.36;
+        this.gPick.append(s('g.facing-pick', { 'data-facing': d, tabindex: 0, role: 'button', 'aria-label': `Face ${DIR[d]}` }, [s('circle', { cx: tx, cy: ty, r: 8 }), s('text', { x: tx, y: ty + 4, 'text-anchor': 'middle' }, ARROW[d])]));
+      }
+    }
+  }
+
+  async commitReenter(facing) {
+    const seat = this.waiting.find((x) => this.mine(x));
+    if (!this.sel.reenter) return;
+    if (await this.ctx.act({ type: 'reenter', at: this.sel.reenter, facing, powered_down: !!this.sel.poweredDown }, seat)) this.sel.reenter = null;
+  }
+
+  optionControls(box, r) {
+    const seat = r.seat;
+    box.append(h('div.pick-title', h('b', 'An option card question')));
+    box.append(h('div.actions', [
+      ...(r.options || []).map((o) => h('button.btn', { type: 'button', 'data-option': o, onclick: async () => {
+        if (!(await this.ctx.act({ type: 'discard_option', option: o }, seat))) await this.ctx.act({ type: 'use_option', option: o }, seat);
+      } }, `Use / give up ${o}`)),
+      h('button.btn#decline-option', { type: 'button', onclick: async () => {
+        if (!(await this.ctx.act({ type: 'use_option', option: null }, seat))) await this.ctx.act({ type: 'discard_option', option: null }, seat);
+      } }, 'Decline'),
+    ]));
+  }
+
+  onBoardClick(e) {
+    const t = e.target.closest('[data-reenter],[data-facing]');
+    if (!t || !this.view || this.view.phase !== 'reenter') return;
+    if (t.dataset.reenter) { this.sel.reenter = t.dataset.reenter.split(',').map(Number); this.renderControls(); }
+    else if (t.dataset.facing !== undefined) this.commitReenter(Number(t.dataset.facing));
+  }
+
+  onKey(e) {
+    if (this.ctx.replay || !this.view || e.ctrlKey || e.metaKey || e.altKey) return;
+    const tag = (e.target.tagName || '').toLowerCase();
+    if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+    if (e.key === 'Enter' && e.target instanceof SVGElement && e.target.closest('[data-reenter],[data-facing]')) {
+      e.preventDefault();
+      e.target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+      return;
+    }
+    const seat = this.waiting.find((x) => this.mine(x));
+    if (seat === undefined || this.view.phase !== 'program') return;
+    const r = this.robot(this.view, seat);
+    if (/^[1-9]$/.test(e.key)) {
+      const c = (r.hand || [])[Number(e.key) - 1];
+      if (c) { this.pickCard(c); e.preventDefault(); }
+    } else if (e.key === 'Backspace') {
+      const k = [4, 3, 2, 1, 0].find((i) => this.sel.regs[i]);
+      if (k !== undefined) { this.sel.regs[k] = null; this.renderControls(); }
+      e.preventDefault();
+    } else if (e.key === 'p' || e.key === 'P') {
+      this.sel.powerDown = !this.sel.powerDown; this.renderControls(); e.preventDefault();
+    } else if (e.key === 'Enter' && tag !== 'button') {
+      const b = document.getElementById('submit-program');
+      if (b && !b.disabled) { e.preventDefault(); this.submit(); }
+    }
+  }
+
+  // ---- the log in words ----
+  describe(ev) {
+    const R = (x) => this.names(x);
+    switch (ev.type) {
+      case 'turn_started': return `Turn ${ev.turn} begins`;
+      case 'stayed_down': return `${R(ev.seat)} ${ev.value ? 'stays powered down' : 'powers up'}`;
+      case 'powered_down': return `${R(ev.seat)} is powered down`;
+      case 'powered_up': return `${R(ev.seat)} powers up`;
+      case 'dealt': return null;
+      case 'hand': return `${R(ev.seat)} is dealt: ${ev.cards.map(cardText).join(', ')}`;
+      case 'programmed': return `${R(ev.seat)} has programmed`;
+      case 'program': return null;
+      case 'power_down_announced': return `${R(ev.seat)} announces a power down`;
+      case 'register_revealed': return `Register ${ev.register}: ${ev.cards.map((c) => `${R(c.seat)} ${cardText(c.card)}`).join(', ') || 'no cards'}`;
+      case 'moved': return `${R(ev.seat)} ${ev.by === 'card' ? 'moves' : `is moved (${ev.by})`} ${sq(ev.from)} → ${sq(ev.to)}`;
+      case 'turned': return `${R(ev.seat)} turns ${DIR[ev.from]} → ${DIR[ev.to]}${ev.by === 'card' ? '' : ` (${ev.by})`}`;
+      case 'blocked': return `${R(ev.seat)} is blocked by a wall`;
+      case 'destroyed': return `${R(ev.seat)} is destroyed (${String(ev.cause).replace('_', ' ')})`;
+      case 'shot': return `${R(ev.seat)} is shot by ${ev.by.board ? 'a board laser' : ev.by.robot ? R(ev.by.robot.seat) : ev.by.rear ? R(ev.by.rear.seat) : 'a laser'}`;
+      case 'damaged': return `${R(ev.seat)} takes ${ev.points} damage (${ev.damage} in all)`;
+      case 'flag_touched': return `${R(ev.seat)} touches flag ${ev.flag}`;
+      case 'archive_moved': return `${R(ev.seat)}'s archive moves to ${sq(ev.at)}`;
+      case 'repaired': return `${R(ev.seat)} is repaired (${ev.damage} damage left)`;
+      case 'option_drawn': return `${R(ev.seat)} draws the option ${ev.option}`;
+      case 'option_discarded': return `${R(ev.seat)} gives up the option ${ev.option}`;
+      case 'option_used': return `${R(ev.seat)} uses ${ev.option}`;
+      case 'life_lost': return `${R(ev.seat)} loses a life (${ev.lives} left)`;
+      case 'eliminated': return `${R(ev.seat)} is out of the game`;
+      case 'reentered': return `${R(ev.seat)} re-enters at ${sq(ev.at)} facing ${DIR[ev.facing]}${ev.powered_down ? ', powered down' : ''}`;
+      case 'finished': return `${R(ev.seat)} finishes ${ev.place}.`;
+      case 'game_over': return ev.winner !== null && ev.winner !== undefined ? `Game over: ${R(ev.winner)} wins` : 'Game over';
+      case 'shuffled': return 'The deck is shuffled';
+      default: return ev.type.replace(/_/g, ' ') + (ev.seat !== undefined ? `: ${R(ev.seat)}` : '');
+    }
+  }
+
+  note() {}
+
+  // ---- animation of the registers ----
+  async play(events, view, log) {
+    const epoch = ++this.epoch;
+    const fast = this.speedFactor() === 0 || !this.view || !this.svg;
+    if (!fast && events.some((e) => e.type === 'register_revealed') && !this.ctx.replay) {
+      this.busy = true;
+      this.ctx.controls.hidden = false;
+      this.ctx.controls.replaceChildren(h('p.hint', 'The registers are resolving…'));
+    }
+    clear(this.gPick);
+    for (const ev of events) {
+      log(ev);
+      if (fast || epoch !== this.epoch) continue;
+      const el = this.robotEls.get(ev.seat);
+      switch (ev.type) {
+        case 'register_revealed':
+          this.say(`Register ${ev.register}`);
+          clear(this.strip).append(h('span.turn-no', h('b', `Register ${ev.register}`)), ...ev.cards.map((c) => h('span.rev-card', { style: { '--car': `var(--seat${c.seat})` } }, `${c.seat + 1}: ${cardText(c.card)}`)));
+          await this.wait(450);
+          break;
+        case 'moved':
+          if (el) { el.classList.add('acting'); this.placeRobot(el, ev.to, Number(el.dataset.facing)); await this.wait(ev.by === 'card' ? 280 : 200); el.classList.remove('acting'); }
+          break;
+        case 'turned':
+          if (el) { this.placeRobot(el, el.dataset.at.split(',').map(Number), ev.to); await this.wait(220); }
+          break;
+        case 'shot': {
+          const at = el ? el.dataset.at.split(',').map(Number) : null;
+          if (!at) break;
+          let from = null;
+          if (ev.by.board) from = ev.by.board.at;
+          else { const o = this.robotEls.get((ev.by.robot || ev.by.rear || {}).seat); if (o) from = o.dataset.at.split(',').map(Number); }
+          if (from) {
+            const beam = s('line.shot', { x1: from[0] * S + S / 2, y1: from[1] * S + S / 2, x2: at[0] * S + S / 2, y2: at[1] * S + S / 2 });
+            this.gFx.append(beam);
+            await this.wait(200);
+            beam.remove();
+          }
+          break;
+        }
+        case 'destroyed':
+          if (el) { el.classList.add('boom'); await this.wait(350); el.remove(); this.robotEls.delete(ev.seat); }
+          break;
+        case 'flag_touched':
+          this.say(`${this.names(ev.seat)} touches flag ${ev.flag}`);
+          await this.wait(300);
+          break;
+        case 'reentered':
+          await this.wait(150);
+          break;
+        default:
+          break;
+      }
+    }
+    if (epoch !== this.epoch) return;
+    this.busy = false;
+    this.render(view);
+  }
+
+  say(text) { if (this.ctx.say) this.ctx.say(text); }
+}
+
+export default {
+  name: 'roborally',
+  title: 'RoboRally',
+  minPlayers: 2,
+  maxPlayers: 8,
+  boards: BOARDS,
+  variants: [
+    { key: 'lives4', title: 'Four lives', help: 'Each robot has four lives instead of three' },
+    { key: 'full_ranking', title: 'Full ranking', help: 'Play on until every robot is placed' },
+  ],
+  options: [],
+  boardPreview(id) {
+    const b = BOARDS.find((x) => x.id === id) || BOARDS[0];
+    let seen = null;
+    try { seen = JSON.parse(localStorage.getItem(`robodrome.course.${b.id}`) || 'null'); } catch { seen = null; }
+    if (seen && seen.cells) {
+      const svg = s('svg.course', { viewBox: `-4 -4 ${seen.width * S + 8} ${seen.height * S + 8}`, role: 'img', 'aria-label': b.title });
+      const g = s('g');
+      drawCourse(seen, g);
+      svg.append(g);
+      return svg;
+    }
+    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the course is drawn at the table (and here once seen)')]);
+  },
+  createTable: (ctx) => new RoboRallyTable(ctx),
+};
