@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { launch, api, createFromLobby, ARTIFACTS } from './helpers.js';
 
-const SCREENSHOTS = join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots');
+// The README's pictures are refreshed only on request (ROBODROME_UPDATE_SCREENSHOTS=1).
+const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 
 test('RoboRally: three turns programmed through the UI against bots', async () => {
   const b = await launch();
