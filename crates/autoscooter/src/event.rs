@@ -103,7 +103,7 @@ pub enum Event {
     /// A car was jolted one hex forward (AS-7.2).
     Jolted { car: u8, to: Hex },
     /// The game is over (AS-6).
-    GameOver { winners: ArrayVec<Seat, 8>, scores: ArrayVec<i64, 8> },
+    GameOver { winners: ArrayVec<Seat, 8>, scores: Box<[i64]> },
 }
 
 impl GameEvent for Event {
@@ -116,3 +116,4 @@ impl GameEvent for Event {
         }
     }
 }
+

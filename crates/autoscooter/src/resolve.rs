@@ -132,7 +132,7 @@ impl Autoscooter {
             let outcome = self.compute_outcome();
             events.push(Event::GameOver {
                 winners: outcome.ranking.first().into_iter().flatten().copied().collect(),
-                scores: outcome.scores.into_iter().flatten().collect(),
+                scores: outcome.scores.unwrap_or_default().into_boxed_slice(),
             });
         } else {
             self.round += 1;
