@@ -197,7 +197,7 @@ pub fn svg(rep: &Report) -> String {
     let cell = 90.0;
     let left = 130.0;
     let top = 60.0;
-    let w = left + cell * names.len() as f64 + 20.0;
+    let w = (left + cell * names.len() as f64 + 20.0).max(560.0);
     let h = top + cell * names.len() as f64 + 40.0;
     let mut s = format!(r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/><text x="10" y="24" font-size="15" font-weight="bold">{} — win rate of the row bot against the column bot</text>"##, rep.game);
     for (i, n) in names.iter().enumerate() {
