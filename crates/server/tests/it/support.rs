@@ -10,7 +10,6 @@ use server::{Config, Server, Shared};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
 pub const STEP: Duration = Duration::from_secs(20);
@@ -26,7 +25,7 @@ pub async fn start_server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut Confi
     Server::start(config).await.expect("server starts")
 }
 
-/// One HTTP/1.1 request; returns the status and the JSON body (or the text as a JSON string).
+/// One HTTP/1.1 request through the server's own client; the status and the JSON body.
 pub async fn http(
     addr: SocketAddr,
     method: &str,
@@ -34,36 +33,10 @@ pub async fn http(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let mut s = tokio::net::TcpStream::connect(addr).await.expect("connect");
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await.expect("write");
-    let mut out = Vec::new();
-    tokio::time::timeout(STEP, s.read_to_end(&mut out)).await.expect("http answer in time").expect("read");
-    let text = String::from_utf8_lossy(&out);
-    let status: u16 = text.split(' ').nth(1).and_then(|c| c.parse().ok()).expect("status line");
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let rest =
-        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
-    let v = serde_json::from_str(&rest).unwrap_or(Value::String(rest));
-    (status, v)
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
-    }
-    out
+    tokio::time::timeout(STEP, server::client::http(addr, method, path, token, body.as_ref()))
+        .await
+        .expect("http answer in time")
+        .expect("http request")
 }
 
 pub async fn guest(addr: SocketAddr, name: &str) -> String {
