@@ -4,7 +4,8 @@
 // the registers resolved step by step from the events; re-entry by clicking a cell and a facing;
 // the stay-down choice. The engine decides every rule: a refused action comes back as an error.
 
-import { h, s, clear, sleep } from '../dom.js';
+import { h, s, clear } from '../dom.js';
+import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
 
 const S = 40;
 const STEP = [[0, -1], [1, 0], [0, 1], [-1, 0]];
@@ -105,25 +106,14 @@ function robotShape(seat) {
 
 // ---------- the table ----------
 
-class RoboRallyTable {
+class RoboRallyTable extends SeatTable {
   constructor(ctx) {
-    this.ctx = ctx;
-    this.names = ctx.names;
-    this.view = null;
-    this.waiting = [];
-    this.epoch = 0;
+    super(ctx);
     this.sel = { turn: -1, regs: [null, null, null, null, null], powerDown: false, reenter: null, poweredDown: false };
-    this.svg = null;
     this.robotEls = new Map();
-    this.onKey = this.onKey.bind(this);
-    document.addEventListener('keydown', this.onKey);
   }
 
-  destroy() { this.epoch++; document.removeEventListener('keydown', this.onKey); }
-  speedFactor() { return this.ctx.speed ? this.ctx.speed() : 1; }
-  wait(ms) { const f = this.speedFactor(); return f ? sleep(ms * f) : Promise.resolve(); }
   mySeat() { return (this.ctx.mySeats || [])[0]; }
-  mine(seat) { return (this.ctx.mySeats || []).includes(seat); }
   robot(view, seat) { return (view || this.view).robots.find((r) => r.seat === seat); }
 
   ensureBoard(view) {
@@ -137,8 +127,7 @@ class RoboRallyTable {
     this.gFx = s('g.fx');
     drawCourse(b, this.gCourse);
     // Remembered for the lobby's preview (the server serves no course pictures).
-    const name = this.ctx.setup && typeof this.ctx.setup.board === 'string' ? this.ctx.setup.board : null;
-    if (name) try { localStorage.setItem(`robodrome.course.${name}`, JSON.stringify(b)); } catch { /* full */ }
+    rememberBoard('course', this.ctx.setup && typeof this.ctx.setup.board === 'string' ? this.ctx.setup.board : null, b);
     this.svg.append(this.gCourse, this.gMarks, this.gRobots, this.gPick, this.gFx);
     this.svg.addEventListener('click', (e) => this.onBoardClick(e));
     this.strip = h('div.reveal-strip', { 'aria-label': 'Revealed cards' });
@@ -165,12 +154,6 @@ class RoboRallyTable {
     }
   }
 
-  show(view) {
-    this.epoch++;
-    this.busy = false;
-    this.render(view);
-  }
-
   render(view) {
     this.view = view;
     this.ensureBoard(view);
@@ -194,12 +177,10 @@ class RoboRallyTable {
   }
 
   renderPlayers(view) {
-    const pl = this.ctx.players;
     const flags = view.board.flags.length;
-    clear(pl).append(h('h3', 'Robots'), h('ul.players.rr-players', view.robots.map((r) => h('li.rr-player', { 'data-seat': r.seat, class: this.mine(r.seat) ? 'me' : '' }, [
-      h('span.seat-dot', { style: { background: `var(--seat${r.seat})` } }),
-      h('span.pname', `${this.names(r.seat)}${this.mine(r.seat) ? ' (you)' : ''}`),
-      h('span.pstats', [
+    this.playersList('Robots', view.robots.map((r) => ({
+      seat: r.seat,
+      stats: [
         h('span', { title: 'Flags touched', 'data-flags': r.flags_touched }, `⚑ ${r.flags_touched}/${flags}`),
         h('span', { title: 'Damage' }, ` · ✖ ${r.damage}`),
         h('span', { title: 'Lives' }, ` · ♥ ${r.lives}`),
@@ -208,18 +189,12 @@ class RoboRallyTable {
         r.out ? h('span.badge', 'out') : null,
         r.finished ? h('span.badge', 'finished') : null,
         r.options && r.options.length ? h('span.badge', { title: 'Option cards' }, r.options.join(', ')) : null,
-      ]),
-      h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `k-${rv.kind}${r.locked_registers.includes(k + 1) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
-      this.ctx.presence ? this.ctx.presence(r.seat) : null,
-    ]))));
+      ],
+      extra: h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `k-${rv.kind}${r.locked_registers.includes(k + 1) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
+    })));
   }
 
-  status(view, waiting) {
-    const w = waiting || [];
-    const changed = JSON.stringify(w) !== JSON.stringify(this.waiting);
-    this.waiting = w;
-    if (changed) this.renderControls();
-    if (!view) return { text: 'Connecting…' };
+  statusText(view, w) {
     if (view.phase === 'over') {
       return { text: view.winner !== null && view.winner !== undefined ? `Game over: ${this.names(view.winner)} wins` : 'Game over' };
     }
@@ -238,20 +213,14 @@ class RoboRallyTable {
     return new Set((r.locked_registers || []).map((n) => n - 1));
   }
 
-  renderControls() {
-    const box = this.ctx.controls;
-    const view = this.view;
-    if (!view || this.ctx.replay || this.busy) { if (box && !this.busy) box.hidden = true; return; }
-    clear(box);
-    const seat = this.waiting.find((x) => this.mine(x));
-    if (seat === undefined || view.phase === 'over') {
-      const me = this.robot(view, this.mySeat());
-      box.hidden = !me || view.phase === 'over';
-      if (me && me.hand && view.phase === 'program') box.append(h('p.hint', 'Program sent. Waiting for the other robots…'));
-      else if (me) box.append(h('p.hint', 'Waiting…'));
-      return;
-    }
-    box.hidden = false;
+  idleControls(box, view) {
+    const me = this.robot(view, this.mySeat());
+    box.hidden = !me || view.phase === 'over';
+    if (me && me.hand && view.phase === 'program') box.append(h('p.hint', 'Program sent. Waiting for the other robots…'));
+    else if (me) box.append(h('p.hint', 'Waiting…'));
+  }
+
+  decisionControls(box, view, seat) {
     const r = this.robot(view, seat);
     if (view.phase === 'program') this.programControls(box, r);
     else if (view.phase === 'stay_down') {
@@ -285,13 +254,14 @@ class RoboRallyTable {
     })));
     const ready = [0, 1, 2, 3, 4].every((k) => locked.has(k) || regs[k]) || hand.length === 0;
     box.append(h('div.actions', [
-      h('label.check', [h('input#power-down', { type: 'checkbox', checked: this.sel.powerDown || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
+      // RR-4.4: only a damaged robot may announce a power down (a hint; the engine decides).
+      h('label.check', { title: r.damage ? 'Repair all damage by sitting out the next turn' : 'Only a damaged robot may power down (RR-4.4)' }, [h('input#power-down', { type: 'checkbox', checked: this.sel.powerDown || undefined, disabled: !r.damage || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
       h('button.btn.primary#submit-program', { type: 'button', disabled: !ready || undefined, onclick: () => this.submit() }, 'Submit program (Enter)'),
     ]));
   }
 
   pickCard(c) {
-    const r = this.robot(this.view, this.waiting.find((x) => this.mine(x)));
+    const r = this.robot(this.view, this.mySeatToAct());
     if (!r) return;
     const locked = this.lockedIdx(r);
     const regs = this.sel.regs;
@@ -303,7 +273,7 @@ class RoboRallyTable {
   }
 
   async submit() {
-    const seat = this.waiting.find((x) => this.mine(x));
+    const seat = this.mySeatToAct();
     const r = this.robot(this.view, seat);
     const locked = this.lockedIdx(r);
     const registers = [0, 1, 2, 3, 4].map((k) => (locked.has(k) ? null : this.sel.regs[k]));
@@ -379,7 +349,7 @@ class RoboRallyTable {
   }
 
   async commitReenter(facing) {
-    const seat = this.waiting.find((x) => this.mine(x));
+    const seat = this.mySeatToAct();
     if (!this.sel.reenter) return;
     if (await this.ctx.act({ type: 'reenter', at: this.sel.reenter, facing, powered_down: !!this.sel.poweredDown }, seat)) this.sel.reenter = null;
   }
@@ -405,15 +375,14 @@ class RoboRallyTable {
   }
 
   onKey(e) {
-    if (this.ctx.replay || !this.view || e.ctrlKey || e.metaKey || e.altKey) return;
-    const tag = (e.target.tagName || '').toLowerCase();
-    if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+    const tag = this.keyTag(e);
+    if (tag === null) return;
     if (e.key === 'Enter' && e.target instanceof SVGElement && e.target.closest('[data-reenter],[data-facing]')) {
       e.preventDefault();
       e.target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
       return;
     }
-    const seat = this.waiting.find((x) => this.mine(x));
+    const seat = this.mySeatToAct();
     if (seat === undefined || this.view.phase !== 'program') return;
     const r = this.robot(this.view, seat);
     if (/^[1-9]$/.test(e.key)) {
@@ -423,7 +392,7 @@ class RoboRallyTable {
       const k = [4, 3, 2, 1, 0].find((i) => this.sel.regs[i]);
       if (k !== undefined) { this.sel.regs[k] = null; this.renderControls(); }
       e.preventDefault();
-    } else if (e.key === 'p' || e.key === 'P') {
+    } else if ((e.key === 'p' || e.key === 'P') && r.damage) {
       this.sel.powerDown = !this.sel.powerDown; this.renderControls(); e.preventDefault();
     } else if (e.key === 'Enter' && tag !== 'button') {
       const b = document.getElementById('submit-program');
@@ -466,8 +435,6 @@ class RoboRallyTable {
       default: return ev.type.replace(/_/g, ' ') + (ev.seat !== undefined ? `: ${R(ev.seat)}` : '');
     }
   }
-
-  note() {}
 
   // ---- animation of the registers ----
   async play(events, view, log) {
@@ -527,8 +494,6 @@ class RoboRallyTable {
     this.busy = false;
     this.render(view);
   }
-
-  say(text) { if (this.ctx.say) this.ctx.say(text); }
 }
 
 export default {
@@ -543,17 +508,13 @@ export default {
   ],
   options: [],
   boardPreview(id) {
-    const b = BOARDS.find((x) => x.id === id) || BOARDS[0];
-    let seen = null;
-    try { seen = JSON.parse(localStorage.getItem(`robodrome.course.${b.id}`) || 'null'); } catch { seen = null; }
-    if (seen && seen.cells) {
+    return boardPreview('course', BOARDS, id, (seen, b) => {
       const svg = s('svg.course', { viewBox: `-4 -4 ${seen.width * S + 8} ${seen.height * S + 8}`, role: 'img', 'aria-label': b.title });
       const g = s('g');
       drawCourse(seen, g);
       svg.append(g);
       return svg;
-    }
-    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the course is drawn at the table (and here once seen)')]);
+    });
   },
   createTable: (ctx) => new RoboRallyTable(ctx),
 };
