@@ -14,34 +14,65 @@ import { launch, api, createFromLobby, ARTIFACTS } from './helpers.js';
 const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 const MAX_TURNS = 40;
 
-/** The priorities of the cards to program, in register order: greedy towards the next flag. */
-function greedyProgram(page, free) {
-  return page.evaluate((n) => {
+/**
+ * The priorities of the cards to program, in register order: greedy towards the next flag by
+ * the walking distance over the course drawn on the page (pits and walls avoided; belts and
+ * gears not foreseen). When the robot has not moved since the last program, a random program.
+ */
+function greedyProgram(page, free, stuck) {
+  return page.evaluate(([n, random]) => {
     const S = 40;
     const STEP = [[0, -1], [1, 0], [0, 1], [-1, 0]];
+    const hand = [...document.querySelectorAll('.hand .card:not([disabled])')].map((b) => ({ card: b.dataset.card, priority: b.dataset.priority }));
+    if (random) return hand.sort(() => Math.random() - 0.5).slice(0, n).map((c) => c.priority);
     const me = document.querySelector('svg.course .robot.me');
     const touched = Number(document.querySelector('.rr-player.me [data-flags]').dataset.flags);
     const flag = document.querySelector(`svg.course .flag[data-flag="${touched + 1}"] circle`);
-    const hand = [...document.querySelectorAll('.hand .card:not([disabled])')].map((b) => ({ card: b.dataset.card, priority: b.dataset.priority }));
     if (!me || !flag) return hand.slice(0, n).map((c) => c.priority);
+    const cells = new Map([...document.querySelectorAll('svg.course rect.cell')].map((c) => [c.dataset.cell, c.classList.contains('pit') ? 'pit' : 'floor']));
+    const walls = new Set();
+    for (const w of document.querySelectorAll('svg.course line.wall')) {
+      const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(w.getAttribute(a)) / S);
+      if (y1 === y2) { const x = Math.min(x1, x2); walls.add(`${x},${y1 - 1},2`); walls.add(`${x},${y1},0`); }
+      else { const y = Math.min(y1, y2); walls.add(`${x1 - 1},${y},1`); walls.add(`${x1},${y},3`); }
+    }
+    const k = (p) => `${p[0]},${p[1]}`;
     const goal = [(Number(flag.getAttribute('cx')) - S / 2) / S, (Number(flag.getAttribute('cy')) - S / 2) / S];
-    let at = me.dataset.at.split(',').map(Number);
-    let facing = Number(me.dataset.facing);
+    // Walking distance to the flag (breadth first from the flag).
+    const dist = new Map([[k(goal), 0]]);
+    const queue = [goal];
+    while (queue.length) {
+      const p = queue.shift();
+      for (let d = 0; d < 4; d++) {
+        const q = [p[0] + STEP[d][0], p[1] + STEP[d][1]];
+        if (cells.get(k(q)) !== 'floor' || dist.has(k(q)) || walls.has(`${p[0]},${p[1]},${d}`)) continue;
+        dist.set(k(q), dist.get(k(p)) + 1);
+        queue.push(q);
+      }
+    }
+    const far = (p) => (cells.get(k(p)) === 'floor' ? dist.get(k(p)) ?? 999 : 9999);
     const apply = (c, p, f) => {
       const mv = { move1: 1, move2: 2, move3: 3, backup: -1 }[c];
-      if (mv) return [[p[0] + STEP[f][0] * mv, p[1] + STEP[f][1] * mv], f];
-      return [p, (f + { right: 1, left: 3, uturn: 2 }[c]) % 4];
+      if (!mv) return [p, (f + { right: 1, left: 3, uturn: 2 }[c]) % 4];
+      const d = mv > 0 ? f : (f + 2) % 4;
+      let q = p;
+      for (let i = 0; i < Math.abs(mv) && cells.get(k(q)) === 'floor'; i++) {
+        if (walls.has(`${q[0]},${q[1]},${d}`)) break;
+        q = [q[0] + STEP[d][0], q[1] + STEP[d][1]];
+      }
+      return [q, f];
     };
-    const dist = (p) => Math.abs(p[0] - goal[0]) + Math.abs(p[1] - goal[1]);
+    let at = me.dataset.at.split(',').map(Number);
+    let facing = Number(me.dataset.facing);
     const out = [];
-    for (let k = 0; k < n && hand.length; k++) {
+    for (let r = 0; r < n && hand.length; r++) {
       let best = 0;
       let bestScore = Infinity;
       hand.forEach((c, i) => {
         const [p, f] = apply(c.card, at, facing);
-        // Nearer is better; facing the flag breaks ties.
+        // Nearer is better; facing the way to the flag breaks ties.
         const ahead = [p[0] + STEP[f][0], p[1] + STEP[f][1]];
-        const score = dist(p) * 2 + (dist(ahead) < dist(p) ? 0 : 1);
+        const score = far(p) * 2 + (!walls.has(`${p[0]},${p[1]},${f}`) && far(ahead) < far(p) ? 0 : 1);
         if (score < bestScore) { bestScore = score; best = i; }
       });
       const [c] = hand.splice(best, 1);
@@ -49,7 +80,7 @@ function greedyProgram(page, free) {
       out.push(c.priority);
     }
     return out;
-  }, free);
+  }, [free, stuck]);
 }
 
 const myStats = (page) => page.evaluate(() => {
@@ -64,7 +95,7 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
   const b = await launch();
   try {
     const page = await b.page({ anim: 'fast', name: 'Rob' });
-    const id = await createFromLobby(page, { game: 'roborally', board: 'first-steps', players: 2, seats: ['me', 'bot:heuristic'] });
+    const id = await createFromLobby(page, { game: 'roborally', board: 'first-steps', players: 2, seats: ['me', 'bot:heuristic'], variants: ['full_ranking'] });
     await page.waitForSelector('svg.course .cell');
     await page.waitForSelector('.status.mine', { timeout: 30000 });
     assert.equal(await page.locator('svg.course .robot').count(), 2, 'two robots on the course');
@@ -72,6 +103,7 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
     const start = await page.evaluate(() => [...document.querySelectorAll('svg.course .robot')].map((r) => `${r.dataset.at}/${r.dataset.facing}`).join(' '));
     const did = { programs: 0, typed: 0, announced: 0, downSeen: 0, stay: 0, up: 0, reentries: 0, locked: 0, options: 0 };
     let moved = false;
+    let lastWhere = null;
     const t0 = Date.now();
     for (;;) {
       if (await page.locator('[data-testid="result"]:not([hidden])').count()) break;
@@ -96,7 +128,9 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
           did.locked++;
           assert.equal(await page.locator('.rr-player.me .reg-mini.locked').count(), locked, 'locked registers marked in the players list');
         }
-        const picks = await greedyProgram(page, 5 - locked);
+        const where = await page.evaluate(() => { const r = document.querySelector('svg.course .robot.me'); return r ? `${r.dataset.at}/${r.dataset.facing}` : null; });
+        const picks = await greedyProgram(page, 5 - locked, where === lastWhere);
+        lastWhere = where;
         for (const [k, p] of picks.entries()) {
           if (did.programs === 0 && k < 2) {
             // The first two cards of the first program are typed (keys 1–9 are the hand's order).
@@ -124,8 +158,13 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
         // The robot is powered down (shown in the players list): stay down once, then power up.
         assert.ok((await myStats(page)).down, 'the robot is shown powered down');
         did.downSeen++;
-        if (!did.stay) { await page.click('#stay-down'); did.stay++; } else { await page.click('#power-up'); did.up++; }
-        acted = true;
+        assert.ok((await page.locator('.log li').allTextContents()).some((l) => /announces a power down/.test(l)), 'the power down announced in the log');
+        const stay = !did.stay;
+        await page.click(stay ? '#stay-down' : '#power-up');
+        if (stay) did.stay++; else did.up++;
+        await page.waitForFunction((x) => document.querySelector('.table-page')?.dataset.seq !== x, before, { timeout: 15000 });
+        const last = (await page.locator('.log li').allTextContents()).slice(-12);
+        assert.ok(last.some((l) => (stay ? / stays powered down$/ : / powers up$/).test(l)), `the answer in the log: ${last.join(' | ')}`);
       } else if (await page.locator('.reenter-target').count()) {
         // A highlighted cell, then a facing (the engine refuses a facing without line of sight).
         const cells = page.locator('.reenter-target');
@@ -157,7 +196,6 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
     assert.ok(moved, 'the robots moved');
     const log = await page.locator('.log li').allTextContents();
     assert.ok(log.some((l) => /^Register 1:/.test(l)), 'registers revealed in the log');
-    if (did.stay) assert.ok(log.some((l) => /announces a power down/.test(l)) && log.some((l) => /stays powered down/.test(l)), 'power down and staying down in the log');
     // Hands are secret: only this seat's hands are in the log.
     const nameOf = (seat) => page.locator(`.rr-player[data-seat="${seat}"] .pname`).textContent().then((t) => t.replace(/ \(you\)$/, ''));
     const me = await nameOf(0);

@@ -182,19 +182,13 @@ class BumpingBotsTable extends SeatTable {
       }
     } else if (view.phase === 'move') {
       const row = (label, k) => h('div.actions', [h('span.hint', label), ...[-1, 0, 1].map((t) => h('button.btn.small', { type: 'button', class: this.sel[k] === t ? 'on' : '', 'data-rot': `${k}:${t}`, onclick: () => { this.sel[k] = t; this.renderControls(); } }, TURN[t]))]);
-      box.append(h('div.pick-title', h('b', `Move ${b.speed} cells`)), row('Before the last cell: ', 'before'), row('After the move: ', 'after'));
+      const cells = view.move_cells ?? b.speed;
+      box.append(h('div.pick-title', h('b', `Move ${cells} cell${cells === 1 ? '' : 's'}`)), row('Before the last cell: ', 'before'), row('After the move: ', 'after'));
       box.append(h('button.btn.primary#do-move', { type: 'button', onclick: async () => { if (await act({ type: 'move', rotate_before_last: this.sel.before, rotate_after: this.sel.after })) this.sel = { before: 0, after: 0 }; } }, 'Move (Enter)'));
     } else if (view.phase === 'orient') {
       box.append(h('div.pick-title', h('b', 'After the collision: turn once?')), h('div.actions', [-1, 0, 1].map((t) => h('button.btn', { type: 'button', 'data-orient': t, onclick: () => act({ type: 'orient', turn: t }) }, t === 0 ? 'No turn' : TURN[t]))));
     } else if (view.phase === 'shock_choice') {
-      const tryShock = async (t) => {
-        for (let n = 1; n <= 4; n++) if (await this.ctx.act({ type: 'shock_choice', turn_passive: Array(n).fill(t), turn_first: 0 }, seat)) return;
-      };
-      box.append(h('div.pick-title', h('b', 'The shock: push, or turn the bot instead?')), h('div.actions', [
-        h('button.btn', { type: 'button', 'data-shock': 0, onclick: () => tryShock(0) }, 'Push'),
-        h('button.btn', { type: 'button', 'data-shock': -1, onclick: () => tryShock(-1) }, 'Turn ↺'),
-        h('button.btn', { type: 'button', 'data-shock': 1, onclick: () => tryShock(1) }, 'Turn ↻'),
-      ]));
+      this.shockControls(box, view, seat);
     } else if (view.phase === 'magnet') {
       const others = view.bots.filter((o) => o.seat !== seat && o.at);
       box.append(h('div.pick-title', h('b', 'Use the Magnet?')), h('div.actions', [
@@ -209,6 +203,20 @@ class BumpingBotsTable extends SeatTable {
     }
   }
 
+  /** BB-7.4–7.6: for each push cell, push or turn the pushed bot instead; maybe turn the first bot. */
+  shockControls(box, view, seat) {
+    const sh = view.shock || { pushed: null, turn_cells: 0, turn_first: null };
+    const sel = this.shockSel && this.shockSel.round === view.round && this.shockSel.seat === seat && this.shockSel.cells.length === sh.turn_cells ? this.shockSel : { round: view.round, seat, cells: Array(sh.turn_cells).fill(0), first: 0 };
+    this.shockSel = sel;
+    const choice = (label, zero, value, set, attr) => h('div.actions', [h('span.hint', label), ...[0, -1, 1].map((t) => h('button.btn.small', { type: 'button', class: value === t ? 'on' : '', [attr[0]]: attr[1](t), onclick: () => { set(t); this.renderControls(); } }, t === 0 ? zero : TURN[t]))]);
+    box.append(h('div.pick-title', h('b', sh.pushed !== null ? `The shock: push ${this.names(sh.pushed)}, or turn it instead?` : 'The shock')));
+    sel.cells.forEach((v, i) => box.append(choice(`Push cell ${i + 1}: `, 'push', v, (t) => { sel.cells[i] = t; }, ['data-shock', (t) => `${i}:${t}`])));
+    if (sh.turn_first !== null && sh.turn_first !== undefined) box.append(choice(`Turn ${this.names(sh.turn_first)} (first of the chain): `, 'no turn', sel.first, (t) => { sel.first = t; }, ['data-shock-first', (t) => t]));
+    box.append(h('button.btn.primary#shock-go', { type: 'button', onclick: async () => {
+      if (await this.ctx.act({ type: 'shock_choice', turn_passive: sel.cells, turn_first: sel.first }, seat)) this.shockSel = null;
+    } }, sel.cells.some((t) => t) || sel.first ? 'Confirm' : 'Push (Enter)'));
+  }
+
   onKey(e) {
     const tag = this.keyTag(e);
     if (tag === null) return;
@@ -216,6 +224,7 @@ class BumpingBotsTable extends SeatTable {
     if (seat === undefined) return;
     if (this.view.phase === 'speed' && /^[1-4]$/.test(e.key)) { e.preventDefault(); this.ctx.act({ type: 'speed', choice: SPEED[Number(e.key) - 1][0] }, seat); }
     else if (this.view.phase === 'move' && e.key === 'Enter' && tag !== 'button') { e.preventDefault(); document.getElementById('do-move')?.click(); }
+    else if (this.view.phase === 'shock_choice' && e.key === 'Enter' && tag !== 'button') { e.preventDefault(); document.getElementById('shock-go')?.click(); }
   }
 
   note(ev) {
