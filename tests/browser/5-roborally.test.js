@@ -104,6 +104,7 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
     const did = { programs: 0, typed: 0, announced: 0, downSeen: 0, stay: 0, up: 0, reentries: 0, locked: 0, options: 0 };
     let moved = false;
     let lastWhere = null;
+    let shot = 0;
     const t0 = Date.now();
     for (;;) {
       if (await page.locator('[data-testid="result"]:not([hidden])').count()) break;
@@ -142,6 +143,11 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
           }
         }
         assert.equal(await page.locator('.controls .register.filled').count(), 5 - locked, 'every free register filled');
+        // The README's picture: a program ready to send, with locked registers once there are any.
+        if (shot < 2 && (locked || (!shot && did.programs === 1))) {
+          await page.screenshot({ path: join(SCREENSHOTS, 'roborally.png') });
+          shot = locked ? 2 : 1;
+        }
         if (!damage) {
           // RR-4.4: an undamaged robot may not power down; the box says so.
           assert.ok(await page.locator('#power-down').isDisabled(), 'no power down without damage');
@@ -214,7 +220,8 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
     assert.equal(status, winner === null ? 'Game over' : `Game over: ${await nameOf(winner)} wins`, 'the winner named is the server\'s');
     const flags = await page.locator('.rr-player [data-flags]').evaluateAll((els) => els.map((e) => Number(e.dataset.flags)));
     assert.deepEqual(flags, rec.final.robots.map((r) => r.flags_touched), 'flags touched as the server says');
-    await page.screenshot({ path: join(SCREENSHOTS, 'roborally.png') });
+    assert.ok(shot, 'a screenshot of a program was taken');
+    await page.screenshot({ path: join(ARTIFACTS, 'roborally-over.png') });
     // Phone-sized: the table still fits without sideways scrolling.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.waitForTimeout(200);

@@ -54,9 +54,10 @@ test('Bumping Bots: a one-lap race with chosen cards played to the end through t
     await page.waitForSelector('svg.bb-track .bb-cell');
     await page.waitForSelector('.status.mine', { timeout: 30000 });
     assert.ok(await page.locator('.bb-order .bb-chip').count() >= 1, 'the race order is shown');
-    assert.match(await page.locator('.bb-order b').textContent(), /1 laps/, 'a one-lap race');
+    assert.match(await page.locator('.bb-order b').textContent(), /· 1 lap ·/, 'a one-lap race');
     const kinds = {};
     let shot = false;
+    let boosted = false;
     const t0 = Date.now();
     for (;;) {
       if (await page.locator('[data-testid="result"]:not([hidden])').count()) break;
@@ -78,6 +79,7 @@ test('Bumping Bots: a one-lap race with chosen cards played to the end through t
         // The picked card, played before the speed choice (BB-9).
         await page.click('.cards-row [data-card="engine"]');
         did = 'card';
+        boosted = true;
       } else if (await page.locator('.controls [data-speed]').count()) {
         // Speed up to 3, then keep it (1 to 4 on the keyboard: accelerate is 2, keep is 1).
         await page.keyboard.press(speed < 3 ? '2' : '1');
@@ -88,6 +90,11 @@ test('Bumping Bots: a one-lap race with chosen cards played to the end through t
         await page.click(`[data-rot="before:${bl}"]`);
         await page.click(`[data-rot="after:${af}"]`);
         if (!shot && bl !== 0 && (kinds.move || 0) >= 2) { await page.screenshot({ path: join(ARTIFACTS, 'bumping-bots-move.png') }); shot = true; }
+        // The move's length is the engine's: at speed 1–3 as many cells, one more in the turn the
+        // boosted engine is played (BB-9.4).
+        if (boosted) assert.equal(cells, speed + 1, `a boosted move at speed ${speed}`);
+        else assert.ok(cells === speed || cells === speed + 1, `a move of ${cells} cells at speed ${speed}`);
+        boosted = false;
         await page.keyboard.press('Enter');
         did = 'move';
       } else if (await page.locator('[data-orient]').count()) {
@@ -134,6 +141,7 @@ test('Bumping Bots: a one-lap race with chosen cards played to the end through t
     assert.deepEqual(places, rec.final.bots.map((x) => x.finished_place || 0), 'the places shown are the server\'s');
     const winner = await page.locator(`.rr-player[data-seat="${rec.final.ranking[0].seat}"] .pname`).textContent();
     assert.equal(await page.locator('.status').textContent(), `Race over: ${winner.replace(/ \(you\)$/, '')} wins`);
+    assert.ok(await page.locator('.controls').isHidden(), 'no controls once the race is over');
     await page.screenshot({ path: join(SCREENSHOTS, 'bumping-bots.png') });
     // Phone-sized: the table still fits without sideways scrolling.
     await page.setViewportSize({ width: 390, height: 844 });

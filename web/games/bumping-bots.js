@@ -124,7 +124,7 @@ class BumpingBotsTable extends SeatTable {
   }
 
   drawOrder(view, active) {
-    clear(this.orderBar).append(h('b', `Round ${view.round} · ${view.laps_to_run} laps · order: `),
+    clear(this.orderBar).append(h('b', `Round ${view.round} · ${view.laps_to_run} lap${view.laps_to_run === 1 ? '' : 's'} · order: `),
       ...view.order.map((seat, i) => h('span.bb-chip', { class: (active ?? view.to_act) === seat ? 'now' : '', style: { '--car': `var(--seat${seat % 8})` } }, `${i + 1}. ${this.names(seat)}`)));
   }
 
@@ -152,7 +152,7 @@ class BumpingBotsTable extends SeatTable {
   }
 
   idleControls(box, view) {
-    box.hidden = !view.bots.some((b) => this.mine(b.seat));
+    box.hidden = !view.bots.some((b) => this.mine(b.seat)) || view.phase === 'over';
     box.append(h('p.hint', 'Waiting…'));
   }
 
