@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, createFromLobby, ARTIFACTS } from './helpers.js';
+import { launch, createFromLobby, expectServerResult, expectFitsPhone, ARTIFACTS } from './helpers.js';
 
 // The README's pictures are refreshed only on request (ROBODROME_UPDATE_SCREENSHOTS=1).
 const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
@@ -208,13 +208,7 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
     assert.ok(log.filter((l) => / is dealt: /.test(l)).every((l) => l.startsWith(`${me} is dealt`)), 'only my hands in the log');
 
     // The result shown is the server's record of the finished game.
-    const rec = await api(`/api/games/${id}/replay`);
-    assert.equal((await api(`/api/games/${id}`)).status, 'finished');
-    const result = page.locator('[data-testid="result"]');
-    assert.deepEqual(JSON.parse(await result.getAttribute('data-winners')), rec.outcome.ranking[0], 'the winners shown are the server\'s');
-    assert.deepEqual(JSON.parse(await result.getAttribute('data-scores')), rec.outcome.scores || [], 'the scores shown are the server\'s');
-    const order = await page.locator('[data-testid="result"] li[data-seat]').evaluateAll((els) => els.map((e) => Number(e.dataset.seat)));
-    assert.deepEqual(order, rec.outcome.ranking.flat(), 'the ranking shown is the server\'s');
+    const rec = await expectServerResult(page, id);
     const status = await page.locator('.status').textContent();
     const winner = rec.final.winner;
     assert.equal(status, winner === null ? 'Game over' : `Game over: ${await nameOf(winner)} wins`, 'the winner named is the server\'s');
@@ -222,12 +216,8 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
     assert.deepEqual(flags, rec.final.robots.map((r) => r.flags_touched), 'flags touched as the server says');
     assert.ok(shot, 'a screenshot of a program was taken');
     await page.screenshot({ path: join(ARTIFACTS, 'roborally-over.png') });
-    // Phone-sized: the table still fits without sideways scrolling.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `no horizontal scrolling on a phone (${overflow}px)`);
-    await page.screenshot({ path: join(ARTIFACTS, 'roborally-phone.png') });
+    // Phone-sized: the table still fits.
+    await expectFitsPhone(page, 'roborally-phone.png');
     assert.deepEqual(b.errors, [], 'no console errors');
   } finally {
     await b.close();

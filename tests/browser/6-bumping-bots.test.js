@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, createFromLobby, ARTIFACTS } from './helpers.js';
+import { launch, createFromLobby, expectServerResult, expectFitsPhone, ARTIFACTS } from './helpers.js';
 
 // The README's pictures are refreshed only on request (ROBODROME_UPDATE_SCREENSHOTS=1).
 const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
@@ -130,25 +130,15 @@ test('Bumping Bots: a one-lap race with chosen cards played to the end through t
     assert.ok(others.every((t) => /cards \d+/.test(t)), others.join(' | '));
 
     // The result shown is the server's record of the finished race.
-    const rec = await api(`/api/games/${id}/replay`);
-    assert.equal((await api(`/api/games/${id}`)).status, 'finished');
-    const result = page.locator('[data-testid="result"]');
-    assert.deepEqual(JSON.parse(await result.getAttribute('data-winners')), rec.outcome.ranking[0], 'the winners shown are the server\'s');
-    assert.deepEqual(JSON.parse(await result.getAttribute('data-scores')), rec.outcome.scores || [], 'the scores shown are the server\'s');
-    const order = await page.locator('[data-testid="result"] li[data-seat]').evaluateAll((els) => els.map((e) => Number(e.dataset.seat)));
-    assert.deepEqual(order, rec.outcome.ranking.flat(), 'the ranking shown is the server\'s');
+    const rec = await expectServerResult(page, id);
     const places = await page.locator('.rr-player').evaluateAll((els) => els.map((e) => Number((e.querySelector('.badge')?.textContent.match(/^(\d+)\. place/) || [])[1] || 0)));
     assert.deepEqual(places, rec.final.bots.map((x) => x.finished_place || 0), 'the places shown are the server\'s');
     const winner = await page.locator(`.rr-player[data-seat="${rec.final.ranking[0].seat}"] .pname`).textContent();
     assert.equal(await page.locator('.status').textContent(), `Race over: ${winner.replace(/ \(you\)$/, '')} wins`);
     assert.ok(await page.locator('.controls').isHidden(), 'no controls once the race is over');
     await page.screenshot({ path: join(SCREENSHOTS, 'bumping-bots.png') });
-    // Phone-sized: the table still fits without sideways scrolling.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `no horizontal scrolling on a phone (${overflow}px)`);
-    await page.screenshot({ path: join(ARTIFACTS, 'bumping-bots-phone.png') });
+    // Phone-sized: the table still fits.
+    await expectFitsPhone(page, 'bumping-bots-phone.png');
     assert.deepEqual(b.errors, [], 'no console errors');
   } finally {
     await b.close();
