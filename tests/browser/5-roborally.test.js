@@ -1,10 +1,10 @@
-// RoboRally through the UI only: create a game on the shortest course (First Steps, two flags)
-// in the lobby against a heuristic bot and play it to the end: programs picked by a simple
-// greedy rule (the card that brings the robot nearest the next flag) and clicked or typed into
-// the registers, a power down announced with the keyboard, stay down answered both ways,
-// re-entry answered on the course, locked registers checked against the damage (RR-6.2), option
-// questions declined. The result shown must be the server's record of the finished game; no
-// other seat's hand is ever shown.
+// RoboRally through the UI only: create a game on the shortest course (First Steps, two flags,
+// full ranking) in the lobby against a heuristic bot and play it to the end: programs picked by
+// a simple greedy rule (the card that brings the robot nearest the next flag) and clicked or
+// typed into the registers, a power down announced with the keyboard, stay down answered both
+// ways, re-entry answered on the course, locked registers checked against the damage (RR-6.2),
+// option questions answered (declined when they may be). The result shown must be the server's
+// record of the finished game; no other seat's hand is ever shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -179,8 +179,9 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
         await facings.nth(Math.floor(Math.random() * (await facings.count()))).dispatchEvent('click');
         did.reentries++;
         acted = true;
-      } else if (await page.locator('#decline-option').count()) {
-        await page.click('#decline-option');
+      } else if (await page.locator('.controls [data-question]').count()) {
+        // An option card question: decline when it may be declined, else give up the first.
+        await page.click(await page.locator('#decline-option').count() ? '#decline-option' : '.controls [data-option]');
         did.options++;
         acted = true;
       }

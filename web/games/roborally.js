@@ -23,6 +23,7 @@ const BOARDS = [
   { id: 'grand-tour', title: 'Grand Tour' },
 ];
 
+const optionName = (o) => String(o).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const cardText = (c) => (c ? `${CARD[c.card] || c.card} (${c.priority})` : '—');
 const Robot = (seat) => `Robot ${seat + 1}`;
 const sq = (a) => `[${a[0]},${a[1]}]`;
@@ -188,7 +189,7 @@ class RoboRallyTable extends SeatTable {
         r.destroyed ? h('span.badge', 'destroyed') : null,
         r.out ? h('span.badge', 'out') : null,
         r.finished ? h('span.badge', 'finished') : null,
-        r.options && r.options.length ? h('span.badge', { title: 'Option cards' }, r.options.join(', ')) : null,
+        r.options && r.options.length ? h('span.badge', { title: 'Option cards' }, r.options.map(optionName).join(', ')) : null,
       ],
       extra: h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `k-${rv.kind}${r.locked_registers.includes(k + 1) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
     })));
@@ -200,7 +201,7 @@ class RoboRallyTable extends SeatTable {
     }
     const me = w.filter((x) => this.mine(x));
     if (me.length) {
-      const t = { program: 'Program your registers', stay_down: 'Stay powered down?', reenter: 'Choose where your robot re-enters', execute: 'Decide about your option card' }[view.phase] || 'Your move';
+      const t = view.question ? 'Answer the option card question' : { program: 'Program your registers', stay_down: 'Stay powered down?', reenter: 'Choose where your robot re-enters', execute: 'Decide about your option card' }[view.phase] || 'Your move';
       return { text: `Turn ${view.turn} · ${t}`, tone: 'mine' };
     }
     if (w.length) return { text: `Turn ${view.turn} · waiting for ${w.map((x) => this.names(x)).join(', ')}` };
@@ -222,7 +223,8 @@ class RoboRallyTable extends SeatTable {
 
   decisionControls(box, view, seat) {
     const r = this.robot(view, seat);
-    if (view.phase === 'program') this.programControls(box, r);
+    if (view.question) this.optionControls(box, r);
+    else if (view.phase === 'program') this.programControls(box, r);
     else if (view.phase === 'stay_down') {
       box.append(h('div.pick-title', h('b', 'Your robot is powered down. Stay down another turn?')), h('div.actions', [
         h('button.btn.primary#stay-down', { type: 'button', onclick: () => this.ctx.act({ type: 'stay_down', value: true }, seat) }, 'Stay down'),
@@ -354,17 +356,23 @@ class RoboRallyTable extends SeatTable {
     if (await this.ctx.act({ type: 'reenter', at: this.sel.reenter, facing, powered_down: !!this.sel.poweredDown }, seat)) this.sel.reenter = null;
   }
 
+  /** The option-card question of the view (RR-7.4, RR-8.2, RR-9), answered as it asks. */
   optionControls(box, r) {
     const seat = r.seat;
-    box.append(h('div.pick-title', h('b', 'An option card question')));
-    box.append(h('div.actions', [
-      ...(r.options || []).map((o) => h('button.btn', { type: 'button', 'data-option': o, onclick: async () => {
-        if (!(await this.ctx.act({ type: 'discard_option', option: o }, seat))) await this.ctx.act({ type: 'use_option', option: o }, seat);
-      } }, `Use / give up ${o}`)),
-      h('button.btn#decline-option', { type: 'button', onclick: async () => {
-        if (!(await this.ctx.act({ type: 'use_option', option: null }, seat))) await this.ctx.act({ type: 'discard_option', option: null }, seat);
-      } }, 'Decline'),
-    ]));
+    const q = this.view.question || { kind: 'unknown' };
+    const held = r.options || [];
+    const act = (type, option) => this.ctx.act({ type, option }, seat);
+    const choose = (type, options, label) => options.map((o) => h('button.btn', { type: 'button', 'data-option': o, onclick: () => act(type, o) }, label(optionName(o))));
+    const no = (type, label) => h('button.btn#decline-option', { type: 'button', onclick: () => act(type, null) }, label);
+    const ask = {
+      damage: () => [`${q.points} damage coming: discard an option card to prevent one point?`, [...choose('discard_option', held, (n) => `Discard ${n}`), no('discard_option', 'Take the damage')]],
+      lose_option: () => ['Your robot was destroyed: give up one option card', choose('discard_option', held, (n) => `Give up ${n}`)],
+      move_option: () => [`Use ${optionName(q.option)} on the card about to run?`, [...choose('use_option', [q.option], (n) => `Use ${n}`), no('use_option', 'No')]],
+      reveal: () => [`Before register ${q.register} is revealed: use an option card?`, [...choose('use_option', held.filter((o) => o === 'abort_switch' || o === 'conditional_program'), (n) => `Use ${n}`), no('use_option', 'No')]],
+      weapon: () => [`Your laser hits ${this.names(q.target)} (${q.points}): use a weapon instead?`, [...choose('use_option', held, (n) => `Use ${n}`), no('use_option', 'No, the laser')]],
+    }[q.kind];
+    const [title, buttons] = ask ? ask() : ['An option card question', [no('use_option', 'Decline')]];
+    box.append(h('div.pick-title', h('b', title)), h('div.actions', { 'data-question': q.kind }, buttons));
   }
 
   onBoardClick(e) {
@@ -423,9 +431,9 @@ class RoboRallyTable extends SeatTable {
       case 'flag_touched': return `${R(ev.seat)} touches flag ${ev.flag}`;
       case 'archive_moved': return `${R(ev.seat)}'s archive moves to ${sq(ev.at)}`;
       case 'repaired': return `${R(ev.seat)} is repaired (${ev.damage} damage left)`;
-      case 'option_drawn': return `${R(ev.seat)} draws the option ${ev.option}`;
-      case 'option_discarded': return `${R(ev.seat)} gives up the option ${ev.option}`;
-      case 'option_used': return `${R(ev.seat)} uses ${ev.option}`;
+      case 'option_drawn': return `${R(ev.seat)} draws the option ${optionName(ev.option)}`;
+      case 'option_discarded': return `${R(ev.seat)} gives up the option ${optionName(ev.option)}`;
+      case 'option_used': return `${R(ev.seat)} uses ${optionName(ev.option)}`;
       case 'life_lost': return `${R(ev.seat)} loses a life (${ev.lives} left)`;
       case 'eliminated': return `${R(ev.seat)} is out of the game`;
       case 'reentered': return `${R(ev.seat)} re-enters at ${sq(ev.at)} facing ${DIR[ev.facing]}${ev.powered_down ? ', powered down' : ''}`;
