@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch } from './helpers.js';
+import { launch, ARTIFACTS } from './helpers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = process.env.ROBODROME_BIN || join(ROOT, 'target', 'debug', 'robodrome');
@@ -112,6 +112,7 @@ test('RoboRally option questions and locked registers, answered on the table', (
       assert.equal(await page.locator('#test-table .hand .card').count(), 4, 'a hand of 9 - 5 cards');
       assert.deepEqual(await page.locator('#test-table .register.locked').evaluateAll((els) => els.map((e) => e.dataset.register)), ['5'], 'register 5 shown locked');
       for (let k = 1; k <= 4; k++) await page.keyboard.press(String(k));
+      await page.locator('#test-table .controls').screenshot({ path: join(ARTIFACTS, 'roborally-locked.png') });
       await page.click('#test-table #submit-program');
       const [program] = await sent(page);
       assert.equal(program.type, 'program');

@@ -248,7 +248,7 @@ class RoboRallyTable extends SeatTable {
     box.append(h('div.registers', [0, 1, 2, 3, 4].map((k) => {
       if (locked.has(k)) {
         const c = (r.registers[k] && r.registers[k].card) || { card: 'locked', priority: '' };
-        return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} 🔒`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
+        return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} locked`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
       }
       const c = regs[k];
       return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => { regs[k] = null; this.renderControls(); } },
