@@ -297,7 +297,7 @@ export default {
     { key: 'choose_cards', title: 'Choose tuning cards', help: 'Players pick their tuning cards instead of drawing them' },
   ],
   options: [
-    { key: 'laps', value: 1, title: 'Short race (1 lap)', help: 'One lap instead of the track\'s two' },
+    { key: 'laps', value: 1, title: 'Short race (1 lap)', help: 'One lap instead of the track\'s own number of laps' },
   ],
   boardPreview(id) {
     return boardPreview('track', TRACKS, id, (seen, b) => {
