@@ -434,6 +434,15 @@ class RoboRallyTable extends SeatTable {
       case 'option_drawn': return `${R(ev.seat)} draws the option ${optionName(ev.option)}`;
       case 'option_discarded': return `${R(ev.seat)} gives up the option ${optionName(ev.option)}`;
       case 'option_used': return `${R(ev.seat)} uses ${optionName(ev.option)}`;
+      case 'stay_down_sent': return `${R(ev.seat)} has decided whether to stay down`;
+      case 'register_filled': return `${R(ev.seat)}'s locked register ${ev.register} is filled from the deck: ${cardText(ev.card)}`;
+      case 'stashed': return `${R(ev.seat)} keeps a card with ${optionName(ev.option)}`;
+      case 'side_revealed': return `${R(ev.seat)}'s second card in register ${ev.register}: ${cardText(ev.card)}`;
+      case 'option_absorbed': return `${optionName(ev.option)} absorbs ${ev.points} damage for ${R(ev.seat)}`;
+      case 'scrambled': return `${R(ev.seat)}'s register ${ev.register} is scrambled`;
+      case 'radio_controlled': return `${R(ev.seat)} runs ${R(ev.by)}'s program (Radio Control)`;
+      case 'register_jammed': return `${R(ev.seat)}'s register ${ev.register} is jammed (Fire Control)`;
+      case 'damage_prevented': return `${R(ev.seat)} prevents a damage point with an option card`;
       case 'life_lost': return `${R(ev.seat)} loses a life (${ev.lives} left)`;
       case 'eliminated': return `${R(ev.seat)} is out of the game`;
       case 'reentered': return `${R(ev.seat)} re-enters at ${sq(ev.at)} facing ${DIR[ev.facing]}${ev.powered_down ? ', powered down' : ''}`;
