@@ -182,6 +182,8 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
         const facings = page.locator('.facing-pick');
         await facings.nth(Math.floor(Math.random() * (await facings.count()))).dispatchEvent('click');
         did.reentries++;
+        // A destroyed robot does not power down as announced (RR-4.4): announce again later.
+        if (!did.stay) did.announced = 0;
         acted = true;
       } else if (await page.locator('.controls [data-question]').count()) {
         // An option card question: decline when it may be declined, else give up the first.
