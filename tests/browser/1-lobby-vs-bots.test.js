@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, createFromLobby, playToEnd, playOneMove, ARTIFACTS } from './helpers.js';
+import { launch, api, createFromLobby, playToEnd, expectServerResult, expectFitsPhone, ARTIFACTS } from './helpers.js';
 
 test('a game created in the lobby is played to the end against bots through the UI', async () => {
   const b = await launch();
@@ -37,19 +37,10 @@ test('a game created in the lobby is played to the end against bots through the 
     assert.ok(kinds.plot >= 22 && kinds.start >= 1, JSON.stringify(kinds));
     console.log(`moves through the UI: ${JSON.stringify(kinds)}`);
     assert.ok(shot, 'a screenshot of a previewed move was taken');
-    const shown = JSON.parse(await page.locator('[data-testid="result"]').getAttribute('data-scores'));
-    const info = await api(`/api/games/${id}`);
-    assert.equal(info.status, 'finished');
-    assert.deepEqual(shown, info.outcome.scores, 'the scores shown are the server\'s');
-    const winners = JSON.parse(await page.locator('[data-testid="result"]').getAttribute('data-winners'));
-    assert.deepEqual(winners, info.outcome.ranking[0]);
+    await expectServerResult(page, id);
     await page.screenshot({ path: join(ARTIFACTS, 'autoscooter-over.png') });
     // Phone-sized: the finished table still fits and shows the result.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `no horizontal scrolling on a phone (${overflow}px)`);
-    await page.screenshot({ path: join(ARTIFACTS, 'autoscooter-phone.png'), fullPage: false });
+    await expectFitsPhone(page, 'autoscooter-phone.png');
     assert.deepEqual(b.errors, [], 'no console errors');
   } finally {
     await b.close();

@@ -1,87 +1,230 @@
-// RoboRally through the UI only: create a game in the lobby against bots, program three turns
-// (cards clicked and typed into the registers), answer re-entry and stay-down questions, and
-// check that the course, robots and log update and that no other seat's hand is ever shown.
+// RoboRally through the UI only: create a game on the shortest course (First Steps, two flags,
+// full ranking) in the lobby against a heuristic bot and play it to the end: programs picked by
+// a simple greedy rule (the card that brings the robot nearest the next flag) and clicked or
+// typed into the registers, a power down announced with the keyboard, stay down answered both
+// ways, re-entry answered on the course, locked registers checked against the damage (RR-6.2),
+// option questions answered (declined when they may be). The result shown must be the server's
+// record of the finished game; no other seat's hand is ever shown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, createFromLobby, ARTIFACTS } from './helpers.js';
+import { launch, createFromLobby, expectServerResult, expectFitsPhone, ARTIFACTS } from './helpers.js';
 
 // The README's pictures are refreshed only on request (ROBODROME_UPDATE_SCREENSHOTS=1).
 const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
+const MAX_TURNS = 40;
 
-test('RoboRally: three turns programmed through the UI against bots', async () => {
+/**
+ * The priorities of the cards to program, in register order: greedy towards the next flag by
+ * the walking distance over the course drawn on the page (pits and walls avoided; belts and
+ * gears not foreseen). When the robot has not moved since the last program, a random program.
+ */
+function greedyProgram(page, free, stuck) {
+  return page.evaluate(([n, random]) => {
+    const S = 40;
+    const STEP = [[0, -1], [1, 0], [0, 1], [-1, 0]];
+    const hand = [...document.querySelectorAll('.hand .card:not([disabled])')].map((b) => ({ card: b.dataset.card, priority: b.dataset.priority }));
+    if (random) return hand.sort(() => Math.random() - 0.5).slice(0, n).map((c) => c.priority);
+    const me = document.querySelector('svg.course .robot.me');
+    const touched = Number(document.querySelector('.rr-player.me [data-flags]').dataset.flags);
+    const flag = document.querySelector(`svg.course .flag[data-flag="${touched + 1}"] circle`);
+    if (!me || !flag) return hand.slice(0, n).map((c) => c.priority);
+    const cells = new Map([...document.querySelectorAll('svg.course rect.cell')].map((c) => [c.dataset.cell, c.classList.contains('pit') ? 'pit' : 'floor']));
+    const walls = new Set();
+    for (const w of document.querySelectorAll('svg.course line.wall')) {
+      const [x1, y1, x2, y2] = ['x1', 'y1', 'x2', 'y2'].map((a) => Number(w.getAttribute(a)) / S);
+      if (y1 === y2) { const x = Math.min(x1, x2); walls.add(`${x},${y1 - 1},2`); walls.add(`${x},${y1},0`); }
+      else { const y = Math.min(y1, y2); walls.add(`${x1 - 1},${y},1`); walls.add(`${x1},${y},3`); }
+    }
+    const k = (p) => `${p[0]},${p[1]}`;
+    const goal = [(Number(flag.getAttribute('cx')) - S / 2) / S, (Number(flag.getAttribute('cy')) - S / 2) / S];
+    // Walking distance to the flag (breadth first from the flag).
+    const dist = new Map([[k(goal), 0]]);
+    const queue = [goal];
+    while (queue.length) {
+      const p = queue.shift();
+      for (let d = 0; d < 4; d++) {
+        const q = [p[0] + STEP[d][0], p[1] + STEP[d][1]];
+        if (cells.get(k(q)) !== 'floor' || dist.has(k(q)) || walls.has(`${p[0]},${p[1]},${d}`)) continue;
+        dist.set(k(q), dist.get(k(p)) + 1);
+        queue.push(q);
+      }
+    }
+    const far = (p) => (cells.get(k(p)) === 'floor' ? dist.get(k(p)) ?? 999 : 9999);
+    const apply = (c, p, f) => {
+      const mv = { move1: 1, move2: 2, move3: 3, backup: -1 }[c];
+      if (!mv) return [p, (f + { right: 1, left: 3, uturn: 2 }[c]) % 4];
+      const d = mv > 0 ? f : (f + 2) % 4;
+      let q = p;
+      for (let i = 0; i < Math.abs(mv) && cells.get(k(q)) === 'floor'; i++) {
+        if (walls.has(`${q[0]},${q[1]},${d}`)) break;
+        q = [q[0] + STEP[d][0], q[1] + STEP[d][1]];
+      }
+      return [q, f];
+    };
+    let at = me.dataset.at.split(',').map(Number);
+    let facing = Number(me.dataset.facing);
+    const out = [];
+    for (let r = 0; r < n && hand.length; r++) {
+      let best = 0;
+      let bestScore = Infinity;
+      hand.forEach((c, i) => {
+        const [p, f] = apply(c.card, at, facing);
+        // Nearer is better; facing the way to the flag breaks ties.
+        const ahead = [p[0] + STEP[f][0], p[1] + STEP[f][1]];
+        const score = far(p) * 2 + (!walls.has(`${p[0]},${p[1]},${f}`) && far(ahead) < far(p) ? 0 : 1);
+        if (score < bestScore) { bestScore = score; best = i; }
+      });
+      const [c] = hand.splice(best, 1);
+      [at, facing] = apply(c.card, at, facing);
+      out.push(c.priority);
+    }
+    return out;
+  }, [free, stuck]);
+}
+
+const myStats = (page) => page.evaluate(() => {
+  const row = document.querySelector('.rr-player.me');
+  return {
+    damage: Number((row.querySelector('[title="Damage"]').textContent.match(/\d+/) || [0])[0]),
+    down: [...row.querySelectorAll('.badge')].some((b) => b.textContent === 'powered down'),
+  };
+});
+
+test('RoboRally: a game on First Steps played to the end through the UI against a bot', async () => {
   const b = await launch();
   try {
     const page = await b.page({ anim: 'fast', name: 'Rob' });
-    const id = await createFromLobby(page, { game: 'roborally', board: 'dizzy-dash', players: 3, seats: ['me', 'bot:heuristic', 'bot:random'] });
+    const id = await createFromLobby(page, { game: 'roborally', board: 'first-steps', players: 2, seats: ['me', 'bot:heuristic'], variants: ['full_ranking'] });
     await page.waitForSelector('svg.course .cell');
     await page.waitForSelector('.status.mine', { timeout: 30000 });
-    assert.equal(await page.locator('svg.course .robot').count(), 3, 'three robots on the course');
-    assert.ok(await page.locator('svg.course .flag').count() >= 1, 'flags drawn');
+    assert.equal(await page.locator('svg.course .robot').count(), 2, 'two robots on the course');
+    assert.equal(await page.locator('svg.course .flag').count(), 2, 'two flags drawn');
     const start = await page.evaluate(() => [...document.querySelectorAll('svg.course .robot')].map((r) => `${r.dataset.at}/${r.dataset.facing}`).join(' '));
-    let programs = 0;
-    let reentries = 0;
-    let shot = false;
+    const did = { programs: 0, typed: 0, announced: 0, downSeen: 0, stay: 0, up: 0, reentries: 0, locked: 0, options: 0 };
+    let moved = false;
+    let lastWhere = null;
+    let shot = 0;
     const t0 = Date.now();
     for (;;) {
-      if (Date.now() - t0 > 60000) {
-        await page.screenshot({ path: join(ARTIFACTS, 'roborally-stuck.png') });
-        assert.fail(`three turns within 60 s: ${await page.locator('.status').textContent()} / ${await page.locator('.controls').textContent()}`);
-      }
+      if (await page.locator('[data-testid="result"]:not([hidden])').count()) break;
       const turn = Number(await page.locator('.board-area').getAttribute('data-turn'));
-      const over = await page.evaluate(() => document.querySelector('.table-page')?.dataset.phase === 'over');
-      if (turn > 3 || over) break;
+      if (turn > MAX_TURNS || Date.now() - t0 > 240000) {
+        await page.screenshot({ path: join(ARTIFACTS, 'roborally-stuck.png') });
+        assert.fail(`the game did not end within ${MAX_TURNS} turns / 240 s (turn ${turn}, ${JSON.stringify(did)}): ${await page.locator('.status').textContent()} / ${await page.locator('.controls').textContent()}`);
+      }
+      if (!moved) moved = start !== await page.evaluate(() => [...document.querySelectorAll('svg.course .robot')].map((r) => `${r.dataset.at}/${r.dataset.facing}`).join(' '));
       if (!(await page.locator('.status.mine').count())) { await page.waitForTimeout(100); continue; }
+      const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
+      let acted = false;
       if (await page.locator('#submit-program').count()) {
-        // Only this seat's hand is shown: one hand of at most nine cards.
+        // Only this seat's hand is shown: one hand of 9 cards less the damage (RR-6.1).
+        const { damage } = await myStats(page);
         assert.equal(await page.locator('.hand').count(), 1);
-        const cards = await page.locator('.hand .card').count();
-        assert.ok(cards <= 9);
-        // Two cards typed (keys 1 and 2), the rest clicked.
-        await page.keyboard.press('1');
-        await page.keyboard.press('2');
-        while (!(await page.locator('#submit-program:not([disabled])').count())) {
-          const free = page.locator('.hand .card:not([disabled])');
-          if (!(await free.count())) break;
-          await free.last().click();
+        assert.equal(await page.locator('.hand .card').count(), Math.max(0, 9 - damage), `a hand of 9 - ${damage} cards`);
+        // RR-6.2: with 5 or more damage the last registers are locked, shown as such (an
+        // option card may jam one more: Fire Control, RR-9).
+        const locked = await page.locator('.controls .register.locked').count();
+        const options = await page.locator('.rr-player [title="Option cards"]').count();
+        if (options) assert.ok(locked >= Math.max(0, damage - 4), `${locked} registers shown locked at ${damage} damage`);
+        else assert.equal(locked, Math.max(0, damage - 4), `${locked} registers shown locked at ${damage} damage`);
+        if (locked) {
+          did.locked++;
+          assert.equal(await page.locator('.rr-player.me .reg-mini.locked').count(), locked, 'locked registers marked in the players list');
         }
-        if (!shot && programs === 1) {
+        const where = await page.evaluate(() => { const r = document.querySelector('svg.course .robot.me'); return r ? `${r.dataset.at}/${r.dataset.facing}` : null; });
+        const picks = await greedyProgram(page, 5 - locked, where === lastWhere);
+        lastWhere = where;
+        for (const [k, p] of picks.entries()) {
+          if (did.programs === 0 && k < 2) {
+            // The first two cards of the first program are typed (keys 1–9 are the hand's order).
+            const idx = await page.evaluate((pr) => [...document.querySelectorAll('.hand .card')].findIndex((c) => c.dataset.priority === pr), p);
+            await page.keyboard.press(String(idx + 1));
+            did.typed++;
+          } else {
+            await page.click(`.hand .card[data-priority="${p}"]`);
+          }
+        }
+        assert.equal(await page.locator('.controls .register.filled').count(), 5 - locked, 'every free register filled');
+        // The README's picture: a program ready to send, with locked registers once there are any.
+        if (shot < 2 && (locked || (!shot && did.programs === 1))) {
           await page.screenshot({ path: join(SCREENSHOTS, 'roborally.png') });
-          shot = true;
+          shot = locked ? 2 : 1;
         }
-        const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
+        if (!damage) {
+          // RR-4.4: an undamaged robot may not power down; the box says so.
+          assert.ok(await page.locator('#power-down').isDisabled(), 'no power down without damage');
+        } else if (!did.announced && !did.stay) {
+          // Damaged: announce a power down for the next turn with the keyboard (P).
+          await page.keyboard.press('p');
+          assert.ok(await page.locator('#power-down').isChecked(), 'P ticks the power-down box');
+          did.announced = turn;
+        }
         await page.click('#submit-program');
-        programs++;
-        await page.waitForFunction((x) => document.querySelector('.table-page')?.dataset.seq !== x, before, { timeout: 10000 });
+        did.programs++;
+        acted = true;
       } else if (await page.locator('#stay-down').count()) {
-        await page.click('#power-up');
+        // The robot is powered down (shown in the players list): stay down once, then power up.
+        assert.ok((await myStats(page)).down, 'the robot is shown powered down');
+        did.downSeen++;
+        assert.ok((await page.locator('.log li').allTextContents()).some((l) => /announces a power down/.test(l)), 'the power down announced in the log');
+        const stay = !did.stay;
+        await page.click(stay ? '#stay-down' : '#power-up');
+        if (stay) did.stay++; else did.up++;
+        // The answer is logged once every powered-down robot has answered (RR-6.4: secret until then).
+        const logged = await page.waitForFunction(([x, re]) => [...document.querySelectorAll('.log li')].some((li) => Number(li.dataset.seq) > Number(x) && new RegExp(re).test(li.textContent)),
+          [before, stay ? ' stays powered down$' : ' powers up$'], { timeout: 30000 }).then(() => true, () => false);
+        assert.ok(logged, `the answer in the log: ${(await page.locator('.log li').allTextContents()).slice(-12).join(' | ')}`);
       } else if (await page.locator('.reenter-target').count()) {
         // A highlighted cell, then a facing (the engine refuses a facing without line of sight).
         const cells = page.locator('.reenter-target');
         await cells.nth(Math.floor(Math.random() * (await cells.count()))).dispatchEvent('click');
-        await page.locator('.facing-pick').nth(Math.floor(Math.random() * 4)).dispatchEvent('click');
-        reentries++;
-      } else if (await page.locator('#decline-option').count()) {
-        await page.click('#decline-option');
+        const facings = page.locator('.facing-pick');
+        await facings.nth(Math.floor(Math.random() * (await facings.count()))).dispatchEvent('click');
+        did.reentries++;
+        // A destroyed robot does not power down as announced (RR-4.4): announce again later.
+        if (!did.stay) did.announced = 0;
+        acted = true;
+      } else if (await page.locator('.controls [data-question]').count()) {
+        // An option card question: decline when it may be declined, else give up the first.
+        await page.click(await page.locator('#decline-option').count() ? '#decline-option' : '.controls [data-option]');
+        did.options++;
+        acted = true;
       }
-      await page.waitForTimeout(100);
+      if (acted) {
+        const ok = await page.waitForFunction((x) => document.querySelector('.table-page')?.dataset.seq !== x, before, { timeout: 15000 }).then(() => true, () => false);
+        if (!ok && !(await page.locator('[data-testid="result"]:not([hidden])').count())) {
+          assert.fail(`the server did not take the move (${JSON.stringify(did)}): ${await page.locator('#toasts').textContent()}`);
+        }
+      } else await page.waitForTimeout(100);
+      // A stay-down answer was refused or the announcement was lost to a destruction: try again.
+      if (did.announced && !did.stay && !did.downSeen && turn > did.announced + 1) did.announced = 0;
     }
-    assert.ok(programs >= 2, `programmed ${programs} turns`);
-    console.log(`RoboRally through the UI: ${programs} programs, ${reentries} re-entry clicks`);
-    const now = await page.evaluate(() => [...document.querySelectorAll('svg.course .robot')].map((r) => `${r.dataset.at}/${r.dataset.facing}`).join(' '));
-    assert.notEqual(now, start, 'the robots moved');
+    console.log(`RoboRally through the UI: ${JSON.stringify(did)}`);
+    assert.ok(did.programs >= 1 && did.typed === 2, JSON.stringify(did));
+    // A power down is announced as soon as the robot is damaged; unless the game ended the
+    // turn after, the robot sat powered down and stayed down once.
+    const lastTurn = Number(await page.locator('.board-area').getAttribute('data-turn'));
+    if (did.announced && lastTurn > did.announced + 1) assert.ok(did.stay >= 1, `stayed powered down once (${JSON.stringify(did)}, turn ${lastTurn})`);
+    assert.ok(moved, 'the robots moved');
     const log = await page.locator('.log li').allTextContents();
     assert.ok(log.some((l) => /^Register 1:/.test(l)), 'registers revealed in the log');
-    assert.ok(log.some((l) => /moves|turns/.test(l)), 'moves in the log');
-    // Hands are secret: the log shows only this seat's hands, the bots' never.
-    const info = await api(`/api/games/${id}`);
-    assert.ok(['running', 'finished'].includes(info.status));
-    // Phone-sized: the table still fits without sideways scrolling.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.waitForTimeout(200);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    assert.ok(overflow <= 1, `no horizontal scrolling on a phone (${overflow}px)`);
-    await page.screenshot({ path: join(ARTIFACTS, 'roborally-phone.png') });
+    // Hands are secret: only this seat's hands are in the log.
+    const nameOf = (seat) => page.locator(`.rr-player[data-seat="${seat}"] .pname`).textContent().then((t) => t.replace(/ \(you\)$/, ''));
+    const me = await nameOf(0);
+    assert.ok(log.filter((l) => / is dealt: /.test(l)).every((l) => l.startsWith(`${me} is dealt`)), 'only my hands in the log');
+
+    // The result shown is the server's record of the finished game.
+    const rec = await expectServerResult(page, id);
+    const status = await page.locator('.status').textContent();
+    const winner = rec.final.winner;
+    assert.equal(status, winner === null ? 'Game over' : `Game over: ${await nameOf(winner)} wins`, 'the winner named is the server\'s');
+    const flags = await page.locator('.rr-player [data-flags]').evaluateAll((els) => els.map((e) => Number(e.dataset.flags)));
+    assert.deepEqual(flags, rec.final.robots.map((r) => r.flags_touched), 'flags touched as the server says');
+    assert.ok(shot, 'a screenshot of a program was taken');
+    await page.screenshot({ path: join(ARTIFACTS, 'roborally-over.png') });
+    // Phone-sized: the table still fits.
+    await expectFitsPhone(page, 'roborally-phone.png');
     assert.deepEqual(b.errors, [], 'no console errors');
   } finally {
     await b.close();

@@ -3,6 +3,7 @@
 // that plays a game through the UI only.
 
 import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -73,6 +74,30 @@ export async function api(path, init) {
   const res = await fetch(BASE + path, init);
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return res.json();
+}
+
+/**
+ * The result panel must show the server's record of the finished game (`/api/games/{id}/replay`):
+ * the winners, the scores and the ranking in order. Returns the record for further checks.
+ */
+export async function expectServerResult(page, id) {
+  const rec = await api(`/api/games/${id}/replay`);
+  assert.equal((await api(`/api/games/${id}`)).status, 'finished');
+  const result = page.locator('[data-testid="result"]');
+  assert.deepEqual(JSON.parse(await result.getAttribute('data-winners')), rec.outcome.ranking[0], 'the winners shown are the server\'s');
+  assert.deepEqual(JSON.parse(await result.getAttribute('data-scores')), rec.outcome.scores || [], 'the scores shown are the server\'s');
+  const order = await result.locator('li[data-seat]').evaluateAll((els) => els.map((e) => Number(e.dataset.seat)));
+  assert.deepEqual(order, rec.outcome.ranking.flat(), 'the ranking shown is the server\'s');
+  return rec;
+}
+
+/** Phone-sized: the page fits without sideways scrolling; a screenshot as `name`. */
+export async function expectFitsPhone(page, name) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(200);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `no horizontal scrolling on a phone (${overflow}px)`);
+  await page.screenshot({ path: join(ARTIFACTS, name) });
 }
 
 export const gameIdOf = (page) => page.evaluate(() => (location.hash.match(/#\/(?:g|replay)\/([\w-]+)/) || [])[1]);

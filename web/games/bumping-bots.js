@@ -3,7 +3,8 @@
 // laps; speed buttons, the move with a rotation before the last cell and after, shock and orient
 // decisions when the engine asks, tuning cards. The engine decides every rule.
 
-import { h, s, clear, sleep } from '../dom.js';
+import { h, s, clear } from '../dom.js';
+import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
 import { DIRS, DIR_NAMES, key, centre, corners, edge, polygon, bounds } from '../hex.js';
 
 const SIZE = 30;
@@ -64,25 +65,14 @@ function botShape(seat) {
   ];
 }
 
-class BumpingBotsTable {
+class BumpingBotsTable extends SeatTable {
   constructor(ctx) {
-    this.ctx = ctx;
-    this.names = ctx.names;
-    this.view = null;
-    this.waiting = [];
-    this.epoch = 0;
+    super(ctx);
     this.drawn = new Map();
     this.sel = { before: 0, after: 0 };
-    this.svg = null;
     this.botEls = new Map();
-    this.onKey = this.onKey.bind(this);
-    document.addEventListener('keydown', this.onKey);
   }
 
-  destroy() { this.epoch++; document.removeEventListener('keydown', this.onKey); }
-  speedFactor() { return this.ctx.speed ? this.ctx.speed() : 1; }
-  wait(ms) { const f = this.speedFactor(); return f ? sleep(ms * f) : Promise.resolve(); }
-  mine(seat) { return (this.ctx.mySeats || []).includes(seat); }
   bot(seat) { return this.view.bots.find((b) => b.seat === seat); }
 
   ensureBoard(view) {
@@ -96,7 +86,7 @@ class BumpingBotsTable {
     let cells = [];
     if (board && board.cells) {
       cells = drawTrack(board, this.gTrack);
-      if (board.name) try { localStorage.setItem(`robodrome.track.${board.name}`, JSON.stringify(board)); } catch { /* full */ }
+      rememberBoard('track', board.name, board);
     }
     if (!cells.length) cells = view.bots.filter((b) => b.at).map((b) => hexOf(b.at));
     const [x, y, w, hh] = bounds(cells.length ? cells : [[0, 0]], SIZE, 6);
@@ -112,8 +102,6 @@ class BumpingBotsTable {
     el.dataset.at = key(at);
     el.dataset.facing = facing;
   }
-
-  show(view) { this.epoch++; this.busy = false; this.render(view); }
 
   render(view) {
     this.view = view;
@@ -136,32 +124,25 @@ class BumpingBotsTable {
   }
 
   drawOrder(view, active) {
-    clear(this.orderBar).append(h('b', `Round ${view.round} · ${view.laps_to_run} laps · order: `),
+    clear(this.orderBar).append(h('b', `Round ${view.round} · ${view.laps_to_run} lap${view.laps_to_run === 1 ? '' : 's'} · order: `),
       ...view.order.map((seat, i) => h('span.bb-chip', { class: (active ?? view.to_act) === seat ? 'now' : '', style: { '--car': `var(--seat${seat % 8})` } }, `${i + 1}. ${this.names(seat)}`)));
   }
 
   renderPlayers(view) {
-    const pl = this.ctx.players;
-    clear(pl).append(h('h3', 'Bots'), h('ul.players.rr-players', view.bots.map((b) => h('li.rr-player', { 'data-seat': b.seat, class: this.mine(b.seat) ? 'me' : '' }, [
-      h('span.seat-dot', { style: { background: `var(--seat${b.seat % 8})` } }),
-      h('span.pname', `${this.names(b.seat)}${this.mine(b.seat) ? ' (you)' : ''}`),
-      h('span.pstats', [
+    this.playersList('Bots', view.bots.map((b) => ({
+      seat: b.seat,
+      colour: b.seat % 8,
+      stats: [
         h('span', { 'data-laps': b.laps }, `lap ${Math.max(0, b.laps)}/${view.laps_to_run}`),
         ` · speed ${b.reverse ? 'reverse ' : ''}${b.speed}`,
         ` · ${DIR_NAMES[b.facing]}`,
         ` · cards ${b.cards ? b.cards.map((c) => CARD[c] || c).join(', ') || 'none' : b.card_count}`,
         b.finished_place ? h('span.badge', `${b.finished_place}. place`) : null,
-      ]),
-      this.ctx.presence ? this.ctx.presence(b.seat) : null,
-    ]))));
+      ],
+    })));
   }
 
-  status(view, waiting) {
-    const w = waiting || [];
-    const changed = JSON.stringify(w) !== JSON.stringify(this.waiting);
-    this.waiting = w;
-    if (changed) this.renderControls();
-    if (!view) return { text: 'Connecting…' };
+  statusText(view, w) {
     if (view.phase === 'over') return { text: `Race over${view.ranking.length ? `: ${this.names(view.ranking[0].seat)} wins` : ''}` };
     const me = w.find((x) => this.mine(x));
     const what = { speed: 'choose your speed', move: 'move', shock_choice: 'push or turn', orient: 'orient your bot', magnet: 'use the Magnet?', pick_cards: 'pick a card' }[view.phase] || 'decide';
@@ -170,14 +151,12 @@ class BumpingBotsTable {
     return { text: `Round ${view.round}` };
   }
 
-  renderControls() {
-    const box = this.ctx.controls;
-    const view = this.view;
-    if (!view || this.ctx.replay || this.busy) { if (box && !this.busy) box.hidden = true; return; }
-    clear(box);
-    const seat = this.waiting.find((x) => this.mine(x));
-    if (seat === undefined || view.phase === 'over') { box.hidden = !view.bots.some((b) => this.mine(b.seat)); box.append(h('p.hint', 'Waiting…')); return; }
-    box.hidden = false;
+  idleControls(box, view) {
+    box.hidden = !view.bots.some((b) => this.mine(b.seat)) || view.phase === 'over';
+    box.append(h('p.hint', 'Waiting…'));
+  }
+
+  decisionControls(box, view, seat) {
     const b = this.bot(seat);
     const act = (a) => this.ctx.act(a, seat);
     const cards = (b.cards || []);
@@ -203,19 +182,13 @@ class BumpingBotsTable {
       }
     } else if (view.phase === 'move') {
       const row = (label, k) => h('div.actions', [h('span.hint', label), ...[-1, 0, 1].map((t) => h('button.btn.small', { type: 'button', class: this.sel[k] === t ? 'on' : '', 'data-rot': `${k}:${t}`, onclick: () => { this.sel[k] = t; this.renderControls(); } }, TURN[t]))]);
-      box.append(h('div.pick-title', h('b', `Move ${b.speed} cells`)), row('Before the last cell: ', 'before'), row('After the move: ', 'after'));
+      const cells = view.move_cells ?? b.speed;
+      box.append(h('div.pick-title', h('b', `Move ${cells} cell${cells === 1 ? '' : 's'}`)), row('Before the last cell: ', 'before'), row('After the move: ', 'after'));
       box.append(h('button.btn.primary#do-move', { type: 'button', onclick: async () => { if (await act({ type: 'move', rotate_before_last: this.sel.before, rotate_after: this.sel.after })) this.sel = { before: 0, after: 0 }; } }, 'Move (Enter)'));
     } else if (view.phase === 'orient') {
       box.append(h('div.pick-title', h('b', 'After the collision: turn once?')), h('div.actions', [-1, 0, 1].map((t) => h('button.btn', { type: 'button', 'data-orient': t, onclick: () => act({ type: 'orient', turn: t }) }, t === 0 ? 'No turn' : TURN[t]))));
     } else if (view.phase === 'shock_choice') {
-      const tryShock = async (t) => {
-        for (let n = 1; n <= 4; n++) if (await this.ctx.act({ type: 'shock_choice', turn_passive: Array(n).fill(t), turn_first: 0 }, seat)) return;
-      };
-      box.append(h('div.pick-title', h('b', 'The shock: push, or turn the bot instead?')), h('div.actions', [
-        h('button.btn', { type: 'button', 'data-shock': 0, onclick: () => tryShock(0) }, 'Push'),
-        h('button.btn', { type: 'button', 'data-shock': -1, onclick: () => tryShock(-1) }, 'Turn ↺'),
-        h('button.btn', { type: 'button', 'data-shock': 1, onclick: () => tryShock(1) }, 'Turn ↻'),
-      ]));
+      this.shockControls(box, view, seat);
     } else if (view.phase === 'magnet') {
       const others = view.bots.filter((o) => o.seat !== seat && o.at);
       box.append(h('div.pick-title', h('b', 'Use the Magnet?')), h('div.actions', [
@@ -230,14 +203,28 @@ class BumpingBotsTable {
     }
   }
 
+  /** BB-7.4–7.6: for each push cell, push or turn the pushed bot instead; maybe turn the first bot. */
+  shockControls(box, view, seat) {
+    const sh = view.shock || { pushed: null, turn_cells: 0, turn_first: null };
+    const sel = this.shockSel && this.shockSel.round === view.round && this.shockSel.seat === seat && this.shockSel.cells.length === sh.turn_cells ? this.shockSel : { round: view.round, seat, cells: Array(sh.turn_cells).fill(0), first: 0 };
+    this.shockSel = sel;
+    const choice = (label, zero, value, set, attr) => h('div.actions', [h('span.hint', label), ...[0, -1, 1].map((t) => h('button.btn.small', { type: 'button', class: value === t ? 'on' : '', [attr[0]]: attr[1](t), onclick: () => { set(t); this.renderControls(); } }, t === 0 ? zero : TURN[t]))]);
+    box.append(h('div.pick-title', h('b', sh.pushed !== null ? `The shock: push ${this.names(sh.pushed)}, or turn it instead?` : 'The shock')));
+    sel.cells.forEach((v, i) => box.append(choice(`Push cell ${i + 1}: `, 'push', v, (t) => { sel.cells[i] = t; }, ['data-shock', (t) => `${i}:${t}`])));
+    if (sh.turn_first !== null && sh.turn_first !== undefined) box.append(choice(`Turn ${this.names(sh.turn_first)} (first of the chain): `, 'no turn', sel.first, (t) => { sel.first = t; }, ['data-shock-first', (t) => t]));
+    box.append(h('button.btn.primary#shock-go', { type: 'button', onclick: async () => {
+      if (await this.ctx.act({ type: 'shock_choice', turn_passive: sel.cells, turn_first: sel.first }, seat)) this.shockSel = null;
+    } }, sel.cells.some((t) => t) || sel.first ? 'Confirm' : 'Push (Enter)'));
+  }
+
   onKey(e) {
-    if (this.ctx.replay || !this.view || e.ctrlKey || e.metaKey || e.altKey) return;
-    const tag = (e.target.tagName || '').toLowerCase();
-    if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
-    const seat = this.waiting.find((x) => this.mine(x));
+    const tag = this.keyTag(e);
+    if (tag === null) return;
+    const seat = this.mySeatToAct();
     if (seat === undefined) return;
     if (this.view.phase === 'speed' && /^[1-4]$/.test(e.key)) { e.preventDefault(); this.ctx.act({ type: 'speed', choice: SPEED[Number(e.key) - 1][0] }, seat); }
     else if (this.view.phase === 'move' && e.key === 'Enter' && tag !== 'button') { e.preventDefault(); document.getElementById('do-move')?.click(); }
+    else if (this.view.phase === 'shock_choice' && e.key === 'Enter' && tag !== 'button') { e.preventDefault(); document.getElementById('shock-go')?.click(); }
   }
 
   note(ev) {
@@ -309,12 +296,11 @@ export default {
   variants: [
     { key: 'choose_cards', title: 'Choose tuning cards', help: 'Players pick their tuning cards instead of drawing them' },
   ],
-  options: [],
+  options: [
+    { key: 'laps', value: 1, title: 'Short race (1 lap)', help: 'One lap instead of the track\'s own number of laps' },
+  ],
   boardPreview(id) {
-    const b = TRACKS.find((x) => x.id === id) || TRACKS[0];
-    let seen = null;
-    try { seen = JSON.parse(localStorage.getItem(`robodrome.track.${b.id}`) || 'null'); } catch { seen = null; }
-    if (seen && seen.cells) {
+    return boardPreview('track', TRACKS, id, (seen, b) => {
       const svg = s('svg.bb-track', { role: 'img', 'aria-label': b.title });
       const g = s('g');
       const cells = drawTrack(seen, g);
@@ -323,8 +309,7 @@ export default {
       svg.setAttribute('viewBox', `${x} ${y} ${w} ${hh}`);
       svg.append(g);
       return svg;
-    }
-    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the track is drawn at the table (and here once seen)')]);
+    });
   },
   createTable: (ctx) => new BumpingBotsTable(ctx),
 };

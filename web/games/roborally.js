@@ -4,7 +4,8 @@
 // the registers resolved step by step from the events; re-entry by clicking a cell and a facing;
 // the stay-down choice. The engine decides every rule: a refused action comes back as an error.
 
-import { h, s, clear, sleep } from '../dom.js';
+import { h, s, clear } from '../dom.js';
+import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
 
 const S = 40;
 const STEP = [[0, -1], [1, 0], [0, 1], [-1, 0]];
@@ -22,6 +23,7 @@ const BOARDS = [
   { id: 'grand-tour', title: 'Grand Tour' },
 ];
 
+const optionName = (o) => String(o).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const cardText = (c) => (c ? `${CARD[c.card] || c.card} (${c.priority})` : '—');
 const Robot = (seat) => `Robot ${seat + 1}`;
 const sq = (a) => `[${a[0]},${a[1]}]`;
@@ -105,25 +107,14 @@ function robotShape(seat) {
 
 // ---------- the table ----------
 
-class RoboRallyTable {
+class RoboRallyTable extends SeatTable {
   constructor(ctx) {
-    this.ctx = ctx;
-    this.names = ctx.names;
-    this.view = null;
-    this.waiting = [];
-    this.epoch = 0;
+    super(ctx);
     this.sel = { turn: -1, regs: [null, null, null, null, null], powerDown: false, reenter: null, poweredDown: false };
-    this.svg = null;
     this.robotEls = new Map();
-    this.onKey = this.onKey.bind(this);
-    document.addEventListener('keydown', this.onKey);
   }
 
-  destroy() { this.epoch++; document.removeEventListener('keydown', this.onKey); }
-  speedFactor() { return this.ctx.speed ? this.ctx.speed() : 1; }
-  wait(ms) { const f = this.speedFactor(); return f ? sleep(ms * f) : Promise.resolve(); }
   mySeat() { return (this.ctx.mySeats || [])[0]; }
-  mine(seat) { return (this.ctx.mySeats || []).includes(seat); }
   robot(view, seat) { return (view || this.view).robots.find((r) => r.seat === seat); }
 
   ensureBoard(view) {
@@ -137,8 +128,7 @@ class RoboRallyTable {
     this.gFx = s('g.fx');
     drawCourse(b, this.gCourse);
     // Remembered for the lobby's preview (the server serves no course pictures).
-    const name = this.ctx.setup && typeof this.ctx.setup.board === 'string' ? this.ctx.setup.board : null;
-    if (name) try { localStorage.setItem(`robodrome.course.${name}`, JSON.stringify(b)); } catch { /* full */ }
+    rememberBoard('course', this.ctx.setup && typeof this.ctx.setup.board === 'string' ? this.ctx.setup.board : null, b);
     this.svg.append(this.gCourse, this.gMarks, this.gRobots, this.gPick, this.gFx);
     this.svg.addEventListener('click', (e) => this.onBoardClick(e));
     this.strip = h('div.reveal-strip', { 'aria-label': 'Revealed cards' });
@@ -165,12 +155,6 @@ class RoboRallyTable {
     }
   }
 
-  show(view) {
-    this.epoch++;
-    this.busy = false;
-    this.render(view);
-  }
-
   render(view) {
     this.view = view;
     this.ensureBoard(view);
@@ -194,12 +178,10 @@ class RoboRallyTable {
   }
 
   renderPlayers(view) {
-    const pl = this.ctx.players;
     const flags = view.board.flags.length;
-    clear(pl).append(h('h3', 'Robots'), h('ul.players.rr-players', view.robots.map((r) => h('li.rr-player', { 'data-seat': r.seat, class: this.mine(r.seat) ? 'me' : '' }, [
-      h('span.seat-dot', { style: { background: `var(--seat${r.seat})` } }),
-      h('span.pname', `${this.names(r.seat)}${this.mine(r.seat) ? ' (you)' : ''}`),
-      h('span.pstats', [
+    this.playersList('Robots', view.robots.map((r) => ({
+      seat: r.seat,
+      stats: [
         h('span', { title: 'Flags touched', 'data-flags': r.flags_touched }, `⚑ ${r.flags_touched}/${flags}`),
         h('span', { title: 'Damage' }, ` · ✖ ${r.damage}`),
         h('span', { title: 'Lives' }, ` · ♥ ${r.lives}`),
@@ -207,25 +189,19 @@ class RoboRallyTable {
         r.destroyed ? h('span.badge', 'destroyed') : null,
         r.out ? h('span.badge', 'out') : null,
         r.finished ? h('span.badge', 'finished') : null,
-        r.options && r.options.length ? h('span.badge', { title: 'Option cards' }, r.options.join(', ')) : null,
-      ]),
-      h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `k-${rv.kind}${r.locked_registers.includes(k + 1) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
-      this.ctx.presence ? this.ctx.presence(r.seat) : null,
-    ]))));
+        r.options && r.options.length ? h('span.badge', { title: 'Option cards' }, r.options.map(optionName).join(', ')) : null,
+      ],
+      extra: h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `k-${rv.kind}${r.locked_registers.includes(k + 1) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
+    })));
   }
 
-  status(view, waiting) {
-    const w = waiting || [];
-    const changed = JSON.stringify(w) !== JSON.stringify(this.waiting);
-    this.waiting = w;
-    if (changed) this.renderControls();
-    if (!view) return { text: 'Connecting…' };
+  statusText(view, w) {
     if (view.phase === 'over') {
       return { text: view.winner !== null && view.winner !== undefined ? `Game over: ${this.names(view.winner)} wins` : 'Game over' };
     }
     const me = w.filter((x) => this.mine(x));
     if (me.length) {
-      const t = { program: 'Program your registers', stay_down: 'Stay powered down?', reenter: 'Choose where your robot re-enters', execute: 'Decide about your option card' }[view.phase] || 'Your move';
+      const t = view.question ? 'Answer the option card question' : { program: 'Program your registers', stay_down: 'Stay powered down?', reenter: 'Choose where your robot re-enters', execute: 'Decide about your option card' }[view.phase] || 'Your move';
       return { text: `Turn ${view.turn} · ${t}`, tone: 'mine' };
     }
     if (w.length) return { text: `Turn ${view.turn} · waiting for ${w.map((x) => this.names(x)).join(', ')}` };
@@ -238,22 +214,17 @@ class RoboRallyTable {
     return new Set((r.locked_registers || []).map((n) => n - 1));
   }
 
-  renderControls() {
-    const box = this.ctx.controls;
-    const view = this.view;
-    if (!view || this.ctx.replay || this.busy) { if (box && !this.busy) box.hidden = true; return; }
-    clear(box);
-    const seat = this.waiting.find((x) => this.mine(x));
-    if (seat === undefined || view.phase === 'over') {
-      const me = this.robot(view, this.mySeat());
-      box.hidden = !me || view.phase === 'over';
-      if (me && me.hand && view.phase === 'program') box.append(h('p.hint', 'Program sent. Waiting for the other robots…'));
-      else if (me) box.append(h('p.hint', 'Waiting…'));
-      return;
-    }
-    box.hidden = false;
+  idleControls(box, view) {
+    const me = this.robot(view, this.mySeat());
+    box.hidden = !me || view.phase === 'over';
+    if (me && me.hand && view.phase === 'program') box.append(h('p.hint', 'Program sent. Waiting for the other robots…'));
+    else if (me) box.append(h('p.hint', 'Waiting…'));
+  }
+
+  decisionControls(box, view, seat) {
     const r = this.robot(view, seat);
-    if (view.phase === 'program') this.programControls(box, r);
+    if (view.question) this.optionControls(box, r);
+    else if (view.phase === 'program') this.programControls(box, r);
     else if (view.phase === 'stay_down') {
       box.append(h('div.pick-title', h('b', 'Your robot is powered down. Stay down another turn?')), h('div.actions', [
         h('button.btn.primary#stay-down', { type: 'button', onclick: () => this.ctx.act({ type: 'stay_down', value: true }, seat) }, 'Stay down'),
@@ -277,7 +248,7 @@ class RoboRallyTable {
     box.append(h('div.registers', [0, 1, 2, 3, 4].map((k) => {
       if (locked.has(k)) {
         const c = (r.registers[k] && r.registers[k].card) || { card: 'locked', priority: '' };
-        return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} 🔒`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
+        return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} locked`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
       }
       const c = regs[k];
       return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => { regs[k] = null; this.renderControls(); } },
@@ -285,13 +256,14 @@ class RoboRallyTable {
     })));
     const ready = [0, 1, 2, 3, 4].every((k) => locked.has(k) || regs[k]) || hand.length === 0;
     box.append(h('div.actions', [
-      h('label.check', [h('input#power-down', { type: 'checkbox', checked: this.sel.powerDown || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
+      // RR-4.4: only a damaged robot may announce a power down (a hint; the engine decides).
+      h('label.check', { title: r.damage ? 'Repair all damage by sitting out the next turn' : 'Only a damaged robot may power down (RR-4.4)' }, [h('input#power-down', { type: 'checkbox', checked: this.sel.powerDown || undefined, disabled: !r.damage || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
       h('button.btn.primary#submit-program', { type: 'button', disabled: !ready || undefined, onclick: () => this.submit() }, 'Submit program (Enter)'),
     ]));
   }
 
   pickCard(c) {
-    const r = this.robot(this.view, this.waiting.find((x) => this.mine(x)));
+    const r = this.robot(this.view, this.mySeatToAct());
     if (!r) return;
     const locked = this.lockedIdx(r);
     const regs = this.sel.regs;
@@ -303,7 +275,7 @@ class RoboRallyTable {
   }
 
   async submit() {
-    const seat = this.waiting.find((x) => this.mine(x));
+    const seat = this.mySeatToAct();
     const r = this.robot(this.view, seat);
     const locked = this.lockedIdx(r);
     const registers = [0, 1, 2, 3, 4].map((k) => (locked.has(k) ? null : this.sel.regs[k]));
@@ -379,22 +351,28 @@ class RoboRallyTable {
   }
 
   async commitReenter(facing) {
-    const seat = this.waiting.find((x) => this.mine(x));
+    const seat = this.mySeatToAct();
     if (!this.sel.reenter) return;
     if (await this.ctx.act({ type: 'reenter', at: this.sel.reenter, facing, powered_down: !!this.sel.poweredDown }, seat)) this.sel.reenter = null;
   }
 
+  /** The option-card question of the view (RR-7.4, RR-8.2, RR-9), answered as it asks. */
   optionControls(box, r) {
     const seat = r.seat;
-    box.append(h('div.pick-title', h('b', 'An option card question')));
-    box.append(h('div.actions', [
-      ...(r.options || []).map((o) => h('button.btn', { type: 'button', 'data-option': o, onclick: async () => {
-        if (!(await this.ctx.act({ type: 'discard_option', option: o }, seat))) await this.ctx.act({ type: 'use_option', option: o }, seat);
-      } }, `Use / give up ${o}`)),
-      h('button.btn#decline-option', { type: 'button', onclick: async () => {
-        if (!(await this.ctx.act({ type: 'use_option', option: null }, seat))) await this.ctx.act({ type: 'discard_option', option: null }, seat);
-      } }, 'Decline'),
-    ]));
+    const q = this.view.question || { kind: 'unknown' };
+    const held = r.options || [];
+    const act = (type, option) => this.ctx.act({ type, option }, seat);
+    const choose = (type, options, label) => options.map((o) => h('button.btn', { type: 'button', 'data-option': o, onclick: () => act(type, o) }, label(optionName(o))));
+    const no = (type, label) => h('button.btn#decline-option', { type: 'button', onclick: () => act(type, null) }, label);
+    const ask = {
+      damage: () => [`${q.points} damage coming: discard an option card to prevent one point?`, [...choose('discard_option', held, (n) => `Discard ${n}`), no('discard_option', 'Take the damage')]],
+      lose_option: () => ['Your robot was destroyed: give up one option card', choose('discard_option', held, (n) => `Give up ${n}`)],
+      move_option: () => [`Use ${optionName(q.option)} on the card about to run?`, [...choose('use_option', [q.option], (n) => `Use ${n}`), no('use_option', 'No')]],
+      reveal: () => [`Before register ${q.register} is revealed: use an option card?`, [...choose('use_option', held.filter((o) => o === 'abort_switch' || o === 'conditional_program'), (n) => `Use ${n}`), no('use_option', 'No')]],
+      weapon: () => [`Your laser hits ${this.names(q.target)} (${q.points}): use a weapon instead?`, [...choose('use_option', held, (n) => `Use ${n}`), no('use_option', 'No, the laser')]],
+    }[q.kind];
+    const [title, buttons] = ask ? ask() : ['An option card question', [no('use_option', 'Decline')]];
+    box.append(h('div.pick-title', h('b', title)), h('div.actions', { 'data-question': q.kind }, buttons));
   }
 
   onBoardClick(e) {
@@ -405,15 +383,14 @@ class RoboRallyTable {
   }
 
   onKey(e) {
-    if (this.ctx.replay || !this.view || e.ctrlKey || e.metaKey || e.altKey) return;
-    const tag = (e.target.tagName || '').toLowerCase();
-    if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
+    const tag = this.keyTag(e);
+    if (tag === null) return;
     if (e.key === 'Enter' && e.target instanceof SVGElement && e.target.closest('[data-reenter],[data-facing]')) {
       e.preventDefault();
       e.target.dispatchEvent(new MouseEvent('click', { bubbles: true }));
       return;
     }
-    const seat = this.waiting.find((x) => this.mine(x));
+    const seat = this.mySeatToAct();
     if (seat === undefined || this.view.phase !== 'program') return;
     const r = this.robot(this.view, seat);
     if (/^[1-9]$/.test(e.key)) {
@@ -423,7 +400,7 @@ class RoboRallyTable {
       const k = [4, 3, 2, 1, 0].find((i) => this.sel.regs[i]);
       if (k !== undefined) { this.sel.regs[k] = null; this.renderControls(); }
       e.preventDefault();
-    } else if (e.key === 'p' || e.key === 'P') {
+    } else if ((e.key === 'p' || e.key === 'P') && r.damage) {
       this.sel.powerDown = !this.sel.powerDown; this.renderControls(); e.preventDefault();
     } else if (e.key === 'Enter' && tag !== 'button') {
       const b = document.getElementById('submit-program');
@@ -454,9 +431,18 @@ class RoboRallyTable {
       case 'flag_touched': return `${R(ev.seat)} touches flag ${ev.flag}`;
       case 'archive_moved': return `${R(ev.seat)}'s archive moves to ${sq(ev.at)}`;
       case 'repaired': return `${R(ev.seat)} is repaired (${ev.damage} damage left)`;
-      case 'option_drawn': return `${R(ev.seat)} draws the option ${ev.option}`;
-      case 'option_discarded': return `${R(ev.seat)} gives up the option ${ev.option}`;
-      case 'option_used': return `${R(ev.seat)} uses ${ev.option}`;
+      case 'option_drawn': return `${R(ev.seat)} draws the option ${optionName(ev.option)}`;
+      case 'option_discarded': return `${R(ev.seat)} gives up the option ${optionName(ev.option)}`;
+      case 'option_used': return `${R(ev.seat)} uses ${optionName(ev.option)}`;
+      case 'stay_down_sent': return `${R(ev.seat)} has decided whether to stay down`;
+      case 'register_filled': return `${R(ev.seat)}'s locked register ${ev.register} is filled from the deck: ${cardText(ev.card)}`;
+      case 'stashed': return `${R(ev.seat)} keeps a card with ${optionName(ev.option)}`;
+      case 'side_revealed': return `${R(ev.seat)}'s second card in register ${ev.register}: ${cardText(ev.card)}`;
+      case 'option_absorbed': return `${optionName(ev.option)} absorbs ${ev.points} damage for ${R(ev.seat)}`;
+      case 'scrambled': return `${R(ev.seat)}'s register ${ev.register} is scrambled`;
+      case 'radio_controlled': return `${R(ev.seat)} runs ${R(ev.by)}'s program (Radio Control)`;
+      case 'register_jammed': return `${R(ev.seat)}'s register ${ev.register} is jammed (Fire Control)`;
+      case 'damage_prevented': return `${R(ev.seat)} prevents a damage point with an option card`;
       case 'life_lost': return `${R(ev.seat)} loses a life (${ev.lives} left)`;
       case 'eliminated': return `${R(ev.seat)} is out of the game`;
       case 'reentered': return `${R(ev.seat)} re-enters at ${sq(ev.at)} facing ${DIR[ev.facing]}${ev.powered_down ? ', powered down' : ''}`;
@@ -466,8 +452,6 @@ class RoboRallyTable {
       default: return ev.type.replace(/_/g, ' ') + (ev.seat !== undefined ? `: ${R(ev.seat)}` : '');
     }
   }
-
-  note() {}
 
   // ---- animation of the registers ----
   async play(events, view, log) {
@@ -527,8 +511,6 @@ class RoboRallyTable {
     this.busy = false;
     this.render(view);
   }
-
-  say(text) { if (this.ctx.say) this.ctx.say(text); }
 }
 
 export default {
@@ -543,17 +525,13 @@ export default {
   ],
   options: [],
   boardPreview(id) {
-    const b = BOARDS.find((x) => x.id === id) || BOARDS[0];
-    let seen = null;
-    try { seen = JSON.parse(localStorage.getItem(`robodrome.course.${b.id}`) || 'null'); } catch { seen = null; }
-    if (seen && seen.cells) {
+    return boardPreview('course', BOARDS, id, (seen, b) => {
       const svg = s('svg.course', { viewBox: `-4 -4 ${seen.width * S + 8} ${seen.height * S + 8}`, role: 'img', 'aria-label': b.title });
       const g = s('g');
       drawCourse(seen, g);
       svg.append(g);
       return svg;
-    }
-    return h('div.course-preview', [h('b', b.title), h('span.hint', ' — the course is drawn at the table (and here once seen)')]);
+    });
   },
   createTable: (ctx) => new RoboRallyTable(ctx),
 };

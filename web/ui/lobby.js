@@ -60,7 +60,7 @@ export async function showLobby(root) {
     clear(boardSel).append(...g.boards.map((b) => h('option', { value: b.id }, b.title)));
     clear(variantsBox).append(
       ...g.variants.map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-variant': v.key }), ` ${v.title}`])),
-      ...(g.options || []).map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-option': v.key }), ` ${v.title}`])),
+      ...(g.options || []).map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-option': v.key, 'data-value': v.value !== undefined ? JSON.stringify(v.value) : undefined }), ` ${v.title}`])),
     );
     boardUI();
     seatsUI();
@@ -86,7 +86,7 @@ export async function showLobby(root) {
       const variants = {};
       variantsBox.querySelectorAll('[data-variant]').forEach((c) => { if (c.checked) variants[c.dataset.variant] = true; });
       const options = {};
-      variantsBox.querySelectorAll('[data-option]').forEach((c) => { if (c.checked) options[c.dataset.option] = true; });
+      variantsBox.querySelectorAll('[data-option]').forEach((c) => { if (c.checked) options[c.dataset.option] = c.dataset.value ? JSON.parse(c.dataset.value) : true; });
       const req = {
         game: gameSel.value,
         board: boardSel.value,

@@ -23,7 +23,7 @@ fn check_turn(t: i8) -> Result<(), BbError> {
 
 impl BumpingBots {
     /// Cells this turn's move takes (BB-1.2, BB-9.1 ground leap, BB-9.4 engine).
-    fn move_cells(&self, bot: usize) -> u8 {
+    pub(crate) fn move_cells(&self, bot: usize) -> u8 {
         let b = &self.bots[bot];
         let t = self.turn.as_ref().expect("a turn in progress");
         let ground = matches!(t.leap, Some((_, 0)));

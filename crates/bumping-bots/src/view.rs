@@ -55,6 +55,18 @@ pub struct TeamView {
     pub points: i32,
 }
 
+/// The shock waiting for the active player's `shock_choice` (public, for the client's question).
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct ShockView {
+    /// The bot that would be pushed.
+    pub pushed: Seat,
+    /// How many push cells the player may turn the pushed bot instead of pushing it
+    /// (`turn_passive` has at most this many entries; 0: it cannot be turned, BB-7.4).
+    pub turn_cells: u8,
+    /// The first bot of a chain, when the player may turn it (`turn_first`, BB-7.6).
+    pub turn_first: Option<Seat>,
+}
+
 /// The position as one observer may see it; for `Omniscient` it is the scenario `state`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct View {
@@ -68,6 +80,12 @@ pub struct View {
     pub ranking: Vec<PlaceView>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub teams: Option<Vec<TeamView>>,
+    /// In the `move` phase: how many cells the move will take (speed, boosted engine, jumper).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub move_cells: Option<u8>,
+    /// In the `shock_choice` phase: what the player may choose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shock: Option<ShockView>,
 }
 
 impl View {
@@ -144,6 +162,23 @@ impl View {
             laps_to_run: g.board.laps(),
             ranking,
             teams,
+            move_cells: match g.phase {
+                Phase::Move => g.turn.as_ref().map(|t| g.move_cells(t.bot)),
+                _ => None,
+            },
+            shock: match &g.phase {
+                Phase::Shock(PendingShock::Bots { chain, push, first_choice, last_choice, .. }) => Some(ShockView {
+                    pushed: g.bots[*chain.last().expect("a chain")].seat,
+                    turn_cells: if *last_choice { *push } else { 0 },
+                    turn_first: first_choice.then(|| g.bots[chain[0]].seat),
+                }),
+                Phase::Shock(PendingShock::Obstacle { target, .. }) => Some(ShockView {
+                    pushed: g.bots[*target].seat,
+                    turn_cells: 1,
+                    turn_first: None,
+                }),
+                _ => None,
+            },
         }
     }
 }

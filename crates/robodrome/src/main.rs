@@ -29,6 +29,10 @@ enum Command {
     Scenario {
         /// The scenario file, or `-` for standard input.
         file: PathBuf,
+        /// Also print the engine's view for this seat (0-based) as `view`: the JSON a client
+        /// is sent in that position.
+        #[arg(long, value_name = "SEAT")]
+        view: Option<u8>,
     },
     /// Play many random games and print a summary (games/s, scores, game-specific counts).
     #[command(subcommand)]
@@ -197,7 +201,7 @@ enum BoardCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Scenario { file } => scenario(&file),
+        Command::Scenario { file, view } => scenario(&file, view),
         Command::Sim(SimCommand::Autoscooter(a)) => sim_autoscooter(a),
         Command::Sim(SimCommand::Roborally(a)) => sim_roborally(a),
         Command::Sim(SimCommand::BumpingBots(a)) => sim_bumping_bots(a),
@@ -226,7 +230,7 @@ fn fail(msg: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn scenario(file: &PathBuf) -> ExitCode {
+fn scenario(file: &PathBuf, view: Option<u8>) -> ExitCode {
     let bytes = if file.as_os_str() == "-" {
         let mut b = Vec::new();
         if let Err(e) = std::io::stdin().read_to_end(&mut b) {
@@ -239,7 +243,7 @@ fn scenario(file: &PathBuf) -> ExitCode {
             Err(e) => return fail(format!("scenario: cannot read {}: {e}", file.display())),
         }
     };
-    match scenario::run(&bytes) {
+    match scenario::run_with_view(&bytes, view.map(engine::Seat)) {
         Ok(out) => {
             print!("{}", out.stdout);
             ExitCode::from(out.exit as u8)

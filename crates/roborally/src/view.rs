@@ -4,7 +4,7 @@
 
 use crate::card::Card;
 use crate::option::OptionCard;
-use crate::{Phase, RoboRally};
+use crate::{Pending, Phase, RoboRally};
 use engine::{Observer, Rng, Seat};
 use grid::{Sq, SqDir};
 use serde::Serialize;
@@ -48,6 +48,23 @@ pub struct RobotView {
     pub hand: Option<Vec<Card>>,
 }
 
+/// The option-card question a player must answer now (public: it follows from public events).
+/// `damage` and `lose_option` are answered with `discard_option`, the others with `use_option`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum QuestionView {
+    /// RR-7.4: discard an option card to prevent one of `points` damage (null: take it).
+    Damage { seat: Seat, points: u8 },
+    /// RR-8.2: the destroyed robot gives up one option card.
+    LoseOption { seat: Seat },
+    /// RR-9 Brakes / Fourth Gear / Reverse Gears: use `option` on the card about to run?
+    MoveOption { seat: Seat, option: OptionCard },
+    /// RR-9 Conditional Program / Abort Switch: before `register` is revealed.
+    Reveal { seat: Seat, register: u8 },
+    /// RR-9 weapons: the main laser hits `target` for `points`; a weapon instead?
+    Weapon { seat: Seat, target: Seat, points: u8 },
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct View {
     pub turn: u32,
@@ -60,6 +77,9 @@ pub struct View {
     pub timer_seconds: u32,
     /// The course (public, read-only): what a client draws.
     pub board: BoardView,
+    /// The option-card question owed now, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub question: Option<QuestionView>,
 }
 
 /// One cell of [`BoardView`] (the kinds of [`crate::board::Cell`], every field named).
@@ -175,6 +195,16 @@ impl View {
             winner: g.winner,
             timer_seconds: g.rules.timer_seconds,
             board: BoardView::of(&g.board),
+            question: g.pending.front().map(|p| {
+                let seat = |i: usize| g.robots[i].seat;
+                match *p {
+                    Pending::Damage { robot, points, .. } => QuestionView::Damage { seat: seat(robot), points },
+                    Pending::LoseOption { robot } => QuestionView::LoseOption { seat: seat(robot) },
+                    Pending::MoveOption { robot, option } => QuestionView::MoveOption { seat: seat(robot), option },
+                    Pending::Reveal { robot, register } => QuestionView::Reveal { seat: seat(robot), register },
+                    Pending::Weapon { robot, target, points } => QuestionView::Weapon { seat: seat(robot), target: seat(target), points },
+                }
+            }),
         }
     }
 }

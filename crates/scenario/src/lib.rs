@@ -17,7 +17,7 @@ mod autoscooter_io;
 pub mod expect;
 mod roborally_io;
 
-use engine::{Game, RuleError, Seat};
+use engine::{Game, Observer, RuleError, Seat};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -97,6 +97,9 @@ struct Output<'a> {
     state: Value,
     events: Vec<Value>,
     error: Option<ErrorOut>,
+    /// With [`run_with_view`]: the engine's view for that seat (what a client is sent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    view: Option<Value>,
 }
 
 #[derive(Serialize)]
@@ -108,6 +111,12 @@ struct ErrorOut {
 
 /// Run a scenario file given as bytes.
 pub fn run(bytes: &[u8]) -> Result<Outcome, SchemaError> {
+    run_with_view(bytes, None)
+}
+
+/// [`run`], and when `view` names a seat, also print the engine's view for that seat as `view`
+/// (the JSON a client is sent: for checking a client on a position made by the rules).
+pub fn run_with_view(bytes: &[u8], view: Option<Seat>) -> Result<Outcome, SchemaError> {
     let doc: Value = serde_json::from_slice(bytes)
         .map_err(|e| SchemaError::at("", format!("not valid JSON: {e}")))?;
     let Value::Object(top) = &doc else {
@@ -119,9 +128,9 @@ pub fn run(bytes: &[u8]) -> Result<Outcome, SchemaError> {
         None => return Err(SchemaError::at("game", "missing field (autoscooter, bumping-bots or roborally)")),
     };
     match game {
-        "autoscooter" => run_game::<autoscooter::Autoscooter>(top),
-        "roborally" => run_game::<roborally::RoboRally>(top),
-        "bumping-bots" => run_game::<bumping_bots::BumpingBots>(top),
+        "autoscooter" => run_game::<autoscooter::Autoscooter>(top, view),
+        "roborally" => run_game::<roborally::RoboRally>(top, view),
+        "bumping-bots" => run_game::<bumping_bots::BumpingBots>(top, view),
         other => Err(SchemaError::at(
             "game",
             format!("unknown game {other:?} (expected autoscooter, bumping-bots or roborally)"),
@@ -163,7 +172,7 @@ fn parse_actions<G: Game>(top: &Map<String, Value>) -> Result<Vec<Line<G::Action
     Ok(out)
 }
 
-fn run_game<G: ScenarioGame>(top: &Map<String, Value>) -> Result<Outcome, SchemaError> {
+fn run_game<G: ScenarioGame>(top: &Map<String, Value>, view: Option<Seat>) -> Result<Outcome, SchemaError> {
     let seed = match top.get("seed") {
         None | Some(Value::Null) => 0,
         Some(v) => from_value::<u64>(v, "seed")?,
@@ -196,6 +205,7 @@ fn run_game<G: ScenarioGame>(top: &Map<String, Value>) -> Result<Outcome, Schema
         state: game.scenario_state(),
         events: events.iter().map(|e| serde_json::to_value(e).expect("events serialise")).collect(),
         error,
+        view: view.map(|s| serde_json::to_value(game.view(Observer::Seat(s))).expect("views serialise")),
     };
     let mut stdout = serde_json::to_string_pretty(&out).expect("output serialises");
     stdout.push('\n');

@@ -203,7 +203,7 @@ fn bumping_bots_setup(req: &SetupRequest) -> Result<bumping_bots::Setup, String>
     let mut track = bumping_bots::tracks::shipped(&name).ok_or_else(|| format!("unknown track {name:?}"))?;
     if let Some(l) = req.options.as_ref().and_then(|o| o.get("laps")).and_then(Value::as_u64) {
         if !(1..=3).contains(&l) {
-            return Err(format!("a race is 2 or 3 laps, not {l}"));
+            return Err(format!("a race is 1 to 3 laps, not {l}"));
         }
         track.laps = l as u8;
     }

@@ -1,0 +1,148 @@
+// The rare questions of the RoboRally and Bumping Bots tables, on positions the engine makes:
+// a golden scenario file (crates/*/tests/golden) is played by `robodrome scenario` up to its
+// question, the game's table is drawn in the browser from that view, the test clicks the
+// button for the answer the golden file gives, and the action the table sends is played on by
+// the engine, which must reach the golden file's expected position. Covers RoboRally's option
+// card questions (damage, move options, Abort Switch, weapons) and locked registers, and the
+// Bumping Bots shock (turn instead of push, per push cell and for a chain's first bot).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launch, ARTIFACTS } from './helpers.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = process.env.ROBODROME_BIN || join(ROOT, 'target', 'debug', 'robodrome');
+const golden = (game, name) => JSON.parse(readFileSync(join(ROOT, 'crates', game, 'tests', 'golden', name), 'utf8'));
+
+/** `robodrome scenario --view 0` on a golden file's position with these actions: its exit and
+ * output, with `view` the engine's view for seat 0 (what the server would send the client). */
+function play(file, actions) {
+  const doc = { ...file, actions };
+  delete doc.expect;
+  const r = spawnSync(BIN, ['scenario', '--view', '0', '-'], { input: JSON.stringify(doc), encoding: 'utf8' });
+  assert.ok(r.status === 0 || r.status === 3, `robodrome scenario: ${r.status} ${r.stderr}`);
+  return { exit: r.status, out: JSON.parse(r.stdout) };
+}
+
+/** The golden file's `expect` on the output (the subset rules of the shared checker). */
+function expectGolden(file, exit, out) {
+  const like = (want, got, path) => {
+    if (want !== null && typeof want === 'object' && !Array.isArray(want)) {
+      for (const [k, v] of Object.entries(want)) {
+        const sub = Array.isArray(got) ? got.find((x) => String(x.seat ?? x.car ?? x.id) === k) : got?.[k];
+        like(v, sub, `${path}.${k}`);
+      }
+    } else assert.deepEqual(got, want, path);
+  };
+  for (const [path, want] of Object.entries(file.expect)) {
+    if (path === 'exit') assert.equal(exit, want, 'exit');
+    else like(want, path.split('.').reduce((o, k) => o?.[k], out), path);
+  }
+}
+
+/** Draw `game`'s table in the page for seat 0 from a view; the actions it sends are collected. */
+async function drawTable(page, game, setup, view) {
+  await page.evaluate(async ([g, st, v]) => {
+    const mod = (await import('/games/index.js')).gameModule(g);
+    if (window.testTable) window.testTable.destroy();
+    const box = document.getElementById('test-table') || document.body.appendChild(Object.assign(document.createElement('div'), { id: 'test-table' }));
+    box.replaceChildren();
+    const el = (cls) => box.appendChild(Object.assign(document.createElement('div'), { className: cls }));
+    const [board, controls, players] = [el('board-area'), el('panel controls'), el('panel players-panel')];
+    window.sent = [];
+    window.testTable = mod.createTable({
+      board, controls, players, setup: st, names: (s) => `Seat ${s + 1}`, mySeats: [0], replay: false,
+      speed: () => 0, say: () => {}, presence: () => null,
+      act: async (a) => { window.sent.push(a); return true; },
+    });
+    window.testTable.show(v);
+    window.testTable.status(v, [0]);
+  }, [game, setup, view]);
+}
+
+const sent = (page) => page.evaluate(() => window.sent);
+
+/** A browser on the client's page (for its modules), `body(page)`, and no console errors. */
+async function onClientPage(body) {
+  assert.ok(existsSync(BIN), `the robodrome binary (${BIN}) is needed: cargo build`);
+  const b = await launch();
+  try {
+    const page = await b.page({ name: 'Q' });
+    await page.goto('/');
+    await page.waitForSelector('#create');
+    await body(page);
+    assert.deepEqual(b.errors, [], 'no console errors');
+  } finally {
+    await b.close();
+  }
+}
+
+test('RoboRally option questions and locked registers, answered on the table', () => onClientPage(async (page) => {
+  const files = {
+    'rr-7.4-decline-option.json': 'damage',
+    'rr-7.4-discard-option-prevents-damage.json': 'damage',
+    'rr-9-brakes-move-1-as-zero.json': 'move_option',
+    'rr-9-abort-switch-replaces-the-rest.json': 'reveal',
+    'rr-9-pressor-beam-pushes-away.json': 'weapon',
+    'rr-9-mini-howitzer-pushes-and-damages.json': 'weapon',
+  };
+  for (const [name, kind] of Object.entries(files)) {
+    const file = golden('roborally', name);
+    const answers = [];
+    for (const want of file.actions) {
+      const { exit, out } = play(file, answers);
+      assert.equal(exit, 0, `${name}: the answers so far are legal`);
+      assert.equal(out.view.question?.kind, kind, `${name}: the view asks a ${kind} question`);
+      await drawTable(page, 'roborally', null, out.view);
+      assert.equal(await page.locator(`#test-table [data-question="${kind}"]`).count(), 1, `${name}: the ${kind} question is shown`);
+      await page.click(want.option === null ? '#test-table #decline-option' : `#test-table [data-option="${want.option}"]`);
+      const got = await sent(page);
+      assert.deepEqual(got, [{ type: want.type, option: want.option }], `${name}: the table sends the answer clicked`);
+      answers.push({ seat: 0, ...got[0] });
+    }
+    const { exit, out } = play(file, answers);
+    expectGolden(file, exit, out);
+    if (name === 'rr-7.4-decline-option.json') {
+      // 5 damage: the next program has a hand of 4 and register 5 locked (RR-6.1, RR-6.2).
+      assert.equal(out.view.phase, 'program');
+      await drawTable(page, 'roborally', null, out.view);
+      assert.equal(await page.locator('#test-table .hand .card').count(), 4, 'a hand of 9 - 5 cards');
+      assert.deepEqual(await page.locator('#test-table .register.locked').evaluateAll((els) => els.map((e) => e.dataset.register)), ['5'], 'register 5 shown locked');
+      for (let k = 1; k <= 4; k++) await page.keyboard.press(String(k));
+      await page.locator('#test-table .controls').screenshot({ path: join(ARTIFACTS, 'roborally-locked.png') });
+      await page.click('#test-table #submit-program');
+      const [program] = await sent(page);
+      assert.equal(program.type, 'program');
+      assert.equal(program.registers[4], null, 'nothing sent for the locked register');
+      const next = play(file, [...answers, { seat: 0, ...program }]);
+      assert.equal(next.exit, 0, `the program is legal: ${JSON.stringify(next.out.error || '')}`);
+    }
+  }
+}));
+
+test('Bumping Bots shocks: a pushed bot turned instead, per push cell and a chain\'s first bot', () => onClientPage(async (page) => {
+  for (const name of ['bb-7.4-lateral-turn-speed4.json', 'bb-7.4-lateral-turn-speed5.json', 'bb-7.6-chain-turn-first-and-last.json']) {
+    const file = golden('bumping-bots', name);
+    const at = file.actions.findIndex((a) => a.type === 'shock_choice');
+    const want = file.actions[at];
+    const { exit, out } = play(file, file.actions.slice(0, at));
+    assert.equal(exit, 0);
+    assert.equal(out.phase, 'shock_choice', `${name}: a shock question`);
+    const { shock } = out.view;
+    await drawTable(page, 'bumping-bots', { board: file.board }, out.view);
+    assert.equal(await page.locator('#test-table [data-shock^="0:"]').count(), shock.turn_cells ? 3 : 0, `${name}: a row per push cell`);
+    assert.equal(await page.locator('#test-table [data-shock-first]').count(), shock.turn_first === null ? 0 : 3, `${name}: the first bot's row when it may turn`);
+    const cells = Array.from({ length: shock.turn_cells }, (_, i) => (want.turn_passive || [])[i] || 0);
+    for (const [i, t] of cells.entries()) await page.click(`#test-table [data-shock="${i}:${t}"]`);
+    if (shock.turn_first !== null) await page.click(`#test-table [data-shock-first="${want.turn_first || 0}"]`);
+    await page.click('#test-table #shock-go');
+    const got = await sent(page);
+    assert.deepEqual(got, [{ type: 'shock_choice', turn_passive: cells, turn_first: want.turn_first || 0 }], `${name}: the table sends the choice clicked`);
+    const actions = [...file.actions.slice(0, at), { seat: want.seat, ...got[0] }, ...file.actions.slice(at + 1)];
+    const end = play(file, actions);
+    expectGolden(file, end.exit, end.out);
+  }
+}));
