@@ -19,13 +19,14 @@ fn midgame() -> Autoscooter {
     g
 }
 
-/// Play random actions until `seat` owes a decision after `skip` actions.
-fn position<G: Game>(mut g: G, skip: usize, seat: Seat) -> G {
+/// Play random actions until `seat` owes a decision after `skip` actions, one that `wanted`
+/// accepts (RoboRally: a program, not a re-entry or a power-down question).
+fn position<G: Game>(mut g: G, skip: usize, seat: Seat, wanted: impl Fn(&G) -> bool) -> G {
     let mut rng = Rng::seeded(3);
     let mut ev = Vec::new();
     let mut n = 0;
     while let Some(d) = g.decision() {
-        if n >= skip && d.owes(seat) {
+        if n >= skip && d.owes(seat) && wanted(&g) {
             break;
         }
         let s = next_seat(&d, &mut rng).unwrap();
@@ -38,11 +39,11 @@ fn position<G: Game>(mut g: G, skip: usize, seat: Seat) -> G {
 
 fn bench(c: &mut Criterion) {
     let rr_setup = roborally::Setup::new_game(roborally::BoardSpec::Named("dizzy-dash".into()), 4, roborally::Variants::default());
-    let rr = position(roborally::RoboRally::new(&rr_setup, 1).unwrap(), 10, Seat(0));
+    let rr = position(roborally::RoboRally::new(&rr_setup, 1).unwrap(), 10, Seat(0), |g| matches!(g.phase(), roborally::Phase::Program { .. }));
     let mut track = bumping_bots::tracks::shipped("factory").unwrap();
     track.laps = 2;
     let bb_setup = bumping_bots::Setup::race(track, 9);
-    let bb = position(bumping_bots::BumpingBots::new(&bb_setup, 1).unwrap(), 40, Seat(0));
+    let bb = position(bumping_bots::BumpingBots::new(&bb_setup, 1).unwrap(), 40, Seat(0), |_| true);
     let g = midgame();
     let mut group = c.benchmark_group("search");
     let sims = 1000;
