@@ -1,43 +1,12 @@
 //! Search-bot throughput: simulations per second per core from a mid-game position.
 //! Run: `cargo bench -p bots --bench search`. Figures go to docs/benchmarks.md.
 //!
-//! Measured in the thread's CPU time, not wall-clock time: the project's machine is shared (two
-//! cores, builds running beside the bench), and time spent waiting for a core is not the
-//! search's. On a quiet machine both agree.
+//! Measured in the thread's CPU time ([bench_cpu]), not wall-clock time: the project's machine is
+//! shared, and time spent waiting for a core is not the search's.
 
 use autoscooter::{Autoscooter, Setup, Variants};
 use bots::{Bot, SearchBot};
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use std::time::Duration;
-
-/// The benchmark thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), formatted like wall time.
-struct CpuTime;
-
-impl Measurement for CpuTime {
-    type Intermediate = cpu_time::ThreadTime;
-    type Value = Duration;
-    fn start(&self) -> Self::Intermediate {
-        cpu_time::ThreadTime::now()
-    }
-    fn end(&self, started: Self::Intermediate) -> Duration {
-        started.elapsed()
-    }
-    fn add(&self, a: &Duration, b: &Duration) -> Duration {
-        *a + *b
-    }
-    fn zero(&self) -> Duration {
-        Duration::ZERO
-    }
-    fn to_f64(&self, d: &Duration) -> f64 {
-        d.as_nanos() as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        static WALL: WallTime = WallTime;
-        WALL.formatter()
-    }
-}
-
 use engine::{harness::next_seat, Game, Rng, Seat};
 
 fn midgame() -> Autoscooter {
@@ -71,7 +40,7 @@ fn position<G: Game>(mut g: G, skip: usize, seat: Seat, wanted: impl Fn(&G) -> b
     g
 }
 
-fn bench(c: &mut Criterion<CpuTime>) {
+fn bench(c: &mut Criterion<bench_cpu::CpuTime>) {
     let rr_setup = roborally::Setup::new_game(roborally::BoardSpec::Named("dizzy-dash".into()), 4, roborally::Variants::default());
     let rr = position(roborally::RoboRally::new(&rr_setup, 1).unwrap(), 10, Seat(0), |g| matches!(g.phase(), roborally::Phase::Program { .. }));
     let mut track = bumping_bots::tracks::shipped("factory").unwrap();
@@ -100,7 +69,7 @@ fn bench(c: &mut Criterion<CpuTime>) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default().with_measurement(CpuTime);
+    config = bench_cpu::criterion();
     targets = bench
 }
 criterion_main!(benches);
