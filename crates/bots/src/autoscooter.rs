@@ -70,9 +70,46 @@ impl HasBots for Autoscooter {
     }
 }
 
+/// What a plot's score depends on besides the letter: read once per decision, not per letter.
+struct PlotContext {
+    car: u8,
+    me: Option<Seat>,
+    /// Every car's hex, id and owner.
+    cars: Vec<(grid::Hex, u8, Option<Seat>)>,
+    /// The planned moves of this player's other cars (AS-5.6: bumping one's own car pays).
+    own_plans: Vec<autoscooter::Preview>,
+    /// Other seats' moving cars: where they are, where they face, how far they reach.
+    threats: Vec<(grid::Hex, HexDir, i32)>,
+}
+
+impl PlotContext {
+    fn new(game: &Autoscooter, car: u8) -> Self {
+        let board = game.board();
+        let me = game.cars().find(|c| c.id == car).and_then(|c| c.owner);
+        let mut cars = Vec::with_capacity(16);
+        let mut own_plans = Vec::new();
+        let mut threats = Vec::with_capacity(16);
+        for c in game.cars() {
+            cars.push((board.hex(c.cell), c.id, c.owner));
+            if c.id == car || c.owner.is_none() {
+                continue;
+            }
+            if c.owner == me {
+                if let Some(p) = game.plot(c.id).and_then(|p| p.letter).and_then(|l| game.preview(c.id, l)) {
+                    own_plans.push(p);
+                }
+            } else if c.speed > 0 {
+                threats.push((board.hex(c.cell), c.facing, (c.speed + 1) as i32));
+            }
+        }
+        PlotContext { car, me, cars, own_plans, threats }
+    }
+}
+
 /// How good a move looks if made now: chits won, barriers and own cars avoided, room ahead.
-fn letter_score(game: &Autoscooter, car: u8, letter: Letter) -> f64 {
-    let Some(p) = game.preview(car, letter) else { return 0.0 };
+/// Returns the score and whether the move rams for chits.
+fn letter_score(game: &Autoscooter, ctx: &PlotContext, letter: Letter) -> (f64, bool) {
+    let Some(p) = game.preview(ctx.car, letter) else { return (0.0, false) };
     let mut score = 10.0 * p.chits as f64;
     if let Some((CrashKind::Barrier, _)) = p.crash {
         score -= 5.0;
@@ -80,13 +117,12 @@ fn letter_score(game: &Autoscooter, car: u8, letter: Letter) -> f64 {
     // Room ahead after the move: every option starts straight ahead (AS-3.2), so a car that
     // ends facing the barrier must crash next round.
     let board = game.board();
-    let me = game.cars().find(|c| c.id == car).and_then(|c| c.owner);
     let ahead = p.end.neighbour(p.facing);
     match board.cell(ahead) {
         None => score -= 6.0 + p.speed as f64,
-        Some(_) => match game.cars().find(|c| board.hex(c.cell) == ahead && c.id != car) {
-            Some(c) if c.owner.is_none() => score -= 6.0,
-            Some(c) if c.owner == me => score -= 2.0,
+        Some(_) => match ctx.cars.iter().find(|&&(h, id, _)| h == ahead && id != ctx.car) {
+            Some((_, _, None)) => score -= 6.0,
+            Some(&(_, _, owner)) if owner == ctx.me => score -= 2.0,
             Some(_) => score += 1.0,
             None => {
                 score += 1.0;
@@ -96,11 +132,8 @@ fn letter_score(game: &Autoscooter, car: u8, letter: Letter) -> f64 {
             }
         },
     }
-    // Stay out of the way of this player's own cars' planned moves (AS-5.6: bumping one's
-    // own car pays the box).
-    for other in game.cars().filter(|c| c.id != car && c.owner == me && c.owner.is_some()) {
-        let Some(plot) = game.plot(other.id) else { continue };
-        let Some(op) = plot.letter.and_then(|l| game.preview(other.id, l)) else { continue };
+    // Stay out of the way of this player's own cars' planned moves.
+    for op in &ctx.own_plans {
         let theirs = op.path.as_slice();
         if p.path.as_slice().iter().any(|h| theirs.contains(h)) || theirs.contains(&p.end) {
             score -= 8.0;
@@ -108,25 +141,23 @@ fn letter_score(game: &Autoscooter, car: u8, letter: Letter) -> f64 {
             score -= 3.0;
         }
     }
-    // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
-    score + [0.0, 1.0, 0.5, -2.0][p.speed.min(3) as usize] + exposure(game, car, &p)
-}
-
-/// Danger at the end of a move: other seats' moving cars that could reach the hex next.
-fn exposure(game: &Autoscooter, car: u8, p: &autoscooter::Preview) -> f64 {
-    let me = game.cars().find(|c| c.id == car).and_then(|c| c.owner);
-    let board = game.board();
-    let mut risk = 0.0;
-    for other in game.cars().filter(|c| c.id != car && c.speed > 0 && c.owner.is_some() && c.owner != me) {
-        let from = board.hex(other.cell);
+    // Danger at the end of the move: other seats' moving cars that could reach the hex next,
+    // straight ahead of them and within their reach next round.
+    for &(from, facing, reach) in &ctx.threats {
         if let Some((d, n)) = from.line_to(p.end) {
-            // Straight ahead of it, within its reach next round.
-            if d == other.facing && n <= (other.speed + 1) as i32 {
-                risk -= 1.5;
+            if d == facing && n <= reach {
+                score -= 1.5;
             }
         }
     }
-    risk
+    // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
+    (score + [0.0, 1.0, 0.5, -2.0][p.speed.min(3) as usize], p.chits > 0)
+}
+
+/// A small random tie-break in 0..0.1 for the `k`-th option, from one draw per decision.
+fn jitter(noise: u64, k: u32) -> f64 {
+    let x = (noise ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    (x >> 40) as f64 / (1u64 << 24) as f64 / 10.0
 }
 
 fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
@@ -136,26 +167,28 @@ fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
 /// The best plot among `tries` letters (all of them when `tries` covers the car's options).
 fn plot_among(game: &Autoscooter, car: u8, tries: u32, rng: &mut Rng) -> Action {
     let c = game.cars().find(|c| c.id == car).expect("the car exists");
-    let unused: Vec<u8> = c.unused_numbers().collect();
+    let first = c.nth_unused(0).expect("a number is left");
+    let last = c.unused_numbers().last().expect("a number is left");
     if c.speed == 0 {
         // Start late, when the others have moved.
-        return Action::plot(car, *unused.last().expect("a number is left"), None);
+        return Action::plot(car, last, None);
     }
+    let ctx = PlotContext::new(game, car);
     let (lo, hi) = Letter::range_at(c.speed);
     let span = (hi - lo + 1) as u32;
-    let mut best = (f64::MIN, Letter::straight(c.speed));
+    let mut best = (f64::MIN, Letter::straight(c.speed), false);
+    let noise = rng.next_u64();
     for k in 0..span.min(tries) {
         let i = if tries >= span { lo + k as u8 } else { lo + rng.below(span) as u8 };
         let l = Letter::from_index(i).expect("A–P");
-        let s = letter_score(game, car, l) + rng.below(100) as f64 / 1000.0;
+        let (score, rams) = letter_score(game, &ctx, l);
+        let s = score + jitter(noise, k);
         if s > best.0 {
-            best = (s, l);
+            best = (s, l, rams);
         }
     }
-    let attacking = game.preview(car, best.1).is_some_and(|p| p.chits > 0);
-    // Strike first when a ram scores; otherwise act late.
     // Strike first when a ram scores; otherwise act late, when the others have moved.
-    let number = if attacking { unused[0] } else { unused[unused.len() - 1] };
+    let number = if best.2 { first } else { last };
     Action::plot(car, number, Some(best.1))
 }
 
@@ -182,37 +215,53 @@ fn plot_wild(game: &Autoscooter, seat: Seat, rng: &mut Rng) -> Action {
 }
 
 fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
+    use autoscooter::board::NONE;
     let board = game.board();
-    let from = board.hex(game.cars().find(|c| c.id == car).expect("the car exists").cell);
-    let occupied = |h: grid::Hex| game.cars().any(|c| board.hex(c.cell) == h);
+    // Who stands on each cell (walking cells, a barrier blocks the view).
+    let mut owner_at = [None::<Option<Seat>>; 256];
+    let mut from = NONE;
+    for c in game.cars() {
+        if c.id == car {
+            from = c.cell;
+        } else {
+            owner_at[c.cell as usize] = Some(c.owner);
+        }
+    }
     let mut best: Option<(f64, Action)> = None;
+    let noise = rng.next_u64();
+    let mut k = 0;
     for moved in HexDir::ALL {
-        let to = from.neighbour(moved);
-        if board.cell(to).is_none() || occupied(to) {
+        let to = board.neighbour(from, moved);
+        if to == NONE || owner_at[to as usize].is_some() {
             continue;
         }
         for turn in -2..=2 {
             let facing = moved.turn(turn);
-            let mut s = rng.below(100) as f64 / 1000.0;
+            let mut s = jitter(noise, k);
+            k += 1;
             // A barrier right ahead is a trap; another seat's car ahead is a target.
-            if board.cell(to.neighbour(facing)).is_none() {
+            let ahead = board.neighbour(to, facing);
+            if ahead == NONE {
                 s -= 5.0;
+            } else if board.neighbour(ahead, facing) != NONE {
+                // Open space in front keeps options.
+                s += 0.5;
             }
+            let mut cell = to;
             for k in 1..=3 {
-                let h = to.offset(facing, k);
-                if let Some(c) = game.cars().find(|c| board.hex(c.cell) == h && c.id != car) {
-                    if c.owner.is_some() && c.owner != Some(seat) {
+                cell = board.neighbour(cell, facing);
+                if cell == NONE {
+                    break;
+                }
+                if let Some(owner) = owner_at[cell as usize] {
+                    if owner.is_some() && owner != Some(seat) {
                         s += 4.0 - k as f64;
                     }
                     break;
                 }
             }
-            // Open space in front keeps options.
-            if board.cell(to.neighbour(facing).neighbour(facing)).is_some() {
-                s += 0.5;
-            }
             if best.as_ref().is_none_or(|b| s > b.0) {
-                best = Some((s, Action::Start { car, to, facing }));
+                best = Some((s, Action::Start { car, to: board.hex(to), facing }));
             }
         }
     }

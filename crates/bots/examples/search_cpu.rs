@@ -1,0 +1,37 @@
+//! Search throughput in CPU time: one search decision of N simulations from the mid-game
+//! positions of the `search` bench (benches/search.rs). Run under `perf stat -e task-clock`
+//! (CPU time, not disturbed by other processes) or callgrind:
+//!
+//! ```text
+//! cargo build --release -p bots --example search_cpu
+//! perf stat -e task-clock target/release/examples/search_cpu autoscooter 20000
+//! valgrind --tool=callgrind target/release/examples/search_cpu autoscooter 2000
+//! ```
+
+#[path = "../benches/common/positions.rs"]
+mod positions;
+
+use bots::{Bot, SearchBot};
+use engine::{Rng, Seat};
+
+fn search<G: bots::HasBots>(g: &G, sims: u32) {
+    let started = std::time::Instant::now();
+    let a = SearchBot::new(sims).act(g, Seat(0), &mut Rng::seeded(1));
+    let t = started.elapsed().as_secs_f64();
+    println!("{sims} simulations in {:.3} s wall clock ({:.0}/s): {a:?}", t, sims as f64 / t);
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let game = args.next().unwrap_or_else(|| "autoscooter".into());
+    let sims: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2000);
+    match game.as_str() {
+        "autoscooter" => search(&positions::autoscooter(), sims),
+        "roborally" => search(&positions::roborally(), sims),
+        "bumping-bots" => search(&positions::bumping_bots(), sims),
+        other => {
+            eprintln!("unknown game {other:?}: autoscooter, roborally or bumping-bots");
+            std::process::exit(2)
+        }
+    }
+}
