@@ -5,47 +5,70 @@ use crate::state::BumpingBots;
 use engine::Seat;
 use grid::HexDir;
 
+/// Most bots in a race (BB-1.1).
+const MAX_BOTS: usize = 9;
+
 impl BumpingBots {
     /// BB-2.2: finished bots by place; then more laps (not started = −1), higher progress,
     /// lower lane, then the previous order (first round: start grid, then seat).
     pub(crate) fn compute_order(&self) -> Vec<Seat> {
+        let (seats, n) = self.sorted_order();
+        seats[..n].to_vec()
+    }
+
+    /// [`Self::compute_order`] without allocating: each bot's criteria packed into one integer
+    /// key, sorted by insertion (at most 9 bots, BB-1.1; the order changes little from one
+    /// round to the next). Returns the seats and their number.
+    pub(crate) fn sorted_order(&self) -> ([Seat; MAX_BOTS], usize) {
+        // Order-preserving map of an i32 onto a u32.
+        fn ord(x: i32) -> u32 {
+            (x as u32) ^ 0x8000_0000
+        }
         let first = self.round == self.first_round;
-        let mut keyed: Vec<_> = self
-            .bots
-            .iter()
-            .map(|b| {
-                let s = b.seat;
-                let placed = b.finished_place.map(u32::from).unwrap_or(u32::MAX);
-                let (laps, progress, lane) = match b.at {
-                    Some(h) => {
-                        let c = self.board.cell(h);
-                        (if b.started { b.laps } else { -1 }, c.progress, c.lane)
-                    }
-                    None => (i32::MAX, 0, 0),
-                };
-                let prev = if first {
-                    self.grid_rank[s.index()]
-                } else {
-                    self.order
-                        .iter()
-                        .position(|&o| o == s)
-                        .unwrap_or(usize::MAX) as u32
-                };
-                (
-                    (
-                        placed,
-                        std::cmp::Reverse(laps),
-                        std::cmp::Reverse(progress),
-                        lane,
-                        prev,
-                        s,
-                    ),
-                    s,
-                )
-            })
-            .collect();
-        keyed.sort_unstable();
-        keyed.into_iter().map(|(_, s)| s).collect()
+        let n = self.bots.len();
+        let mut prev_pos = [u32::MAX; MAX_BOTS];
+        if !first {
+            for (i, s) in self.order.iter().enumerate() {
+                if s.index() < n && prev_pos[s.index()] == u32::MAX {
+                    prev_pos[s.index()] = i as u32;
+                }
+            }
+        }
+        let mut keyed = [(0u128, 0u64); MAX_BOTS];
+        for (i, b) in self.bots.iter().enumerate() {
+            let s = b.seat;
+            // None sorts after every place (a place is a u8).
+            let placed = b.finished_place.map_or(256, u128::from);
+            let (laps, progress, lane) = match b.at {
+                Some(h) => {
+                    let c = self.board.cell(h);
+                    (if b.started { b.laps } else { -1 }, c.progress, c.lane)
+                }
+                None => (i32::MAX, 0, 0),
+            };
+            let prev = if first {
+                self.grid_rank[s.index()]
+            } else {
+                prev_pos[s.index()]
+            };
+            let hi = (placed << 96)
+                | (u128::from(!ord(laps)) << 64)
+                | (u128::from(!ord(progress)) << 32)
+                | u128::from(ord(lane));
+            let key = (hi, (u64::from(prev) << 8) | u64::from(s.0));
+            // Insertion: shift the larger keys up.
+            let mut j = i;
+            while j > 0 && keyed[j - 1] > key {
+                keyed[j] = keyed[j - 1];
+                j -= 1;
+            }
+            keyed[j] = key;
+        }
+        let mut seats = [Seat(0); MAX_BOTS];
+        for (s, &(_, lo)) in seats.iter_mut().zip(&keyed[..n]) {
+            *s = Seat(lo as u8);
+        }
+        (seats, n)
     }
 
     /// BB-2.3: count a crossing of the start/finish line by a one-cell step.

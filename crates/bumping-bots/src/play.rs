@@ -97,7 +97,9 @@ impl BumpingBots {
             self.turn = None;
             return false;
         }
-        self.order = self.compute_order();
+        let (seats, n) = self.sorted_order();
+        self.order.clear();
+        self.order.extend_from_slice(&seats[..n]);
         self.round += 1;
         self.cursor = 0;
         while self.bots[self.order[self.cursor].index()].finished {
