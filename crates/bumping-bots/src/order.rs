@@ -26,17 +26,21 @@ impl BumpingBots {
         }
         let first = self.round == self.first_round;
         let n = self.bots.len();
-        let mut prev_pos = [u32::MAX; MAX_BOTS];
-        if !first {
-            for (i, s) in self.order.iter().enumerate() {
-                if s.index() < n && prev_pos[s.index()] == u32::MAX {
-                    prev_pos[s.index()] = i as u32;
-                }
-            }
-        }
+        // Bots taken in the previous order (its index is the tie-break), so that the keys come
+        // nearly sorted; the first round takes them by seat, ranked by start grid.
+        let by_prev = !first && self.order.len() == n;
         let mut keyed = [(0u128, 0u64); MAX_BOTS];
-        for (i, b) in self.bots.iter().enumerate() {
-            let s = b.seat;
+        for i in 0..n {
+            let (s, prev) = if by_prev {
+                (self.order[i], i as u32)
+            } else if first {
+                (Seat(i as u8), self.grid_rank[i])
+            } else {
+                let s = Seat(i as u8);
+                let p = self.order.iter().position(|&o| o == s);
+                (s, p.map_or(u32::MAX, |p| p as u32))
+            };
+            let b = &self.bots[s.index()];
             // None sorts after every place (a place is a u8).
             let placed = b.finished_place.map_or(256, u128::from);
             let (laps, progress, lane) = match b.at {
@@ -45,11 +49,6 @@ impl BumpingBots {
                     (if b.started { b.laps } else { -1 }, c.progress, c.lane)
                 }
                 None => (i32::MAX, 0, 0),
-            };
-            let prev = if first {
-                self.grid_rank[s.index()]
-            } else {
-                prev_pos[s.index()]
             };
             let hi = (placed << 96)
                 | (u128::from(!ord(laps)) << 64)
