@@ -115,14 +115,14 @@ impl BumpingBots {
             Occ::Bot(p) => self.bot_shock(bot, p, d, ev),
             Occ::Mobile(o) => self.mobile_shock(bot, o, d, ev),
             Occ::Free => {
-                let to = self.step_bot(bot, d, ev);
+                let (to, kt) = self.step_bot_at(bot, d, ev);
                 ev.push(Event::Moved {
                     seat: self.bots[bot].seat,
                     from,
                     to,
                 });
                 self.turn.as_mut().expect("a turn").mv.taken += 1;
-                match self.board.arrow(to) {
+                match self.board.arrow_at(kt) {
                     Some(a) => {
                         // BB-8.4: the move ends on the arrow; thrown 1 (speed 1–3) or 2 (4–6) cells.
                         let cells = if self.turn.as_ref().expect("a turn").chosen_speed >= 4 {

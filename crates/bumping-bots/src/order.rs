@@ -2,6 +2,7 @@
 
 use crate::Event;
 use crate::state::BumpingBots;
+use crate::track::Cell;
 use engine::Seat;
 use grid::HexDir;
 
@@ -79,6 +80,12 @@ impl BumpingBots {
         ev: &mut Vec<Event>,
     ) {
         let c = self.board.cell(from);
+        self.count_crossing_of(bot, c, d, ev);
+    }
+
+    /// [`Self::count_crossing`] from cell data already read.
+    #[inline]
+    fn count_crossing_of(&mut self, bot: usize, c: Cell, d: HexDir, ev: &mut Vec<Event>) {
         let bit = 1u8 << d.index();
         if c.line_fwd & bit != 0 {
             self.cross_forward(bot, ev);
@@ -145,10 +152,25 @@ impl BumpingBots {
 
     /// Move a bot one cell through side `d` (the caller checked the cell is free).
     pub(crate) fn step_bot(&mut self, bot: usize, d: HexDir, ev: &mut Vec<Event>) -> grid::Hex {
+        self.step_bot_at(bot, d, ev).0
+    }
+
+    /// [`Self::step_bot`], also returning the dense index of the cell reached.
+    #[inline]
+    pub(crate) fn step_bot_at(
+        &mut self,
+        bot: usize,
+        d: HexDir,
+        ev: &mut Vec<Event>,
+    ) -> (grid::Hex, usize) {
         let from = self.pos(bot);
         let to = crate::state::next(from, d);
-        self.place_bot(bot, Some(to));
-        self.count_crossing(bot, from, d, ev);
-        to
+        let kf = self.board.idx(from).expect("a bot on the board");
+        let kt = self.board.step_idx(kf, d);
+        debug_assert_eq!(Some(kt), self.board.idx(to));
+        self.place_bot_at(bot, kf, to, kt);
+        let c = self.board.cell_at(kf);
+        self.count_crossing_of(bot, c, d, ev);
+        (to, kt)
     }
 }

@@ -260,20 +260,46 @@ pub enum Occ {
 
 impl BumpingBots {
     /// What the step from `from` through side `d` runs into.
+    #[inline]
     pub(crate) fn probe(&self, from: Hex, d: HexDir) -> Occ {
-        if self.board.wall(from, d) {
-            return Occ::Solid;
+        match self.open_step(from, d) {
+            Some(k) => self.occupant_at(k),
+            None => Occ::Solid,
         }
-        self.occupant(next(from, d))
+    }
+
+    /// The dense index of the cell through side `d` of `from` when no wall stands between
+    /// (that cell is then on the track: the track border is walled).
+    #[inline]
+    pub(crate) fn open_step(&self, from: Hex, d: HexDir) -> Option<usize> {
+        let k = self.board.idx(from)?;
+        if self.board.cell_at(k).walls & (1 << d.index()) != 0 {
+            return None;
+        }
+        let to = self.board.step_idx(k, d);
+        debug_assert_eq!(Some(to), self.board.idx(next(from, d)));
+        Some(to)
     }
 
     #[inline]
     pub(crate) fn occupant(&self, h: Hex) -> Occ {
-        let Some(k) = self.board.idx(h) else {
-            return Occ::Solid;
+        let found = match self.board.idx(h) {
+            Some(k) => self.occupant_at(k),
+            None => Occ::Solid,
         };
+        debug_assert_eq!(
+            found,
+            self.occupant_slow(h),
+            "occupancy table out of step at {h}"
+        );
+        found
+    }
+
+    /// What stands on the cell at dense index `k`.
+    #[inline]
+    pub(crate) fn occupant_at(&self, k: usize) -> Occ {
         let c = self.board.cell_at(k);
-        let found = if !c.on || c.solid {
+        if !c.on || c.solid {
             Occ::Solid
         } else {
             match self.occ[k] {
@@ -284,13 +310,7 @@ impl BumpingBots {
                     _ => Occ::Solid,
                 },
             }
-        };
-        debug_assert_eq!(
-            found,
-            self.occupant_slow(h),
-            "occupancy table out of step at {h}"
-        );
-        found
+        }
     }
 
     /// Checks the occupancy table against the pieces on every cell (for tests).
@@ -348,6 +368,14 @@ impl BumpingBots {
             self.mark(to, 1 + bot as u8);
         }
         self.bots[bot].at = to;
+    }
+
+    /// A bot on the track at dense index `kf` steps to `to`, at dense index `kt`.
+    #[inline]
+    pub(crate) fn place_bot_at(&mut self, bot: usize, kf: usize, to: Hex, kt: usize) {
+        self.occ[kf] = 0;
+        self.occ[kt] = 1 + bot as u8;
+        self.bots[bot].at = Some(to);
     }
 
     /// Move a mobile obstacle.
