@@ -114,7 +114,7 @@ impl BumpingBots {
 
     /// One action, validated before anything changes.
     fn act(&mut self, seat: Seat, action: &Action, ev: &mut Vec<Event>) -> Result<(), BbError> {
-        if self.phase == Phase::Over {
+        if matches!(self.phase, Phase::Over) {
             return Err(BbError::GameOver);
         }
         if self.owing() != Some(seat) {
