@@ -84,7 +84,7 @@ impl BumpingBots {
     }
 
     /// [`Self::count_crossing`] from cell data already read.
-    #[inline]
+    #[inline(always)]
     fn count_crossing_of(&mut self, bot: usize, c: Cell, d: HexDir, ev: &mut Vec<Event>) {
         let bit = 1u8 << d.index();
         if c.line_fwd & bit != 0 {

@@ -147,7 +147,11 @@ pub enum PendingShock {
 
 /// Where the race stands. `Speed`, `Move`, `Shock`, `Orient`, `Magnet` and `Pick` wait for a
 /// decision; the others are steps the engine plays through by itself.
+///
+/// `repr(u8)`: a plain tag byte instead of a niche in `PendingShock`'s vector, so that the
+/// engine's loop over the phases dispatches on one byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Phase {
     /// BB-3 `choose_cards`: this seat picks a card.
     Pick(Seat),
@@ -222,13 +226,25 @@ const STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -
 /// `d.opposite()`, inlined in the hot paths (the grid crate's is not inlined across crates).
 #[inline]
 pub(crate) fn opp(d: HexDir) -> HexDir {
-    HexDir::ALL[(d.index() as usize + 3) % 6]
+    let i = d.index() as usize + 3;
+    HexDir::ALL[if i >= 6 { i - 6 } else { i }]
 }
 
 /// `d.turn(k)`, inlined in the hot paths.
 #[inline]
 pub(crate) fn turned(d: HexDir, k: i32) -> HexDir {
-    HexDir::ALL[(d.index() as i32 + k).rem_euclid(6) as usize]
+    let i = d.index() as i32 + k;
+    // Rotations are small: one correction instead of a division.
+    let i = if (0..6).contains(&i) {
+        i
+    } else if (6..12).contains(&i) {
+        i - 6
+    } else if (-6..0).contains(&i) {
+        i + 6
+    } else {
+        i.rem_euclid(6)
+    };
+    HexDir::ALL[i as usize]
 }
 
 /// `from.turn_to(to)` (in −2..=3), inlined in the hot paths.
