@@ -133,6 +133,18 @@ impl BumpingBots {
     fn turn_motor(&mut self, m: usize, ev: &mut Vec<Event>) {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
+        let arm = turned(o.arm, steps);
+        // The common case: both cells the arms step onto are free; the arms just turn.
+        if self.occupant(next(o.at, arm)) == Occ::Free
+            && self.occupant(next(o.at, opp(arm))) == Occ::Free
+        {
+            self.set_motor_arm(m, arm);
+            ev.push(Event::MotorTurned {
+                at: o.at,
+                arms: [arm, opp(arm)],
+            });
+            return;
+        }
         // Each arm steps from its cell to the next one round the centre: an arm turning from
         // direction a to a+1 steps along a+2; from a to a-1, along a-2.
         let moves = [o.arm, opp(o.arm)].map(|a| (next(o.at, turned(a, steps)), turned(a, 2 * steps)));
@@ -157,7 +169,7 @@ impl BumpingBots {
         let arm = self.obstacles[m].arm;
         ev.push(Event::MotorTurned {
             at: o.at,
-            arms: [arm, arm.opposite()],
+            arms: [arm, opp(arm)],
         });
     }
 

@@ -71,7 +71,7 @@ impl Obstacle {
     }
     pub fn set_arm(&mut self, arm: HexDir) {
         self.arm = arm;
-        self.cells = [self.at.neighbour(arm), self.at.neighbour(arm.opposite())];
+        self.cells = [next(self.at, arm), next(self.at, opp(arm))];
     }
 }
 
