@@ -156,7 +156,7 @@ impl BumpingBots {
     }
 
     /// [`Self::step_bot`], also returning the dense index of the cell reached.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn step_bot_at(
         &mut self,
         bot: usize,

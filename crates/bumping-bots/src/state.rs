@@ -455,10 +455,14 @@ impl BumpingBots {
         if b.reverse { opp(b.facing) } else { b.facing }
     }
 
+    #[inline]
     pub(crate) fn rotate(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
-        if turn == 0 {
-            return;
+        if turn != 0 {
+            self.rotate_by(bot, turn, ev);
         }
+    }
+
+    fn rotate_by(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
         let b = &mut self.bots[bot];
         b.facing = turned(b.facing, turn as i32);
         ev.push(crate::Event::Turned {
