@@ -10,7 +10,15 @@ impl BumpingBots {
     /// Only bots that finished this round can still stand on the track: a bot finishes only
     /// by crossing the line (`cross_forward`, which marks it in `finishing`), and `finishing`
     /// is emptied at the end of the round, after this has run.
+    #[inline]
     pub(crate) fn remove_finished(&mut self) {
+        if self.finishing.is_empty() {
+            return;
+        }
+        self.remove_finishers();
+    }
+
+    fn remove_finishers(&mut self) {
         for j in 0..self.finishing.len() {
             let i = self.finishing[j].bot;
             if self.bots[i].finished && self.bots[i].at.is_some() {

@@ -160,6 +160,8 @@ impl BumpingBots {
     /// BB-9.1 air leap: pass over `over` cells and land on the next, which must be free and on
     /// the track, crossing no wall edge; otherwise the leap is lost (a decision). Returns true
     /// when the bot landed on a bumper arrow and was thrown (its move ends).
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     fn leap(&mut self, bot: usize, over: u8, ev: &mut Vec<Event>) -> bool {
         let d = self.travel_dir(bot);
         let from = self.pos(bot);

@@ -8,6 +8,8 @@ use grid::{Hex, HexDir};
 
 impl BumpingBots {
     /// BB-8.3: the active bot ran into mobile obstacle `o` along `d`.
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     pub(crate) fn mobile_shock(
         &mut self,
         a: usize,

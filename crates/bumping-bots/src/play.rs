@@ -196,6 +196,8 @@ impl BumpingBots {
     }
 
     /// BB-3 `choose_cards`: pick one card from what is left of the deck.
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     fn pick(&mut self, seat: Seat, card: Option<Card>, ev: &mut Vec<Event>) -> Result<(), BbError> {
         let card = card.ok_or(BbError::IllegalCard("name the card to pick"))?;
         let i = self

@@ -250,8 +250,15 @@ pub(crate) fn turned(d: HexDir, k: i32) -> HexDir {
 /// `from.turn_to(to)` (in −2..=3), inlined in the hot paths.
 #[inline]
 pub(crate) fn turn_between(from: HexDir, to: HexDir) -> i32 {
-    let d = (to.index() as i32 - from.index() as i32).rem_euclid(6);
-    if d > 3 { d - 6 } else { d }
+    // The difference is in −5..=5: bring it into −2..=3 without a division.
+    let d = to.index() as i32 - from.index() as i32;
+    if d > 3 {
+        d - 6
+    } else if d < -2 {
+        d + 6
+    } else {
+        d
+    }
 }
 
 /// `h.neighbour(d)`, inlined in the hot paths.
