@@ -30,7 +30,10 @@ impl BumpingBots {
         // Bots taken in the previous order (its index is the tie-break), so that the keys come
         // nearly sorted; the first round takes them by seat, ranked by start grid.
         let by_prev = !first && self.order.len() == n;
-        let mut keyed = [(0u128, 0u64); MAX_BOTS];
+        // Keys (main criteria; previous order and seat) and seats, sorted together.
+        let mut his = [0u128; MAX_BOTS];
+        let mut los = [0u64; MAX_BOTS];
+        let mut seats = [Seat(0); MAX_BOTS];
         for i in 0..n {
             let (s, prev) = if by_prev {
                 (self.order[i], i as u32)
@@ -55,18 +58,18 @@ impl BumpingBots {
                 | (u128::from(!ord(laps)) << 64)
                 | (u128::from(!ord(progress)) << 32)
                 | u128::from(ord(lane));
-            let key = (hi, (u64::from(prev) << 8) | u64::from(s.0));
+            let lo = (u64::from(prev) << 8) | u64::from(s.0);
             // Insertion: shift the larger keys up.
             let mut j = i;
-            while j > 0 && keyed[j - 1] > key {
-                keyed[j] = keyed[j - 1];
+            while j > 0 && (his[j - 1], los[j - 1]) > (hi, lo) {
+                his[j] = his[j - 1];
+                los[j] = los[j - 1];
+                seats[j] = seats[j - 1];
                 j -= 1;
             }
-            keyed[j] = key;
-        }
-        let mut seats = [Seat(0); MAX_BOTS];
-        for (s, &(_, lo)) in seats.iter_mut().zip(&keyed[..n]) {
-            *s = Seat(lo as u8);
+            his[j] = hi;
+            los[j] = lo;
+            seats[j] = s;
         }
         (seats, n)
     }

@@ -353,6 +353,7 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
 }
 
 /// Is the cell in direction `d` from the bot free and without a bumper arrow?
+#[inline]
 fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
     let Some(at) = g.bots[bot].at else {
         return false;
