@@ -68,7 +68,12 @@ impl BumpingBots {
     pub(crate) fn check_race_over(&mut self, ev: &mut Vec<Event>) -> bool {
         let still_racing = |s: &Seat| !self.bots[s.index()].finished;
         if self.round < self.variants.round_limit()
-            && self.order.iter().filter(|s| still_racing(s)).nth(1).is_some()
+            && self
+                .order
+                .iter()
+                .filter(|s| still_racing(s))
+                .nth(1)
+                .is_some()
         {
             return false;
         }

@@ -149,7 +149,8 @@ impl BumpingBots {
         }
         // Each arm steps from its cell to the next one round the centre: an arm turning from
         // direction a to a+1 steps along a+2; from a to a-1, along a-2.
-        let moves = [o.arm, opp(o.arm)].map(|a| (next(o.at, turned(a, steps)), turned(a, 2 * steps)));
+        let moves =
+            [o.arm, opp(o.arm)].map(|a| (next(o.at, turned(a, steps)), turned(a, 2 * steps)));
         let free = moves
             .iter()
             .all(|&(cell, _)| self.occupant(cell) == Occ::Free);
