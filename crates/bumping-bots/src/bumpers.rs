@@ -9,6 +9,8 @@ const MAX_THROWS: u32 = 16;
 
 impl BumpingBots {
     /// Throw bot `b` along arrow `a` by `cells` (1 or 2), again on every arrow it lands on.
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     pub(crate) fn throw(&mut self, b: usize, a: HexDir, cells: u8, ev: &mut Vec<Event>) {
         let mut arrow = a;
         'throws: for _ in 0..MAX_THROWS {

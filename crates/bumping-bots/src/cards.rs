@@ -99,6 +99,8 @@ impl BumpingBots {
     }
 
     /// A card played at the start of the turn, before the speed choice (BB-9).
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     pub(crate) fn play_start_card(
         &mut self,
         bot: usize,
@@ -263,6 +265,8 @@ impl BumpingBots {
     }
 
     /// The end-of-move Magnet decision (BB-9.2): a target, or `"card": null` to decline.
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     pub(crate) fn play_end_magnet(
         &mut self,
         bot: usize,

@@ -7,8 +7,20 @@ use engine::Seat;
 
 impl BumpingBots {
     /// BB-10: a finishing bot leaves the track at the end of the move that finished it.
+    /// Only bots that finished this round can still stand on the track: a bot finishes only
+    /// by crossing the line (`cross_forward`, which marks it in `finishing`), and `finishing`
+    /// is emptied at the end of the round, after this has run.
+    #[inline]
     pub(crate) fn remove_finished(&mut self) {
-        for i in 0..self.bots.len() {
+        if self.finishing.is_empty() {
+            return;
+        }
+        self.remove_finishers();
+    }
+
+    fn remove_finishers(&mut self) {
+        for j in 0..self.finishing.len() {
+            let i = self.finishing[j].bot;
             if self.bots[i].finished && self.bots[i].at.is_some() {
                 self.place_bot(i, None);
             }
@@ -54,15 +66,18 @@ impl BumpingBots {
     /// BB-10: when one bot (or none) is left racing, or the round limit is reached, the bots
     /// still racing take the last places in race order. Returns whether the race is over.
     pub(crate) fn check_race_over(&mut self, ev: &mut Vec<Event>) -> bool {
-        let racing: Vec<Seat> = self
-            .order
-            .iter()
-            .copied()
-            .filter(|s| !self.bots[s.index()].finished)
-            .collect();
-        if racing.len() > 1 && self.round < self.variants.round_limit() {
+        let still_racing = |s: &Seat| !self.bots[s.index()].finished;
+        if self.round < self.variants.round_limit()
+            && self
+                .order
+                .iter()
+                .filter(|s| still_racing(s))
+                .nth(1)
+                .is_some()
+        {
             return false;
         }
+        let racing: Vec<Seat> = self.order.iter().copied().filter(still_racing).collect();
         for (place, s) in (self.next_place()..).zip(racing) {
             self.bots[s.index()].finished_place = Some(place);
             ev.push(Event::Placed { seat: s, place });

@@ -115,14 +115,14 @@ impl BumpingBots {
             Occ::Bot(p) => self.bot_shock(bot, p, d, ev),
             Occ::Mobile(o) => self.mobile_shock(bot, o, d, ev),
             Occ::Free => {
-                let to = self.step_bot(bot, d, ev);
+                let (to, kt) = self.step_bot_at(bot, d, ev);
                 ev.push(Event::Moved {
                     seat: self.bots[bot].seat,
                     from,
                     to,
                 });
                 self.turn.as_mut().expect("a turn").mv.taken += 1;
-                match self.board.arrow(to) {
+                match self.board.arrow_at(kt) {
                     Some(a) => {
                         // BB-8.4: the move ends on the arrow; thrown 1 (speed 1–3) or 2 (4–6) cells.
                         let cells = if self.turn.as_ref().expect("a turn").chosen_speed >= 4 {
@@ -160,6 +160,8 @@ impl BumpingBots {
     /// BB-9.1 air leap: pass over `over` cells and land on the next, which must be free and on
     /// the track, crossing no wall edge; otherwise the leap is lost (a decision). Returns true
     /// when the bot landed on a bumper arrow and was thrown (its move ends).
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     fn leap(&mut self, bot: usize, over: u8, ev: &mut Vec<Event>) -> bool {
         let d = self.travel_dir(bot);
         let from = self.pos(bot);

@@ -2,12 +2,14 @@
 
 use crate::Event;
 use crate::movement::Step;
-use crate::state::{BumpingBots, Occ, PendingShock, Phase, next, opp};
+use crate::state::{BumpingBots, Occ, PendingShock, Phase, next, opp, turned};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
 
 impl BumpingBots {
     /// BB-8.3: the active bot ran into mobile obstacle `o` along `d`.
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     pub(crate) fn mobile_shock(
         &mut self,
         a: usize,
@@ -35,7 +37,7 @@ impl BumpingBots {
             let push = crate::shocks::push_cells(speed);
             let chain = self.chain(b, d, push);
             self.shock_chain(&chain, d, push, 0, &[], ev);
-            self.push_mobile(o, d.turn(2), push, false, ev);
+            self.push_mobile(o, turned(d, 2), push, false, ev);
             return Step::Continue;
         }
         if let Some((target, dir)) = self.push_mobile(o, d, speed, true, ev) {
@@ -81,7 +83,7 @@ impl BumpingBots {
                         break;
                     }
                     n -= 1;
-                    dir = d.turn(2);
+                    dir = crate::state::turned(d, 2);
                     turned = true;
                 }
                 Occ::Bot(t) => {
@@ -133,9 +135,22 @@ impl BumpingBots {
     fn turn_motor(&mut self, m: usize, ev: &mut Vec<Event>) {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
+        let arm = turned(o.arm, steps);
+        // The common case: both cells the arms step onto are free; the arms just turn.
+        if self.occupant(next(o.at, arm)) == Occ::Free
+            && self.occupant(next(o.at, opp(arm))) == Occ::Free
+        {
+            self.set_motor_arm(m, arm);
+            ev.push(Event::MotorTurned {
+                at: o.at,
+                arms: [arm, opp(arm)],
+            });
+            return;
+        }
         // Each arm steps from its cell to the next one round the centre: an arm turning from
         // direction a to a+1 steps along a+2; from a to a-1, along a-2.
-        let moves = [o.arm, opp(o.arm)].map(|a| (next(o.at, a.turn(steps)), a.turn(2 * steps)));
+        let moves =
+            [o.arm, opp(o.arm)].map(|a| (next(o.at, turned(a, steps)), turned(a, 2 * steps)));
         let free = moves
             .iter()
             .all(|&(cell, _)| self.occupant(cell) == Occ::Free);
@@ -153,11 +168,11 @@ impl BumpingBots {
                 self.arm_push(cell, dir, steps as i8, ev);
             }
         }
-        self.set_motor_arm(m, o.arm.turn(steps));
+        self.set_motor_arm(m, turned(o.arm, steps));
         let arm = self.obstacles[m].arm;
         ev.push(Event::MotorTurned {
             at: o.at,
-            arms: [arm, arm.opposite()],
+            arms: [arm, opp(arm)],
         });
     }
 

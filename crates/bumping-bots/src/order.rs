@@ -2,50 +2,76 @@
 
 use crate::Event;
 use crate::state::BumpingBots;
+use crate::track::Cell;
 use engine::Seat;
 use grid::HexDir;
+
+/// Most bots in a race (BB-1.1).
+const MAX_BOTS: usize = 9;
 
 impl BumpingBots {
     /// BB-2.2: finished bots by place; then more laps (not started = −1), higher progress,
     /// lower lane, then the previous order (first round: start grid, then seat).
     pub(crate) fn compute_order(&self) -> Vec<Seat> {
+        let (seats, n) = self.sorted_order();
+        seats[..n].to_vec()
+    }
+
+    /// [`Self::compute_order`] without allocating: each bot's criteria packed into one integer
+    /// key, sorted by insertion (at most 9 bots, BB-1.1; the order changes little from one
+    /// round to the next). Returns the seats and their number.
+    pub(crate) fn sorted_order(&self) -> ([Seat; MAX_BOTS], usize) {
+        // Order-preserving map of an i32 onto a u32.
+        fn ord(x: i32) -> u32 {
+            (x as u32) ^ 0x8000_0000
+        }
         let first = self.round == self.first_round;
-        let mut keyed: Vec<_> = self
-            .bots
-            .iter()
-            .map(|b| {
-                let s = b.seat;
-                let placed = b.finished_place.map(u32::from).unwrap_or(u32::MAX);
-                let (laps, progress, lane) = match b.at {
-                    Some(h) => {
-                        let c = self.board.cell(h);
-                        (if b.started { b.laps } else { -1 }, c.progress, c.lane)
-                    }
-                    None => (i32::MAX, 0, 0),
-                };
-                let prev = if first {
-                    self.grid_rank[s.index()]
-                } else {
-                    self.order
-                        .iter()
-                        .position(|&o| o == s)
-                        .unwrap_or(usize::MAX) as u32
-                };
-                (
-                    (
-                        placed,
-                        std::cmp::Reverse(laps),
-                        std::cmp::Reverse(progress),
-                        lane,
-                        prev,
-                        s,
-                    ),
-                    s,
-                )
-            })
-            .collect();
-        keyed.sort_unstable();
-        keyed.into_iter().map(|(_, s)| s).collect()
+        let n = self.bots.len();
+        // Bots taken in the previous order (its index is the tie-break), so that the keys come
+        // nearly sorted; the first round takes them by seat, ranked by start grid.
+        let by_prev = !first && self.order.len() == n;
+        // Keys (main criteria; previous order and seat) and seats, sorted together.
+        let mut his = [0u128; MAX_BOTS];
+        let mut los = [0u64; MAX_BOTS];
+        let mut seats = [Seat(0); MAX_BOTS];
+        for i in 0..n {
+            let (s, prev) = if by_prev {
+                (self.order[i], i as u32)
+            } else if first {
+                (Seat(i as u8), self.grid_rank[i])
+            } else {
+                let s = Seat(i as u8);
+                let p = self.order.iter().position(|&o| o == s);
+                (s, p.map_or(u32::MAX, |p| p as u32))
+            };
+            let b = &self.bots[s.index()];
+            // None sorts after every place (a place is a u8).
+            let placed = b.finished_place.map_or(256, u128::from);
+            let (laps, progress, lane) = match b.at {
+                Some(h) => {
+                    let c = self.board.cell(h);
+                    (if b.started { b.laps } else { -1 }, c.progress, c.lane)
+                }
+                None => (i32::MAX, 0, 0),
+            };
+            let hi = (placed << 96)
+                | (u128::from(!ord(laps)) << 64)
+                | (u128::from(!ord(progress)) << 32)
+                | u128::from(ord(lane));
+            let lo = (u64::from(prev) << 8) | u64::from(s.0);
+            // Insertion: shift the larger keys up.
+            let mut j = i;
+            while j > 0 && (his[j - 1], los[j - 1]) > (hi, lo) {
+                his[j] = his[j - 1];
+                los[j] = los[j - 1];
+                seats[j] = seats[j - 1];
+                j -= 1;
+            }
+            his[j] = hi;
+            los[j] = lo;
+            seats[j] = s;
+        }
+        (seats, n)
     }
 
     /// BB-2.3: count a crossing of the start/finish line by a one-cell step.
@@ -57,6 +83,12 @@ impl BumpingBots {
         ev: &mut Vec<Event>,
     ) {
         let c = self.board.cell(from);
+        self.count_crossing_of(bot, c, d, ev);
+    }
+
+    /// [`Self::count_crossing`] from cell data already read.
+    #[inline(always)]
+    fn count_crossing_of(&mut self, bot: usize, c: Cell, d: HexDir, ev: &mut Vec<Event>) {
         let bit = 1u8 << d.index();
         if c.line_fwd & bit != 0 {
             self.cross_forward(bot, ev);
@@ -123,10 +155,25 @@ impl BumpingBots {
 
     /// Move a bot one cell through side `d` (the caller checked the cell is free).
     pub(crate) fn step_bot(&mut self, bot: usize, d: HexDir, ev: &mut Vec<Event>) -> grid::Hex {
+        self.step_bot_at(bot, d, ev).0
+    }
+
+    /// [`Self::step_bot`], also returning the dense index of the cell reached.
+    #[inline(always)]
+    pub(crate) fn step_bot_at(
+        &mut self,
+        bot: usize,
+        d: HexDir,
+        ev: &mut Vec<Event>,
+    ) -> (grid::Hex, usize) {
         let from = self.pos(bot);
         let to = crate::state::next(from, d);
-        self.place_bot(bot, Some(to));
-        self.count_crossing(bot, from, d, ev);
-        to
+        let kf = self.board.idx(from).expect("a bot on the board");
+        let kt = self.board.step_idx(kf, d);
+        debug_assert_eq!(Some(kt), self.board.idx(to));
+        self.place_bot_at(bot, kf, to, kt);
+        let c = self.board.cell_at(kf);
+        self.count_crossing_of(bot, c, d, ev);
+        (to, kt)
     }
 }

@@ -97,7 +97,9 @@ impl BumpingBots {
             self.turn = None;
             return false;
         }
-        self.order = self.compute_order();
+        let (seats, n) = self.sorted_order();
+        self.order.clear();
+        self.order.extend_from_slice(&seats[..n]);
         self.round += 1;
         self.cursor = 0;
         while self.bots[self.order[self.cursor].index()].finished {
@@ -112,7 +114,7 @@ impl BumpingBots {
 
     /// One action, validated before anything changes.
     fn act(&mut self, seat: Seat, action: &Action, ev: &mut Vec<Event>) -> Result<(), BbError> {
-        if self.phase == Phase::Over {
+        if matches!(self.phase, Phase::Over) {
             return Err(BbError::GameOver);
         }
         if self.owing() != Some(seat) {
@@ -194,6 +196,8 @@ impl BumpingBots {
     }
 
     /// BB-3 `choose_cards`: pick one card from what is left of the deck.
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     fn pick(&mut self, seat: Seat, card: Option<Card>, ev: &mut Vec<Event>) -> Result<(), BbError> {
         let card = card.ok_or(BbError::IllegalCard("name the card to pick"))?;
         let i = self

@@ -23,6 +23,8 @@ impl BumpingBots {
     }
 
     /// The active bot ran into bot `p` along `d` (BB-7.1, 7.3, 7.4, 7.6).
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     pub(crate) fn bot_shock(&mut self, a: usize, p: usize, d: HexDir, ev: &mut Vec<Event>) -> Step {
         let at = self.pos(a);
         ev.push(Event::Collision {
@@ -56,6 +58,8 @@ impl BumpingBots {
     }
 
     /// Validate and resolve the pending shock with the player's choice.
+    // Rare in a race: kept out of the engine loop (`advance`, `act`).
+    #[inline(never)]
     pub(crate) fn resolve_shock_choice(
         &mut self,
         turn_passive: &[i8],

@@ -71,7 +71,7 @@ impl Obstacle {
     }
     pub fn set_arm(&mut self, arm: HexDir) {
         self.arm = arm;
-        self.cells = [self.at.neighbour(arm), self.at.neighbour(arm.opposite())];
+        self.cells = [next(self.at, arm), next(self.at, opp(arm))];
     }
 }
 
@@ -147,7 +147,11 @@ pub enum PendingShock {
 
 /// Where the race stands. `Speed`, `Move`, `Shock`, `Orient`, `Magnet` and `Pick` wait for a
 /// decision; the others are steps the engine plays through by itself.
+///
+/// `repr(u8)`: a plain tag byte instead of a niche in `PendingShock`'s vector, so that the
+/// engine's loop over the phases dispatches on one byte.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub enum Phase {
     /// BB-3 `choose_cards`: this seat picks a card.
     Pick(Seat),
@@ -222,20 +226,39 @@ const STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -
 /// `d.opposite()`, inlined in the hot paths (the grid crate's is not inlined across crates).
 #[inline]
 pub(crate) fn opp(d: HexDir) -> HexDir {
-    HexDir::ALL[(d.index() as usize + 3) % 6]
+    let i = d.index() as usize + 3;
+    HexDir::ALL[if i >= 6 { i - 6 } else { i }]
 }
 
 /// `d.turn(k)`, inlined in the hot paths.
 #[inline]
 pub(crate) fn turned(d: HexDir, k: i32) -> HexDir {
-    HexDir::ALL[(d.index() as i32 + k).rem_euclid(6) as usize]
+    let i = d.index() as i32 + k;
+    // Rotations are small: one correction instead of a division.
+    let i = if (0..6).contains(&i) {
+        i
+    } else if (6..12).contains(&i) {
+        i - 6
+    } else if (-6..0).contains(&i) {
+        i + 6
+    } else {
+        i.rem_euclid(6)
+    };
+    HexDir::ALL[i as usize]
 }
 
 /// `from.turn_to(to)` (in −2..=3), inlined in the hot paths.
 #[inline]
 pub(crate) fn turn_between(from: HexDir, to: HexDir) -> i32 {
-    let d = (to.index() as i32 - from.index() as i32).rem_euclid(6);
-    if d > 3 { d - 6 } else { d }
+    // The difference is in −5..=5: bring it into −2..=3 without a division.
+    let d = to.index() as i32 - from.index() as i32;
+    if d > 3 {
+        d - 6
+    } else if d < -2 {
+        d + 6
+    } else {
+        d
+    }
 }
 
 /// `h.neighbour(d)`, inlined in the hot paths.
@@ -260,20 +283,46 @@ pub enum Occ {
 
 impl BumpingBots {
     /// What the step from `from` through side `d` runs into.
+    #[inline]
     pub(crate) fn probe(&self, from: Hex, d: HexDir) -> Occ {
-        if self.board.wall(from, d) {
-            return Occ::Solid;
+        match self.open_step(from, d) {
+            Some(k) => self.occupant_at(k),
+            None => Occ::Solid,
         }
-        self.occupant(next(from, d))
+    }
+
+    /// The dense index of the cell through side `d` of `from` when no wall stands between
+    /// (that cell is then on the track: the track border is walled).
+    #[inline]
+    pub(crate) fn open_step(&self, from: Hex, d: HexDir) -> Option<usize> {
+        let k = self.board.idx(from)?;
+        if self.board.cell_at(k).walls & (1 << d.index()) != 0 {
+            return None;
+        }
+        let to = self.board.step_idx(k, d);
+        debug_assert_eq!(Some(to), self.board.idx(next(from, d)));
+        Some(to)
     }
 
     #[inline]
     pub(crate) fn occupant(&self, h: Hex) -> Occ {
-        let Some(k) = self.board.idx(h) else {
-            return Occ::Solid;
+        let found = match self.board.idx(h) {
+            Some(k) => self.occupant_at(k),
+            None => Occ::Solid,
         };
+        debug_assert_eq!(
+            found,
+            self.occupant_slow(h),
+            "occupancy table out of step at {h}"
+        );
+        found
+    }
+
+    /// What stands on the cell at dense index `k`.
+    #[inline]
+    pub(crate) fn occupant_at(&self, k: usize) -> Occ {
         let c = self.board.cell_at(k);
-        let found = if !c.on || c.solid {
+        if !c.on || c.solid {
             Occ::Solid
         } else {
             match self.occ[k] {
@@ -284,13 +333,7 @@ impl BumpingBots {
                     _ => Occ::Solid,
                 },
             }
-        };
-        debug_assert_eq!(
-            found,
-            self.occupant_slow(h),
-            "occupancy table out of step at {h}"
-        );
-        found
+        }
     }
 
     /// Checks the occupancy table against the pieces on every cell (for tests).
@@ -348,6 +391,14 @@ impl BumpingBots {
             self.mark(to, 1 + bot as u8);
         }
         self.bots[bot].at = to;
+    }
+
+    /// A bot on the track at dense index `kf` steps to `to`, at dense index `kt`.
+    #[inline]
+    pub(crate) fn place_bot_at(&mut self, bot: usize, kf: usize, to: Hex, kt: usize) {
+        self.occ[kf] = 0;
+        self.occ[kt] = 1 + bot as u8;
+        self.bots[bot].at = Some(to);
     }
 
     /// Move a mobile obstacle.
@@ -411,10 +462,14 @@ impl BumpingBots {
         if b.reverse { opp(b.facing) } else { b.facing }
     }
 
+    #[inline]
     pub(crate) fn rotate(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
-        if turn == 0 {
-            return;
+        if turn != 0 {
+            self.rotate_by(bot, turn, ev);
         }
+    }
+
+    fn rotate_by(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
         let b = &mut self.bots[bot];
         b.facing = turned(b.facing, turn as i32);
         ev.push(crate::Event::Turned {

@@ -120,6 +120,8 @@ pub struct Board {
     w: i32,
     h: i32,
     cells: Vec<Cell>,
+    /// Per direction, the step between neighbouring dense indices (`dq + dr × w`).
+    steps: [isize; 6],
 }
 
 const OFF: Cell = Cell {
@@ -162,6 +164,10 @@ impl Board {
             w,
             h,
             cells: vec![OFF; (w * h) as usize],
+            steps: HexDir::ALL.map(|d| {
+                let (dq, dr) = d.step();
+                (dq + dr * w) as isize
+            }),
         };
         for (i, c) in spec.cells.iter().enumerate() {
             let (Some(p), Some(l)) = (c.progress, c.lane) else {
@@ -333,12 +339,23 @@ impl Board {
 
     #[inline]
     fn index(&self, h: Hex) -> Option<usize> {
-        let (x, y) = (h.q - self.q0, h.r - self.r0);
-        if x < 0 || y < 0 || x >= self.w || y >= self.h {
+        // Negative offsets wrap to large unsigned ones: one comparison per axis.
+        let x = h.q.wrapping_sub(self.q0) as u32;
+        let y = h.r.wrapping_sub(self.r0) as u32;
+        if x >= self.w as u32 || y >= self.h as u32 {
             None
         } else {
-            Some((y * self.w + x) as usize)
+            Some(y as usize * self.w as usize + x as usize)
         }
+    }
+
+    /// The dense index of the neighbour through side `d` of the cell at dense index `k`, for a
+    /// track cell `k` (the bounding box has a margin of one cell round the track, so every
+    /// neighbour of a track cell is inside it).
+    #[inline]
+    pub fn step_idx(&self, k: usize, d: HexDir) -> usize {
+        debug_assert!(self.cells[k].on, "step_idx from an off-track cell");
+        k.wrapping_add_signed(self.steps[d.index() as usize])
     }
 
     /// The dense index of a cell inside the board's bounding box.
@@ -377,6 +394,12 @@ impl Board {
     #[inline]
     pub fn arrow(&self, h: Hex) -> Option<HexDir> {
         let a = self.cell(h).arrow;
+        if a == 0 { None } else { HexDir::new(a - 1) }
+    }
+    /// [`Board::arrow`] of the cell at a dense index.
+    #[inline]
+    pub fn arrow_at(&self, k: usize) -> Option<HexDir> {
+        let a = self.cells[k].arrow;
         if a == 0 { None } else { HexDir::new(a - 1) }
     }
     pub fn laps(&self) -> u8 {

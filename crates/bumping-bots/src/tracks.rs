@@ -447,10 +447,9 @@ impl RandomRacer {
         let mut rng = Rng::seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
         let mut events = Vec::new();
         let mut actions = 0;
+        // `sample_action` without its check that `seat` owes the decision (it does).
         while let Some(engine::Decision::One(seat)) = g.decision() {
-            let Some(a) = g.sample_action(seat, &mut rng) else {
-                break;
-            };
+            let a = crate::view::sample(&g, &mut rng);
             events.clear();
             if g.apply(seat, &a, &mut events).is_err() {
                 break;

@@ -5,7 +5,7 @@ use crate::Action;
 use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
-use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, next, opp, turn_between, turned};
+use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, opp, turn_between, turned};
 use crate::track::ObstacleKind;
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
@@ -388,11 +388,14 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
 }
 
 /// Is the cell in direction `d` from the bot free and without a bumper arrow?
+#[inline]
 fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
     let Some(at) = g.bots[bot].at else {
         return false;
     };
-    g.probe(at, d) == crate::state::Occ::Free && g.board.arrow(next(at, d)).is_none()
+    g.open_step(at, d).is_some_and(|k| {
+        g.occupant_at(k) == crate::state::Occ::Free && g.board.arrow_at(k).is_none()
+    })
 }
 
 /// Orient after a collision: towards the racing direction, unless that faces a blocked cell.

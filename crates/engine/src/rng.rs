@@ -12,13 +12,16 @@ impl Rng {
     pub fn seeded(seed: u64) -> Rng {
         Rng(ChaCha8Rng::seed_from_u64(seed))
     }
+    #[inline]
     pub fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }
+    #[inline]
     pub fn next_u32(&mut self) -> u32 {
         self.0.next_u32()
     }
     /// A uniform number in `0..n` (`n > 0`), without modulo bias (Lemire's method).
+    #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         assert!(n > 0, "Rng::below(0)");
         loop {
@@ -30,6 +33,7 @@ impl Rng {
         }
     }
     /// A uniform index into a slice of length `len > 0`.
+    #[inline]
     pub fn index(&mut self, len: usize) -> usize {
         self.below(len as u32) as usize
     }
