@@ -31,7 +31,7 @@ fn busy_state(seed: u64) -> RoboRally {
     RoboRally::from_setup(&setup, seed).unwrap()
 }
 
-fn register_resolution(c: &mut Criterion) {
+fn register_resolution(c: &mut Criterion<bench_cpu::CpuTime>) {
     let bases: Vec<RoboRally> = (0..32).map(busy_state).collect();
     let mut k = 0;
     let mut events = Vec::with_capacity(256);
@@ -54,7 +54,7 @@ fn register_resolution(c: &mut Criterion) {
     g.finish();
 }
 
-fn full_games(c: &mut Criterion) {
+fn full_games(c: &mut Criterion<bench_cpu::CpuTime>) {
     let mut g = c.benchmark_group("roborally_random_game_4_robots");
     g.throughput(Throughput::Elements(1));
     for course in shipped_courses() {
@@ -69,5 +69,10 @@ fn full_games(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, register_resolution, full_games);
+criterion_group! {
+    name = benches;
+    // CPU time of the benchmark thread: the shared machine's other work does not count.
+    config = bench_cpu::criterion();
+    targets = register_resolution, full_games
+}
 criterion_main!(benches);
