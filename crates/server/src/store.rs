@@ -141,15 +141,38 @@ async fn append_task(writer: SqlitePool, mut rx: mpsc::Receiver<Append>) {
     }
 }
 
+/// Rows per `INSERT` statement: 3 parameters each, under SQLite's smallest limit of 999.
+const ROWS_PER_INSERT: usize = 300;
+
+/// One multi-row `INSERT` per chunk: every statement is one round trip to SQLite's thread (a
+/// statement is atomic by itself; several chunks share one transaction).
 async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::Error> {
+    fn sql(rows: usize) -> String {
+        let mut s = String::from("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)");
+        for _ in 1..rows {
+            s.push_str(", (?, ?, ?)");
+        }
+        s
+    }
+    fn bind<'q>(
+        sql: &'q str,
+        rows: &'q [Append],
+    ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
+        let mut q = sqlx::query(sql);
+        for a in rows {
+            q = q.bind(&a.id).bind(a.index as i64).bind(&a.entry);
+        }
+        q
+    }
+    if batch.len() <= ROWS_PER_INSERT {
+        let sql = sql(batch.len());
+        bind(&sql, batch).execute(writer).await?;
+        return Ok(());
+    }
     let mut tx = writer.begin().await?;
-    for a in batch {
-        sqlx::query("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)")
-            .bind(&a.id)
-            .bind(a.index as i64)
-            .bind(&a.entry)
-            .execute(&mut *tx)
-            .await?;
+    for chunk in batch.chunks(ROWS_PER_INSERT) {
+        let sql = sql(chunk.len());
+        bind(&sql, chunk).execute(&mut *tx).await?;
     }
     tx.commit().await
 }
