@@ -51,6 +51,8 @@ pub fn run_blocking(args: Args) -> Result<(), Error> {
 #[derive(Default)]
 struct Tally {
     latencies_us: Vec<u64>,
+    /// Actions sent (accepted or refused).
+    sent: u64,
     errors: std::collections::BTreeMap<String, u64>,
     finished: u64,
 }
@@ -89,7 +91,10 @@ pub async fn run(args: Args) -> Result<(), Error> {
     }
     let setup_s = t0.elapsed().as_secs_f64();
     let tally = Arc::new(Mutex::new(Tally::default()));
-    let stop_at = Instant::now() + Duration::from_secs(args.seconds);
+    // Clients play as soon as they are connected; the measured window starts when all are,
+    // and lasts `seconds`.
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let window = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut tasks = tokio::task::JoinSet::new();
     let mut connected = 0usize;
     for (g, (id, tokens)) in plan.iter().enumerate() {
@@ -99,14 +104,27 @@ pub async fn run(args: Args) -> Result<(), Error> {
             let tally = tally.clone();
             let rng = Rng::seeded(args.seed ^ ((g as u64) << 8) ^ s as u64);
             let think = Duration::from_millis(args.think_ms);
-            tasks.spawn(async move { play(sock, s as u8, rng, think, stop_at, tally).await });
+            let (stopped, window) = (stopped.clone(), window.clone());
+            tasks.spawn(async move { play(sock, s as u8, rng, think, stopped, window, tally).await });
         }
     }
+    let connect_s = t0.elapsed().as_secs_f64() - setup_s;
+    let (actions0, refused0) =
+        (metric(addr, "robodrome_actions_total").await?, metric(addr, "robodrome_actions_rejected_total").await?);
+    window.store(true, std::sync::atomic::Ordering::Relaxed);
+    let play0 = Instant::now();
+    let stop_at = play0 + Duration::from_secs(args.seconds);
     // Measure memory while every game is live.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss1 = metric(addr, "robodrome_process_resident_bytes").await?;
     let live1 = metric(addr, "robodrome_games_live").await?;
     let conns = metric(addr, "robodrome_connections").await?;
+    tokio::time::sleep_until(stop_at.into()).await;
+    window.store(false, std::sync::atomic::Ordering::Relaxed);
+    let play_s = play0.elapsed().as_secs_f64();
+    let accepted = metric(addr, "robodrome_actions_total").await? - actions0;
+    let refused = metric(addr, "robodrome_actions_rejected_total").await? - refused0;
+    let _ = stop.send(true);
     while let Some(r) = tasks.join_next().await {
         if let Ok(Err(e)) = r {
             eprintln!("loadtest: a client failed: {e}");
@@ -127,6 +145,14 @@ pub async fn run(args: Args) -> Result<(), Error> {
     println!("clients connected        {connected} ({conns} open at the server)");
     println!("games live               {live1} ({new_games} new)");
     println!("lobby setup              {setup_s:.1} s");
+    println!("connecting               {connect_s:.1} s (clients play as they connect)");
+    println!("measured window          {play_s:.1} s (every client connected)");
+    println!(
+        "actions sent             {} ({:.0}/s); at the server: {accepted} accepted ({:.0}/s), {refused} refused",
+        t.sent,
+        t.sent as f64 / play_s,
+        accepted / play_s
+    );
     println!("actions measured         {}", t.latencies_us.len());
     println!("action→broadcast p50     {:.2} ms", pct(0.50));
     println!("action→broadcast p99     {:.2} ms", pct(0.99));
@@ -175,7 +201,8 @@ async fn play(
     seat: u8,
     mut rng: Rng,
     think: Duration,
-    stop_at: Instant,
+    mut stopped: tokio::sync::watch::Receiver<bool>,
+    window: Arc<std::sync::atomic::AtomicBool>,
     tally: Arc<Mutex<Tally>>,
 ) -> Result<(), Error> {
     let mut sent: Option<(u64, Instant)> = None;
@@ -187,10 +214,14 @@ async fn play(
     let mut lat = Vec::new();
     let mut errors = std::collections::BTreeMap::new();
     let mut finished = 0;
+    let mut sent_n = 0u64;
     loop {
-        let left = stop_at.saturating_duration_since(Instant::now());
-        let Ok(text) = tokio::time::timeout(left, sock.recv_text()).await else { break };
+        let text = tokio::select! {
+            t = sock.recv_text() => t,
+            _ = stopped.changed() => break,
+        };
         let Some(text) = text? else { break };
+        let measuring = window.load(std::sync::atomic::Ordering::Relaxed);
         let head: Head = serde_json::from_str(&text)?;
         let mut act_now = false;
         match head.kind {
@@ -203,7 +234,9 @@ async fn play(
                 if let Some((s, t)) = acked
                     && head.seq >= s
                 {
-                    lat.push(t.elapsed().as_micros() as u64);
+                    if measuring {
+                        lat.push(t.elapsed().as_micros() as u64);
+                    }
                     acked = None;
                 }
                 last_waiting = head.waiting;
@@ -240,11 +273,13 @@ async fn play(
             next += 1;
             sock.send(&ClientMsg::Act { seat: None, action, id: Some(next) }).await?;
             sent = Some((next, Instant::now()));
+            sent_n += measuring as u64;
         }
     }
     sock.close().await;
     let mut t = tally.lock().await;
     t.latencies_us.extend(lat);
+    t.sent += sent_n;
     for (k, n) in errors {
         *t.errors.entry(k).or_insert(0) += n;
     }
