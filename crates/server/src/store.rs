@@ -121,61 +121,57 @@ const BATCH: usize = 512;
 /// How often the write-ahead log is copied back into the database file (see `append_task`).
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// Every this many checkpoints, the writer finishes one itself so that the log starts over.
-const RESTART_EVERY: u32 = 4;
+const RESTART_EVERY: u32 = 8;
+
+/// `PRAGMA wal_checkpoint(PASSIVE)` on `pool`; logs what it did.
+async fn checkpoint(pool: &SqlitePool, who: &'static str) {
+    let t = std::time::Instant::now();
+    match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(pool).await {
+        Ok(r) => tracing::debug!(
+            who,
+            log = r.try_get::<i64, _>(1).unwrap_or(-1),
+            copied = r.try_get::<i64, _>(2).unwrap_or(-1),
+            ms = t.elapsed().as_millis() as u64,
+            "checkpoint"
+        ),
+        Err(e) => tracing::warn!(who, error = %e, "checkpoint failed"),
+    }
+}
 
 /// Commits appends in batches. With a database file, SQLite's automatic checkpoint inside a
 /// commit (copying the write-ahead log into the database, with two syncs: up to seconds on a
 /// busy disk, with every game waiting for its append) is off. Instead a reader connection
 /// checkpoints once a second beside the writer (SQLite's `PASSIVE` mode blocks no one), and
-/// every few seconds the writer checkpoints what little was written meanwhile, between two
-/// batches: then the log is fully copied and the next commit starts it over, so it stays small
-/// (its file is cut back to 64 MiB when it starts over).
+/// after every eighth of those the writer checkpoints what little was written meanwhile,
+/// between two batches: then the log is fully copied and the next commit starts it over, so
+/// it stays small (its file is cut back to 64 MiB when it starts over).
 async fn append_task(writer: SqlitePool, checkpointer: Option<SqlitePool>, mut rx: mpsc::Receiver<Append>) {
-    use std::sync::atomic::{AtomicU32, Ordering};
     let mut batch = Vec::with_capacity(BATCH);
     let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    // Background checkpoints completed (odd: one is running).
-    let done = std::sync::Arc::new(AtomicU32::new(0));
-    let mut restarted_at = 0;
+    // The background checkpoint answers on `finished` (true: the writer's turn follows).
+    let (finish_tx, mut finished) = mpsc::channel::<bool>(1);
+    let mut running = false;
+    let mut rounds = 0u32;
     loop {
         tokio::select! {
             n = rx.recv_many(&mut batch, BATCH) => if n == 0 { break },
-            _ = tick.tick(), if checkpointer.is_some() => {
-                let n = done.load(Ordering::Acquire);
-                if n % 2 == 1 {
-                    continue; // still running
-                }
-                if n / 2 >= restarted_at + RESTART_EVERY {
-                    restarted_at = n / 2;
-                    let t = std::time::Instant::now();
-                    match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(&writer).await {
-                        Ok(r) => tracing::debug!(
-                            log = r.try_get::<i64, _>(1).unwrap_or(-1),
-                            copied = r.try_get::<i64, _>(2).unwrap_or(-1),
-                            ms = t.elapsed().as_millis() as u64,
-                            "writer checkpoint"
-                        ),
-                        Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
-                    }
-                    continue;
-                }
+            _ = tick.tick(), if checkpointer.is_some() && !running => {
                 if let Some(pool) = &checkpointer {
-                    done.fetch_add(1, Ordering::AcqRel);
-                    let (pool, done) = (pool.clone(), done.clone());
+                    running = true;
+                    rounds += 1;
+                    let (pool, tx, restart) = (pool.clone(), finish_tx.clone(), rounds % RESTART_EVERY == 0);
                     tokio::spawn(async move {
-                        let t = std::time::Instant::now();
-                        match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(&pool).await {
-                            Ok(r) => tracing::debug!(
-                                log = r.try_get::<i64, _>(1).unwrap_or(-1),
-                                copied = r.try_get::<i64, _>(2).unwrap_or(-1),
-                                ms = t.elapsed().as_millis() as u64,
-                                "checkpoint"
-                            ),
-                            Err(e) => tracing::warn!(error = %e, "checkpoint failed"),
-                        }
-                        done.fetch_add(1, Ordering::AcqRel);
+                        checkpoint(&pool, "reader").await;
+                        let _ = tx.send(restart).await;
                     });
+                }
+                continue;
+            }
+            Some(restart) = finished.recv() => {
+                running = false;
+                if restart {
+                    checkpoint(&writer, "writer").await;
                 }
                 continue;
             }
