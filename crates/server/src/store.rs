@@ -176,7 +176,12 @@ async fn append_task(writer: SqlitePool, checkpointer: Option<SqlitePool>, mut r
                 continue;
             }
         }
-        match insert_all(&writer, &batch).await {
+        let t = std::time::Instant::now();
+        let r = insert_all(&writer, &batch).await;
+        if t.elapsed() > std::time::Duration::from_millis(50) {
+            tracing::debug!(rows = batch.len(), ms = t.elapsed().as_millis() as u64, "slow commit");
+        }
+        match r {
             Ok(()) => {
                 for a in batch.drain(..) {
                     let _ = a.done.send(Ok(()));
