@@ -171,6 +171,42 @@ impl ServerMsg {
         }
         serde_json::from_value(v)
     }
+
+    /// The `update` frame from parts the caller already serialised to JSON text (each event,
+    /// the view): the same frame as `ServerMsg::Update { … }.to_frame()` with those values,
+    /// without building JSON values first (the server sends one per observer per action).
+    pub fn update_frame<'a>(
+        seq: u64,
+        events: impl IntoIterator<Item = &'a str>,
+        view: &str,
+        waiting: &[u8],
+        time_left_ms: Option<u64>,
+    ) -> String {
+        use std::fmt::Write;
+        let mut s = String::with_capacity(96 + view.len());
+        let _ = write!(s, "{{\"v\":{VERSION},\"type\":\"update\",\"seq\":{seq},\"events\":[");
+        for (i, e) in events.into_iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            s.push_str(e);
+        }
+        s.push_str("],\"view\":");
+        s.push_str(view);
+        s.push_str(",\"waiting\":[");
+        for (i, w) in waiting.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            let _ = write!(s, "{w}");
+        }
+        s.push(']');
+        if let Some(t) = time_left_ms {
+            let _ = write!(s, ",\"time_left_ms\":{t}");
+        }
+        s.push('}');
+        s
+    }
 }
 
 impl ClientMsg {
@@ -293,6 +329,21 @@ pub struct HttpError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn update_frames_from_parts_are_the_update_message() {
+        let events = vec![serde_json::json!({"type": "committed", "seat": 0}), serde_json::json!({"type": "x", "s": "a\"b"})];
+        let view = serde_json::json!({"cars": [{"car": 0, "at": [1, -2]}], "plots": [], "waiting": {"kind": "plan"}});
+        for (events, waiting, time_left_ms) in
+            [(events.clone(), vec![0u8, 2, 3], Some(41230)), (vec![], vec![], None), (events[..1].to_vec(), vec![1], None)]
+        {
+            let msg = ServerMsg::Update { seq: 13, events: events.clone(), view: view.clone(), waiting: waiting.clone(), time_left_ms };
+            let texts: Vec<String> = events.iter().map(|e| e.to_string()).collect();
+            let frame = ServerMsg::update_frame(13, texts.iter().map(String::as_str), &view.to_string(), &waiting, time_left_ms);
+            assert_eq!(frame, msg.to_frame());
+            assert_eq!(ServerMsg::from_frame(&frame).unwrap(), msg);
+        }
+    }
 
     #[test]
     fn client_frames_round_trip_and_fail_with_codes() {

@@ -69,6 +69,9 @@ struct ServeArgs {
     /// The least time in milliseconds a bot takes per decision.
     #[arg(long, default_value_t = 0)]
     bot_delay_ms: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
 }
 
 #[derive(Args)]
@@ -211,6 +214,7 @@ fn main() -> ExitCode {
         Command::Serve(a) => {
             let config = server::Config { addr: a.addr, db: a.db, grace: std::time::Duration::from_secs(a.grace_secs),
                 bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
+                threads: a.threads,
                 ..Default::default()
             };
             match server::serve_blocking(config) {

@@ -80,7 +80,9 @@ impl Socket {
     pub async fn connect(addr: SocketAddr, game: &str, token: Option<&str>) -> Result<Socket, Error> {
         let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
         let url = format!("ws://{addr}/ws/games/{game}{q}");
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
+        // Frames are a few KiB: a small read buffer (the default 128 KiB is zeroed at every read).
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(8 * 1024);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true).await?;
         Ok(Socket { ws })
     }
     pub async fn send(&mut self, m: &ClientMsg) -> Result<(), Error> {
@@ -91,6 +93,15 @@ impl Socket {
         while let Some(m) = self.ws.next().await {
             if let Message::Text(t) = m? {
                 return Ok(Some(ServerMsg::from_frame(&t)?));
+            }
+        }
+        Ok(None)
+    }
+    /// The next text frame as it came; `None` when the connection is closed.
+    pub async fn recv_text(&mut self) -> Result<Option<tokio_tungstenite::tungstenite::Utf8Bytes>, Error> {
+        while let Some(m) = self.ws.next().await {
+            if let Message::Text(t) = m? {
+                return Ok(Some(t));
             }
         }
         Ok(None)

@@ -33,6 +33,8 @@ pub trait AnyGame: Send + Sync {
     fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError>;
     fn time_up(&mut self) -> Result<Vec<(Audience, Value)>, ActError>;
     fn view_json(&self, observer: Observer) -> Value;
+    /// The same view as JSON text, serialised directly (no JSON value built on the way).
+    fn view_text(&self, observer: Observer) -> String;
     fn outcome_json(&self) -> Option<Value>;
     /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow).
     fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value>;
@@ -69,6 +71,9 @@ impl<G: Game + HasBots> AnyGame for G {
     }
     fn view_json(&self, observer: Observer) -> Value {
         serde_json::to_value(self.view(observer)).unwrap_or(Value::Null)
+    }
+    fn view_text(&self, observer: Observer) -> String {
+        serde_json::to_string(&self.view(observer)).unwrap_or_else(|_| "null".into())
     }
     fn outcome_json(&self) -> Option<Value> {
         self.outcome().map(|o| serde_json::to_value(o).unwrap_or(Value::Null))

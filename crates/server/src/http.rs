@@ -172,8 +172,9 @@ async fn socket(
 ) -> Result<Response, ApiError> {
     let sub = s.subscribe(&id, who.as_ref().map(|w| w.id.as_str())).await?;
     // Frames up to 1 MiB are read so that those over 64 KiB get a typed error, not a dropped socket.
-    // Small buffers keep an idle connection cheap; frames are written as soon as they are sent.
-    let up = up.read_buffer_size(8 * 1024).write_buffer_size(0).max_message_size(1 << 20).max_frame_size(1 << 20);
+    // Small buffers keep an idle connection cheap; frames are written when the connection's
+    // loop flushes (after the frames already queued for it), or as soon as 64 KiB wait.
+    let up = up.read_buffer_size(8 * 1024).write_buffer_size(64 * 1024).max_message_size(1 << 20).max_frame_size(1 << 20);
     Ok(up.on_upgrade(move |socket: WebSocket| async move {
         let (sink, stream) = socket.split();
         let sink = sink.with(|s: String| async move { Ok::<_, axum::Error>(Message::Text(s.into())) });

@@ -53,6 +53,8 @@ pub struct Config {
     pub web: Option<std::path::PathBuf>,
     /// The least time a bot takes per decision (so people can follow; 0 in simulations).
     pub bot_delay: Duration,
+    /// Worker threads of `serve_blocking`'s runtime (0: one per core).
+    pub threads: usize,
 }
 
 impl Default for Config {
@@ -67,6 +69,7 @@ impl Default for Config {
             rate: 20,
             web: Some("web".into()),
             bot_delay: Duration::ZERO,
+            threads: 0,
         }
     }
 }
@@ -312,7 +315,11 @@ pub fn serve_blocking(config: Config) -> Result<(), Box<dyn std::error::Error + 
         )
         .with_writer(std::io::stderr)
         .try_init();
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let mut rt = tokio::runtime::Builder::new_multi_thread();
+    if config.threads > 0 {
+        rt.worker_threads(config.threads);
+    }
+    let rt = rt.enable_all().build()?;
     rt.block_on(async {
         let server = Server::start(config).await?;
         eprintln!(

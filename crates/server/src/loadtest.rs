@@ -7,7 +7,7 @@
 
 use crate::client::{self, Error, Socket};
 use engine::Rng;
-use protocol::{ClientMsg, ServerMsg};
+use protocol::ClientMsg;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -35,16 +35,24 @@ pub struct Args {
     /// Seed of the clients' choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Worker threads of the clients' runtime (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 pub fn run_blocking(args: Args) -> Result<(), Error> {
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    rt.block_on(run(args))
+    let mut rt = tokio::runtime::Builder::new_multi_thread();
+    if args.threads > 0 {
+        rt.worker_threads(args.threads);
+    }
+    rt.enable_all().build()?.block_on(run(args))
 }
 
 #[derive(Default)]
 struct Tally {
     latencies_us: Vec<u64>,
+    /// Actions sent (accepted or refused).
+    sent: u64,
     errors: std::collections::BTreeMap<String, u64>,
     finished: u64,
 }
@@ -83,7 +91,10 @@ pub async fn run(args: Args) -> Result<(), Error> {
     }
     let setup_s = t0.elapsed().as_secs_f64();
     let tally = Arc::new(Mutex::new(Tally::default()));
-    let stop_at = Instant::now() + Duration::from_secs(args.seconds);
+    // Clients play as soon as they are connected; the measured window starts when all are,
+    // and lasts `seconds`.
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let window = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut tasks = tokio::task::JoinSet::new();
     let mut connected = 0usize;
     for (g, (id, tokens)) in plan.iter().enumerate() {
@@ -93,14 +104,27 @@ pub async fn run(args: Args) -> Result<(), Error> {
             let tally = tally.clone();
             let rng = Rng::seeded(args.seed ^ ((g as u64) << 8) ^ s as u64);
             let think = Duration::from_millis(args.think_ms);
-            tasks.spawn(async move { play(sock, s as u8, rng, think, stop_at, tally).await });
+            let (stopped, window) = (stopped.clone(), window.clone());
+            tasks.spawn(async move { play(sock, s as u8, rng, think, stopped, window, tally).await });
         }
     }
+    let connect_s = t0.elapsed().as_secs_f64() - setup_s;
+    let (actions0, refused0) =
+        (metric(addr, "robodrome_actions_total").await?, metric(addr, "robodrome_actions_rejected_total").await?);
+    window.store(true, std::sync::atomic::Ordering::Relaxed);
+    let play0 = Instant::now();
+    let stop_at = play0 + Duration::from_secs(args.seconds);
     // Measure memory while every game is live.
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss1 = metric(addr, "robodrome_process_resident_bytes").await?;
     let live1 = metric(addr, "robodrome_games_live").await?;
     let conns = metric(addr, "robodrome_connections").await?;
+    tokio::time::sleep_until(stop_at.into()).await;
+    window.store(false, std::sync::atomic::Ordering::Relaxed);
+    let play_s = play0.elapsed().as_secs_f64();
+    let accepted = metric(addr, "robodrome_actions_total").await? - actions0;
+    let refused = metric(addr, "robodrome_actions_rejected_total").await? - refused0;
+    let _ = stop.send(true);
     while let Some(r) = tasks.join_next().await {
         if let Ok(Err(e)) = r {
             eprintln!("loadtest: a client failed: {e}");
@@ -121,6 +145,14 @@ pub async fn run(args: Args) -> Result<(), Error> {
     println!("clients connected        {connected} ({conns} open at the server)");
     println!("games live               {live1} ({new_games} new)");
     println!("lobby setup              {setup_s:.1} s");
+    println!("connecting               {connect_s:.1} s (clients play as they connect)");
+    println!("measured window          {play_s:.1} s (every client connected)");
+    println!(
+        "actions sent             {} ({:.0}/s); at the server: {accepted} accepted ({:.0}/s), {refused} refused",
+        t.sent,
+        t.sent as f64 / play_s,
+        accepted / play_s
+    );
     println!("actions measured         {}", t.latencies_us.len());
     println!("action→broadcast p50     {:.2} ms", pct(0.50));
     println!("action→broadcast p99     {:.2} ms", pct(0.99));
@@ -133,76 +165,121 @@ pub async fn run(args: Args) -> Result<(), Error> {
     Ok(())
 }
 
+/// What a load client reads of every frame: its type and a few numbers. Everything else
+/// (events, the view) is skipped without being built; the view is parsed only to act.
+#[derive(serde::Deserialize)]
+struct Head {
+    #[serde(rename = "type")]
+    kind: Kind,
+    #[serde(default)]
+    seq: u64,
+    #[serde(default)]
+    id: Option<u64>,
+    #[serde(default)]
+    waiting: Vec<u8>,
+    #[serde(default)]
+    code: Option<String>,
+    #[serde(default)]
+    rule: Option<String>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Kind {
+    Welcome,
+    Update,
+    Ack,
+    Error,
+    Over,
+    #[serde(other)]
+    Other,
+}
+
 /// One client: acts when its seat owes a decision, times each action until its broadcast.
 async fn play(
     mut sock: Socket,
     seat: u8,
     mut rng: Rng,
     think: Duration,
-    stop_at: Instant,
+    mut stopped: tokio::sync::watch::Receiver<bool>,
+    window: Arc<std::sync::atomic::AtomicBool>,
     tally: Arc<Mutex<Tally>>,
 ) -> Result<(), Error> {
     let mut sent: Option<(u64, Instant)> = None;
     let mut acked: Option<(u64, Instant)> = None;
     let mut next = 0u64;
-    let mut last_view = Value::Null;
+    // The last welcome or update as received, and who it says owes a decision.
+    let mut last_frame = None;
     let mut last_waiting = Vec::new();
     let mut lat = Vec::new();
     let mut errors = std::collections::BTreeMap::new();
     let mut finished = 0;
+    let mut sent_n = 0u64;
     loop {
-        let left = stop_at.saturating_duration_since(Instant::now());
-        let Ok(msg) = tokio::time::timeout(left, sock.recv()).await else { break };
-        let Some(msg) = msg? else { break };
+        let text = tokio::select! {
+            t = sock.recv_text() => t,
+            _ = stopped.changed() => break,
+        };
+        let Some(text) = text? else { break };
+        let measuring = window.load(std::sync::atomic::Ordering::Relaxed);
+        let head: Head = serde_json::from_str(&text)?;
         let mut act_now = false;
-        match msg {
-            ServerMsg::Welcome { view, waiting, .. } => {
-                (last_view, last_waiting) = (view, waiting);
+        match head.kind {
+            Kind::Welcome => {
+                last_waiting = head.waiting;
+                last_frame = Some(text);
                 act_now = true;
             }
-            ServerMsg::Update { seq, view, waiting, .. } => {
+            Kind::Update => {
                 if let Some((s, t)) = acked
-                    && seq >= s
+                    && head.seq >= s
                 {
-                    lat.push(t.elapsed().as_micros() as u64);
+                    if measuring {
+                        lat.push(t.elapsed().as_micros() as u64);
+                    }
                     acked = None;
                 }
-                (last_view, last_waiting) = (view, waiting);
+                last_waiting = head.waiting;
+                last_frame = Some(text);
                 act_now = sent.is_none();
             }
-            ServerMsg::Ack { id, seq } => {
+            Kind::Ack => {
                 if let Some((i, t)) = sent
-                    && Some(i) == id
+                    && head.id == Some(i)
                 {
-                    acked = Some((seq, t));
+                    acked = Some((head.seq, t));
                     sent = None;
                 }
             }
-            ServerMsg::Error { code, rule, .. } => {
-                *errors.entry(rule.unwrap_or_else(|| code.as_str().to_string())).or_insert(0) += 1;
+            Kind::Error => {
+                let key = head.rule.or(head.code).unwrap_or_default();
+                *errors.entry(key).or_insert(0) += 1;
                 sent = None;
                 act_now = true;
             }
-            ServerMsg::Over { .. } => {
+            Kind::Over => {
                 finished += 1;
                 break;
             }
-            ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+            Kind::Other => {}
         }
         if act_now
             && sent.is_none()
             && last_waiting.contains(&seat)
-            && let Some(action) = autoscooter_move(&last_view, seat, &mut rng)
+            && let Some(frame) = &last_frame
+            && let Some(action) = autoscooter_move(&serde_json::from_str::<ViewOf>(frame)?.view, seat, &mut rng)
         {
             tokio::time::sleep(think).await;
             next += 1;
             sock.send(&ClientMsg::Act { seat: None, action, id: Some(next) }).await?;
             sent = Some((next, Instant::now()));
+            sent_n += measuring as u64;
         }
     }
     sock.close().await;
     let mut t = tally.lock().await;
     t.latencies_us.extend(lat);
+    t.sent += sent_n;
     for (k, n) in errors {
         *t.errors.entry(k).or_insert(0) += n;
     }
@@ -210,45 +287,76 @@ async fn play(
     Ok(())
 }
 
+/// The few parts of an Autoscooter view (`docs/autoscooter.md`) a load client reads to act;
+/// the rest of the view is skipped.
+#[derive(serde::Deserialize)]
+pub struct AsView {
+    #[serde(default)]
+    cars: Vec<AsCar>,
+    #[serde(default)]
+    plots: Vec<AsPlot>,
+    waiting: Option<AsWaiting>,
+}
+
+#[derive(serde::Deserialize)]
+struct AsCar {
+    car: u8,
+    owner: Option<u8>,
+    at: grid::Hex,
+    speed: u8,
+    used_numbers: Vec<u8>,
+}
+
+#[derive(serde::Deserialize)]
+struct AsPlot {
+    car: u8,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+enum AsWaiting {
+    Plan,
+    Start { car: u8 },
+    Payment { take: bool, options: Vec<Value> },
+}
+
+#[derive(serde::Deserialize)]
+struct ViewOf {
+    view: AsView,
+}
+
 /// A move for `seat` chosen from its own Autoscooter view (a client's job, not the server's):
 /// an unused number and an allowed letter for an unplotted car, a random start (the rules
 /// refuse a bad one and the client tries again), or the first payment offered.
-pub fn autoscooter_move(view: &Value, seat: u8, rng: &mut Rng) -> Option<Value> {
+pub fn autoscooter_move(view: &AsView, seat: u8, rng: &mut Rng) -> Option<Value> {
     use autoscooter::{Action, Letter};
-    let waiting = &view["waiting"];
-    match waiting["kind"].as_str()? {
-        "plan" => {
-            let plotted: Vec<u64> = view["plots"].as_array()?.iter().filter_map(|p| p["car"].as_u64()).collect();
-            let car = view["cars"].as_array()?.iter().find(|c| {
-                c["owner"].as_u64() == Some(seat as u64) && !plotted.contains(&c["car"].as_u64().unwrap_or(99))
-            })?;
-            let id = car["car"].as_u64()? as u8;
-            let used: Vec<u64> = car["used_numbers"].as_array()?.iter().filter_map(Value::as_u64).collect();
+    match view.waiting.as_ref()? {
+        AsWaiting::Plan => {
+            let car = view
+                .cars
+                .iter()
+                .find(|c| c.owner == Some(seat) && !view.plots.iter().any(|p| p.car == c.car))?;
             let free: Vec<u8> =
-                autoscooter::sheet::column(id).into_iter().filter(|n| !used.contains(&(*n as u64))).collect();
+                autoscooter::sheet::column(car.car).into_iter().filter(|n| !car.used_numbers.contains(n)).collect();
             let number = *rng.pick(&free)?;
-            let speed = car["speed"].as_u64()? as u8;
-            let letter = if speed == 0 {
+            let letter = if car.speed == 0 {
                 None
             } else {
-                let (lo, hi) = Letter::range_at(speed);
+                let (lo, hi) = Letter::range_at(car.speed);
                 Letter::from_index(lo + rng.below((hi - lo + 1) as u32) as u8)
             };
-            serde_json::to_value(Action::plot(id, number, letter)).ok()
+            serde_json::to_value(Action::plot(car.car, number, letter)).ok()
         }
-        "start" => {
-            let car = waiting["car"].as_u64()?;
-            let c = view["cars"].as_array()?.iter().find(|c| c["car"].as_u64() == Some(car))?;
-            let at: grid::Hex = serde_json::from_value(c["at"].clone()).ok()?;
+        AsWaiting::Start { car } => {
+            let c = view.cars.iter().find(|c| c.car == *car)?;
             let d = grid::HexDir::ALL[rng.index(6)];
             let facing = d.turn(rng.below(5) as i32 - 2);
-            serde_json::to_value(Action::Start { car: car as u8, to: at.neighbour(d), facing }).ok()
+            serde_json::to_value(Action::Start { car: *car, to: c.at.neighbour(d), facing }).ok()
         }
-        "payment" => {
-            let colours = waiting["options"].get(0)?.clone();
-            let ty = if waiting["take"].as_bool()? { "take" } else { "pay" };
+        AsWaiting::Payment { take, options } => {
+            let colours = options.first()?.clone();
+            let ty = if *take { "take" } else { "pay" };
             Some(json!({"type": ty, "colours": colours}))
         }
-        _ => None,
     }
 }

@@ -426,26 +426,26 @@ impl Room {
         }
     }
 
-    /// Each connection gets the events its observer may see and its own view.
+    /// Each connection gets the events its observer may see and its own view. Each event is
+    /// serialised once and each observer's frame once, however many connections share it.
     fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
         let waiting = self.waiting();
         let time_left_ms = self.time_left_ms();
-        let mut frames: HashMap<Observer, Frame> = HashMap::new();
+        let events: Vec<(Audience, String)> = events.iter().map(|(a, e)| (*a, e.to_string())).collect();
+        // A handful of observers per game: a list is cheaper than a map.
+        let mut frames: Vec<(Observer, Frame)> = Vec::new();
         let mut dead = Vec::new();
         for (conn, sub) in &self.subs {
-            let frame = frames
-                .entry(sub.observer)
-                .or_insert_with(|| {
-                    let msg = ServerMsg::Update {
-                        seq: self.seq,
-                        events: events.iter().filter(|(a, _)| a.admits(sub.observer)).map(|(_, e)| e.clone()).collect(),
-                        view: self.game.view_json(sub.observer),
-                        waiting: waiting.clone(),
-                        time_left_ms,
-                    };
-                    msg.to_frame().into()
-                })
-                .clone();
+            let frame = match frames.iter().find(|(o, _)| *o == sub.observer) {
+                Some((_, f)) => f.clone(),
+                None => {
+                    let seen = events.iter().filter(|(a, _)| a.admits(sub.observer)).map(|(_, e)| e.as_str());
+                    let view = self.game.view_text(sub.observer);
+                    let f: Frame = ServerMsg::update_frame(self.seq, seen, &view, &waiting, time_left_ms).into();
+                    frames.push((sub.observer, f.clone()));
+                    f
+                }
+            };
             if sub.out.try_send(frame).is_err() {
                 dead.push(*conn);
             }

@@ -118,10 +118,70 @@ struct Append {
 /// Appends committed together at most.
 const BATCH: usize = 512;
 
-async fn append_task(writer: SqlitePool, mut rx: mpsc::Receiver<Append>) {
+/// How often the write-ahead log is copied back into the database file (see `append_task`).
+const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+/// Every this many checkpoints, the writer finishes one itself so that the log starts over.
+const RESTART_EVERY: u32 = 8;
+
+/// `PRAGMA wal_checkpoint(PASSIVE)` on `pool`; logs what it did.
+async fn checkpoint(pool: &SqlitePool, who: &'static str) {
+    let t = std::time::Instant::now();
+    match sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").fetch_one(pool).await {
+        Ok(r) => tracing::debug!(
+            who,
+            log = r.try_get::<i64, _>(1).unwrap_or(-1),
+            copied = r.try_get::<i64, _>(2).unwrap_or(-1),
+            ms = t.elapsed().as_millis() as u64,
+            "checkpoint"
+        ),
+        Err(e) => tracing::warn!(who, error = %e, "checkpoint failed"),
+    }
+}
+
+/// Commits appends in batches. With a database file, SQLite's automatic checkpoint inside a
+/// commit (copying the write-ahead log into the database, with two syncs: up to seconds on a
+/// busy disk, with every game waiting for its append) is off. Instead a reader connection
+/// checkpoints once a second beside the writer (SQLite's `PASSIVE` mode blocks no one), and
+/// after every eighth of those the writer checkpoints what little was written meanwhile,
+/// between two batches: then the log is fully copied and the next commit starts it over, so
+/// it stays small (its file is cut back to 64 MiB when it starts over).
+async fn append_task(writer: SqlitePool, checkpointer: Option<SqlitePool>, mut rx: mpsc::Receiver<Append>) {
     let mut batch = Vec::with_capacity(BATCH);
-    while rx.recv_many(&mut batch, BATCH).await > 0 {
-        match insert_all(&writer, &batch).await {
+    let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The background checkpoint answers on `finished` (true: the writer's turn follows).
+    let (finish_tx, mut finished) = mpsc::channel::<bool>(1);
+    let mut running = false;
+    let mut rounds = 0u32;
+    loop {
+        tokio::select! {
+            n = rx.recv_many(&mut batch, BATCH) => if n == 0 { break },
+            _ = tick.tick(), if checkpointer.is_some() && !running => {
+                if let Some(pool) = &checkpointer {
+                    running = true;
+                    rounds += 1;
+                    let (pool, tx, restart) = (pool.clone(), finish_tx.clone(), rounds % RESTART_EVERY == 0);
+                    tokio::spawn(async move {
+                        checkpoint(&pool, "reader").await;
+                        let _ = tx.send(restart).await;
+                    });
+                }
+                continue;
+            }
+            Some(restart) = finished.recv() => {
+                running = false;
+                if restart {
+                    checkpoint(&writer, "writer").await;
+                }
+                continue;
+            }
+        }
+        let t = std::time::Instant::now();
+        let r = insert_all(&writer, &batch).await;
+        if t.elapsed() > std::time::Duration::from_millis(50) {
+            tracing::debug!(rows = batch.len(), ms = t.elapsed().as_millis() as u64, "slow commit");
+        }
+        match r {
             Ok(()) => {
                 for a in batch.drain(..) {
                     let _ = a.done.send(Ok(()));
@@ -141,15 +201,38 @@ async fn append_task(writer: SqlitePool, mut rx: mpsc::Receiver<Append>) {
     }
 }
 
+/// Rows per `INSERT` statement: 3 parameters each, under SQLite's smallest limit of 999.
+const ROWS_PER_INSERT: usize = 300;
+
+/// One multi-row `INSERT` per chunk: every statement is one round trip to SQLite's thread (a
+/// statement is atomic by itself; several chunks share one transaction).
 async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::Error> {
+    fn sql(rows: usize) -> String {
+        let mut s = String::from("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)");
+        for _ in 1..rows {
+            s.push_str(", (?, ?, ?)");
+        }
+        s
+    }
+    fn bind<'q>(
+        sql: &'q str,
+        rows: &'q [Append],
+    ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
+        let mut q = sqlx::query(sql);
+        for a in rows {
+            q = q.bind(&a.id).bind(a.index as i64).bind(&a.entry);
+        }
+        q
+    }
+    if batch.len() <= ROWS_PER_INSERT {
+        let sql = sql(batch.len());
+        bind(&sql, batch).execute(writer).await?;
+        return Ok(());
+    }
     let mut tx = writer.begin().await?;
-    for a in batch {
-        sqlx::query("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)")
-            .bind(&a.id)
-            .bind(a.index as i64)
-            .bind(&a.entry)
-            .execute(&mut *tx)
-            .await?;
+    for chunk in batch.chunks(ROWS_PER_INSERT) {
+        let sql = sql(chunk.len());
+        bind(&sql, chunk).execute(&mut *tx).await?;
     }
     tx.commit().await
 }
@@ -179,7 +262,7 @@ impl SqliteStore {
             .min_connections(1)
             .idle_timeout(None)
             .max_lifetime(None)
-            .connect_with(opts.clone())
+            .connect_with(if memory { opts.clone() } else { opts.clone().pragma("wal_autocheckpoint", "0").pragma("journal_size_limit", "67108864") })
             .await?;
         // An in-memory database lives in one connection.
         let pool = if memory {
@@ -191,7 +274,7 @@ impl SqliteStore {
             sqlx::query(s).execute(&writer).await?;
         }
         let (appends, rx) = mpsc::channel(4 * BATCH);
-        tokio::spawn(append_task(writer.clone(), rx));
+        tokio::spawn(append_task(writer.clone(), (!memory).then(|| pool.clone()), rx));
         Ok(SqliteStore { pool, writer, appends })
     }
 

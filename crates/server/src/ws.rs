@@ -45,6 +45,9 @@ impl RateLimit {
     }
 }
 
+/// Frames written together at most.
+const BURST: usize = 16;
+
 /// Run a connection until the client leaves, the game task drops it, or the server stops.
 pub async fn run<S, R>(shared: Arc<Shared>, mut sub: Subscription, mut sink: S, mut stream: R)
 where
@@ -58,7 +61,13 @@ where
         tokio::select! {
             frame = sub.rx.recv() => match frame {
                 Some(f) => {
-                    if sink.send(f.to_string()).await.is_err() {
+                    // Frames already queued (an ack and its update) leave in one write.
+                    let mut ok = sink.feed(f.to_string()).await.is_ok();
+                    for _ in 0..BURST {
+                        let Ok(f) = sub.rx.try_recv() else { break };
+                        ok = ok && sink.feed(f.to_string()).await.is_ok();
+                    }
+                    if !ok || sink.flush().await.is_err() {
                         break;
                     }
                 }
