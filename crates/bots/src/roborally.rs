@@ -243,6 +243,102 @@ pub fn value(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
     if other == f64::MIN { me } else { me - other }
 }
 
+/// The `k` best programs of the seat's hand by a model of the board alone (walls, pits, belts,
+/// gears: [`card_map`]'s register effect; no other robots, pushers or lasers), one per sequence
+/// of card kinds: a depth-first search over the hand sharing prefixes, scored by flags touched
+/// and program cards still needed at the end. Locked registers keep their cards.
+pub(crate) fn model_programs(game: &RoboRally, seat: Seat, maps: &mut Maps, k: usize) -> Vec<Action> {
+    let Some(r) = game.robot(seat) else { return Vec::new() };
+    let Some(at) = r.at else { return Vec::new() };
+    let board = game.board();
+    let flags = board.flags.len();
+    let mut hand = r.hand.clone();
+    hand.sort_by_key(|c| (c.card, c.priority));
+    let fixed: [Option<Option<roborally::Card>>; 5] = std::array::from_fn(|j| r.locked(j).then_some(r.registers[j]));
+    // Card maps of every flag still to touch, looked up by index.
+    let maps: Vec<Vec<u16>> = (r.flags_touched as usize..flags).map(|f| maps.get(board, f).to_vec()).collect();
+    let first = r.flags_touched as usize;
+    struct Search<'a> {
+        board: &'a Board,
+        hand: &'a [roborally::Card],
+        fixed: [Option<Option<roborally::Card>>; 5],
+        maps: &'a [Vec<u16>],
+        first: usize,
+        flags: usize,
+        used: Vec<bool>,
+        regs: [Option<roborally::Card>; 5],
+        out: Vec<(f64, [Option<roborally::Card>; 5])>,
+    }
+    impl Search<'_> {
+        fn score(&self, at: Sq, facing: SqDir, touched: usize) -> f64 {
+            if touched >= self.flags {
+                return 100_000.0;
+            }
+            let d = self.maps[touched - self.first][((at.y * self.board.width + at.x) as usize) * 4 + facing.index() as usize];
+            1000.0 * touched as f64 - if d == u16::MAX { 1000.0 } else { d as f64 }
+        }
+        fn go(&mut self, j: usize, at: Sq, facing: SqDir, touched: usize) {
+            if j == 5 || touched >= self.flags {
+                let mut regs = self.regs;
+                // Finished early: fill the rest with any unused cards (they are not played).
+                for (k, slot) in regs.iter_mut().enumerate().skip(j) {
+                    if let Some(f) = self.fixed[k] {
+                        *slot = f;
+                    } else if let Some(u) = (0..self.hand.len()).find(|&u| !self.used[u]) {
+                        self.used[u] = true;
+                        *slot = Some(self.hand[u]);
+                    }
+                }
+                for (k, slot) in regs.iter().enumerate().skip(j) {
+                    if self.fixed[k].is_none()
+                        && let Some(c) = slot
+                        && let Some(u) = self.hand.iter().position(|h| h == c)
+                    {
+                        self.used[u] = false;
+                    }
+                }
+                let v = self.score(at, facing, touched);
+                self.out.push((v, regs));
+                return;
+            }
+            let step = |kind: CardKind, this: &mut Self, card: Option<roborally::Card>| {
+                let (a, f, t) = match register_effect(this.board, at, facing, kind) {
+                    Some((a, f)) => (a, f, if this.board.flags.get(touched) == Some(&a) { touched + 1 } else { touched }),
+                    None => return,
+                };
+                this.regs[j] = card;
+                this.go(j + 1, a, f, t);
+            };
+            if let Some(f) = self.fixed[j] {
+                match f {
+                    Some(c) => step(c.card, self, Some(c)),
+                    None => {
+                        self.regs[j] = None;
+                        self.go(j + 1, at, facing, touched);
+                    }
+                }
+                return;
+            }
+            let mut last: Option<CardKind> = None;
+            for u in 0..self.hand.len() {
+                if self.used[u] || last == Some(self.hand[u].card) {
+                    continue;
+                }
+                last = Some(self.hand[u].card);
+                self.used[u] = true;
+                let c = self.hand[u];
+                step(c.card, self, Some(c));
+                self.used[u] = false;
+            }
+        }
+    }
+    let mut s = Search { board, used: vec![false; hand.len()], hand: &hand, fixed, maps: &maps, first, flags, regs: [None; 5], out: Vec::new() };
+    s.go(0, at, r.facing, first);
+    let mut out = s.out;
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out.into_iter().take(k).map(|(_, registers)| Action::Program { registers, power_down_next: false }).collect()
+}
+
 impl HasBots for RoboRally {
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
         if programming(game, seat) {
@@ -454,6 +550,25 @@ mod tests {
         assert_eq!(distance_map(&b, Sq::new(0, 0)), vec![0, 1, 2]);
         b.add_wall(Sq::new(1, 0), SqDir::E);
         assert_eq!(distance_map(&b, Sq::new(0, 0))[2], u16::MAX);
+    }
+
+    #[test]
+    fn model_programs_find_the_way_to_the_flag() {
+        // One robot at (3, 8) facing east on an empty 8×10 board, the flag at (3, 2): a left
+        // turn and six cells north (Move 3 + Move 2 + Move 1, in any order after the turn).
+        let board = serde_json::json!({"width": 8, "height": 10, "cells": [], "walls": [], "lasers": [], "flags": [[3, 2]], "docks": []});
+        let hand = [("move3", 790), ("move2", 670), ("move1", 490), ("left", 70), ("right", 80), ("uturn", 10), ("backup", 430), ("right", 100), ("right", 120)];
+        let hand: Vec<_> = hand.iter().map(|(k, p)| serde_json::json!({"card": k, "priority": p})).collect();
+        let setup = serde_json::json!({"phase": "program", "robots": [{"seat": 0, "at": [3, 8], "facing": 1, "hand": hand}]});
+        let setup = roborally::Setup::from_scenario(roborally::BoardSpec::Inline(serde_json::from_value(board).unwrap()), serde_json::from_value(setup).unwrap(), roborally::Variants::default());
+        let g = <RoboRally as Game>::new(&setup, 1).unwrap();
+        let best = model_programs(&g, Seat(0), &mut Maps::new(), 3);
+        assert_eq!(best.len(), 3);
+        for a in best {
+            let mut h = g.clone();
+            h.apply(Seat(0), &a, &mut Vec::new()).unwrap();
+            assert_eq!(h.winner(), Some(Seat(0)), "{a:?} does not reach the flag");
+        }
     }
 
     #[test]

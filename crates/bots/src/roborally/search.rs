@@ -31,7 +31,7 @@ pub struct RrSearch {
 
 impl RrSearch {
     pub fn new(simulations: u32, time_limit: Option<Duration>) -> RrSearch {
-        RrSearch { simulations, time_limit, candidates: 8, follow: 40, depth: 1, maps: Maps::new() }
+        RrSearch { simulations, time_limit, candidates: 8, follow: 16, depth: 1, maps: Maps::new() }
     }
 }
 
@@ -173,7 +173,13 @@ impl RrSearch {
     /// samples, a re-entry by where it leaves the robot, anything else at random.
     fn fast(&mut self, g: &RoboRally, seat: Seat, rng: &mut Rng) -> Option<Action> {
         let choices = if programming(g, seat) {
-            sample_programs(g, seat, self.follow, rng)
+            let mut c = super::model_programs(g, seat, &mut self.maps, 4);
+            for a in sample_programs(g, seat, self.follow, rng) {
+                if !c.contains(&a) {
+                    c.push(a);
+                }
+            }
+            c
         } else if matches!(g.phase(), Phase::Reenter { .. }) && g.pending().is_none() {
             g.legal_actions(seat).into_iter().filter(|a| matches!(a, Action::Reenter { powered_down: false, .. })).collect()
         } else {
