@@ -27,7 +27,8 @@ fn main() {
     for seed in a..=b {
         let g = RoboRally::new(&setup, seed).expect("setup");
         let t = std::time::Instant::now();
-        let oracle = roborally_oracle::oracle_turns(&g, Seat(0), beam, max_turns);
+        // `--beam 0`: the bot only (the oracle's counts do not depend on the bot).
+        let oracle = if beam == 0 { None } else { roborally_oracle::oracle_turns(&g, Seat(0), beam, max_turns) };
         let oracle_s = t.elapsed().as_secs_f64();
         let mut bot = <RoboRally as HasBots>::bot(&spec);
         if let (Some(d), BotSpec::Search { simulations }) = (args.iter().position(|a| a == "--depth"), &spec) {
