@@ -38,7 +38,7 @@ fn main() {
             bot = Box::new(s);
         }
         let t = std::time::Instant::now();
-        let mut counting = Counting { inner: bot.as_mut(), decisions: 0 };
+        let mut counting = Counting { inner: bot.as_mut(), decisions: 0, trace: args.iter().any(|a| a == "--trace") };
         let solo = roborally_oracle::solo_turns(&g, Seat(0), &mut counting, &mut Rng::seeded(seed), max_turns);
         let ms = t.elapsed().as_secs_f64() * 1000.0 / counting.decisions.max(1) as f64;
         let show = |x: Option<u32>| x.map_or("-".to_string(), |x| x.to_string());
@@ -61,6 +61,7 @@ fn main() {
 struct Counting<'a> {
     inner: &'a mut dyn bots::Bot<RoboRally>,
     decisions: u32,
+    trace: bool,
 }
 
 impl bots::Bot<RoboRally> for Counting<'_> {
@@ -69,6 +70,11 @@ impl bots::Bot<RoboRally> for Counting<'_> {
     }
     fn act(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> roborally::Action {
         self.decisions += 1;
-        self.inner.act(game, seat, rng)
+        let a = self.inner.act(game, seat, rng);
+        if self.trace {
+            let r = game.robot(seat).expect("robot");
+            println!("  turn {} at {:?} facing {:?} flags {} damage {} lives {}: {a:?}", game.turn(), r.at, r.facing, r.flags_touched, r.damage, r.lives);
+        }
+        a
     }
 }

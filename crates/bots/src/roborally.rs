@@ -232,11 +232,12 @@ pub fn standing(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
 
 /// [`standing`] of `seat` against the best other robot (the game's end is decisive).
 pub fn value(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
-    if let Some(o) = game.outcome() {
-        // Sooner is better for a win, later for a loss.
-        let place = o.place_of(seat).unwrap_or(game.seats());
+    if game.outcome().is_some() {
+        // Sooner is better for a win, later for a loss. Only touching the last flag wins: a
+        // game that ends with every robot out (alone on the board, the only robot is "first")
+        // is lost.
         let t = 1000.0 * game.turn() as f64;
-        return if place == 0 { 100_000.0 - t } else { -100_000.0 + t };
+        return if game.winner() == Some(seat) { 100_000.0 - t } else { -100_000.0 + t };
     }
     let me = standing(game, seat, maps);
     let other = (0..game.seats() as u8).filter(|&s| s != seat.0).map(|s| standing(game, Seat(s), maps)).fold(f64::MIN, f64::max);
