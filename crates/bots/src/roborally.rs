@@ -171,8 +171,9 @@ fn progress(game: &RoboRally, seat: Seat, maps: &mut Vec<Option<Vec<u16>>>) -> f
     p
 }
 
-/// The card maps of one board, one per flag, kept between calls (boards are shared by every
-/// clone of a game, so the board's address and its flags name it).
+/// The card maps of one board, one per flag, kept between calls while the board lives (every
+/// clone of a game shares its board, so the board's address and its flags name it; a new game's
+/// board may reuse a freed address, so keep a `Maps` no longer than one decision).
 pub struct Maps {
     key: Option<(usize, Vec<Sq>)>,
     maps: Vec<Vec<u16>>,

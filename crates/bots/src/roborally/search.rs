@@ -45,6 +45,8 @@ impl Bot<RoboRally> for RrSearch {
 
     fn act(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Action {
         let started = Instant::now();
+        // Card maps live for one decision: every state it looks at shares the game's board.
+        self.maps = Maps::new();
         let candidates = self.candidates(game, seat, rng);
         assert!(!candidates.is_empty(), "{seat} owes a decision but has no candidate");
         if candidates.len() == 1 {
@@ -53,12 +55,15 @@ impl Bot<RoboRally> for RrSearch {
         let mut total = vec![0.0; candidates.len()];
         let mut used = 0u32;
         let mut rounds = 0u32;
+        let mut round_time = Duration::ZERO;
         loop {
             let over_budget = used + candidates.len() as u32 > self.simulations.max(candidates.len() as u32);
-            let over_time = self.time_limit.is_some_and(|t| started.elapsed() >= t);
+            // Stop before a round that would end past the time limit.
+            let over_time = self.time_limit.is_some_and(|t| started.elapsed() + round_time >= t);
             if rounds >= 1 && (over_budget || over_time) {
                 break;
             }
+            let round_started = Instant::now();
             let det = rng.next_u64();
             let draws = rng.next_u64();
             for (i, c) in candidates.iter().enumerate() {
@@ -67,6 +72,7 @@ impl Bot<RoboRally> for RrSearch {
             }
             used += candidates.len() as u32;
             rounds += 1;
+            round_time = round_started.elapsed();
         }
         let best = (0..candidates.len()).max_by(|&a, &b| total[a].total_cmp(&total[b]).then(b.cmp(&a))).expect("candidates");
         candidates.into_iter().nth(best).expect("best").swap_remove(0)
