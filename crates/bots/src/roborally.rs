@@ -1,10 +1,21 @@
 //! RoboRally policies: follow the shortest path to the next flag (RR-5.5) over a distance map
 //! that knows walls and pits (RR-2), and keep away from damage (RR-7) and destruction (RR-8).
+//!
+//! The heuristic judges whole *plans* for a programming decision: a program, or an option use
+//! made while programming (RR-9: Recompile, Gyroscopic Stabilizer, Crab Legs, Dual Processor,
+//! Flywheel, Conditional Program) followed by a program, each played to the end of the turn
+//! through the engine. The search bot ([`search::RrSearch`]) compares the heuristic's best plans
+//! over several determinizations and one more turn, scored by [`value`], which counts program
+//! cards over (cell, facing) with belts and gears ([`card_map`]).
 
-use crate::{lookahead, HasBots};
+pub mod oracle;
+pub mod search;
+
+use crate::{lookahead, Bot, BotSpec, HasBots};
 use engine::{Game, Rng, Seat};
 use grid::{Sq, SqDir};
-use roborally::{Action, Board, RoboRally};
+use roborally::board::Cell;
+use roborally::{Action, Board, CardKind, OptionCard, Phase, RoboRally};
 use std::collections::VecDeque;
 
 /// Steps from every cell to `target`, moving between cells through wall-free sides and never
@@ -34,6 +45,106 @@ pub fn distance_map(board: &Board, target: Sq) -> Vec<u16> {
     dist
 }
 
+/// Where a robot standing on `at` facing `facing` ends after one register holding a card of
+/// kind `kind` and the board's belts and gears (RR-5.2, RR-5.3), ignoring other robots, pushers
+/// and lasers; `None` if it would fall into a pit or off the board.
+fn register_effect(board: &Board, at: Sq, facing: SqDir, kind: CardKind) -> Option<(Sq, SqDir)> {
+    let (mut at, mut facing) = (at, facing);
+    let (steps, dir) = match kind {
+        CardKind::Move1 => (1, facing),
+        CardKind::Move2 => (2, facing),
+        CardKind::Move3 => (3, facing),
+        CardKind::Backup => (1, facing.opposite()),
+        CardKind::Left => (0, facing.turn(-1)),
+        CardKind::Right => (0, facing.turn(1)),
+        CardKind::Uturn => (0, facing.turn(2)),
+    };
+    if steps == 0 {
+        facing = dir;
+    }
+    for _ in 0..steps {
+        if board.wall(at, dir) {
+            break;
+        }
+        at = at.neighbour(dir);
+        if !board.in_bounds(at) || !board.on_board(at) || board.is_pit(at) {
+            return None;
+        }
+    }
+    // Express belts move once more than normal ones (RR-5.3).
+    for express_only in [true, false] {
+        let Cell::Belt(b) = board.cell(at) else { break };
+        if (express_only && !b.express) || board.wall(at, b.dir) {
+            continue;
+        }
+        at = at.neighbour(b.dir);
+        if !board.in_bounds(at) || !board.on_board(at) || board.is_pit(at) {
+            return None;
+        }
+        if let Cell::Belt(n) = board.cell(at)
+            && n.from.is_some()
+        {
+            if n.dir == b.dir.turn(1) {
+                facing = facing.turn(1);
+            } else if n.dir == b.dir.turn(-1) {
+                facing = facing.turn(-1);
+            }
+        }
+    }
+    if let Cell::Gear(t) = board.cell(at) {
+        facing = facing.turn(t.quarter_turns());
+    }
+    Some((at, facing))
+}
+
+const KINDS: [CardKind; 7] = [CardKind::Move1, CardKind::Move2, CardKind::Move3, CardKind::Backup, CardKind::Left, CardKind::Right, CardKind::Uturn];
+
+/// Program cards (registers) needed from every (cell, facing) to stand on `target` at the end of
+/// a register, any card available: index `(y * width + x) * 4 + facing`, `u16::MAX` where it
+/// cannot be reached. Knows walls, pits, belts (express and rotating) and gears.
+pub fn card_map(board: &Board, target: Sq) -> Vec<u16> {
+    let cells = (board.width * board.height).max(0) as usize;
+    let mut dist = vec![u16::MAX; cells * 4];
+    if !board.in_bounds(target) {
+        return dist;
+    }
+    let idx = |s: Sq, f: SqDir| ((s.y * board.width + s.x) as usize) * 4 + f.index() as usize;
+    // Where each register can take each state.
+    let mut next: Vec<[u32; 7]> = vec![[u32::MAX; 7]; cells * 4];
+    for y in 0..board.height {
+        for x in 0..board.width {
+            let at = Sq::new(x, y);
+            if !board.on_board(at) || board.is_pit(at) {
+                continue;
+            }
+            for f in SqDir::ALL {
+                for (k, kind) in KINDS.iter().enumerate() {
+                    if let Some((a, g)) = register_effect(board, at, f, *kind) {
+                        next[idx(at, f)][k] = idx(a, g) as u32;
+                    }
+                }
+            }
+        }
+    }
+    for f in SqDir::ALL {
+        dist[idx(target, f)] = 0;
+    }
+    // Value iteration: every register costs one card.
+    loop {
+        let mut changed = false;
+        for s in 0..cells * 4 {
+            let best = next[s].iter().filter(|&&n| n != u32::MAX).map(|&n| dist[n as usize]).min().unwrap_or(u16::MAX);
+            if best != u16::MAX && best + 1 < dist[s] {
+                dist[s] = best + 1;
+                changed = true;
+            }
+        }
+        if !changed {
+            return dist;
+        }
+    }
+}
+
 /// A robot's progress in points: flags dominate, then closeness to the next flag, then health.
 fn progress(game: &RoboRally, seat: Seat, maps: &mut Vec<Option<Vec<u16>>>) -> f64 {
     let board = game.board();
@@ -60,8 +171,181 @@ fn progress(game: &RoboRally, seat: Seat, maps: &mut Vec<Option<Vec<u16>>>) -> f
     p
 }
 
+/// The card maps of one board, one per flag, kept between calls while the board lives (every
+/// clone of a game shares its board, so the board's address and its flags name it; a new game's
+/// board may reuse a freed address, so keep a `Maps` no longer than one decision).
+pub struct Maps {
+    key: Option<(usize, Vec<Sq>)>,
+    maps: Vec<Vec<u16>>,
+}
+
+impl Maps {
+    pub const fn new() -> Maps {
+        Maps { key: None, maps: Vec::new() }
+    }
+
+    /// The card map to flag `flag` of `board`.
+    pub fn get(&mut self, board: &Board, flag: usize) -> &[u16] {
+        let key = (board as *const Board as usize, board.flags.clone());
+        if self.key.as_ref() != Some(&key) {
+            self.maps = board.flags.iter().map(|&f| card_map(board, f)).collect();
+            self.key = Some(key);
+        }
+        &self.maps[flag]
+    }
+}
+
+impl Default for Maps {
+    fn default() -> Self {
+        Maps::new()
+    }
+}
+
+/// A robot's standing in points for search and the oracle: 1,000 per flag, −25 per program card
+/// still needed to reach the next flag from its cell and facing, damage (worse once registers
+/// lock), lives.
+pub fn standing(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
+    let board = game.board();
+    let Some(r) = game.robot(seat) else { return 0.0 };
+    if r.out {
+        return -10_000.0;
+    }
+    let flags = board.flags.len();
+    if r.finished || r.flags_touched as usize >= flags {
+        return 10_000.0;
+    }
+    let next = r.flags_touched as usize;
+    let map = maps.get(board, next);
+    let cards = match r.at {
+        Some(at) if board.in_bounds(at) => map[((at.y * board.width + at.x) as usize) * 4 + r.facing.index() as usize],
+        // Destroyed: back on the archive, facing chosen well; a turn lost.
+        _ if board.in_bounds(r.archive) => SqDir::ALL.iter().map(|f| map[((r.archive.y * board.width + r.archive.x) as usize) * 4 + f.index() as usize]).min().unwrap_or(u16::MAX).saturating_add(5),
+        _ => u16::MAX,
+    };
+    let cards = if cards == u16::MAX { 40.0 } else { cards as f64 };
+    let locked = r.damage.saturating_sub(4) as f64;
+    let mut p = 1000.0 * r.flags_touched as f64 - 25.0 * cards - 6.0 * r.damage as f64 - 20.0 * locked - 150.0 * (3u8.saturating_sub(r.lives)) as f64;
+    if r.destroyed {
+        p -= 40.0;
+    }
+    p
+}
+
+/// [`standing`] of `seat` against the best other robot (the game's end is decisive).
+pub fn value(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
+    if game.outcome().is_some() {
+        // Sooner is better for a win, later for a loss. Only touching the last flag wins: a
+        // game that ends with every robot out (alone on the board, the only robot is "first")
+        // is lost.
+        let t = 1000.0 * game.turn() as f64;
+        return if game.winner() == Some(seat) { 100_000.0 - t } else { -100_000.0 + t };
+    }
+    let me = standing(game, seat, maps);
+    let other = (0..game.seats() as u8).filter(|&s| s != seat.0).map(|s| standing(game, Seat(s), maps)).fold(f64::MIN, f64::max);
+    if other == f64::MIN { me } else { me - other }
+}
+
+/// The `k` best programs of the seat's hand by a model of the board alone (walls, pits, belts,
+/// gears: [`card_map`]'s register effect; no other robots, pushers or lasers), one per sequence
+/// of card kinds: a depth-first search over the hand sharing prefixes, scored by flags touched
+/// and program cards still needed at the end. Locked registers keep their cards.
+pub(crate) fn model_programs(game: &RoboRally, seat: Seat, maps: &mut Maps, k: usize) -> Vec<Action> {
+    let Some(r) = game.robot(seat) else { return Vec::new() };
+    let Some(at) = r.at else { return Vec::new() };
+    let board = game.board();
+    let flags = board.flags.len();
+    let mut hand = r.hand.clone();
+    hand.sort_by_key(|c| (c.card, c.priority));
+    let fixed: [Option<Option<roborally::Card>>; 5] = std::array::from_fn(|j| r.locked(j).then_some(r.registers[j]));
+    // Card maps of every flag still to touch, looked up by index.
+    let maps: Vec<Vec<u16>> = (r.flags_touched as usize..flags).map(|f| maps.get(board, f).to_vec()).collect();
+    let first = r.flags_touched as usize;
+    struct Search<'a> {
+        board: &'a Board,
+        hand: &'a [roborally::Card],
+        fixed: [Option<Option<roborally::Card>>; 5],
+        maps: &'a [Vec<u16>],
+        first: usize,
+        flags: usize,
+        used: Vec<bool>,
+        regs: [Option<roborally::Card>; 5],
+        out: Vec<(f64, [Option<roborally::Card>; 5])>,
+    }
+    impl Search<'_> {
+        fn score(&self, at: Sq, facing: SqDir, touched: usize) -> f64 {
+            if touched >= self.flags {
+                return 100_000.0;
+            }
+            let d = self.maps[touched - self.first][((at.y * self.board.width + at.x) as usize) * 4 + facing.index() as usize];
+            1000.0 * touched as f64 - if d == u16::MAX { 1000.0 } else { d as f64 }
+        }
+        fn go(&mut self, j: usize, at: Sq, facing: SqDir, touched: usize) {
+            if j == 5 || touched >= self.flags {
+                let mut regs = self.regs;
+                // Finished early: fill the rest with any unused cards (they are not played).
+                for (k, slot) in regs.iter_mut().enumerate().skip(j) {
+                    if let Some(f) = self.fixed[k] {
+                        *slot = f;
+                    } else if let Some(u) = (0..self.hand.len()).find(|&u| !self.used[u]) {
+                        self.used[u] = true;
+                        *slot = Some(self.hand[u]);
+                    }
+                }
+                for (k, slot) in regs.iter().enumerate().skip(j) {
+                    if self.fixed[k].is_none()
+                        && let Some(c) = slot
+                        && let Some(u) = self.hand.iter().position(|h| h == c)
+                    {
+                        self.used[u] = false;
+                    }
+                }
+                let v = self.score(at, facing, touched);
+                self.out.push((v, regs));
+                return;
+            }
+            let step = |kind: CardKind, this: &mut Self, card: Option<roborally::Card>| {
+                let (a, f, t) = match register_effect(this.board, at, facing, kind) {
+                    Some((a, f)) => (a, f, if this.board.flags.get(touched) == Some(&a) { touched + 1 } else { touched }),
+                    None => return,
+                };
+                this.regs[j] = card;
+                this.go(j + 1, a, f, t);
+            };
+            if let Some(f) = self.fixed[j] {
+                match f {
+                    Some(c) => step(c.card, self, Some(c)),
+                    None => {
+                        self.regs[j] = None;
+                        self.go(j + 1, at, facing, touched);
+                    }
+                }
+                return;
+            }
+            let mut last: Option<CardKind> = None;
+            for u in 0..self.hand.len() {
+                if self.used[u] || last == Some(self.hand[u].card) {
+                    continue;
+                }
+                last = Some(self.hand[u].card);
+                self.used[u] = true;
+                let c = self.hand[u];
+                step(c.card, self, Some(c));
+                self.used[u] = false;
+            }
+        }
+    }
+    let mut s = Search { board, used: vec![false; hand.len()], hand: &hand, fixed, maps: &maps, first, flags, regs: [None; 5], out: Vec::new() };
+    s.go(0, at, r.facing, first);
+    let mut out = s.out;
+    out.sort_by(|a, b| b.0.total_cmp(&a.0));
+    out.into_iter().take(k).map(|(_, registers)| Action::Program { registers, power_down_next: false }).collect()
+}
+
 impl HasBots for RoboRally {
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
+        if programming(game, seat) {
+            return plans(game, seat, 40, rng).into_iter().next().map(|p| p.first).expect("a program");
+        }
         let candidates = options(game, seat, rng);
         lookahead::best_of(game, seat, candidates, 1, rng)
     }
@@ -93,35 +377,166 @@ impl HasBots for RoboRally {
     }
 
     fn candidates(game: &Self, seat: Seat, rng: &mut Rng) -> Vec<Action> {
-        // The sampled programs, with the heuristic's pick among them first.
-        let mut out = options(game, seat, rng);
-        if out.len() > 1 {
-            let best = lookahead::best_of(game, seat, out.clone(), 1, rng);
-            out.retain(|a| *a != best);
-            out.insert(0, best);
+        if programming(game, seat) {
+            // The best plans first: programs and option uses (the engine's listing).
+            return plans(game, seat, 40, rng).into_iter().map(|p| p.first).collect();
         }
-        out
+        options(game, seat, rng)
     }
+
+    /// RoboRally's search is its own ([`search::RrSearch`]): the generic one cannot judge a
+    /// program beyond the turn it is played in.
+    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
+        match spec {
+            BotSpec::Search { simulations } => Box::new(search::RrSearch::new(*simulations, None)),
+            BotSpec::SearchFor { millis } => Box::new(search::RrSearch::new(u32::MAX, Some(std::time::Duration::from_millis(*millis as u64)))),
+            other => crate::make(other),
+        }
+    }
+}
+
+/// The seat owes its program (and may use option cards while programming).
+pub(crate) fn programming(game: &RoboRally, seat: Seat) -> bool {
+    matches!(game.phase(), Phase::Program { .. }) && game.pending().is_none() && game.decision().is_some_and(|d| d.owes(seat))
+}
+
+/// Up to `n` distinct programs drawn from the seat's hand (no option uses).
+pub(crate) fn sample_programs(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Vec<Action> {
+    let mut out: Vec<Action> = Vec::new();
+    for _ in 0..n * 3 {
+        if out.len() >= n {
+            break;
+        }
+        if let Some(a @ Action::Program { .. }) = game.sample_action(seat, rng)
+            && !out.contains(&a)
+        {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// The option uses while programming that move the plan forward (the engine's listing without
+/// taking a card back, so plans cannot go round in circles).
+pub(crate) fn forward_uses(game: &RoboRally, seat: Seat) -> Vec<Action> {
+    game.legal_actions(seat).into_iter().filter(|a| matches!(a, Action::UseOption { option: Some(o), card, .. } if card.is_some() || matches!(o, OptionCard::Recompile | OptionCard::GyroscopicStabilizer))).collect()
+}
+
+/// A plan for a programming decision: its first action (a program, or an option use), the
+/// program meant to follow a use when it is known (not after Recompile: the hand is new), and
+/// its value (the heuristic's evaluation at the end of the turn).
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub first: Action,
+    pub then: Option<Action>,
+    pub value: f64,
+}
+
+/// Every program of the seat's hand without power-down, one per sequence of card kinds (alone
+/// with its kinds, a program does the same whatever the priorities; against other robots the
+/// order of moves may differ, which this accepts).
+pub(crate) fn distinct_programs(game: &RoboRally, seat: Seat) -> Vec<Action> {
+    let mut seen = std::collections::HashSet::new();
+    game.legal_actions(seat)
+        .into_iter()
+        .filter(|a| matches!(a, Action::Program { registers, power_down_next: false } if seen.insert(registers.map(|c| c.map(|c| c.card)))))
+        .collect()
+}
+
+/// A programming decision's plans, best first. Without option cards to use: `n` programs
+/// sampled from the hand. With some: every distinct program of the hand, and every option use
+/// (at most 12) followed by the best program of the state it leaves (Recompile: the best
+/// distinct program, averaged over three deals). A Flywheel or Conditional Program takes a spare
+/// card the best program does not need (their worth is in later turns or registers: a Move 3 or
+/// a U-turn kept is a spare card's best use). A use must beat the best plain program.
+pub(crate) fn plans(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Vec<Plan> {
+    let base = game.determinize(seat, rng);
+    let draws = rng.next_u64();
+    let judge = |g: &RoboRally, a: &Action| -> f64 {
+        let mut g = g.clone();
+        let mut events = Vec::new();
+        if g.apply(seat, a, &mut events).is_err() {
+            return f64::MIN;
+        }
+        lookahead::finish_turn(&mut g, seat, &mut Rng::seeded(draws), &mut events);
+        <RoboRally as HasBots>::evaluate(&g, seat)
+    };
+    let best_of = |g: &RoboRally, programs: Vec<Action>| -> Option<(Action, f64)> {
+        programs.into_iter().map(|a| {
+            let v = judge(g, &a);
+            (a, v)
+        }).fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
+            Some(b) if b.1 >= v => Some(b),
+            _ => Some((a, v)),
+        })
+    };
+    let mut uses = forward_uses(&base, seat);
+    let programs = if uses.is_empty() { sample_programs(&base, seat, n, rng) } else { distinct_programs(&base, seat) };
+    let mut out: Vec<Plan> = programs.into_iter().map(|a| {
+        let value = judge(&base, &a);
+        Plan { first: a, then: None, value }
+    }).collect();
+    out.sort_by(|a, b| b.value.total_cmp(&a.value));
+    let best_plain = out.first().map_or(f64::MIN, |p| p.value);
+    // Keep the work bounded: at most 12 uses, drawn at random, the one-shot switches always.
+    if uses.len() > 12 {
+        rng.shuffle(&mut uses);
+        uses.sort_by_key(|a| !matches!(a, Action::UseOption { card: None, .. }));
+        uses.truncate(12);
+    }
+    let mut events = Vec::new();
+    let mut plans = Vec::new();
+    for u in uses {
+        let Action::UseOption { option: Some(o), card, .. } = u else { continue };
+        let plan = match o {
+            OptionCard::Flywheel | OptionCard::ConditionalProgram => {
+                let Some(c) = card else { continue };
+                // The best program that leaves that card in the hand.
+                let Some(p) = out.iter().find(|p| matches!(p.first, Action::Program { registers, .. } if !registers.contains(&Some(c)))) else { continue };
+                let worth = match c.card {
+                    CardKind::Move3 | CardKind::Uturn => 0.002,
+                    CardKind::Move2 => 0.001,
+                    _ => 0.0005,
+                };
+                Plan { first: u.clone(), then: Some(p.first.clone()), value: p.value + worth }
+            }
+            OptionCard::Recompile => {
+                let mut total = 0.0;
+                for d in 0..3 {
+                    let mut g = if d == 0 { base.clone() } else { game.determinize(seat, rng) };
+                    events.clear();
+                    if g.apply(seat, &u, &mut events).is_err() {
+                        total = f64::MIN;
+                        break;
+                    }
+                    total += best_of(&g, distinct_programs(&g, seat)).map_or(f64::MIN, |b| b.1) / 3.0;
+                }
+                Plan { first: u.clone(), then: None, value: total }
+            }
+            _ => {
+                let mut g = base.clone();
+                events.clear();
+                if g.apply(seat, &u, &mut events).is_err() {
+                    continue;
+                }
+                let Some((p, value)) = best_of(&g, sample_programs(&g, seat, 40, rng)) else { continue };
+                Plan { first: u.clone(), then: Some(p), value }
+            }
+        };
+        plans.push(plan);
+    }
+    // Option uses must beat the best plain program (their outcome is noisier).
+    plans.retain(|p| p.value > best_plain);
+    plans.sort_by(|a, b| b.value.total_cmp(&a.value));
+    plans.extend(out);
+    plans
 }
 
 /// What a seat may do now: programs (up to 15,120 of them) as a sample of up to 40 distinct ones
 /// drawn from the hand; every choice for the other, small decisions.
 fn options(game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<Action> {
     match game.sample_action(seat, rng) {
-        Some(first @ Action::Program { .. }) => {
-            let mut out = vec![first];
-            for _ in 0..120 {
-                if out.len() >= 40 {
-                    break;
-                }
-                if let Some(a) = game.sample_action(seat, rng) {
-                    if !out.contains(&a) {
-                        out.push(a);
-                    }
-                }
-            }
-            out
-        }
+        Some(Action::Program { .. } | Action::UseOption { .. }) if programming(game, seat) => sample_programs(game, seat, 40, rng),
         Some(_) => game.legal_actions(seat),
         None => Vec::new(),
     }
@@ -137,5 +552,37 @@ mod tests {
         assert_eq!(distance_map(&b, Sq::new(0, 0)), vec![0, 1, 2]);
         b.add_wall(Sq::new(1, 0), SqDir::E);
         assert_eq!(distance_map(&b, Sq::new(0, 0))[2], u16::MAX);
+    }
+
+    #[test]
+    fn model_programs_find_the_way_to_the_flag() {
+        // One robot at (3, 8) facing east on an empty 8×10 board, the flag at (3, 2): a left
+        // turn and six cells north (Move 3 + Move 2 + Move 1, in any order after the turn).
+        let board = serde_json::json!({"width": 8, "height": 10, "cells": [], "walls": [], "lasers": [], "flags": [[3, 2]], "docks": []});
+        let hand = [("move3", 790), ("move2", 670), ("move1", 490), ("left", 70), ("right", 80), ("uturn", 10), ("backup", 430), ("right", 100), ("right", 120)];
+        let hand: Vec<_> = hand.iter().map(|(k, p)| serde_json::json!({"card": k, "priority": p})).collect();
+        let setup = serde_json::json!({"phase": "program", "robots": [{"seat": 0, "at": [3, 8], "facing": 1, "hand": hand}]});
+        let setup = roborally::Setup::from_scenario(roborally::BoardSpec::Inline(serde_json::from_value(board).unwrap()), serde_json::from_value(setup).unwrap(), roborally::Variants::default());
+        let g = <RoboRally as Game>::new(&setup, 1).unwrap();
+        let best = model_programs(&g, Seat(0), &mut Maps::new(), 3);
+        assert_eq!(best.len(), 3);
+        for a in best {
+            let mut h = g.clone();
+            h.apply(Seat(0), &a, &mut Vec::new()).unwrap();
+            assert_eq!(h.winner(), Some(Seat(0)), "{a:?} does not reach the flag");
+        }
+    }
+
+    #[test]
+    fn card_map_counts_turns_and_moves() {
+        let b = Board::new(5, 1);
+        let m = card_map(&b, Sq::new(4, 0));
+        let at = |x: i32, f: SqDir| m[(x as usize) * 4 + f.index() as usize];
+        assert_eq!(at(4, SqDir::N), 0);
+        assert_eq!(at(1, SqDir::E), 1, "a Move 3");
+        assert_eq!(at(0, SqDir::E), 2, "four cells: two moves");
+        assert_eq!(at(3, SqDir::W), 1, "a Back Up");
+        assert_eq!(at(0, SqDir::W), 3, "a U-turn, then four cells");
+        assert_eq!(at(0, SqDir::N), 3, "moving north leaves the board: a turn first");
     }
 }

@@ -1,0 +1,214 @@
+//! RoboRally search: the heuristic's best plans, each judged over several determinizations by
+//! playing its turn and the next one.
+//!
+//! Every round draws one determinization ([`Game::determinize`]: the other seats' hands and
+//! programs, the deck order resampled) and plays every candidate on it (common random numbers):
+//! the candidate, the rest of its turn (the seat's own later choices by a fast policy: the best
+//! of a few sampled programs judged to the end of the turn; other seats at random), then the
+//! whole next turn the same way, with the next hand dealt from the resampled deck. The end is
+//! scored by [`super::value`] (flags, program cards still needed from the robot's cell and
+//! facing, damage, lives, against the best other robot). The best mean wins.
+
+use super::{forward_uses, plans, programming, sample_programs, value, Maps};
+use crate::{lookahead, Bot};
+use engine::{Decision, Game, Rng, Seat};
+use roborally::{Action, Phase, RoboRally};
+use std::time::{Duration, Instant};
+
+/// The search bot of RoboRally.
+pub struct RrSearch {
+    /// Rollouts per decision (one rollout: one candidate on one determinization).
+    pub simulations: u32,
+    pub time_limit: Option<Duration>,
+    /// Plans compared.
+    pub candidates: usize,
+    /// Programs the fast policy compares inside a rollout.
+    pub follow: usize,
+    /// Turns played after the candidate's own.
+    pub depth: u32,
+    maps: Maps,
+}
+
+impl RrSearch {
+    pub fn new(simulations: u32, time_limit: Option<Duration>) -> RrSearch {
+        RrSearch { simulations, time_limit, candidates: 8, follow: 16, depth: 1, maps: Maps::new() }
+    }
+}
+
+impl Bot<RoboRally> for RrSearch {
+    fn name(&self) -> String {
+        match self.time_limit {
+            Some(t) => format!("search:{}ms", t.as_millis()),
+            None => format!("search:{}", self.simulations),
+        }
+    }
+
+    fn act(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Action {
+        let started = Instant::now();
+        // Card maps live for one decision: every state it looks at shares the game's board.
+        self.maps = Maps::new();
+        let candidates = self.candidates(game, seat, rng);
+        assert!(!candidates.is_empty(), "{seat} owes a decision but has no candidate");
+        if candidates.len() == 1 {
+            return candidates.into_iter().next().expect("one").swap_remove(0);
+        }
+        let mut total = vec![0.0; candidates.len()];
+        let mut used = 0u32;
+        let mut rounds = 0u32;
+        let mut round_time = Duration::ZERO;
+        loop {
+            let over_budget = used + candidates.len() as u32 > self.simulations.max(candidates.len() as u32);
+            // Stop before a round that would end past the time limit.
+            let over_time = self.time_limit.is_some_and(|t| started.elapsed() + round_time >= t);
+            if rounds >= 1 && (over_budget || over_time) {
+                break;
+            }
+            let round_started = Instant::now();
+            let det = rng.next_u64();
+            let draws = rng.next_u64();
+            for (i, c) in candidates.iter().enumerate() {
+                let mut g = game.determinize(seat, &mut Rng::seeded(det));
+                total[i] += self.rollout(&mut g, seat, c, &mut Rng::seeded(draws));
+            }
+            used += candidates.len() as u32;
+            rounds += 1;
+            round_time = round_started.elapsed();
+        }
+        let best = (0..candidates.len()).max_by(|&a, &b| total[a].total_cmp(&total[b]).then(b.cmp(&a))).expect("candidates");
+        candidates.into_iter().nth(best).expect("best").swap_remove(0)
+    }
+}
+
+impl RrSearch {
+    /// The actions compared: for a program, the heuristic's best plans (option uses included,
+    /// through the engine's listing) and, when damaged, the best programs with a power-down
+    /// announced; otherwise every legal action (re-entries, stay down, option questions).
+    fn candidates(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<Vec<Action>> {
+        if !programming(game, seat) {
+            let mut all = game.legal_actions(seat);
+            if all.len() > 24 {
+                rng.shuffle(&mut all);
+                all.truncate(24);
+            }
+            return all.into_iter().map(|a| vec![a]).collect();
+        }
+        let mut out: Vec<Vec<Action>> = self.best_programs(game, seat, rng).into_iter().take(self.candidates).map(|p| vec![p.0]).collect();
+        // The best option uses compete too (the engine's listing, judged by the heuristic's
+        // plans), each with the program meant to follow it.
+        if !forward_uses(game, seat).is_empty() {
+            let uses = plans(game, seat, 8, rng).into_iter().filter(|p| matches!(p.first, Action::UseOption { .. })).take(3);
+            out.extend(uses.map(|p| std::iter::once(p.first).chain(p.then).collect()));
+        }
+        let damaged = game.robot(seat).is_some_and(|r| r.damage >= 3);
+        if damaged {
+            let downs: Vec<Vec<Action>> = out
+                .iter()
+                .filter_map(|a| match a.as_slice() {
+                    [Action::Program { registers, power_down_next: false }] => Some(vec![Action::Program { registers: *registers, power_down_next: true }]),
+                    _ => None,
+                })
+                .take(2)
+                .collect();
+            out.extend(downs);
+        }
+        out
+    }
+
+    /// Every program of the hand (one per sequence of card kinds: priorities matter only
+    /// against other robots), judged to the end of the turn on one determinization by
+    /// [`value`], best first.
+    pub fn best_programs(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<(Action, f64)> {
+        let base = game.determinize(seat, rng);
+        let draws = rng.next_u64();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let mut events = Vec::new();
+        for a in base.legal_actions(seat) {
+            let Action::Program { registers, power_down_next: false } = a else { continue };
+            let kinds = registers.map(|c| c.map(|c| c.card));
+            if !seen.insert(kinds) {
+                continue;
+            }
+            let mut g = base.clone();
+            events.clear();
+            if g.apply(seat, &a, &mut events).is_err() {
+                continue;
+            }
+            lookahead::finish_turn(&mut g, seat, &mut Rng::seeded(draws), &mut events);
+            out.push((a, value(&g, seat, &mut self.maps)));
+        }
+        out.sort_by(|a, b| b.1.total_cmp(&a.1));
+        out
+    }
+
+    /// Play the plan (a candidate and the program meant to follow it) on the determinized `g`, the rest of its turn and `depth` more turns;
+    /// the value for `seat` at the end.
+    fn rollout(&mut self, g: &mut RoboRally, seat: Seat, plan: &[Action], rng: &mut Rng) -> f64 {
+        let mut events = Vec::new();
+        for (k, a) in plan.iter().enumerate() {
+            // The program planned after a use may not fit this determinization (Recompile's
+            // new hand): the fast policy then chooses.
+            if g.apply(seat, a, &mut events).is_err() && k == 0 {
+                return f64::MIN / 4.0;
+            }
+        }
+        let last = g.turn() + self.depth;
+        for _ in 0..2000 {
+            if g.turn() > last {
+                break;
+            }
+            let Some(d) = g.decision() else { break };
+            let s = match d {
+                Decision::One(s) => s,
+                Decision::Simultaneous(set) => match set.iter().find(|&s| s != seat).or(set.first()) {
+                    Some(s) => s,
+                    None => break,
+                },
+            };
+            let a = if s == seat { self.fast(g, seat, rng) } else { g.sample_action(s, rng) };
+            let Some(a) = a else { break };
+            events.clear();
+            if g.apply(s, &a, &mut events).is_err() {
+                break;
+            }
+        }
+        value(g, seat, &mut self.maps)
+    }
+
+    /// The seat's own choice inside a rollout: a program by one-turn lookahead over a few
+    /// samples, a re-entry by where it leaves the robot, anything else at random.
+    fn fast(&mut self, g: &RoboRally, seat: Seat, rng: &mut Rng) -> Option<Action> {
+        let choices = if programming(g, seat) {
+            let mut c = super::model_programs(g, seat, &mut self.maps, 4);
+            for a in sample_programs(g, seat, self.follow, rng) {
+                if !c.contains(&a) {
+                    c.push(a);
+                }
+            }
+            c
+        } else if matches!(g.phase(), Phase::Reenter { .. }) && g.pending().is_none() {
+            g.legal_actions(seat).into_iter().filter(|a| matches!(a, Action::Reenter { powered_down: false, .. })).collect()
+        } else {
+            return g.sample_action(seat, rng);
+        };
+        if choices.len() <= 1 {
+            return choices.into_iter().next().or_else(|| g.sample_action(seat, rng));
+        }
+        let draws = rng.next_u64();
+        let mut events = Vec::new();
+        let mut best = (f64::MIN, 0);
+        for (i, a) in choices.iter().enumerate() {
+            let mut h = g.clone();
+            events.clear();
+            if h.apply(seat, a, &mut events).is_err() {
+                continue;
+            }
+            lookahead::finish_turn(&mut h, seat, &mut Rng::seeded(draws), &mut events);
+            let v = super::standing(&h, seat, &mut self.maps);
+            if v > best.0 {
+                best = (v, i);
+            }
+        }
+        choices.into_iter().nth(best.1)
+    }
+}
