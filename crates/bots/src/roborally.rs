@@ -145,17 +145,27 @@ pub fn card_map(board: &Board, target: Sq) -> Vec<u16> {
     }
 }
 
+/// The seat's robot while it still races, or the points of one that does not: out of the game
+/// −10,000, every flag touched +10,000, no robot 0.
+fn racing(game: &RoboRally, seat: Seat) -> Result<&roborally::Robot, f64> {
+    let Some(r) = game.robot(seat) else { return Err(0.0) };
+    if r.out {
+        return Err(-10_000.0);
+    }
+    if r.finished || r.flags_touched as usize >= game.board().flags.len() {
+        return Err(10_000.0);
+    }
+    Ok(r)
+}
+
 /// A robot's progress in points: flags dominate, then closeness to the next flag, then health.
 fn progress(game: &RoboRally, seat: Seat, maps: &mut Vec<Option<Vec<u16>>>) -> f64 {
     let board = game.board();
-    let Some(r) = game.robot(seat) else { return 0.0 };
-    if r.out {
-        return -10_000.0;
-    }
+    let r = match racing(game, seat) {
+        Ok(r) => r,
+        Err(settled) => return settled,
+    };
     let flags = board.flags.len();
-    if r.finished || r.flags_touched as usize >= flags {
-        return 10_000.0;
-    }
     let next = r.flags_touched as usize;
     if maps.len() < flags {
         maps.resize(flags, None);
@@ -206,14 +216,10 @@ impl Default for Maps {
 /// lock), lives.
 pub fn standing(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
     let board = game.board();
-    let Some(r) = game.robot(seat) else { return 0.0 };
-    if r.out {
-        return -10_000.0;
-    }
-    let flags = board.flags.len();
-    if r.finished || r.flags_touched as usize >= flags {
-        return 10_000.0;
-    }
+    let r = match racing(game, seat) {
+        Ok(r) => r,
+        Err(settled) => return settled,
+    };
     let next = r.flags_touched as usize;
     let map = maps.get(board, next);
     let cards = match r.at {
