@@ -28,12 +28,7 @@ impl HasBots for Autoscooter {
     fn evaluate(game: &Self, seat: Seat) -> f64 {
         // Share of first place at the end; before the end, the score margin over the best
         // other seat, squashed to 0..1.
-        let me = game.seat_score(seat) as f64;
-        let best_other = (0..game.seats() as u8)
-            .filter(|&s| s != seat.0)
-            .map(|s| game.seat_score(Seat(s)) as f64)
-            .fold(f64::MIN, f64::max);
-        let margin = 1.0 / (1.0 + (-(me - best_other) / 4.0).exp());
+        let margin = crate::margin(game, seat, 4.0, |s| game.seat_score(s) as f64);
         match game.outcome() {
             Some(o) => {
                 let win = if o.winners().contains(&seat) { 1.0 / o.winners().len() as f64 } else { 0.0 };
@@ -144,10 +139,11 @@ fn letter_score(game: &Autoscooter, ctx: &PlotContext, letter: Letter) -> (f64, 
     // Danger at the end of the move: other seats' moving cars that could reach the hex next,
     // straight ahead of them and within their reach next round.
     for &(from, facing, reach) in &ctx.threats {
-        if let Some((d, n)) = from.line_to(p.end) {
-            if d == facing && n <= reach {
-                score -= 1.5;
-            }
+        if let Some((d, n)) = from.line_to(p.end)
+            && d == facing
+            && n <= reach
+        {
+            score -= 1.5;
         }
     }
     // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
@@ -201,11 +197,11 @@ fn plot_wild(game: &Autoscooter, seat: Seat, rng: &mut Rng) -> Action {
     for i in lo..=hi {
         let l = Letter::from_index(i).expect("A–P");
         let mut s = rng.below(100) as f64 / 1000.0;
-        if let Some(p) = game.preview(w, l) {
-            if let Some((_, Some(hit))) = p.crash {
-                let owner = game.cars().find(|c| c.id == hit).and_then(|c| c.owner);
-                s += if owner == Some(seat) { -5.0 } else { 3.0 };
-            }
+        if let Some(p) = game.preview(w, l)
+            && let Some((_, Some(hit))) = p.crash
+        {
+            let owner = game.cars().find(|c| c.id == hit).and_then(|c| c.owner);
+            s += if owner == Some(seat) { -5.0 } else { 3.0 };
         }
         if s > best.0 {
             best = (s, l);

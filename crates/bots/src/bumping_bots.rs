@@ -5,11 +5,16 @@ use crate::{lookahead, HasBots};
 use bumping_bots::{Action, BumpingBots};
 use engine::{Game, Rng, Seat};
 
-/// How far round the race a bot is, in cells of progress (BB-2.2: laps first, a bot that has not
-/// made its start crossing counts −1 laps), plus a little for speed.
-fn race_position(game: &BumpingBots, seat: Seat) -> f64 {
+/// The progress one lap is worth: the highest progress on the track, plus one.
+fn lap_length(game: &BumpingBots) -> f64 {
     let track = game.track();
-    let lap: f64 = track.track_cells().map(|h| track.cell(h).progress).max().unwrap_or(0) as f64 + 1.0;
+    track.track_cells().map(|h| track.cell(h).progress).max().unwrap_or(0) as f64 + 1.0
+}
+
+/// How far round the race a bot is, in cells of progress (BB-2.2: laps first, a bot that has not
+/// made its start crossing counts −1 laps), plus a little for speed. `lap`: [`lap_length`].
+fn race_position(game: &BumpingBots, seat: Seat, lap: f64) -> f64 {
+    let track = game.track();
     let Some(b) = game.bots().iter().find(|b| b.seat == seat) else { return 0.0 };
     if b.finished {
         let place = b.finished_place.unwrap_or(1) as f64;
@@ -39,18 +44,11 @@ impl HasBots for BumpingBots {
     }
 
     fn evaluate(game: &Self, seat: Seat) -> f64 {
-        if let Some(o) = game.outcome() {
-            let place = o.place_of(seat).unwrap_or(game.seats()) as f64;
-            return 1.0 - place / game.seats().max(1) as f64;
+        if let Some(place) = crate::final_place(game, seat) {
+            return place;
         }
-        let me = race_position(game, seat);
-        let best_other = (0..game.seats() as u8)
-            .filter(|&s| s != seat.0)
-            .map(|s| race_position(game, Seat(s)))
-            .fold(f64::MIN, f64::max);
-        let best_other = if best_other == f64::MIN { 0.0 } else { best_other };
         // Progress is counted per lap (a lap is about 1,000): a quarter lap ahead is clearly good.
-        let lap = game.track().track_cells().map(|h| game.track().cell(h).progress).max().unwrap_or(0) as f64 + 1.0;
-        1.0 / (1.0 + (-(me - best_other) / (lap / 8.0)).exp())
+        let lap = lap_length(game);
+        crate::margin(game, seat, lap / 8.0, |s| race_position(game, s, lap))
     }
 }

@@ -108,6 +108,22 @@ pub trait HasBots: Game {
     }
 }
 
+/// At the end of a game, how good `seat`'s place is: `1 − place / seats` (places count from 1).
+pub(crate) fn final_place<G: Game>(game: &G, seat: Seat) -> Option<f64> {
+    let o = game.outcome()?;
+    let place = o.place_of(seat).unwrap_or(game.seats()) as f64;
+    Some(1.0 - place / game.seats().max(1) as f64)
+}
+
+/// `score(seat)` against the best other seat's score, squashed to 0..1: 0.5 when level, and
+/// `scale` ahead is about 0.73 (alone on the board: against 0).
+pub(crate) fn margin<G: Game>(game: &G, seat: Seat, scale: f64, mut score: impl FnMut(Seat) -> f64) -> f64 {
+    let me = score(seat);
+    let best_other = (0..game.seats() as u8).filter(|&s| s != seat.0).map(|s| score(Seat(s))).fold(f64::MIN, f64::max);
+    let best_other = if best_other == f64::MIN { 0.0 } else { best_other };
+    1.0 / (1.0 + (-(me - best_other) / scale).exp())
+}
+
 /// A bot of the given strength for any game with bots.
 pub fn make<G: HasBots>(spec: &BotSpec) -> Box<dyn Bot<G>> {
     match spec {

@@ -97,6 +97,11 @@ fn register_effect(board: &Board, at: Sq, facing: SqDir, kind: CardKind) -> Opti
     Some((at, facing))
 }
 
+/// The index of (cell, facing) in a [`card_map`].
+fn map_index(board: &Board, at: Sq, facing: SqDir) -> usize {
+    ((at.y * board.width + at.x) as usize) * 4 + facing.index() as usize
+}
+
 const KINDS: [CardKind; 7] = [CardKind::Move1, CardKind::Move2, CardKind::Move3, CardKind::Backup, CardKind::Left, CardKind::Right, CardKind::Uturn];
 
 /// Program cards (registers) needed from every (cell, facing) to stand on `target` at the end of
@@ -108,7 +113,7 @@ pub fn card_map(board: &Board, target: Sq) -> Vec<u16> {
     if !board.in_bounds(target) {
         return dist;
     }
-    let idx = |s: Sq, f: SqDir| ((s.y * board.width + s.x) as usize) * 4 + f.index() as usize;
+    let idx = |s: Sq, f: SqDir| map_index(board, s, f);
     // Where each register can take each state.
     let mut next: Vec<[u32; 7]> = vec![[u32::MAX; 7]; cells * 4];
     for y in 0..board.height {
@@ -194,14 +199,20 @@ impl Maps {
         Maps { key: None, maps: Vec::new() }
     }
 
+    /// The card maps of every flag of `board`, in flag order (built on first use).
+    pub fn all(&mut self, board: &Board) -> &[Vec<u16>] {
+        let address = board as *const Board as usize;
+        // Compared without allocating: this runs at every evaluation of a search.
+        if !matches!(&self.key, Some((a, flags)) if *a == address && *flags == board.flags) {
+            self.maps = board.flags.iter().map(|&f| card_map(board, f)).collect();
+            self.key = Some((address, board.flags.clone()));
+        }
+        &self.maps
+    }
+
     /// The card map to flag `flag` of `board`.
     pub fn get(&mut self, board: &Board, flag: usize) -> &[u16] {
-        let key = (board as *const Board as usize, board.flags.clone());
-        if self.key.as_ref() != Some(&key) {
-            self.maps = board.flags.iter().map(|&f| card_map(board, f)).collect();
-            self.key = Some(key);
-        }
-        &self.maps[flag]
+        &self.all(board)[flag]
     }
 }
 
@@ -223,9 +234,9 @@ pub fn standing(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
     let next = r.flags_touched as usize;
     let map = maps.get(board, next);
     let cards = match r.at {
-        Some(at) if board.in_bounds(at) => map[((at.y * board.width + at.x) as usize) * 4 + r.facing.index() as usize],
+        Some(at) if board.in_bounds(at) => map[map_index(board, at, r.facing)],
         // Destroyed: back on the archive, facing chosen well; a turn lost.
-        _ if board.in_bounds(r.archive) => SqDir::ALL.iter().map(|f| map[((r.archive.y * board.width + r.archive.x) as usize) * 4 + f.index() as usize]).min().unwrap_or(u16::MAX).saturating_add(5),
+        _ if board.in_bounds(r.archive) => SqDir::ALL.iter().map(|&f| map[map_index(board, r.archive, f)]).min().unwrap_or(u16::MAX).saturating_add(5),
         _ => u16::MAX,
     };
     let cards = if cards == u16::MAX { 40.0 } else { cards as f64 };
@@ -263,15 +274,14 @@ pub(crate) fn model_programs(game: &RoboRally, seat: Seat, maps: &mut Maps, k: u
     let mut hand = r.hand.clone();
     hand.sort_by_key(|c| (c.card, c.priority));
     let fixed: [Option<Option<roborally::Card>>; 5] = std::array::from_fn(|j| r.locked(j).then_some(r.registers[j]));
-    // Card maps of every flag still to touch, looked up by index.
-    let maps: Vec<Vec<u16>> = (r.flags_touched as usize..flags).map(|f| maps.get(board, f).to_vec()).collect();
+    // Card maps of every flag, looked up by index (borrowed: this runs inside search rollouts).
+    let maps = maps.all(board);
     let first = r.flags_touched as usize;
     struct Search<'a> {
         board: &'a Board,
         hand: &'a [roborally::Card],
         fixed: [Option<Option<roborally::Card>>; 5],
         maps: &'a [Vec<u16>],
-        first: usize,
         flags: usize,
         used: Vec<bool>,
         regs: [Option<roborally::Card>; 5],
@@ -282,7 +292,7 @@ pub(crate) fn model_programs(game: &RoboRally, seat: Seat, maps: &mut Maps, k: u
             if touched >= self.flags {
                 return 100_000.0;
             }
-            let d = self.maps[touched - self.first][((at.y * self.board.width + at.x) as usize) * 4 + facing.index() as usize];
+            let d = self.maps[touched][map_index(self.board, at, facing)];
             1000.0 * touched as f64 - if d == u16::MAX { 1000.0 } else { d as f64 }
         }
         fn go(&mut self, j: usize, at: Sq, facing: SqDir, touched: usize) {
@@ -340,7 +350,7 @@ pub(crate) fn model_programs(game: &RoboRally, seat: Seat, maps: &mut Maps, k: u
             }
         }
     }
-    let mut s = Search { board, used: vec![false; hand.len()], hand: &hand, fixed, maps: &maps, first, flags, regs: [None; 5], out: Vec::new() };
+    let mut s = Search { board, used: vec![false; hand.len()], hand: &hand, fixed, maps, flags, regs: [None; 5], out: Vec::new() };
     s.go(0, at, r.facing, first);
     let mut out = s.out;
     out.sort_by(|a, b| b.0.total_cmp(&a.0));
@@ -368,18 +378,11 @@ impl HasBots for RoboRally {
     }
 
     fn evaluate(game: &Self, seat: Seat) -> f64 {
-        if let Some(o) = game.outcome() {
-            let place = o.place_of(seat).unwrap_or(game.seats()) as f64;
-            return 1.0 - place / game.seats().max(1) as f64;
+        if let Some(place) = crate::final_place(game, seat) {
+            return place;
         }
         let mut maps = Vec::new();
-        let me = progress(game, seat, &mut maps);
-        let best_other = (0..game.seats() as u8)
-            .filter(|&s| s != seat.0)
-            .map(|s| progress(game, Seat(s), &mut maps))
-            .fold(f64::MIN, f64::max);
-        let best_other = if best_other == f64::MIN { 0.0 } else { best_other };
-        1.0 / (1.0 + (-(me - best_other) / 150.0).exp())
+        crate::margin(game, seat, 150.0, |s| progress(game, s, &mut maps))
     }
 
     fn candidates(game: &Self, seat: Seat, rng: &mut Rng) -> Vec<Action> {

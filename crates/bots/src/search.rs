@@ -52,10 +52,12 @@ impl<G: HasBots> Bot<G> for SearchBot {
         let (mut lo, mut hi) = (f64::MAX, f64::MIN);
         let started = std::time::Instant::now();
         for sim in 0..self.simulations {
-            if let Some(limit) = self.time_limit {
-                if sim >= candidates.len() as u32 && sim % 16 == 0 && started.elapsed() >= limit {
-                    break;
-                }
+            if let Some(limit) = self.time_limit
+                && sim >= candidates.len() as u32
+                && sim % 16 == 0
+                && started.elapsed() >= limit
+            {
+                break;
             }
             let i = if (sim as usize) < candidates.len() {
                 sim as usize
