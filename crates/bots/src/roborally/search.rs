@@ -9,7 +9,7 @@
 //! scored by [`super::value`] (flags, program cards still needed from the robot's cell and
 //! facing, damage, lives, against the best other robot). The best mean wins.
 
-use super::{forward_uses, plans, programming, sample_programs, value, Maps};
+use super::{distinct_programs, forward_uses, plans, programming, sample_programs, value, Maps};
 use crate::{lookahead, Bot};
 use engine::{Decision, Game, Rng, Seat};
 use roborally::{Action, Phase, RoboRally};
@@ -120,15 +120,9 @@ impl RrSearch {
     pub fn best_programs(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<(Action, f64)> {
         let base = game.determinize(seat, rng);
         let draws = rng.next_u64();
-        let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
         let mut events = Vec::new();
-        for a in base.legal_actions(seat) {
-            let Action::Program { registers, power_down_next: false } = a else { continue };
-            let kinds = registers.map(|c| c.map(|c| c.card));
-            if !seen.insert(kinds) {
-                continue;
-            }
+        for a in distinct_programs(&base, seat) {
             let mut g = base.clone();
             events.clear();
             if g.apply(seat, &a, &mut events).is_err() {
