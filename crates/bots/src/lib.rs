@@ -18,7 +18,7 @@ mod search;
 
 pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
-pub use roborally::{card_map, distance_map, oracle as roborally_oracle, search::RrSearch};
+pub use roborally::{card_map, distance_map, model as roborally_model, oracle as roborally_oracle, search::RrSearch};
 pub use search::SearchBot;
 
 use engine::{Game, Rng, Seat};

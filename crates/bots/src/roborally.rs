@@ -8,13 +8,13 @@
 //! over several determinizations and one more turn, scored by [`value`], which counts program
 //! cards over (cell, facing) with belts and gears ([`card_map`]).
 
+pub mod model;
 pub mod oracle;
 pub mod search;
 
 use crate::{lookahead, Bot, BotSpec, HasBots};
 use engine::{Game, Rng, Seat};
 use grid::{Sq, SqDir};
-use roborally::board::Cell;
 use roborally::{Action, Board, CardKind, OptionCard, Phase, RoboRally};
 use std::collections::VecDeque;
 
@@ -47,54 +47,10 @@ pub fn distance_map(board: &Board, target: Sq) -> Vec<u16> {
 
 /// Where a robot standing on `at` facing `facing` ends after one register holding a card of
 /// kind `kind` and the board's belts and gears (RR-5.2, RR-5.3), ignoring other robots, pushers
-/// and lasers; `None` if it would fall into a pit or off the board.
+/// (they depend on the register) and lasers; `None` if it would fall into a pit or off the
+/// board. The model's register ([`model::register`]) in register 0, which no pusher pushes in.
 fn register_effect(board: &Board, at: Sq, facing: SqDir, kind: CardKind) -> Option<(Sq, SqDir)> {
-    let (mut at, mut facing) = (at, facing);
-    let (steps, dir) = match kind {
-        CardKind::Move1 => (1, facing),
-        CardKind::Move2 => (2, facing),
-        CardKind::Move3 => (3, facing),
-        CardKind::Backup => (1, facing.opposite()),
-        CardKind::Left => (0, facing.turn(-1)),
-        CardKind::Right => (0, facing.turn(1)),
-        CardKind::Uturn => (0, facing.turn(2)),
-    };
-    if steps == 0 {
-        facing = dir;
-    }
-    for _ in 0..steps {
-        if board.wall(at, dir) {
-            break;
-        }
-        at = at.neighbour(dir);
-        if !board.in_bounds(at) || !board.on_board(at) || board.is_pit(at) {
-            return None;
-        }
-    }
-    // Express belts move once more than normal ones (RR-5.3).
-    for express_only in [true, false] {
-        let Cell::Belt(b) = board.cell(at) else { break };
-        if (express_only && !b.express) || board.wall(at, b.dir) {
-            continue;
-        }
-        at = at.neighbour(b.dir);
-        if !board.in_bounds(at) || !board.on_board(at) || board.is_pit(at) {
-            return None;
-        }
-        if let Cell::Belt(n) = board.cell(at)
-            && n.from.is_some()
-        {
-            if n.dir == b.dir.turn(1) {
-                facing = facing.turn(1);
-            } else if n.dir == b.dir.turn(-1) {
-                facing = facing.turn(-1);
-            }
-        }
-    }
-    if let Cell::Gear(t) = board.cell(at) {
-        facing = facing.turn(t.quarter_turns());
-    }
-    Some((at, facing))
+    model::moves(board, at, facing, Some(kind), 0)
 }
 
 /// The index of (cell, facing) in a [`card_map`].
@@ -192,11 +148,12 @@ fn progress(game: &RoboRally, seat: Seat, maps: &mut Vec<Option<Vec<u16>>>) -> f
 pub struct Maps {
     key: Option<(usize, Vec<Sq>)>,
     maps: Vec<Vec<u16>>,
+    model: Option<model::Model>,
 }
 
 impl Maps {
     pub const fn new() -> Maps {
-        Maps { key: None, maps: Vec::new() }
+        Maps { key: None, maps: Vec::new(), model: None }
     }
 
     /// The card maps of every flag of `board`, in flag order (built on first use).
@@ -206,8 +163,16 @@ impl Maps {
         if !matches!(&self.key, Some((a, flags)) if *a == address && *flags == board.flags) {
             self.maps = board.flags.iter().map(|&f| card_map(board, f)).collect();
             self.key = Some((address, board.flags.clone()));
+            self.model = None;
         }
         &self.maps
+    }
+
+    /// The register tables of `board` ([`model::Model`], built on first use) and its card maps.
+    pub fn model(&mut self, board: &Board) -> (&model::Model, &[Vec<u16>]) {
+        self.all(board);
+        let model = self.model.get_or_insert_with(|| model::Model::new(board));
+        (model, &self.maps)
     }
 
     /// The card map to flag `flag` of `board`.

@@ -6,7 +6,11 @@ use bots::{BotSpec, HasBots};
 use engine::{harness::next_seat, Rng};
 
 fn check_game<G: HasBots>(setup: &G::Setup, seeds: std::ops::Range<u64>, steps: usize) {
-    let specs: Vec<BotSpec> = ["random", "heuristic", "search:24"].iter().map(|s| s.parse().unwrap()).collect();
+    check_bots::<G>(&["random", "heuristic", "search:24"], setup, seeds, steps);
+}
+
+fn check_bots<G: HasBots>(specs: &[&str], setup: &G::Setup, seeds: std::ops::Range<u64>, steps: usize) {
+    let specs: Vec<BotSpec> = specs.iter().map(|s| s.parse().unwrap()).collect();
     for seed in seeds {
         let mut g = G::new(setup, seed).unwrap();
         let mut rng = Rng::seeded(seed);
@@ -38,6 +42,14 @@ fn check_game<G: HasBots>(setup: &G::Setup, seeds: std::ops::Range<u64>, steps: 
 fn roborally_bots() {
     let setup = roborally::Setup::new_game(roborally::BoardSpec::Named("dizzy-dash".into()), 3, roborally::Variants::default());
     check_game::<roborally::RoboRally>(&setup, 0..3, 60);
+}
+
+/// A robot alone on the board: the search judges programs by its model of the board and the
+/// next deals (at 1,000 simulations, two deals deep); the deck order is what it cannot see.
+#[test]
+fn roborally_bots_alone() {
+    let setup = roborally::Setup::new_game(roborally::BoardSpec::Named("laser-gauntlet".into()), 1, roborally::Variants::default());
+    check_bots::<roborally::RoboRally>(&["search:24", "search:1000"], &setup, 0..2, 30);
 }
 
 #[test]

@@ -21,38 +21,53 @@ type Key = (Option<grid::Sq>, u8, u8, u8, u8);
 /// Turns the oracle needs for `seat`, alone on the board, to touch the last flag from `game`
 /// (which owes that seat's program), or `None` within `max_turns`.
 pub fn oracle_turns(game: &RoboRally, seat: Seat, beam: usize, max_turns: u32) -> Option<u32> {
+    search(game, seat, beam, max_turns).map(|(turns, _)| turns)
+}
+
+/// The oracle's line: every action the seat takes, in order (programs, re-entries, stay-down
+/// answers), from `game` to the register in which it touches the last flag. Replayed through
+/// the engine it touches it in as many turns as the line has programs.
+pub fn oracle_line(game: &RoboRally, seat: Seat, beam: usize, max_turns: u32) -> Option<Vec<Action>> {
+    search(game, seat, beam, max_turns).map(|(_, line)| line)
+}
+
+/// The beam search: the turns counted (one per step of the beam) and the line.
+fn search(game: &RoboRally, seat: Seat, beam: usize, max_turns: u32) -> Option<(u32, Vec<Action>)> {
     let mut maps = Maps::new();
-    let mut frontier = vec![game.clone()];
+    let mut frontier = vec![(game.clone(), Vec::new())];
     for t in 1..=max_turns {
-        let mut children: Vec<(f64, Key, RoboRally)> = Vec::new();
-        for g in &frontier {
+        let mut children: Vec<(f64, Key, RoboRally, Vec<Action>)> = Vec::new();
+        for (g, line) in &frontier {
             for a in moves(g, seat) {
                 let mut h = g.clone();
+                let turn = h.turn();
                 if h.apply(seat, &a, &mut Vec::new()).is_err() {
                     continue;
                 }
-                finish(&mut h, &mut maps);
+                let mut line = line.clone();
+                line.push(a);
+                finish(&mut h, turn, &mut line, &mut maps);
                 if done(&h, seat) {
-                    return Some(t);
+                    return Some((t, line));
                 }
                 let r = h.robot(seat).expect("the seat's robot");
                 if r.out {
                     continue;
                 }
                 let key = (r.at, r.facing.index(), r.flags_touched, r.damage, r.lives);
-                children.push((standing(&h, seat, &mut maps), key, h));
+                children.push((standing(&h, seat, &mut maps), key, h, line));
             }
         }
         children.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut seen = Vec::new();
         frontier.clear();
-        for (_, key, h) in children {
+        for (_, key, h, line) in children {
             if frontier.len() >= beam {
                 break;
             }
             if !seen.contains(&key) {
                 seen.push(key);
-                frontier.push(h);
+                frontier.push((h, line));
             }
         }
         if frontier.is_empty() {
@@ -88,12 +103,15 @@ fn moves(g: &RoboRally, seat: Seat) -> Vec<Action> {
     }
 }
 
-/// Play on until the seat owes its next program (or stay-down answer) or the game ends.
-fn finish(g: &mut RoboRally, maps: &mut Maps) {
-    let turn = g.turn();
+/// Play on until the seat owes its program (or stay-down answer) of a turn after `turn` (the
+/// turn whose program was just given) or the game ends; the seat's actions go on `line`. The
+/// engine may already be there: a program is never chosen here (that was a bug once: every
+/// line got a free turn).
+fn finish(g: &mut RoboRally, turn: u32, line: &mut Vec<Action>, maps: &mut Maps) {
     for _ in 0..200 {
         let Some(d) = g.decision() else { return };
-        if g.turn() != turn && matches!(g.phase(), Phase::Program { .. } | Phase::StayDown { .. }) && g.pending().is_none() {
+        if matches!(g.phase(), Phase::Program { .. } | Phase::StayDown { .. }) && g.pending().is_none() {
+            debug_assert!(g.turn() > turn, "a turn's program is owed twice");
             return;
         }
         let s = match d {
@@ -129,6 +147,7 @@ fn finish(g: &mut RoboRally, maps: &mut Maps) {
         if g.apply(s, &a, &mut Vec::new()).is_err() {
             return;
         }
+        line.push(a);
     }
 }
 

@@ -9,7 +9,7 @@
 //! scored by [`super::value`] (flags, program cards still needed from the robot's cell and
 //! facing, damage, lives, against the best other robot). The best mean wins.
 
-use super::{distinct_programs, forward_uses, plans, programming, sample_programs, value, Maps};
+use super::{distinct_programs, model, forward_uses, plans, programming, sample_programs, value, Maps};
 use crate::{lookahead, Bot};
 use engine::{Decision, Game, Rng, Seat};
 use roborally::{Action, Phase, RoboRally};
@@ -47,6 +47,9 @@ impl Bot<RoboRally> for RrSearch {
         let started = Instant::now();
         // Card maps live for one decision: every state it looks at shares the game's board.
         self.maps = Maps::new();
+        if let Some(a) = self.alone(game, seat, rng) {
+            return a;
+        }
         let candidates = self.candidates(game, seat, rng);
         assert!(!candidates.is_empty(), "{seat} owes a decision but has no candidate");
         if candidates.len() == 1 {
@@ -80,6 +83,69 @@ impl Bot<RoboRally> for RrSearch {
 }
 
 impl RrSearch {
+    /// Alone on the board (every other robot out or finished) and holding no option card (the
+    /// model knows none), a program is chosen by the model's expectation
+    /// ([`model::Expectation`]): every distinct end of this turn, judged by the mean over
+    /// sampled next deals of the best next turn, and each of them followed by a power-down.
+    /// `None` when not alone, not programming or holding options.
+    pub fn alone(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Option<Action> {
+        let started = Instant::now();
+        if !programming(game, seat) || game.robots().iter().any(|r| r.seat != seat && r.active()) {
+            return None;
+        }
+        let robot = game.robot(seat)?;
+        if !robot.options.is_empty() {
+            return None;
+        }
+        // A budget in simulations: one deal per 8 (reproducible), and from 1,000 on one deal
+        // deeper for the best six ends; in time: 32 deals, the ends of the turn judged best
+        // first until the time is nearly used.
+        let deep = self.time_limit.is_none() && self.simulations >= 1000;
+        let hands = match self.time_limit {
+            Some(_) => 32,
+            None if deep => 16,
+            None => (self.simulations as usize / 8).clamp(8, 256),
+        };
+        let seed = rng.next_u64();
+        let deep_seed = rng.next_u64();
+        let (m, maps) = self.maps.model(game.board());
+        let start = model::solo(m, robot)?;
+        let mut hand = [0u8; 7];
+        for c in &robot.hand {
+            hand[c.card as usize] += 1;
+        }
+        let mut ends: Vec<(f64, model::Solo, [u8; 5])> = model::outcomes(m, start, hand).into_iter().map(|(end, p)| (model::standing(m, &end, maps), end, p)).collect();
+        ends.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut e = model::Expectation::new(m, maps, hands, seed);
+        // (value, standing at the end of this turn, program, end, power down next)
+        let mut judged: Vec<(f64, f64, [u8; 5], model::Solo, bool)> = Vec::new();
+        for (tie, end, program) in ends {
+            if !judged.is_empty() && self.time_limit.is_some_and(|t| started.elapsed() * 5 >= t * 4) {
+                break;
+            }
+            judged.push((e.value(end), tie, program, end, false));
+            // RR-4.4: announcing a power-down; the next turn the robot discards its damage and
+            // the board alone moves it (judged at the same moment: the end of the next turn).
+            judged.push((model::standing(m, &m.powered_down(end), maps), tie, program, end, true));
+        }
+        // Best first; ties go to the better end of this turn, then to the earlier program.
+        judged.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
+        let &(_, _, mut kinds, _, down) = judged.first()?;
+        if deep && !down {
+            // One deal deeper for the six best ends without a power-down (a power-down is
+            // judged at the end of the next turn only).
+            let mut best = f64::MIN;
+            for &(_, _, program, end, _) in judged.iter().filter(|j| !j.4).take(6) {
+                let v = e.value_deep(end, 12, 12, deep_seed);
+                if v > best {
+                    (best, kinds) = (v, program);
+                }
+            }
+        }
+        let Action::Program { registers, .. } = program_of(robot, kinds) else { unreachable!("program_of makes a program") };
+        Some(Action::Program { registers, power_down_next: down })
+    }
+
     /// The actions compared: for a program, the heuristic's best plans (option uses included,
     /// through the engine's listing) and, when damaged, the best programs with a power-down
     /// announced; otherwise every legal action (re-entries, stay down, option questions).
@@ -205,4 +271,27 @@ impl RrSearch {
         }
         choices.into_iter().nth(best.1)
     }
+}
+
+/// The program that plays `kinds` (free registers; `u8::MAX`: any card) from the robot's hand,
+/// the highest priority of each kind first; locked registers keep their cards.
+fn program_of(robot: &roborally::Robot, kinds: [u8; 5]) -> Action {
+    let mut hand = robot.hand.clone();
+    hand.sort_by_key(|c| std::cmp::Reverse(c.priority));
+    let mut registers = [None; 5];
+    for (k, slot) in registers.iter_mut().enumerate() {
+        if robot.locked(k) {
+            *slot = robot.registers[k];
+        } else if kinds[k] != u8::MAX
+            && let Some(i) = hand.iter().position(|c| c.card as u8 == kinds[k])
+        {
+            *slot = Some(hand.remove(i));
+        }
+    }
+    for (k, slot) in registers.iter_mut().enumerate() {
+        if slot.is_none() && !robot.locked(k) && !hand.is_empty() {
+            *slot = Some(hand.remove(0));
+        }
+    }
+    Action::Program { registers, power_down_next: false }
 }
