@@ -88,7 +88,6 @@ fn the_model_agrees_with_the_engine_on_every_shipped_course() {
             }
         }
     }
-    eprintln!("turns {turns}, deaths {deaths}, flags {flags}, hurt {hurt}");
     // The sample reaches what it must check.
     assert!(turns > 1000 && deaths > 50 && flags > 5 && hurt > 20, "turns {turns}, deaths {deaths}, flags {flags}, hurt {hurt}");
 }
@@ -163,4 +162,22 @@ fn alone_a_wrecked_robot_powers_down() {
     let hand = [("move3", 790), ("move2", 670), ("move1", 490), ("left", 70), ("right", 80), ("uturn", 50), ("backup", 430), ("right", 100), ("right", 120)];
     let g = alone([1, 10], 0, [10, 1], 0, serde_json::Value::Null, &hand);
     assert!(matches!(search("search:300", &g), Action::Program { power_down_next: false, .. }));
+}
+
+/// `search:Nms` returns in its time (the budget is checked between judged ends; the model's
+/// tables are built first, once per decision): alone on the largest shipped course, and in a
+/// four-robot race.
+#[test]
+fn search_with_a_time_budget_returns_in_time() {
+    use bots::HasBots;
+    for players in [1, 4] {
+        let setup = Setup::new_game(BoardSpec::Named("grand-tour".into()), players, Variants::default());
+        let g = RoboRally::new(&setup, 5).expect("setup");
+        let mut bot = RoboRally::bot(&"search:100ms".parse().unwrap());
+        let t = std::time::Instant::now();
+        let a = bot.act(&g, Seat(0), &mut Rng::seeded(1));
+        assert!(t.elapsed() < std::time::Duration::from_millis(100 + 400), "{players} robots: took {:?}", t.elapsed());
+        let mut h = g.clone();
+        assert!(h.apply(Seat(0), &a, &mut Vec::new()).is_ok(), "{a:?} is legal");
+    }
 }
