@@ -108,6 +108,32 @@ impl RrSearch {
         };
         let seed = rng.next_u64();
         let deep_seed = rng.next_u64();
+        let judged = self.model_ranked(game, seat, hands, seed, started)?;
+        let &(_, _, mut kinds, _, down) = judged.first()?;
+        if deep && !down {
+            // One deal deeper for the six best ends without a power-down (a power-down is
+            // judged at the end of the next turn only).
+            let (m, maps) = self.maps.model(game.board());
+            let mut e = model::Expectation::new(m, maps, hands, seed);
+            let mut best = f64::MIN;
+            for &(_, _, program, end, _) in judged.iter().filter(|j| !j.4).take(6) {
+                let v = e.value_deep(end, 12, 12, deep_seed);
+                if v > best {
+                    (best, kinds) = (v, program);
+                }
+            }
+        }
+        let Action::Program { registers, .. } = program_of(robot, kinds) else { unreachable!("program_of makes a program") };
+        Some(Action::Program { registers, power_down_next: down })
+    }
+
+    /// Every distinct end of this turn for the seat's robot by the model (other robots left
+    /// out), each judged by the expectation over `hands` next deals drawn from `seed`, and each
+    /// also followed by a power-down: (value, standing at the end of this turn, program kinds,
+    /// end, power down next), best first. Under a time limit the ends are judged best first
+    /// until 80 % of it is used. `None` when the robot is not on the board.
+    fn model_ranked(&mut self, game: &RoboRally, seat: Seat, hands: usize, seed: u64, started: Instant) -> Option<Vec<Judged>> {
+        let robot = game.robot(seat)?;
         let (m, maps) = self.maps.model(game.board());
         let start = model::solo(m, robot)?;
         let mut hand = [0u8; 7];
@@ -117,8 +143,7 @@ impl RrSearch {
         let mut ends: Vec<(f64, model::Solo, [u8; 5])> = model::outcomes(m, start, hand).into_iter().map(|(end, p)| (model::standing(m, &end, maps), end, p)).collect();
         ends.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut e = model::Expectation::new(m, maps, hands, seed);
-        // (value, standing at the end of this turn, program, end, power down next)
-        let mut judged: Vec<(f64, f64, [u8; 5], model::Solo, bool)> = Vec::new();
+        let mut judged: Vec<Judged> = Vec::new();
         for (tie, end, program) in ends {
             if !judged.is_empty() && self.time_limit.is_some_and(|t| started.elapsed() * 5 >= t * 4) {
                 break;
@@ -130,20 +155,7 @@ impl RrSearch {
         }
         // Best first; ties go to the better end of this turn, then to the earlier program.
         judged.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
-        let &(_, _, mut kinds, _, down) = judged.first()?;
-        if deep && !down {
-            // One deal deeper for the six best ends without a power-down (a power-down is
-            // judged at the end of the next turn only).
-            let mut best = f64::MIN;
-            for &(_, _, program, end, _) in judged.iter().filter(|j| !j.4).take(6) {
-                let v = e.value_deep(end, 12, 12, deep_seed);
-                if v > best {
-                    (best, kinds) = (v, program);
-                }
-            }
-        }
-        let Action::Program { registers, .. } = program_of(robot, kinds) else { unreachable!("program_of makes a program") };
-        Some(Action::Program { registers, power_down_next: down })
+        Some(judged)
     }
 
     /// The actions compared: for a program, the heuristic's best plans (option uses included,
@@ -159,6 +171,22 @@ impl RrSearch {
             return all.into_iter().map(|a| vec![a]).collect();
         }
         let mut out: Vec<Vec<Action>> = self.best_programs(game, seat, rng).into_iter().take(self.candidates).map(|p| vec![p.0]).collect();
+        // The programs that leave the robot best placed for the next deal by the model (other
+        // robots left out), when it holds no option card the model would miss.
+        if let Some(robot) = game.robot(seat).filter(|r| r.options.is_empty()) {
+            let seed = rng.next_u64();
+            let judged = self.model_ranked(game, seat, 8, seed, Instant::now()).unwrap_or_default();
+            let kinds_of = |a: &Action| match a {
+                Action::Program { registers, .. } => Some(registers.map(|c| c.map(|c| c.card))),
+                _ => None,
+            };
+            for j in judged.iter().filter(|j| !j.4).take(3) {
+                let p = program_of(robot, j.2);
+                if !out.iter().any(|c| c.len() == 1 && kinds_of(&c[0]) == kinds_of(&p)) {
+                    out.push(vec![p]);
+                }
+            }
+        }
         // The best option uses compete too (the engine's listing, judged by the heuristic's
         // plans), each with the program meant to follow it.
         if !forward_uses(game, seat).is_empty() {
@@ -272,6 +300,10 @@ impl RrSearch {
         choices.into_iter().nth(best.1)
     }
 }
+
+/// A judged end of the turn: (value, standing at the end of this turn, program kinds, end,
+/// power down next).
+type Judged = (f64, f64, [u8; 5], model::Solo, bool);
 
 /// The program that plays `kinds` (free registers; `u8::MAX`: any card) from the robot's hand,
 /// the highest priority of each kind first; locked registers keep their cards.
