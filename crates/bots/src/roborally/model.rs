@@ -69,6 +69,8 @@ impl Model {
     pub fn new(board: &Board) -> Model {
         let cells = (board.width * board.height).max(0) as usize;
         let states = cells * 4;
+        // Boards are at most 64 × 64 (RR-11) and courses are shipped ones: states fit a u16.
+        assert!(states < DEAD as usize, "a board of {cells} cells is too large for the model");
         let mut steps = vec![Step { to: DEAD, damage: 0 }; 5 * states * 8];
         let mut flag = vec![0u8; cells];
         let mut repair = vec![false; cells];

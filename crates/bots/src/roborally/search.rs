@@ -50,7 +50,7 @@ impl Bot<RoboRally> for RrSearch {
         if let Some(a) = self.alone(game, seat, rng) {
             return a;
         }
-        let candidates = self.candidates(game, seat, rng);
+        let candidates = self.candidates(game, seat, rng, started);
         assert!(!candidates.is_empty(), "{seat} owes a decision but has no candidate");
         if candidates.len() == 1 {
             return candidates.into_iter().next().expect("one").swap_remove(0);
@@ -161,7 +161,7 @@ impl RrSearch {
     /// The actions compared: for a program, the heuristic's best plans (option uses included,
     /// through the engine's listing) and, when damaged, the best programs with a power-down
     /// announced; otherwise every legal action (re-entries, stay down, option questions).
-    fn candidates(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<Vec<Action>> {
+    fn candidates(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng, started: Instant) -> Vec<Vec<Action>> {
         if !programming(game, seat) {
             let mut all = game.legal_actions(seat);
             if all.len() > 24 {
@@ -175,7 +175,7 @@ impl RrSearch {
         // robots left out), when it holds no option card the model would miss.
         if let Some(robot) = game.robot(seat).filter(|r| r.options.is_empty()) {
             let seed = rng.next_u64();
-            let judged = self.model_ranked(game, seat, 8, seed, Instant::now()).unwrap_or_default();
+            let judged = self.model_ranked(game, seat, 8, seed, started).unwrap_or_default();
             let kinds_of = |a: &Action| match a {
                 Action::Program { registers, .. } => Some(registers.map(|c| c.map(|c| c.card))),
                 _ => None,
