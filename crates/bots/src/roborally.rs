@@ -48,7 +48,7 @@ pub fn distance_map(board: &Board, target: Sq) -> Vec<u16> {
 /// Where a robot standing on `at` facing `facing` ends after one register holding a card of
 /// kind `kind` and the board's belts and gears (RR-5.2, RR-5.3), ignoring other robots, pushers
 /// (they depend on the register) and lasers; `None` if it would fall into a pit or off the
-/// board. The model's register ([`model::register`]) in register 0, which no pusher pushes in.
+/// board. The model's moves ([`model::moves`]) in register 0, which no pusher pushes in.
 fn register_effect(board: &Board, at: Sq, facing: SqDir, kind: CardKind) -> Option<(Sq, SqDir)> {
     model::moves(board, at, facing, Some(kind), 0)
 }
@@ -58,7 +58,6 @@ fn map_index(board: &Board, at: Sq, facing: SqDir) -> usize {
     ((at.y * board.width + at.x) as usize) * 4 + facing.index() as usize
 }
 
-const KINDS: [CardKind; 7] = [CardKind::Move1, CardKind::Move2, CardKind::Move3, CardKind::Backup, CardKind::Left, CardKind::Right, CardKind::Uturn];
 
 /// Program cards (registers) needed from every (cell, facing) to stand on `target` at the end of
 /// a register, any card available: index `(y * width + x) * 4 + facing`, `u16::MAX` where it
@@ -79,7 +78,7 @@ pub fn card_map(board: &Board, target: Sq) -> Vec<u16> {
                 continue;
             }
             for f in SqDir::ALL {
-                for (k, kind) in KINDS.iter().enumerate() {
+                for (k, kind) in model::KINDS.iter().enumerate() {
                     if let Some((a, g)) = register_effect(board, at, f, *kind) {
                         next[idx(at, f)][k] = idx(a, g) as u32;
                     }

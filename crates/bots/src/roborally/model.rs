@@ -8,7 +8,8 @@
 //! active pushers (step 3), gears (step 4), board lasers (RR-5.4; 10 damage destroys), then the
 //! next flag and the archive (RR-5.5). At the end of the turn a repair site or flag repairs 1
 //! (RR-6.1); a destroyed robot comes back on its archive with 2 damage and a life less (RR-8).
-//! Other robots, robot lasers, option cards and power-down are not modelled.
+//! A powered-down turn (RR-4.4) is the board alone acting. Other robots, robot lasers and
+//! option cards are not modelled.
 //!
 //! [`Model::programs`] walks every program of a hand (one per sequence of card kinds, prefixes
 //! shared) through precomputed register tables.
@@ -107,7 +108,8 @@ impl Model {
         (at.y * self.width + at.x) as u16
     }
 
-    /// Register `reg` (1..=5) with a card of kind index `kind` (or none: `u8::MAX`).
+    /// Register `reg` (1..=5) with a card of kind index `kind` (an index of [`KINDS`], or
+    /// [`NONE`]).
     #[inline]
     pub fn register(&self, mut r: Solo, reg: u8, kind: u8) -> Solo {
         if r.state == DEAD || r.flags >= self.flags {
@@ -205,11 +207,6 @@ impl Model {
             s = self.register(s, reg, NONE);
         }
         self.end_turn(s, [u8::MAX; 5])
-    }
-
-    /// Whether a cell index is a flag or a repair site.
-    pub fn repairs(&self, cell: u16) -> bool {
-        self.repair[cell as usize]
     }
 }
 
@@ -363,6 +360,16 @@ pub fn deal(pool: [u8; 7], n: usize, rng: &mut engine::Rng) -> [u8; 7] {
     hand
 }
 
+/// The next deal of a robot with `damage` whose locked registers hold `locked`: the kinds
+/// dealt from (RR-4.1: every card not in a register) and how many (RR-7.1: 9 − damage).
+fn next_deal(damage: u8, locked: [u8; 5]) -> ([u8; 7], usize) {
+    let mut pool = DECK;
+    for &k in locked.iter().filter(|&&k| k != u8::MAX) {
+        pool[k as usize] = pool[k as usize].saturating_sub(1);
+    }
+    (pool, 9usize.saturating_sub(damage as usize))
+}
+
 /// What the next deal depends on: damage (cards dealt) and the locked kinds (not in the deck).
 type DealKey = (u8, [u8; 5]);
 
@@ -389,11 +396,7 @@ impl<'a> Expectation<'a> {
         if let Some(i) = self.cache.iter().position(|(k, _)| *k == (damage, locked)) {
             return i;
         }
-        let mut pool = DECK;
-        for &k in locked.iter().filter(|&&k| k != u8::MAX) {
-            pool[k as usize] = pool[k as usize].saturating_sub(1);
-        }
-        let n = 9usize.saturating_sub(damage as usize);
+        let (pool, n) = next_deal(damage, locked);
         let mut rng = engine::Rng::seeded(self.seed);
         let hands = (0..self.hands).map(|_| deal(pool, n, &mut rng)).collect();
         self.cache.push(((damage, locked), hands));
@@ -440,12 +443,9 @@ impl<'a> Expectation<'a> {
         if r.out {
             return -10_000.0;
         }
-        let mut pool = DECK;
-        for &k in r.locked.iter().filter(|&&k| k != u8::MAX) {
-            pool[k as usize] = pool[k as usize].saturating_sub(1);
-        }
+        let (pool, n) = next_deal(r.damage, r.locked);
         let mut rng = engine::Rng::seeded(seed);
-        let hands: Vec<[u8; 7]> = (0..deals).map(|_| deal(pool, 9usize.saturating_sub(r.damage as usize), &mut rng)).collect();
+        let hands: Vec<[u8; 7]> = (0..deals).map(|_| deal(pool, n, &mut rng)).collect();
         let mut best = f64::MIN;
         for s in starts(r) {
             let mut total = 0.0;
@@ -462,8 +462,9 @@ impl<'a> Expectation<'a> {
 
 /// Where a robot at the end of a turn starts the next: where it is, or (destroyed) on its
 /// archive facing any way.
-fn starts(r: Solo) -> Vec<Solo> {
-    if r.state == DEAD { (0..4u16).map(|f| Solo { state: r.archive * 4 + f, ..r }).collect() } else { vec![r] }
+fn starts(r: Solo) -> impl Iterator<Item = Solo> {
+    let dead = r.state == DEAD;
+    (0..if dead { 4 } else { 1 }).map(move |f| if dead { Solo { state: r.archive * 4 + f, ..r } } else { r })
 }
 
 /// The robot of `seat` as the model sees it (`None` when it is not on the board).

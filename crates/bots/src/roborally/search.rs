@@ -123,8 +123,7 @@ impl RrSearch {
                 }
             }
         }
-        let Action::Program { registers, .. } = program_of(robot, kinds) else { unreachable!("program_of makes a program") };
-        Some(Action::Program { registers, power_down_next: down })
+        Some(program_of(robot, kinds, down))
     }
 
     /// Every distinct end of this turn for the seat's robot by the model (other robots left
@@ -181,7 +180,7 @@ impl RrSearch {
                 _ => None,
             };
             for j in judged.iter().filter(|j| !j.4).take(3) {
-                let p = program_of(robot, j.2);
+                let p = program_of(robot, j.2, false);
                 if !out.iter().any(|c| c.len() == 1 && kinds_of(&c[0]) == kinds_of(&p)) {
                     out.push(vec![p]);
                 }
@@ -307,7 +306,7 @@ type Judged = (f64, f64, [u8; 5], model::Solo, bool);
 
 /// The program that plays `kinds` (free registers; `u8::MAX`: any card) from the robot's hand,
 /// the highest priority of each kind first; locked registers keep their cards.
-fn program_of(robot: &roborally::Robot, kinds: [u8; 5]) -> Action {
+fn program_of(robot: &roborally::Robot, kinds: [u8; 5], power_down_next: bool) -> Action {
     let mut hand = robot.hand.clone();
     hand.sort_by_key(|c| std::cmp::Reverse(c.priority));
     let mut registers = [None; 5];
@@ -325,5 +324,5 @@ fn program_of(robot: &roborally::Robot, kinds: [u8; 5]) -> Action {
             *slot = Some(hand.remove(0));
         }
     }
-    Action::Program { registers, power_down_next: false }
+    Action::Program { registers, power_down_next }
 }
