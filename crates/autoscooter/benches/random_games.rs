@@ -2,8 +2,8 @@
 //! Run: `cargo bench -p autoscooter --bench random_games`. Figures go to docs/benchmarks.md.
 
 use autoscooter::{Autoscooter, Setup, Variants};
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use engine::{play_random, Game, Rng};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use engine::{Game, Rng, play_random};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion<bench_cpu::CpuTime>) {
@@ -35,7 +35,9 @@ fn bench(c: &mut Criterion<bench_cpu::CpuTime>) {
     }
     // Setting a game up from scratch (board parsing included) as a reference.
     let setup = Setup::standard(8, false, Variants::default()).unwrap();
-    group.bench_function("new_game_from_setup", |b| b.iter(|| black_box(Autoscooter::new(&setup, 1).unwrap())));
+    group.bench_function("new_game_from_setup", |b| {
+        b.iter(|| black_box(Autoscooter::new(&setup, 1).unwrap()))
+    });
     group.finish();
 }
 

@@ -3,7 +3,7 @@
 //! Run: `cargo run --release -p autoscooter --example profile -- 2000`.
 
 use autoscooter::{Autoscooter, Setup, Variants};
-use engine::{play_random, Game, Rng};
+use engine::{Game, Rng, play_random};
 
 fn main() {
     let games: u32 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(2000);

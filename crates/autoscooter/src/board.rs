@@ -78,7 +78,8 @@ impl Board {
             max_q = max_q.max(h.q);
             max_r = max_r.max(h.r);
         }
-        let (width, height) = if spec.cells.is_empty() { (0, 0) } else { (max_q - min_q + 1, max_r - min_r + 1) };
+        let (width, height) =
+            if spec.cells.is_empty() { (0, 0) } else { (max_q - min_q + 1, max_r - min_r + 1) };
         if (width as i64) * (height as i64) > 1 << 20 {
             problems.push("the board's cells are spread too far apart".to_string());
             return Err(problems);

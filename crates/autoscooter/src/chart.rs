@@ -94,10 +94,10 @@ impl Letter {
     /// The letters allowed at a speed, as a contiguous range of indices (AS-3.3).
     pub const fn range_at(speed: u8) -> (u8, u8) {
         match speed {
-            1 => (0, 14),  // A–O
-            2 => (0, 15),  // A–P
-            3 => (5, 15),  // F–P
-            _ => (1, 0),   // none
+            1 => (0, 14), // A–O
+            2 => (0, 15), // A–P
+            3 => (5, 15), // F–P
+            _ => (1, 0),  // none
         }
     }
 }

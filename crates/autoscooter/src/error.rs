@@ -83,7 +83,9 @@ impl fmt::Display for ActionError {
             NumberAlreadyUsed { car, number } => {
                 write!(f, "car {car} already used turn number {number} (AS-2.1)")
             }
-            InvalidLetter { letter } => write!(f, "{letter:?} is not a movement letter A–P (AS-3.2)"),
+            InvalidLetter { letter } => {
+                write!(f, "{letter:?} is not a movement letter A–P (AS-3.2)")
+            }
             NoWildCar => write!(f, "this game has no wild car (AS-7.1)"),
             WildCarStationary => {
                 write!(f, "the wild car starts this round stationary: it takes no letter (AS-7.1)")
@@ -98,7 +100,9 @@ impl fmt::Display for ActionError {
                 "facing {facing} points backwards from the direction moved (AS-5.4: the five facings A–E allow)"
             ),
             IllegalPayment => write!(f, "that mix of colours is not a legal payment (AS-7.3)"),
-            WrongPaymentKind => write!(f, "this payment is chosen with the other action (take/pay, AS-7.3)"),
+            WrongPaymentKind => {
+                write!(f, "this payment is chosen with the other action (take/pay, AS-7.3)")
+            }
         }
     }
 }
@@ -108,6 +112,8 @@ impl std::error::Error for ActionError {}
 pub(crate) fn check_letter(l: &crate::chart::LetterInput) -> Result<Letter, ActionError> {
     match l {
         crate::chart::LetterInput::Valid(l) => Ok(*l),
-        crate::chart::LetterInput::Invalid(s) => Err(ActionError::InvalidLetter { letter: s.clone() }),
+        crate::chart::LetterInput::Invalid(s) => {
+            Err(ActionError::InvalidLetter { letter: s.clone() })
+        }
     }
 }

@@ -1,11 +1,11 @@
 //! What happens in a game, for logs, animations and replays.
 
 use crate::chart::Letter;
+use crate::purse::Purse;
+use arrayvec::ArrayVec;
 use engine::{Audience, GameEvent, Seat};
 use grid::{Hex, HexDir};
 use serde::Serialize;
-use crate::purse::Purse;
-use arrayvec::ArrayVec;
 
 /// Who holds chits: a player, a car (AS-7.4 per-car scoring), or the box.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -51,8 +51,13 @@ pub enum CrashKind {
 }
 
 impl CrashKind {
-    pub const ALL: [CrashKind; 5] =
-        [CrashKind::Front, CrashKind::Side, CrashKind::Rear, CrashKind::Stationary, CrashKind::Barrier];
+    pub const ALL: [CrashKind; 5] = [
+        CrashKind::Front,
+        CrashKind::Side,
+        CrashKind::Rear,
+        CrashKind::Stationary,
+        CrashKind::Barrier,
+    ];
     pub fn name(self) -> &'static str {
         match self {
             CrashKind::Front => "front",
@@ -109,11 +114,10 @@ pub enum Event {
 impl GameEvent for Event {
     fn audience(&self) -> Audience {
         match self {
-            Event::Plotted { seat, .. } | Event::WildPlotted { seat, .. } | Event::AutoPlotted { seat, .. } => {
-                Audience::Seat(*seat)
-            }
+            Event::Plotted { seat, .. }
+            | Event::WildPlotted { seat, .. }
+            | Event::AutoPlotted { seat, .. } => Audience::Seat(*seat),
             _ => Audience::Everyone,
         }
     }
 }
-

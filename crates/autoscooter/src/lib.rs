@@ -33,7 +33,7 @@ pub mod svg;
 pub mod view;
 
 pub use board::{Board, BoardSpec, Start};
-pub use chart::{ChartMove, Letter, LetterInput, CHART};
+pub use chart::{CHART, ChartMove, Letter, LetterInput};
 pub use error::ActionError;
 pub use event::{CrashKind, Event, Holder, Path};
 pub use resolve::Preview;
@@ -105,7 +105,9 @@ impl Game for Autoscooter {
     fn decision(&self) -> Option<Decision> {
         match &self.stage {
             Stage::Plan => Some(Decision::Simultaneous(self.owing())),
-            Stage::AwaitStart { seat, .. } | Stage::AwaitPayment { seat, .. } => Some(Decision::One(*seat)),
+            Stage::AwaitStart { seat, .. } | Stage::AwaitPayment { seat, .. } => {
+                Some(Decision::One(*seat))
+            }
             Stage::Act | Stage::Over => None,
         }
     }
@@ -114,7 +116,12 @@ impl Game for Autoscooter {
         (self.stage == Stage::Over).then(|| self.compute_outcome())
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) -> Result<(), ActionError> {
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
         if seat.index() >= self.seats as usize {
             return Err(self.wrong_time(seat));
         }
@@ -166,7 +173,10 @@ impl Game for Autoscooter {
         let mut out = Vec::new();
         match &self.stage {
             Stage::Plan => {
-                for c in self.cars().filter(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none()) {
+                for c in self
+                    .cars()
+                    .filter(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none())
+                {
                     let (lo, hi) = Letter::range_at(c.speed);
                     for n in c.unused_numbers() {
                         if c.speed == 0 {
@@ -182,7 +192,9 @@ impl Game for Autoscooter {
                     let w = self.car(self.wild.expect("wild"));
                     let (lo, hi) = Letter::range_at(w.speed);
                     for i in lo..=hi {
-                        out.push(Action::PlotWild { letter: Letter::from_index(i).map(LetterInput::Valid) });
+                        out.push(Action::PlotWild {
+                            letter: Letter::from_index(i).map(LetterInput::Valid),
+                        });
                     }
                 }
             }
@@ -192,7 +204,11 @@ impl Game for Autoscooter {
                     let n = self.board.neighbour(c.cell, d);
                     if self.is_free(n) {
                         for t in -2..=2 {
-                            out.push(Action::Start { car: *car, to: self.board.hex(n), facing: d.turn(t) });
+                            out.push(Action::Start {
+                                car: *car,
+                                to: self.board.hex(n),
+                                facing: d.turn(t),
+                            });
                         }
                     }
                 }
@@ -200,7 +216,11 @@ impl Game for Autoscooter {
             Stage::AwaitPayment { seat: s, take, options } if *s == seat => {
                 for p in options {
                     let colours = view::colour_map(p);
-                    out.push(if *take { Action::Take { colours } } else { Action::Pay { colours } });
+                    out.push(if *take {
+                        Action::Take { colours }
+                    } else {
+                        Action::Pay { colours }
+                    });
                 }
             }
             _ => {}
@@ -211,7 +231,10 @@ impl Game for Autoscooter {
     fn sample_action(&self, seat: Seat, rng: &mut Rng) -> Option<Action> {
         match &self.stage {
             Stage::Plan => {
-                if let Some(c) = self.cars().find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none()) {
+                if let Some(c) = self
+                    .cars()
+                    .find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none())
+                {
                     let free = sheet::ROUNDS as u32 - c.used.count_ones();
                     let k = rng.below(free.max(1));
                     let number = c.nth_unused(k)?;
@@ -235,7 +258,11 @@ impl Game for Autoscooter {
                 }
                 let d = free[rng.index(n.max(1))];
                 let facing = d.turn(rng.below(5) as i32 - 2);
-                Some(Action::Start { car: *car, to: self.board.hex(self.board.neighbour(c.cell, d)), facing })
+                Some(Action::Start {
+                    car: *car,
+                    to: self.board.hex(self.board.neighbour(c.cell, d)),
+                    facing,
+                })
             }
             Stage::AwaitPayment { seat: s, .. } if *s == seat => {
                 let all = self.legal_actions(seat);
@@ -255,7 +282,9 @@ impl Game for Autoscooter {
             // Other seats' committed plots are secret (AS-4.1): keep the fact that they are
             // committed, resample what they say.
             for id in 0..8u8 {
-                let (Some(c), Some(_)) = (g.cars[id as usize], g.plots[id as usize]) else { continue };
+                let (Some(c), Some(_)) = (g.cars[id as usize], g.plots[id as usize]) else {
+                    continue;
+                };
                 if c.owner == Some(seat) {
                     continue;
                 }
@@ -318,7 +347,10 @@ impl Autoscooter {
     pub fn owed(&self, seat: Seat) -> Option<Owed> {
         match &self.stage {
             Stage::Plan => {
-                if let Some(c) = self.cars().find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none()) {
+                if let Some(c) = self
+                    .cars()
+                    .find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none())
+                {
                     Some(Owed::Plot(c.id))
                 } else if self.check_plot_wild(seat, &None).is_ok() {
                     Some(Owed::PlotWild)

@@ -87,9 +87,7 @@ fn chit_choices(left: &Purse) -> impl Iterator<Item = usize> + '_ {
     let most = *left.0.iter().max().unwrap_or(&0);
     (0..8).filter(move |&c| {
         let n = left.0[c];
-        n > 0
-            && n == most
-            && (n > 1 || left.0.iter().enumerate().all(|(o, &m)| o == c || m <= 1))
+        n > 0 && n == most && (n > 1 || left.0.iter().enumerate().all(|(o, &m)| o == c || m <= 1))
     })
 }
 

@@ -4,13 +4,12 @@ use crate::board::{Cell, NONE};
 use crate::chart::Letter;
 use crate::error::ActionError;
 use crate::event::{CrashKind, Event, Holder, Path};
-use crate::purse::{box_takings, payments, Purse};
+use crate::purse::{Purse, box_takings, payments};
 use crate::sheet;
-use crate::state::{Autoscooter, Car, CrashWork, Effect, Stage, Transfer, Turn, EMPTY};
+use crate::state::{Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
 use engine::Seat;
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
-
 
 /// A chart move walked on the current position.
 struct Trace {
@@ -108,18 +107,28 @@ impl Autoscooter {
     fn begin_action(&mut self, events: &mut Vec<Event>) {
         self.turns.clear();
         for id in 0..8u8 {
-            let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else { continue };
+            let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else {
+                continue;
+            };
             let Some(owner) = car.owner else { continue };
             if let Some(row) = sheet::row_of(id, plot.number as u32) {
                 self.car_mut(id).used |= 1 << row;
             }
-            self.turns.push(Turn { car: id, number: plot.number, mover: owner, letter: plot.letter });
+            self.turns.push(Turn {
+                car: id,
+                number: plot.number,
+                mover: owner,
+                letter: plot.letter,
+            });
         }
         self.turns.sort_unstable_by_key(|t| t.number);
-        events.push(Event::NumbersRevealed { order: self.turns.iter().map(|t| (t.car, t.number)).collect() });
+        events.push(Event::NumbersRevealed {
+            order: self.turns.iter().map(|t| (t.car, t.number)).collect(),
+        });
         // AS-7.1: the wild car moves last, by the player whose number was highest.
         if let (Some(w), Some(last)) = (self.wild, self.turns.last().copied()) {
-            let letter = if self.wild_moving { self.wild_plots[last.mover.index()].flatten() } else { None };
+            let letter =
+                if self.wild_moving { self.wild_plots[last.mover.index()].flatten() } else { None };
             self.turns.push(Turn { car: w, number: 0, mover: last.mover, letter });
         }
         self.step = 0;
@@ -173,7 +182,13 @@ impl Autoscooter {
                     let c = self.car_mut(turn.car);
                     c.facing = dir;
                     c.speed = chart.speed();
-                    events.push(Event::Moved { car: turn.car, letter, path: t.path, facing: dir, speed: chart.speed() });
+                    events.push(Event::Moved {
+                        car: turn.car,
+                        letter,
+                        path: t.path,
+                        facing: dir,
+                        speed: chart.speed(),
+                    });
                 }
                 // Case B (AS-5.2) crashes without moving, at the round's starting speed.
                 self.work = Some(self.crash(turn.car, dir, target, speed, events));
@@ -184,7 +199,13 @@ impl Autoscooter {
                 let c = self.car_mut(turn.car);
                 c.facing = t.facing;
                 c.speed = chart.speed();
-                events.push(Event::Moved { car: turn.car, letter, path: t.path, facing: t.facing, speed: chart.speed() });
+                events.push(Event::Moved {
+                    car: turn.car,
+                    letter,
+                    path: t.path,
+                    facing: t.facing,
+                    speed: chart.speed(),
+                });
                 self.step += 1;
             }
         }
@@ -194,7 +215,13 @@ impl Autoscooter {
     /// Walk a chart move from the car's position (AS-5.1–5.3) without changing anything.
     fn trace(&self, car: &Car, letter: Letter) -> Trace {
         let chart = letter.chart();
-        let mut t = Trace { path: Path::default(), cell: car.cell, facing: car.facing.turn(chart.end as i32), moved: false, blocked: None };
+        let mut t = Trace {
+            path: Path::default(),
+            cell: car.cell,
+            facing: car.facing.turn(chart.end as i32),
+            moved: false,
+            blocked: None,
+        };
         for (i, &rel) in chart.steps.iter().enumerate() {
             let dir = car.facing.turn(rel as i32);
             let next = self.board.neighbour(t.cell, dir);
@@ -255,7 +282,9 @@ impl Autoscooter {
                     p.chits -= tr.amount as i32;
                 }
             }
-            if let Some(Effect::Speed(_, 0)) = work.effects.iter().find(|e| matches!(e, Effect::Speed(x, _) if *x == car)) {
+            if let Some(Effect::Speed(_, 0)) =
+                work.effects.iter().find(|e| matches!(e, Effect::Speed(x, _) if *x == car))
+            {
                 p.speed = 0;
             } else if t.moved {
                 p.speed = letter.speed();
@@ -307,14 +336,32 @@ impl Autoscooter {
     }
 
     /// Score a crash of `car` travelling `dir` at `speed` into `target` (AS-5.5, AS-7.2).
-    fn crash(&self, car: u8, dir: HexDir, target: Target, speed: u8, events: &mut Vec<Event>) -> CrashWork {
+    fn crash(
+        &self,
+        car: u8,
+        dir: HexDir,
+        target: Target,
+        speed: u8,
+        events: &mut Vec<Event>,
+    ) -> CrashWork {
         let mut w = CrashWork::default();
         let at = self.board.hex(self.car(car).cell);
         let hit = match target {
             Target::Barrier => {
-                events.push(Event::Crash { car, kind: CrashKind::Barrier, with: None, speed, at, indirect: false });
+                events.push(Event::Crash {
+                    car,
+                    kind: CrashKind::Barrier,
+                    with: None,
+                    speed,
+                    at,
+                    indirect: false,
+                });
                 if self.wild != Some(car) {
-                    w.transfers.push(Transfer { from: self.holder(car), to: Holder::Box, amount: speed as u32 });
+                    w.transfers.push(Transfer {
+                        from: self.holder(car),
+                        to: Holder::Box,
+                        amount: speed as u32,
+                    });
                 }
                 w.effects.push(Effect::Speed(car, 0));
                 return w;
@@ -383,7 +430,11 @@ impl Autoscooter {
                     } else {
                         // Jolted into a barrier: it stops and pays its own speed to the box.
                         if self.wild != Some(last) {
-                            w.transfers.push(Transfer { from: self.holder(last), to: Holder::Box, amount: l.speed as u32 });
+                            w.transfers.push(Transfer {
+                                from: self.holder(last),
+                                to: Holder::Box,
+                                amount: l.speed as u32,
+                            });
                         }
                         w.effects.push(Effect::Speed(last, 0));
                     }
@@ -500,7 +551,13 @@ impl Autoscooter {
 
     // ----- mid-resolution decisions -----
 
-    pub(crate) fn check_start(&self, seat: Seat, car: u8, to: Hex, facing: HexDir) -> Result<Cell, ActionError> {
+    pub(crate) fn check_start(
+        &self,
+        seat: Seat,
+        car: u8,
+        to: Hex,
+        facing: HexDir,
+    ) -> Result<Cell, ActionError> {
         let Stage::AwaitStart { car: expected, seat: chooser } = self.stage else {
             return Err(self.wrong_time(seat));
         };
@@ -522,7 +579,14 @@ impl Autoscooter {
         Ok(cell)
     }
 
-    pub(crate) fn do_start(&mut self, seat: Seat, car: u8, cell: Cell, facing: HexDir, events: &mut Vec<Event>) {
+    pub(crate) fn do_start(
+        &mut self,
+        seat: Seat,
+        car: u8,
+        cell: Cell,
+        facing: HexDir,
+        events: &mut Vec<Event>,
+    ) {
         self.place(car, cell);
         let c = self.car_mut(car);
         c.facing = facing;
@@ -542,7 +606,12 @@ impl Autoscooter {
         })
     }
 
-    pub(crate) fn check_payment(&self, seat: Seat, take: bool, colours: &BTreeMap<String, u16>) -> Result<Purse, ActionError> {
+    pub(crate) fn check_payment(
+        &self,
+        seat: Seat,
+        take: bool,
+        colours: &BTreeMap<String, u16>,
+    ) -> Result<Purse, ActionError> {
         let Stage::AwaitPayment { seat: chooser, take: wants_take, options } = &self.stage else {
             return Err(self.wrong_time(seat));
         };

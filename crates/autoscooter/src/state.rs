@@ -2,14 +2,14 @@
 
 use crate::board::{Board, Cell, NONE};
 use crate::chart::{Letter, LetterInput};
-use crate::error::{check_letter, ActionError};
+use crate::error::{ActionError, check_letter};
 use crate::event::{Event, Holder};
 use crate::purse::Purse;
-use crate::setup::{Setup, Variants, WildCar, TOTAL_CHITS};
+use crate::setup::{Setup, TOTAL_CHITS, Variants, WildCar};
 use crate::sheet;
+use arrayvec::ArrayVec;
 use engine::{Rng, Seat, SeatSet, SetupError};
 use grid::HexDir;
-use arrayvec::ArrayVec;
 use std::sync::Arc;
 
 /// "No car" in the occupancy table.
@@ -72,9 +72,16 @@ pub(crate) enum Stage {
     /// Cars act in turn order; `step` indexes `turns`.
     Act,
     /// Case D: `seat` chooses where car `car` starts (AS-5.4).
-    AwaitStart { car: u8, seat: Seat },
+    AwaitStart {
+        car: u8,
+        seat: Seat,
+    },
     /// AS-7.3: `seat` chooses the colours of the payment at `work.next`.
-    AwaitPayment { seat: Seat, take: bool, options: Vec<Purse> },
+    AwaitPayment {
+        seat: Seat,
+        take: bool,
+        options: Vec<Purse>,
+    },
     Over,
 }
 
@@ -144,7 +151,10 @@ impl Autoscooter {
         }
         for (i, p) in setup.players.iter().enumerate() {
             if p.seat.index() != i {
-                problems.push(format!("players[{i}] has seat {}: seats are numbered 0, 1, 2… in order", p.seat.0));
+                problems.push(format!(
+                    "players[{i}] has seat {}: seats are numbered 0, 1, 2… in order",
+                    p.seat.0
+                ));
             }
         }
         if !(1..=sheet::ROUNDS).contains(&setup.round) {
@@ -178,7 +188,9 @@ impl Autoscooter {
         for id in 0..sheet::CARS {
             let Some(place) = setup.placement(id) else {
                 if owner[id as usize].is_some() {
-                    problems.push(format!("car {id} belongs to a player but has no place and no start space"));
+                    problems.push(format!(
+                        "car {id} belongs to a player but has no place and no start space"
+                    ));
                 }
                 continue;
             };
@@ -187,7 +199,8 @@ impl Autoscooter {
                 continue;
             };
             if occupancy[cell as usize] != EMPTY {
-                problems.push(format!("cars {} and {id} share {}", occupancy[cell as usize], place.at));
+                problems
+                    .push(format!("cars {} and {id} share {}", occupancy[cell as usize], place.at));
                 continue;
             }
             if place.speed > 3 {
@@ -197,7 +210,9 @@ impl Autoscooter {
             for &n in &place.used_numbers {
                 match sheet::row_of(id, n) {
                     Some(i) => used |= 1 << i,
-                    None => problems.push(format!("car {id}: used number {n} is not in its column")),
+                    None => {
+                        problems.push(format!("car {id}: used number {n} is not in its column"))
+                    }
                 }
             }
             occupancy[cell as usize] = id;
@@ -316,7 +331,8 @@ impl Autoscooter {
         self.stage = Stage::Plan;
         self.plots = [None; 8];
         self.wild_plots.iter_mut().for_each(|w| *w = None);
-        self.wild_moving = self.wild.and_then(|w| self.cars[w as usize]).is_some_and(|c| c.speed > 0);
+        self.wild_moving =
+            self.wild.and_then(|w| self.cars[w as usize]).is_some_and(|c| c.speed > 0);
         self.refresh_owing();
     }
 
@@ -432,7 +448,8 @@ impl Autoscooter {
         if self.plots[car as usize].is_some() {
             return Err(ActionError::AlreadyPlotted { car });
         }
-        let row = sheet::row_of(car, number).ok_or(ActionError::NumberNotInColumn { car, number })?;
+        let row =
+            sheet::row_of(car, number).ok_or(ActionError::NumberNotInColumn { car, number })?;
         if c.used & (1 << row) != 0 {
             return Err(ActionError::NumberAlreadyUsed { car, number });
         }
@@ -444,7 +461,11 @@ impl Autoscooter {
     }
 
     pub(crate) fn wrong_time(&self, seat: Seat) -> ActionError {
-        if self.stage == Stage::Over { ActionError::GameOver } else { ActionError::NotYourDecision { seat } }
+        if self.stage == Stage::Over {
+            ActionError::GameOver
+        } else {
+            ActionError::NotYourDecision { seat }
+        }
     }
 
     pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut Vec<Event>) {
@@ -454,7 +475,11 @@ impl Autoscooter {
         events.push(Event::Plotted { seat, car, number: plot.number, letter: plot.letter });
     }
 
-    pub(crate) fn check_plot_wild(&self, seat: Seat, letter: &Option<LetterInput>) -> Result<Option<Letter>, ActionError> {
+    pub(crate) fn check_plot_wild(
+        &self,
+        seat: Seat,
+        letter: &Option<LetterInput>,
+    ) -> Result<Option<Letter>, ActionError> {
         if self.stage != Stage::Plan || !self.seat_has_cars(seat) {
             return Err(self.wrong_time(seat));
         }

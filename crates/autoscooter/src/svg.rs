@@ -1,7 +1,7 @@
 //! Pictures: the rink and the car chart as SVG text (pure string building, no I/O).
 
 use crate::board::BoardSpec;
-use crate::chart::{Letter, CHART};
+use crate::chart::{CHART, Letter};
 use grid::{Hex, HexDir};
 use std::fmt::Write;
 
@@ -56,25 +56,55 @@ pub fn rink(spec: &BoardSpec) -> String {
     let (w, h) = (maxx - minx + 2.0 * pad, maxy - miny + 2.0 * pad);
     let mut s = format!(
         r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{:.1} {:.1} {:.1} {:.1}" width="{:.0}" height="{:.0}" font-family="sans-serif">"#,
-        minx - pad, miny - pad, w, h, w, h
+        minx - pad,
+        miny - pad,
+        w,
+        h,
+        w,
+        h
     );
-    let _ = write!(s, r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" fill="#3b3f46"/>"##, minx - pad, miny - pad);
+    let _ = write!(
+        s,
+        r##"<rect x="{:.1}" y="{:.1}" width="{w:.1}" height="{h:.1}" fill="#3b3f46"/>"##,
+        minx - pad,
+        miny - pad
+    );
     for (&hx, &(cx, cy)) in spec.cells.iter().zip(&pts) {
-        let _ = write!(s, r##"<polygon points="{}" fill="#d9d4c7" stroke="#555" stroke-width="1.5"/>"##, hex_points(cx, cy, size));
-        let _ = write!(s, r##"<text x="{cx:.1}" y="{:.1}" font-size="8" text-anchor="middle" fill="#888">{},{}</text>"##, cy + size * 0.7, hx.q, hx.r);
+        let _ = write!(
+            s,
+            r##"<polygon points="{}" fill="#d9d4c7" stroke="#555" stroke-width="1.5"/>"##,
+            hex_points(cx, cy, size)
+        );
+        let _ = write!(
+            s,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="8" text-anchor="middle" fill="#888">{},{}</text>"##,
+            cy + size * 0.7,
+            hx.q,
+            hx.r
+        );
     }
     for (i, st) in spec.starts.iter().enumerate() {
         let (cx, cy) = centre(st.at, size);
-        let _ = write!(s, r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{}"/>"##, size * 0.55, CAR_COLOURS[i % 8]);
+        let _ = write!(
+            s,
+            r##"<circle cx="{cx:.1}" cy="{cy:.1}" r="{:.1}" fill="{}"/>"##,
+            size * 0.55,
+            CAR_COLOURS[i % 8]
+        );
         arrow(&mut s, cx, cy, st.facing, size * 0.45, "#fff");
-        let _ = write!(s, r##"<text x="{cx:.1}" y="{:.1}" font-size="11" font-weight="bold" text-anchor="middle" fill="#111">{i}</text>"##, cy - size * 0.62);
+        let _ = write!(
+            s,
+            r##"<text x="{cx:.1}" y="{:.1}" font-size="11" font-weight="bold" text-anchor="middle" fill="#111">{i}</text>"##,
+            cy - size * 0.62
+        );
     }
     s.push_str("</svg>\n");
     s
 }
 
 /// The colours of the eight cars, by car number.
-pub const CAR_COLOURS: [&str; 8] = ["#d62828", "#1d70b8", "#2a9d3f", "#f2b705", "#7b2cbf", "#f77f00", "#00a6a6", "#e05aa0"];
+pub const CAR_COLOURS: [&str; 8] =
+    ["#d62828", "#1d70b8", "#2a9d3f", "#f2b705", "#7b2cbf", "#f77f00", "#00a6a6", "#e05aa0"];
 
 /// The car chart: all sixteen options A–P, each from a car on the grey hex facing east.
 pub fn chart() -> String {
@@ -88,8 +118,14 @@ pub fn chart() -> String {
         pw * cols as f64,
         ph * 4.0 + 30.0
     );
-    let _ = write!(s, r##"<rect width="100%" height="100%" fill="#fbfaf7"/><text x="8" y="20" font-size="14" font-weight="bold">Autoscooter car chart (AS-3.2): A–E speed 1, F–O speed 2, P speed 3</text>"##);
-    let around: Vec<Hex> = (-2..=2).flat_map(|r| (-2..=4).map(move |q| Hex::new(q, r))).filter(|h| h.distance(Hex::new(1, 0)) <= 2 || h.distance(Hex::new(2, 0)) <= 1).collect();
+    let _ = write!(
+        s,
+        r##"<rect width="100%" height="100%" fill="#fbfaf7"/><text x="8" y="20" font-size="14" font-weight="bold">Autoscooter car chart (AS-3.2): A–E speed 1, F–O speed 2, P speed 3</text>"##
+    );
+    let around: Vec<Hex> = (-2..=2)
+        .flat_map(|r| (-2..=4).map(move |q| Hex::new(q, r)))
+        .filter(|h| h.distance(Hex::new(1, 0)) <= 2 || h.distance(Hex::new(2, 0)) <= 1)
+        .collect();
     for (i, m) in CHART.iter().enumerate() {
         let letter = Letter::from_index(i as u8).expect("16 letters");
         let (ox, oy) = (pw * (i % cols) as f64 + 35.0, 30.0 + ph * (i / cols) as f64 + 68.0);
@@ -108,7 +144,11 @@ pub fn chart() -> String {
             } else {
                 "#ffffff"
             };
-            let _ = write!(s, r##"<polygon points="{}" fill="{fill}" stroke="#999" stroke-width="1"/>"##, hex_points(ox + cx, oy + cy, size));
+            let _ = write!(
+                s,
+                r##"<polygon points="{}" fill="{fill}" stroke="#999" stroke-width="1"/>"##,
+                hex_points(ox + cx, oy + cy, size)
+            );
         }
         arrow(&mut s, ox, oy, HexDir::E, size * 0.55, "#333");
         let (ex, ey) = centre(at, size);

@@ -149,7 +149,13 @@ impl Autoscooter {
         let plots = self
             .cars()
             .filter(|c| sees(c.owner))
-            .filter_map(|c| self.plots[c.id as usize].map(|p| PlotView { car: c.id, number: p.number, letter: p.letter }))
+            .filter_map(|c| {
+                self.plots[c.id as usize].map(|p| PlotView {
+                    car: c.id,
+                    number: p.number,
+                    letter: p.letter,
+                })
+            })
             .collect();
         let waiting = match &self.stage {
             Stage::Plan => Some(Waiting::Plan { seats: self.owing().iter().collect() }),
@@ -170,7 +176,12 @@ impl Autoscooter {
                 .filter(|c| c.owner.is_some())
                 .map(|c| {
                     let p = self.car_purses[c.id as usize];
-                    CarScore { car: c.id, chits: p.total(), colours: colour_map(&p), score: self.score_of(&p) }
+                    CarScore {
+                        car: c.id,
+                        chits: p.total(),
+                        colours: colour_map(&p),
+                        score: self.score_of(&p),
+                    }
                 })
                 .collect()
         });

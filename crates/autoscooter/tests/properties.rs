@@ -3,7 +3,7 @@
 //! other seats' plots, rejected actions change nothing, listed actions are legal.
 
 use autoscooter::{Action, Autoscooter, Letter, LetterInput, Setup, Variants, WildCar};
-use engine::{harness, Game, Observer, Rng, Seat};
+use engine::{Game, Observer, Rng, Seat, harness};
 use grid::{Hex, HexDir};
 use proptest::prelude::*;
 
@@ -113,7 +113,10 @@ fn timeouts_fill_missing_plots_with_the_highest_number() {
     let mut g = Autoscooter::new(&setup, 1).unwrap();
     let mut ev = Vec::new();
     g.time_up(&mut ev).unwrap();
-    assert!(ev.iter().any(|e| matches!(e, autoscooter::Event::AutoPlotted { car: 0, number: 87, .. })), "{ev:?}");
+    assert!(
+        ev.iter().any(|e| matches!(e, autoscooter::Event::AutoPlotted { car: 0, number: 87, .. })),
+        "{ev:?}"
+    );
 }
 
 #[test]
@@ -129,8 +132,20 @@ fn preview_matches_the_move_when_the_car_acts_first() {
             PlayerSetup { seat: Seat(1), cars: vec![1], chits: 10, colours: None },
         ],
         cars: vec![
-            CarSetup { car: 0, at: Hex::new(0, 1), facing: HexDir::E, speed: 1, used_numbers: vec![] },
-            CarSetup { car: 1, at: Hex::new(2, 1), facing: HexDir::SE, speed: 1, used_numbers: vec![] },
+            CarSetup {
+                car: 0,
+                at: Hex::new(0, 1),
+                facing: HexDir::E,
+                speed: 1,
+                used_numbers: vec![],
+            },
+            CarSetup {
+                car: 1,
+                at: Hex::new(2, 1),
+                facing: HexDir::SE,
+                speed: 1,
+                used_numbers: vec![],
+            },
         ],
         round: 1,
         box_chits: None,

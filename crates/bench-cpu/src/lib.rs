@@ -13,8 +13,8 @@
 //! }
 //! ```
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::Criterion;
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use std::time::Duration;
 
 /// The benchmark thread's CPU time.

@@ -8,7 +8,7 @@
 mod positions;
 
 use bots::{Bot, SearchBot};
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use engine::{Rng, Seat};
 
 fn bench(c: &mut Criterion<bench_cpu::CpuTime>) {

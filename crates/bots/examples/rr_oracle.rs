@@ -4,14 +4,18 @@
 //! `cargo run --release -p bots --example rr_oracle -- --course first-steps --seeds 1-10
 //!  --bot search:200ms --beam 12`
 
-use bots::{roborally_oracle, BotSpec, HasBots};
+use bots::{BotSpec, HasBots, roborally_oracle};
 use engine::{Game, Rng, Seat};
 use roborally::{BoardSpec, RoboRally, Setup, Variants};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let get = |name: &str, default: &str| -> String {
-        args.iter().position(|a| a == name).and_then(|i| args.get(i + 1)).cloned().unwrap_or_else(|| default.to_string())
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1))
+            .cloned()
+            .unwrap_or_else(|| default.to_string())
     };
     let course = get("--course", "first-steps");
     let seeds = get("--seeds", "1-5");
@@ -28,18 +32,34 @@ fn main() {
         let g = RoboRally::new(&setup, seed).expect("setup");
         let t = std::time::Instant::now();
         // `--beam 0`: the bot only (the oracle's counts do not depend on the bot).
-        let oracle = if beam == 0 { None } else { roborally_oracle::oracle_turns(&g, Seat(0), beam, max_turns) };
+        let oracle = if beam == 0 {
+            None
+        } else {
+            roborally_oracle::oracle_turns(&g, Seat(0), beam, max_turns)
+        };
         let oracle_s = t.elapsed().as_secs_f64();
         let mut bot = <RoboRally as HasBots>::bot(&spec);
-        if let (Some(d), BotSpec::Search { simulations }) = (args.iter().position(|a| a == "--depth"), &spec) {
+        if let (Some(d), BotSpec::Search { simulations }) =
+            (args.iter().position(|a| a == "--depth"), &spec)
+        {
             let mut s = bots::RrSearch::new(*simulations, None);
             s.depth = args[d + 1].parse().expect("--depth");
             s.candidates = get("--cands", "8").parse().expect("--cands");
             bot = Box::new(s);
         }
         let t = std::time::Instant::now();
-        let mut counting = Counting { inner: bot.as_mut(), decisions: 0, trace: args.iter().any(|a| a == "--trace") };
-        let solo = roborally_oracle::solo_turns(&g, Seat(0), &mut counting, &mut Rng::seeded(seed), max_turns);
+        let mut counting = Counting {
+            inner: bot.as_mut(),
+            decisions: 0,
+            trace: args.iter().any(|a| a == "--trace"),
+        };
+        let solo = roborally_oracle::solo_turns(
+            &g,
+            Seat(0),
+            &mut counting,
+            &mut Rng::seeded(seed),
+            max_turns,
+        );
         let ms = t.elapsed().as_secs_f64() * 1000.0 / counting.decisions.max(1) as f64;
         let show = |x: Option<u32>| x.map_or("-".to_string(), |x| x.to_string());
         let ratio = match (oracle, solo) {
@@ -51,10 +71,17 @@ fn main() {
             }
             _ => "-".into(),
         };
-        println!("{seed:>4}  {:>6}  {:>3}  {ratio:>5}  {oracle_s:>8.1}  {ms:>8.1}", show(oracle), show(solo));
+        println!(
+            "{seed:>4}  {:>6}  {:>3}  {ratio:>5}  {oracle_s:>8.1}  {ms:>8.1}",
+            show(oracle),
+            show(solo)
+        );
     }
     if n > 0 {
-        println!("total over {n} seeds: oracle {so} turns, bot {sb} turns, ratio {:.3}", sb as f64 / so as f64);
+        println!(
+            "total over {n} seeds: oracle {so} turns, bot {sb} turns, ratio {:.3}",
+            sb as f64 / so as f64
+        );
     }
 }
 
@@ -73,7 +100,15 @@ impl bots::Bot<RoboRally> for Counting<'_> {
         let a = self.inner.act(game, seat, rng);
         if self.trace {
             let r = game.robot(seat).expect("robot");
-            println!("  turn {} at {:?} facing {:?} flags {} damage {} lives {}: {a:?}", game.turn(), r.at, r.facing, r.flags_touched, r.damage, r.lives);
+            println!(
+                "  turn {} at {:?} facing {:?} flags {} damage {} lives {}: {a:?}",
+                game.turn(),
+                r.at,
+                r.facing,
+                r.flags_touched,
+                r.damage,
+                r.lives
+            );
         }
         a
     }

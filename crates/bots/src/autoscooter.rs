@@ -2,9 +2,8 @@
 
 use crate::HasBots;
 use autoscooter::{Action, Autoscooter, CrashKind, Letter, LetterInput, Owed};
-use grid::HexDir;
 use engine::{Game, Rng, Seat};
-
+use grid::HexDir;
 
 impl HasBots for Autoscooter {
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
@@ -31,7 +30,8 @@ impl HasBots for Autoscooter {
         let margin = crate::margin(game, seat, 4.0, |s| game.seat_score(s) as f64);
         match game.outcome() {
             Some(o) => {
-                let win = if o.winners().contains(&seat) { 1.0 / o.winners().len() as f64 } else { 0.0 };
+                let win =
+                    if o.winners().contains(&seat) { 1.0 / o.winners().len() as f64 } else { 0.0 };
                 0.75 * win + 0.25 * margin
             }
             None => margin,
@@ -90,7 +90,9 @@ impl PlotContext {
                 continue;
             }
             if c.owner == me {
-                if let Some(p) = game.plot(c.id).and_then(|p| p.letter).and_then(|l| game.preview(c.id, l)) {
+                if let Some(p) =
+                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| game.preview(c.id, l))
+                {
                     own_plans.push(p);
                 }
             } else if c.speed > 0 {
@@ -152,7 +154,8 @@ fn letter_score(game: &Autoscooter, ctx: &PlotContext, letter: Letter) -> (f64, 
 
 /// A small random tie-break in 0..0.1 for the `k`-th option, from one draw per decision.
 fn jitter(noise: u64, k: u32) -> f64 {
-    let x = (noise ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).wrapping_mul(0xd6e8_feb8_6659_fd93);
+    let x = (noise ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+        .wrapping_mul(0xd6e8_feb8_6659_fd93);
     (x >> 40) as f64 / (1u64 << 24) as f64 / 10.0
 }
 

@@ -1,7 +1,7 @@
 //! Bumping Bots policies: keep to the racing line and gain track (BB-2.2), judged by playing the
 //! turn out through the engine (pushes, bumpers and cards included).
 
-use crate::{lookahead, HasBots};
+use crate::{HasBots, lookahead};
 use bumping_bots::{Action, BumpingBots};
 use engine::{Game, Rng, Seat};
 
@@ -25,7 +25,11 @@ fn race_position(game: &BumpingBots, seat: Seat, lap: f64) -> f64 {
     // A little for speed (a cell is roughly lap / 40 of progress), but fast bots cannot turn
     // in corners: beyond 4 it counts against.
     let cell = lap / 40.0;
-    let speed = if b.reverse { -(b.speed as f64) } else { (b.speed.min(4) as f64) - 0.5 * b.speed.saturating_sub(4) as f64 };
+    let speed = if b.reverse {
+        -(b.speed as f64)
+    } else {
+        (b.speed.min(4) as f64) - 0.5 * b.speed.saturating_sub(4) as f64
+    };
     // Facing the racing direction matters for the next turn: each 60° off costs a cell.
     let heading = if b.reverse { b.facing.opposite() } else { b.facing };
     let off = b.at.and_then(|h| track.pref(h)).map_or(0, |p| p.turn_to(heading).abs()) as f64;

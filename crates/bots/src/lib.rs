@@ -12,13 +12,15 @@ mod autoscooter;
 mod bumping_bots;
 mod heuristic;
 pub mod lookahead;
-mod roborally;
 mod random;
+mod roborally;
 mod search;
 
 pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
-pub use roborally::{card_map, distance_map, model as roborally_model, oracle as roborally_oracle, search::RrSearch};
+pub use roborally::{
+    card_map, distance_map, model as roborally_model, oracle as roborally_oracle, search::RrSearch,
+};
 pub use search::SearchBot;
 
 use engine::{Game, Rng, Seat};
@@ -38,9 +40,13 @@ pub enum BotSpec {
     Random,
     Heuristic,
     /// Search with this many simulations per decision (reproducible for a given seed).
-    Search { simulations: u32 },
+    Search {
+        simulations: u32,
+    },
     /// Search for this many milliseconds per decision (not reproducible: it reads the clock).
-    SearchFor { millis: u32 },
+    SearchFor {
+        millis: u32,
+    },
 }
 
 impl fmt::Display for BotSpec {
@@ -71,7 +77,9 @@ impl std::str::FromStr for BotSpec {
                     match number.parse::<u32>() {
                         Ok(n) if n > 0 && ms => Ok(BotSpec::SearchFor { millis: n }),
                         Ok(n) if n > 0 => Ok(BotSpec::Search { simulations: n }),
-                        _ => Err(format!("bad search budget in {other:?} (write search:2000 for simulations or search:200ms)")),
+                        _ => Err(format!(
+                            "bad search budget in {other:?} (write search:2000 for simulations or search:200ms)"
+                        )),
                     }
                 }
                 None => Err(format!("unknown bot {other:?} (known: random, heuristic, search:N)")),
@@ -117,9 +125,17 @@ pub(crate) fn final_place<G: Game>(game: &G, seat: Seat) -> Option<f64> {
 
 /// `score(seat)` against the best other seat's score, squashed to 0..1: 0.5 when level, and
 /// `scale` ahead is about 0.73 (alone on the board: against 0).
-pub(crate) fn margin<G: Game>(game: &G, seat: Seat, scale: f64, mut score: impl FnMut(Seat) -> f64) -> f64 {
+pub(crate) fn margin<G: Game>(
+    game: &G,
+    seat: Seat,
+    scale: f64,
+    mut score: impl FnMut(Seat) -> f64,
+) -> f64 {
     let me = score(seat);
-    let best_other = (0..game.seats() as u8).filter(|&s| s != seat.0).map(|s| score(Seat(s))).fold(f64::MIN, f64::max);
+    let best_other = (0..game.seats() as u8)
+        .filter(|&s| s != seat.0)
+        .map(|s| score(Seat(s)))
+        .fold(f64::MIN, f64::max);
     let best_other = if best_other == f64::MIN { 0.0 } else { best_other };
     1.0 / (1.0 + (-(me - best_other) / scale).exp())
 }
@@ -130,9 +146,10 @@ pub fn make<G: HasBots>(spec: &BotSpec) -> Box<dyn Bot<G>> {
         BotSpec::Random => Box::new(RandomBot),
         BotSpec::Heuristic => Box::new(HeuristicBot),
         BotSpec::Search { simulations } => Box::new(SearchBot::new(*simulations)),
-        BotSpec::SearchFor { millis } => {
-            Box::new(SearchBot { time_limit: Some(std::time::Duration::from_millis(*millis as u64)), ..SearchBot::new(u32::MAX) })
-        }
+        BotSpec::SearchFor { millis } => Box::new(SearchBot {
+            time_limit: Some(std::time::Duration::from_millis(*millis as u64)),
+            ..SearchBot::new(u32::MAX)
+        }),
     }
 }
 

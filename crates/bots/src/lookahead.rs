@@ -10,7 +10,13 @@ use engine::{Decision, Game, Rng, Seat};
 /// seat's own later decisions of the turn at random; the best of them counts (the bot will
 /// choose its follow-ups well). Never reads what `seat` cannot see: it starts from
 /// `determinize`.
-pub fn best_of<G: HasBots>(game: &G, seat: Seat, candidates: Vec<G::Action>, follow: u32, rng: &mut Rng) -> G::Action {
+pub fn best_of<G: HasBots>(
+    game: &G,
+    seat: Seat,
+    candidates: Vec<G::Action>,
+    follow: u32,
+    rng: &mut Rng,
+) -> G::Action {
     assert!(!candidates.is_empty(), "{seat} owes a decision but has no candidate");
     if candidates.len() == 1 {
         return candidates.into_iter().next().expect("one");

@@ -12,7 +12,7 @@ pub mod model;
 pub mod oracle;
 pub mod search;
 
-use crate::{lookahead, Bot, BotSpec, HasBots};
+use crate::{Bot, BotSpec, HasBots, lookahead};
 use engine::{Game, Rng, Seat};
 use grid::{Sq, SqDir};
 use roborally::{Action, Board, CardKind, OptionCard, Phase, RoboRally};
@@ -58,7 +58,6 @@ fn map_index(board: &Board, at: Sq, facing: SqDir) -> usize {
     ((at.y * board.width + at.x) as usize) * 4 + facing.index() as usize
 }
 
-
 /// Program cards (registers) needed from every (cell, facing) to stand on `target` at the end of
 /// a register, any card available: index `(y * width + x) * 4 + facing`, `u16::MAX` where it
 /// cannot be reached. Knows walls, pits, belts (express and rotating) and gears.
@@ -93,7 +92,12 @@ pub fn card_map(board: &Board, target: Sq) -> Vec<u16> {
     loop {
         let mut changed = false;
         for s in 0..cells * 4 {
-            let best = next[s].iter().filter(|&&n| n != u32::MAX).map(|&n| dist[n as usize]).min().unwrap_or(u16::MAX);
+            let best = next[s]
+                .iter()
+                .filter(|&&n| n != u32::MAX)
+                .map(|&n| dist[n as usize])
+                .min()
+                .unwrap_or(u16::MAX);
             if best != u16::MAX && best + 1 < dist[s] {
                 dist[s] = best + 1;
                 changed = true;
@@ -134,7 +138,10 @@ fn progress(game: &RoboRally, seat: Seat, maps: &mut Vec<Option<Vec<u16>>>) -> f
     let at = r.at.unwrap_or(r.archive);
     let d = if board.in_bounds(at) { map[(at.y * board.width + at.x) as usize] } else { u16::MAX };
     let d = if d == u16::MAX { 60.0 } else { d as f64 };
-    let mut p = 1000.0 * r.flags_touched as f64 - 10.0 * d - 4.0 * r.damage as f64 - 60.0 * (3u8.saturating_sub(r.lives)) as f64;
+    let mut p = 1000.0 * r.flags_touched as f64
+        - 10.0 * d
+        - 4.0 * r.damage as f64
+        - 60.0 * (3u8.saturating_sub(r.lives)) as f64;
     if r.destroyed {
         p -= 40.0;
     }
@@ -200,12 +207,21 @@ pub fn standing(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
     let cards = match r.at {
         Some(at) if board.in_bounds(at) => map[map_index(board, at, r.facing)],
         // Destroyed: back on the archive, facing chosen well; a turn lost.
-        _ if board.in_bounds(r.archive) => SqDir::ALL.iter().map(|&f| map[map_index(board, r.archive, f)]).min().unwrap_or(u16::MAX).saturating_add(5),
+        _ if board.in_bounds(r.archive) => SqDir::ALL
+            .iter()
+            .map(|&f| map[map_index(board, r.archive, f)])
+            .min()
+            .unwrap_or(u16::MAX)
+            .saturating_add(5),
         _ => u16::MAX,
     };
     let cards = if cards == u16::MAX { 40.0 } else { cards as f64 };
     let locked = r.damage.saturating_sub(4) as f64;
-    let mut p = 1000.0 * r.flags_touched as f64 - 25.0 * cards - 6.0 * r.damage as f64 - 20.0 * locked - 150.0 * (3u8.saturating_sub(r.lives)) as f64;
+    let mut p = 1000.0 * r.flags_touched as f64
+        - 25.0 * cards
+        - 6.0 * r.damage as f64
+        - 20.0 * locked
+        - 150.0 * (3u8.saturating_sub(r.lives)) as f64;
     if r.destroyed {
         p -= 40.0;
     }
@@ -222,7 +238,10 @@ pub fn value(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
         return if game.winner() == Some(seat) { 100_000.0 - t } else { -100_000.0 + t };
     }
     let me = standing(game, seat, maps);
-    let other = (0..game.seats() as u8).filter(|&s| s != seat.0).map(|s| standing(game, Seat(s), maps)).fold(f64::MIN, f64::max);
+    let other = (0..game.seats() as u8)
+        .filter(|&s| s != seat.0)
+        .map(|s| standing(game, Seat(s), maps))
+        .fold(f64::MIN, f64::max);
     if other == f64::MIN { me } else { me - other }
 }
 
@@ -230,14 +249,20 @@ pub fn value(game: &RoboRally, seat: Seat, maps: &mut Maps) -> f64 {
 /// gears: [`card_map`]'s register effect; no other robots, pushers or lasers), one per sequence
 /// of card kinds: a depth-first search over the hand sharing prefixes, scored by flags touched
 /// and program cards still needed at the end. Locked registers keep their cards.
-pub(crate) fn model_programs(game: &RoboRally, seat: Seat, maps: &mut Maps, k: usize) -> Vec<Action> {
+pub(crate) fn model_programs(
+    game: &RoboRally,
+    seat: Seat,
+    maps: &mut Maps,
+    k: usize,
+) -> Vec<Action> {
     let Some(r) = game.robot(seat) else { return Vec::new() };
     let Some(at) = r.at else { return Vec::new() };
     let board = game.board();
     let flags = board.flags.len();
     let mut hand = r.hand.clone();
     hand.sort_by_key(|c| (c.card, c.priority));
-    let fixed: [Option<Option<roborally::Card>>; 5] = std::array::from_fn(|j| r.locked(j).then_some(r.registers[j]));
+    let fixed: [Option<Option<roborally::Card>>; 5] =
+        std::array::from_fn(|j| r.locked(j).then_some(r.registers[j]));
     // Card maps of every flag, looked up by index (borrowed: this runs inside search rollouts).
     let maps = maps.all(board);
     let first = r.flags_touched as usize;
@@ -285,7 +310,15 @@ pub(crate) fn model_programs(game: &RoboRally, seat: Seat, maps: &mut Maps, k: u
             }
             let step = |kind: CardKind, this: &mut Self, card: Option<roborally::Card>| {
                 let (a, f, t) = match register_effect(this.board, at, facing, kind) {
-                    Some((a, f)) => (a, f, if this.board.flags.get(touched) == Some(&a) { touched + 1 } else { touched }),
+                    Some((a, f)) => (
+                        a,
+                        f,
+                        if this.board.flags.get(touched) == Some(&a) {
+                            touched + 1
+                        } else {
+                            touched
+                        },
+                    ),
                     None => return,
                 };
                 this.regs[j] = card;
@@ -314,17 +347,33 @@ pub(crate) fn model_programs(game: &RoboRally, seat: Seat, maps: &mut Maps, k: u
             }
         }
     }
-    let mut s = Search { board, used: vec![false; hand.len()], hand: &hand, fixed, maps, flags, regs: [None; 5], out: Vec::new() };
+    let mut s = Search {
+        board,
+        used: vec![false; hand.len()],
+        hand: &hand,
+        fixed,
+        maps,
+        flags,
+        regs: [None; 5],
+        out: Vec::new(),
+    };
     s.go(0, at, r.facing, first);
     let mut out = s.out;
     out.sort_by(|a, b| b.0.total_cmp(&a.0));
-    out.into_iter().take(k).map(|(_, registers)| Action::Program { registers, power_down_next: false }).collect()
+    out.into_iter()
+        .take(k)
+        .map(|(_, registers)| Action::Program { registers, power_down_next: false })
+        .collect()
 }
 
 impl HasBots for RoboRally {
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
         if programming(game, seat) {
-            return plans(game, seat, 40, rng).into_iter().next().map(|p| p.first).expect("a program");
+            return plans(game, seat, 40, rng)
+                .into_iter()
+                .next()
+                .map(|p| p.first)
+                .expect("a program");
         }
         let candidates = options(game, seat, rng);
         lookahead::best_of(game, seat, candidates, 1, rng)
@@ -362,7 +411,10 @@ impl HasBots for RoboRally {
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         match spec {
             BotSpec::Search { simulations } => Box::new(search::RrSearch::new(*simulations, None)),
-            BotSpec::SearchFor { millis } => Box::new(search::RrSearch::new(u32::MAX, Some(std::time::Duration::from_millis(*millis as u64)))),
+            BotSpec::SearchFor { millis } => Box::new(search::RrSearch::new(
+                u32::MAX,
+                Some(std::time::Duration::from_millis(*millis as u64)),
+            )),
             other => crate::make(other),
         }
     }
@@ -370,11 +422,18 @@ impl HasBots for RoboRally {
 
 /// The seat owes its program (and may use option cards while programming).
 pub(crate) fn programming(game: &RoboRally, seat: Seat) -> bool {
-    matches!(game.phase(), Phase::Program { .. }) && game.pending().is_none() && game.decision().is_some_and(|d| d.owes(seat))
+    matches!(game.phase(), Phase::Program { .. })
+        && game.pending().is_none()
+        && game.decision().is_some_and(|d| d.owes(seat))
 }
 
 /// Up to `n` distinct programs drawn from the seat's hand (no option uses).
-pub(crate) fn sample_programs(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Vec<Action> {
+pub(crate) fn sample_programs(
+    game: &RoboRally,
+    seat: Seat,
+    n: usize,
+    rng: &mut Rng,
+) -> Vec<Action> {
     let mut out: Vec<Action> = Vec::new();
     for _ in 0..n * 3 {
         if out.len() >= n {
@@ -435,20 +494,30 @@ pub(crate) fn plans(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Ve
         <RoboRally as HasBots>::evaluate(&g, seat)
     };
     let best_of = |g: &RoboRally, programs: Vec<Action>| -> Option<(Action, f64)> {
-        programs.into_iter().map(|a| {
-            let v = judge(g, &a);
-            (a, v)
-        }).fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
-            Some(b) if b.1 >= v => Some(b),
-            _ => Some((a, v)),
-        })
+        programs
+            .into_iter()
+            .map(|a| {
+                let v = judge(g, &a);
+                (a, v)
+            })
+            .fold(None, |best: Option<(Action, f64)>, (a, v)| match best {
+                Some(b) if b.1 >= v => Some(b),
+                _ => Some((a, v)),
+            })
     };
     let mut uses = forward_uses(&base, seat);
-    let programs = if uses.is_empty() { sample_programs(&base, seat, n, rng) } else { distinct_programs(&base, seat) };
-    let mut out: Vec<Plan> = programs.into_iter().map(|a| {
-        let value = judge(&base, &a);
-        Plan { first: a, then: None, value }
-    }).collect();
+    let programs = if uses.is_empty() {
+        sample_programs(&base, seat, n, rng)
+    } else {
+        distinct_programs(&base, seat)
+    };
+    let mut out: Vec<Plan> = programs
+        .into_iter()
+        .map(|a| {
+            let value = judge(&base, &a);
+            Plan { first: a, then: None, value }
+        })
+        .collect();
     out.sort_by(|a, b| b.value.total_cmp(&a.value));
     let best_plain = out.first().map_or(f64::MIN, |p| p.value);
     // Keep the work bounded: at most 12 uses, drawn at random, the one-shot switches always.
@@ -482,7 +551,8 @@ pub(crate) fn plans(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Ve
                         total = f64::MIN;
                         break;
                     }
-                    total += best_of(&g, distinct_programs(&g, seat)).map_or(f64::MIN, |b| b.1) / 3.0;
+                    total +=
+                        best_of(&g, distinct_programs(&g, seat)).map_or(f64::MIN, |b| b.1) / 3.0;
                 }
                 Plan { first: u.clone(), then: None, value: total }
             }
@@ -492,7 +562,9 @@ pub(crate) fn plans(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Ve
                 if g.apply(seat, &u, &mut events).is_err() {
                     continue;
                 }
-                let Some((p, value)) = best_of(&g, sample_programs(&g, seat, 40, rng)) else { continue };
+                let Some((p, value)) = best_of(&g, sample_programs(&g, seat, 40, rng)) else {
+                    continue;
+                };
                 Plan { first: u.clone(), then: Some(p), value }
             }
         };
@@ -509,7 +581,9 @@ pub(crate) fn plans(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Ve
 /// drawn from the hand; every choice for the other, small decisions.
 fn options(game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<Action> {
     match game.sample_action(seat, rng) {
-        Some(Action::Program { .. } | Action::UseOption { .. }) if programming(game, seat) => sample_programs(game, seat, 40, rng),
+        Some(Action::Program { .. } | Action::UseOption { .. }) if programming(game, seat) => {
+            sample_programs(game, seat, 40, rng)
+        }
         Some(_) => game.legal_actions(seat),
         None => Vec::new(),
     }
@@ -532,10 +606,25 @@ mod tests {
         // One robot at (3, 8) facing east on an empty 8×10 board, the flag at (3, 2): a left
         // turn and six cells north (Move 3 + Move 2 + Move 1, in any order after the turn).
         let board = serde_json::json!({"width": 8, "height": 10, "cells": [], "walls": [], "lasers": [], "flags": [[3, 2]], "docks": []});
-        let hand = [("move3", 790), ("move2", 670), ("move1", 490), ("left", 70), ("right", 80), ("uturn", 10), ("backup", 430), ("right", 100), ("right", 120)];
-        let hand: Vec<_> = hand.iter().map(|(k, p)| serde_json::json!({"card": k, "priority": p})).collect();
+        let hand = [
+            ("move3", 790),
+            ("move2", 670),
+            ("move1", 490),
+            ("left", 70),
+            ("right", 80),
+            ("uturn", 10),
+            ("backup", 430),
+            ("right", 100),
+            ("right", 120),
+        ];
+        let hand: Vec<_> =
+            hand.iter().map(|(k, p)| serde_json::json!({"card": k, "priority": p})).collect();
         let setup = serde_json::json!({"phase": "program", "robots": [{"seat": 0, "at": [3, 8], "facing": 1, "hand": hand}]});
-        let setup = roborally::Setup::from_scenario(roborally::BoardSpec::Inline(serde_json::from_value(board).unwrap()), serde_json::from_value(setup).unwrap(), roborally::Variants::default());
+        let setup = roborally::Setup::from_scenario(
+            roborally::BoardSpec::Inline(serde_json::from_value(board).unwrap()),
+            serde_json::from_value(setup).unwrap(),
+            roborally::Variants::default(),
+        );
         let g = <RoboRally as Game>::new(&setup, 1).unwrap();
         let best = model_programs(&g, Seat(0), &mut Maps::new(), 3);
         assert_eq!(best.len(), 3);

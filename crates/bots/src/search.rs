@@ -9,7 +9,7 @@
 //! is played. Reproducible: the same seed and budget give the same decision.
 
 use crate::{Bot, HasBots};
-use engine::{harness::next_seat, Rng, Seat};
+use engine::{Rng, Seat, harness::next_seat};
 
 /// Determinized root UCB search with playouts.
 pub struct SearchBot {
@@ -26,7 +26,13 @@ pub struct SearchBot {
 
 impl SearchBot {
     pub fn new(simulations: u32) -> Self {
-        SearchBot { simulations, horizon: 48, heuristic_share: 128, exploration: 0.7, time_limit: None }
+        SearchBot {
+            simulations,
+            horizon: 48,
+            heuristic_share: 128,
+            exploration: 0.7,
+            time_limit: None,
+        }
     }
 }
 

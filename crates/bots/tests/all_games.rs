@@ -3,13 +3,18 @@
 //! same decision).
 
 use bots::{BotSpec, HasBots};
-use engine::{harness::next_seat, Rng};
+use engine::{Rng, harness::next_seat};
 
 fn check_game<G: HasBots>(setup: &G::Setup, seeds: std::ops::Range<u64>, steps: usize) {
     check_bots::<G>(&["random", "heuristic", "search:24"], setup, seeds, steps);
 }
 
-fn check_bots<G: HasBots>(specs: &[&str], setup: &G::Setup, seeds: std::ops::Range<u64>, steps: usize) {
+fn check_bots<G: HasBots>(
+    specs: &[&str],
+    setup: &G::Setup,
+    seeds: std::ops::Range<u64>,
+    steps: usize,
+) {
     let specs: Vec<BotSpec> = specs.iter().map(|s| s.parse().unwrap()).collect();
     for seed in seeds {
         let mut g = G::new(setup, seed).unwrap();
@@ -22,13 +27,19 @@ fn check_bots<G: HasBots>(specs: &[&str], setup: &G::Setup, seeds: std::ops::Ran
                 for spec in &specs {
                     let a = G::bot(spec).act(&g, seat, &mut Rng::seeded(step as u64));
                     let mut copy = g.clone();
-                    assert!(copy.apply(seat, &a, &mut Vec::new()).is_ok(), "{spec} chose an illegal action {a:?}");
+                    assert!(
+                        copy.apply(seat, &a, &mut Vec::new()).is_ok(),
+                        "{spec} chose an illegal action {a:?}"
+                    );
                     let again = G::bot(spec).act(&g, seat, &mut Rng::seeded(step as u64));
                     assert_eq!(a, again, "{spec} is not reproducible");
                     if *spec != BotSpec::Random {
                         let blind = g.determinize(seat, &mut Rng::seeded(999));
                         let b = G::bot(spec).act(&blind, seat, &mut Rng::seeded(step as u64));
-                        assert_eq!(a, b, "{spec} decided differently when hidden information changed");
+                        assert_eq!(
+                            a, b,
+                            "{spec} decided differently when hidden information changed"
+                        );
                     }
                 }
             }
@@ -40,7 +51,11 @@ fn check_bots<G: HasBots>(specs: &[&str], setup: &G::Setup, seeds: std::ops::Ran
 
 #[test]
 fn roborally_bots() {
-    let setup = roborally::Setup::new_game(roborally::BoardSpec::Named("dizzy-dash".into()), 3, roborally::Variants::default());
+    let setup = roborally::Setup::new_game(
+        roborally::BoardSpec::Named("dizzy-dash".into()),
+        3,
+        roborally::Variants::default(),
+    );
     check_game::<roborally::RoboRally>(&setup, 0..3, 60);
 }
 
@@ -48,7 +63,11 @@ fn roborally_bots() {
 /// next deals (at 1,000 simulations, two deals deep); the deck order is what it cannot see.
 #[test]
 fn roborally_bots_alone() {
-    let setup = roborally::Setup::new_game(roborally::BoardSpec::Named("laser-gauntlet".into()), 1, roborally::Variants::default());
+    let setup = roborally::Setup::new_game(
+        roborally::BoardSpec::Named("laser-gauntlet".into()),
+        1,
+        roborally::Variants::default(),
+    );
     check_bots::<roborally::RoboRally>(&["search:24", "search:1000"], &setup, 0..2, 30);
 }
 

@@ -2,7 +2,7 @@
 
 use autoscooter::{Autoscooter, Setup, Variants};
 use bots::{Bot, BotSpec, HasBots, HeuristicBot, SearchBot};
-use engine::{harness::next_seat, Decision, Game, Rng, Seat};
+use engine::{Decision, Game, Rng, Seat, harness::next_seat};
 
 fn two_player() -> Setup {
     Setup::standard(2, false, Variants::default()).unwrap()
@@ -92,7 +92,9 @@ fn bots_cannot_read_other_seats_hidden_plots() {
     let mut rng = Rng::seeded(3);
     let mut g = Autoscooter::new(&two_player(), 4).unwrap();
     let mut ev = Vec::new();
-    while g.round() < 2 || g.decision() != Some(Decision::Simultaneous([Seat(0), Seat(1)].into_iter().collect())) {
+    while g.round() < 2
+        || g.decision() != Some(Decision::Simultaneous([Seat(0), Seat(1)].into_iter().collect()))
+    {
         let d = g.decision().unwrap();
         let s = next_seat(&d, &mut rng).unwrap();
         let a = g.sample_action(s, &mut rng).unwrap();
@@ -100,7 +102,8 @@ fn bots_cannot_read_other_seats_hidden_plots() {
     }
     // Two different plots for the same car of seat 1 (which car is plotted is public).
     let legal = g.legal_actions(Seat(1));
-    let same_car: Vec<_> = legal.iter().filter(|a| matches!(a, autoscooter::Action::Plot { car: 1, .. })).collect();
+    let same_car: Vec<_> =
+        legal.iter().filter(|a| matches!(a, autoscooter::Action::Plot { car: 1, .. })).collect();
     let (mut a, mut b) = (g.clone(), g.clone());
     a.apply(Seat(1), same_car[0], &mut ev).unwrap();
     b.apply(Seat(1), same_car.last().unwrap(), &mut ev).unwrap();

@@ -3,7 +3,7 @@
 //! turn after turn, end where the engine puts the robot (cell, facing, flags, damage, lives,
 //! archive; destroyed or not), RR-5 to RR-8.
 
-use bots::roborally_model::{solo, Model, Solo, DEAD};
+use bots::roborally_model::{DEAD, Model, Solo, solo};
 use engine::{Game, Rng, Seat};
 use roborally::{Action, BoardSpec, Phase, RoboRally, Setup, Variants};
 
@@ -17,7 +17,10 @@ fn to_next_program(g: &mut RoboRally, rng: &mut Rng) -> bool {
         }
         let s = engine::harness::next_seat(&d, rng).expect("a seat");
         let a = match g.phase() {
-            Phase::Reenter { .. } => g.legal_actions(s).into_iter().find(|a| matches!(a, Action::Reenter { powered_down: false, .. })),
+            Phase::Reenter { .. } => g
+                .legal_actions(s)
+                .into_iter()
+                .find(|a| matches!(a, Action::Reenter { powered_down: false, .. })),
             Phase::StayDown { .. } => Some(Action::StayDown { value: false }),
             _ => g.sample_action(s, rng),
         };
@@ -47,7 +50,10 @@ fn the_model_agrees_with_the_engine_on_every_shipped_course() {
                     break; // option cards are not modelled
                 }
                 let start = solo(&model, &r).expect("on the board");
-                let Some(Action::Program { registers, .. }) = g.sample_action(Seat(0), &mut rng) else { panic!("a program") };
+                let Some(Action::Program { registers, .. }) = g.sample_action(Seat(0), &mut rng)
+                else {
+                    panic!("a program")
+                };
                 // Locked registers keep their cards (RR-7.2), whatever the action says of them.
                 let kinds: [u8; 5] = std::array::from_fn(|k| {
                     let c = if r.locked(k) { r.registers[k] } else { registers[k] };
@@ -58,12 +64,23 @@ fn the_model_agrees_with_the_engine_on_every_shipped_course() {
                     want = model.register(want, k as u8 + 1, kind);
                 }
                 let want = model.end_turn(want, kinds);
-                g.apply(Seat(0), &Action::Program { registers, power_down_next: false }, &mut Vec::new()).expect("legal");
+                g.apply(
+                    Seat(0),
+                    &Action::Program { registers, power_down_next: false },
+                    &mut Vec::new(),
+                )
+                .expect("legal");
                 turns += 1;
                 let after = g.robot(Seat(0)).expect("robot");
-                let context = format!("{course}, seed {seed}, turn {}: from {start:?} playing {kinds:?}", g.turn());
+                let context = format!(
+                    "{course}, seed {seed}, turn {}: from {start:?} playing {kinds:?}",
+                    g.turn()
+                );
                 if want.flags >= model.flags {
-                    assert!(g.winner() == Some(Seat(0)), "{context}: the model finishes, the engine does not");
+                    assert!(
+                        g.winner() == Some(Seat(0)),
+                        "{context}: the model finishes, the engine does not"
+                    );
                     break;
                 }
                 assert_eq!(after.flags_touched, want.flags, "{context}: flags");
@@ -72,11 +89,22 @@ fn the_model_agrees_with_the_engine_on_every_shipped_course() {
                 assert_eq!(after.out, want.out, "{context}: out");
                 if want.state == DEAD {
                     deaths += 1;
-                    assert!(after.destroyed || after.out, "{context}: the model destroys the robot, the engine does not");
+                    assert!(
+                        after.destroyed || after.out,
+                        "{context}: the model destroys the robot, the engine does not"
+                    );
                 } else {
-                    assert!(!after.destroyed, "{context}: the engine destroys the robot at {:?}", after.at);
+                    assert!(
+                        !after.destroyed,
+                        "{context}: the engine destroys the robot at {:?}",
+                        after.at
+                    );
                     let got = Solo { ..solo(&model, after).expect("on the board") };
-                    assert_eq!(got.state, want.state, "{context}: cell and facing ({:?} {:?})", after.at, after.facing);
+                    assert_eq!(
+                        got.state, want.state,
+                        "{context}: cell and facing ({:?} {:?})",
+                        after.at, after.facing
+                    );
                     assert_eq!(got.damage, want.damage, "{context}: damage");
                     assert_eq!(got.locked, want.locked, "{context}: locked registers");
                     hurt += usize::from(want.damage > start.damage);
@@ -89,7 +117,10 @@ fn the_model_agrees_with_the_engine_on_every_shipped_course() {
         }
     }
     // The sample reaches what it must check.
-    assert!(turns > 1000 && deaths > 50 && flags > 5 && hurt > 20, "turns {turns}, deaths {deaths}, flags {flags}, hurt {hurt}");
+    assert!(
+        turns > 1000 && deaths > 50 && flags > 5 && hurt > 20,
+        "turns {turns}, deaths {deaths}, flags {flags}, hurt {hurt}"
+    );
 }
 
 /// The oracle's count is the turns of its own line: replayed through the engine, the line
@@ -101,21 +132,38 @@ fn the_oracle_line_replays_in_its_count_of_turns() {
         let setup = Setup::new_game(BoardSpec::Named(course.into()), 1, Variants::default());
         for seed in 1..=3u64 {
             let g = RoboRally::new(&setup, seed).expect("setup");
-            let line = bots::roborally_oracle::oracle_line(&g, Seat(0), 4, 30).expect("the oracle finishes");
-            let count = bots::roborally_oracle::oracle_turns(&g, Seat(0), 4, 30).expect("the oracle finishes");
+            let line = bots::roborally_oracle::oracle_line(&g, Seat(0), 4, 30)
+                .expect("the oracle finishes");
+            let count = bots::roborally_oracle::oracle_turns(&g, Seat(0), 4, 30)
+                .expect("the oracle finishes");
             let mut h = g.clone();
             let mut programs = 0;
             for a in &line {
-                assert_ne!(h.winner(), Some(Seat(0)), "{course} seed {seed}: finished before the line's end");
+                assert_ne!(
+                    h.winner(),
+                    Some(Seat(0)),
+                    "{course} seed {seed}: finished before the line's end"
+                );
                 // Nothing but the seat's own decisions between the line's actions.
-                assert!(h.decision().is_some_and(|d| d.owes(Seat(0))), "{course} seed {seed}: {a:?} not owed");
+                assert!(
+                    h.decision().is_some_and(|d| d.owes(Seat(0))),
+                    "{course} seed {seed}: {a:?} not owed"
+                );
                 if matches!(a, Action::Program { .. }) {
                     programs += 1;
-                    assert_eq!(h.turn(), g.turn() + programs - 1, "{course} seed {seed}: one program per turn");
+                    assert_eq!(
+                        h.turn(),
+                        g.turn() + programs - 1,
+                        "{course} seed {seed}: one program per turn"
+                    );
                 }
                 h.apply(Seat(0), a, &mut Vec::new()).expect("the line is legal");
             }
-            assert_eq!(h.winner(), Some(Seat(0)), "{course} seed {seed}: the line touches the last flag");
+            assert_eq!(
+                h.winner(),
+                Some(Seat(0)),
+                "{course} seed {seed}: the line touches the last flag"
+            );
             assert_eq!(programs, count, "{course} seed {seed}");
         }
     }
@@ -123,12 +171,24 @@ fn the_oracle_line_replays_in_its_count_of_turns() {
 
 /// One robot on an empty `width`×`height` board at `at` facing `facing`, the only flag at
 /// `flag`, with `damage`, locked registers `registers` and `hand` (cards as `[kind, priority]`).
-fn alone(at: [i32; 2], facing: u8, flag: [i32; 2], damage: u8, registers: serde_json::Value, hand: &[(&str, u16)]) -> RoboRally {
+fn alone(
+    at: [i32; 2],
+    facing: u8,
+    flag: [i32; 2],
+    damage: u8,
+    registers: serde_json::Value,
+    hand: &[(&str, u16)],
+) -> RoboRally {
     let board = serde_json::json!({"width": 12, "height": 12, "cells": [], "walls": [], "lasers": [], "flags": [flag], "docks": []});
-    let hand: Vec<_> = hand.iter().map(|(k, p)| serde_json::json!({"card": k, "priority": p})).collect();
+    let hand: Vec<_> =
+        hand.iter().map(|(k, p)| serde_json::json!({"card": k, "priority": p})).collect();
     let robot = serde_json::json!({"seat": 0, "at": at, "facing": facing, "damage": damage, "registers": registers, "hand": hand});
     let setup = serde_json::json!({"phase": "program", "robots": [robot]});
-    let setup = Setup::from_scenario(BoardSpec::Inline(serde_json::from_value(board).unwrap()), serde_json::from_value(setup).unwrap(), Variants::default());
+    let setup = Setup::from_scenario(
+        BoardSpec::Inline(serde_json::from_value(board).unwrap()),
+        serde_json::from_value(setup).unwrap(),
+        Variants::default(),
+    );
     RoboRally::new(&setup, 1).expect("a valid setup")
 }
 
@@ -141,7 +201,17 @@ fn search(spec: &str, g: &RoboRally) -> Action {
 /// does (a left turn and six cells north).
 #[test]
 fn alone_the_search_finishes_when_it_can() {
-    let hand = [("move3", 790), ("move2", 670), ("move1", 490), ("left", 70), ("right", 80), ("uturn", 10), ("backup", 430), ("right", 100), ("right", 120)];
+    let hand = [
+        ("move3", 790),
+        ("move2", 670),
+        ("move1", 490),
+        ("left", 70),
+        ("right", 80),
+        ("uturn", 10),
+        ("backup", 430),
+        ("right", 100),
+        ("right", 120),
+    ];
     let g = alone([3, 8], 1, [3, 2], 0, serde_json::Value::Null, &hand);
     for spec in ["search:24", "search:300", "search:1000", "search:100ms"] {
         let mut h = g.clone();
@@ -157,9 +227,22 @@ fn alone_a_wrecked_robot_powers_down() {
     let locked = serde_json::json!([null, {"card": "uturn", "priority": 10}, {"card": "uturn", "priority": 20}, {"card": "uturn", "priority": 30}, {"card": "uturn", "priority": 40}]);
     let g = alone([1, 10], 0, [10, 1], 8, locked, &[("move2", 670)]);
     for spec in ["search:24", "search:300", "search:1000"] {
-        assert!(matches!(search(spec, &g), Action::Program { power_down_next: true, .. }), "{spec}");
+        assert!(
+            matches!(search(spec, &g), Action::Program { power_down_next: true, .. }),
+            "{spec}"
+        );
     }
-    let hand = [("move3", 790), ("move2", 670), ("move1", 490), ("left", 70), ("right", 80), ("uturn", 50), ("backup", 430), ("right", 100), ("right", 120)];
+    let hand = [
+        ("move3", 790),
+        ("move2", 670),
+        ("move1", 490),
+        ("left", 70),
+        ("right", 80),
+        ("uturn", 50),
+        ("backup", 430),
+        ("right", 100),
+        ("right", 120),
+    ];
     let g = alone([1, 10], 0, [10, 1], 0, serde_json::Value::Null, &hand);
     assert!(matches!(search("search:300", &g), Action::Program { power_down_next: false, .. }));
 }
@@ -171,12 +254,17 @@ fn alone_a_wrecked_robot_powers_down() {
 fn search_with_a_time_budget_returns_in_time() {
     use bots::HasBots;
     for players in [1, 4] {
-        let setup = Setup::new_game(BoardSpec::Named("grand-tour".into()), players, Variants::default());
+        let setup =
+            Setup::new_game(BoardSpec::Named("grand-tour".into()), players, Variants::default());
         let g = RoboRally::new(&setup, 5).expect("setup");
         let mut bot = RoboRally::bot(&"search:100ms".parse().unwrap());
         let t = std::time::Instant::now();
         let a = bot.act(&g, Seat(0), &mut Rng::seeded(1));
-        assert!(t.elapsed() < std::time::Duration::from_millis(100 + 400), "{players} robots: took {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < std::time::Duration::from_millis(100 + 400),
+            "{players} robots: took {:?}",
+            t.elapsed()
+        );
         let mut h = g.clone();
         assert!(h.apply(Seat(0), &a, &mut Vec::new()).is_ok(), "{a:?} is legal");
     }

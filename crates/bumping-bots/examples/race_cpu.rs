@@ -5,10 +5,7 @@
 //! ranking): an optimisation that keeps the same races keeps the same digest.
 use bumping_bots::tracks::{RandomRacer, shipped};
 fn main() {
-    let n: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(1000);
+    let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let track = std::env::args().nth(2).unwrap_or_else(|| "factory".into());
     let racer = RandomRacer::new(&shipped(&track).expect("a shipped track"), 9, 2);
     let (mut rounds, mut actions) = (0u64, 0u64);
@@ -34,10 +31,6 @@ fn main() {
         }
     }
     println!("rounds by 20s: {hist:?}");
-    println!(
-        "{n} races, {} rounds/race, {} actions/race",
-        rounds / n,
-        actions / n
-    );
+    println!("{n} races, {} rounds/race, {} actions/race", rounds / n, actions / n);
     println!("digest {digest:016x}");
 }

@@ -34,11 +34,7 @@ impl BumpingBots {
                     }
                     Occ::Free => {
                         let to = self.step_bot(b, arrow, ev);
-                        ev.push(Event::Thrown {
-                            seat: self.bots[b].seat,
-                            from,
-                            to,
-                        });
+                        ev.push(Event::Thrown { seat: self.bots[b].seat, from, to });
                         if let Some(next) = self.board.arrow(to) {
                             arrow = next;
                             continue 'throws;

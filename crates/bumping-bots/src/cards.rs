@@ -18,21 +18,13 @@ pub enum Card {
 }
 
 impl Card {
-    pub const ALL: [Card; 5] = [
-        Card::Jumper,
-        Card::Magnet,
-        Card::Nitro,
-        Card::Engine,
-        Card::Rotation,
-    ];
+    pub const ALL: [Card; 5] =
+        [Card::Jumper, Card::Magnet, Card::Nitro, Card::Engine, Card::Rotation];
 }
 
 /// BB-1.3: 45 cards, 9 of each kind (the split is a decision of the spec).
 pub fn full_deck() -> Vec<Card> {
-    Card::ALL
-        .iter()
-        .flat_map(|&c| std::iter::repeat_n(c, 9))
-        .collect()
+    Card::ALL.iter().flat_map(|&c| std::iter::repeat_n(c, 9)).collect()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -113,17 +105,13 @@ impl BumpingBots {
         }
         self.check_holds(bot, card)?;
         if p.when == Some(When::End) {
-            return Err(BbError::IllegalCard(
-                "at the start of the turn, \"when\" is \"start\"",
-            ));
+            return Err(BbError::IllegalCard("at the start of the turn, \"when\" is \"start\""));
         }
         let br = self.bracket_of(bot);
         match card {
             Card::Jumper => self.check_jumper(p)?,
             Card::Magnet => {
-                let target = p
-                    .target
-                    .ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
+                let target = p.target.ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
                 let (d, n) = self.magnet_line(bot, target)?;
                 self.spend(bot, card, ev);
                 self.magnet_pull(bot, target, d, n, ev);
@@ -170,9 +158,7 @@ impl BumpingBots {
             return Err(BbError::NitroNotAllowed("not at speed 6"));
         }
         if b.changed_direction {
-            return Err(BbError::NitroNotAllowed(
-                "not on the turn after a change of direction",
-            ));
+            return Err(BbError::NitroNotAllowed("not on the turn after a change of direction"));
         }
         Ok(())
     }
@@ -182,23 +168,14 @@ impl BumpingBots {
         let b = &mut self.bots[bot];
         b.speed += 1;
         b.changed_direction = false;
-        ev.push(Event::SpeedChosen {
-            seat: b.seat,
-            speed: b.speed,
-            reverse: false,
-        });
+        ev.push(Event::SpeedChosen { seat: b.seat, speed: b.speed, reverse: false });
         let speed = b.speed;
         let boost = u8::from(b.engine_turns > 0);
         let total = self.cells(speed) + [1, 2, 3, 4][br] + boost;
         let t = self.turn.as_mut().expect("a turn in progress");
         t.chosen_speed = speed;
-        t.mv = crate::state::MoveCursor {
-            total,
-            taken: 0,
-            before_last: 0,
-            after: 0,
-            straight: true,
-        };
+        t.mv =
+            crate::state::MoveCursor { total, taken: 0, before_last: 0, after: 0, straight: true };
         self.phase = Phase::Moving;
     }
 
@@ -210,10 +187,7 @@ impl BumpingBots {
     /// BB-9.2: the target must be on the track, in one of the six lines, within range, with
     /// nothing between. Returns the line and the distance.
     pub(crate) fn magnet_line(&self, bot: usize, target: Seat) -> Result<(HexDir, i32), BbError> {
-        let t = self
-            .bots
-            .get(target.index())
-            .ok_or(BbError::MagnetBadTarget)?;
+        let t = self.bots.get(target.index()).ok_or(BbError::MagnetBadTarget)?;
         let (Some(to), Some(from)) = (t.at, self.bots[bot].at) else {
             return Err(BbError::MagnetBadTarget);
         };
@@ -225,9 +199,7 @@ impl BumpingBots {
             return Err(BbError::MagnetOutOfRange);
         }
         if n < 2 {
-            return Err(BbError::IllegalCard(
-                "the target is already adjacent (BB-9.2)",
-            ));
+            return Err(BbError::IllegalCard("the target is already adjacent (BB-9.2)"));
         }
         for i in 0..n {
             let h = from.offset(d, i);
@@ -243,12 +215,7 @@ impl BumpingBots {
         for _ in 1..n {
             self.step_bot(bot, d, ev);
         }
-        ev.push(Event::Magnet {
-            seat: self.bots[bot].seat,
-            target,
-            from,
-            to: self.pos(bot),
-        });
+        ev.push(Event::Magnet { seat: self.bots[bot].seat, target, from, to: self.pos(bot) });
     }
 
     /// Is some bot within Magnet range and line of sight (BB-9.2: the end-of-move question)?
@@ -257,9 +224,7 @@ impl BumpingBots {
         let range = self.magnet_range(bot);
         self.bots
             .iter()
-            .filter(|t| {
-                t.at.is_some_and(|h| (2..=range).contains(&from.distance(h)))
-            })
+            .filter(|t| t.at.is_some_and(|h| (2..=range).contains(&from.distance(h))))
             .find(|t| self.magnet_line(bot, t.seat).is_ok())
             .map(|t| t.seat)
     }
@@ -283,14 +248,10 @@ impl BumpingBots {
             ));
         }
         if p.when == Some(When::Start) {
-            return Err(BbError::IllegalCard(
-                "the move is over: \"when\" is \"end\"",
-            ));
+            return Err(BbError::IllegalCard("the move is over: \"when\" is \"end\""));
         }
         self.check_holds(bot, card)?;
-        let target = p
-            .target
-            .ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
+        let target = p.target.ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
         let (d, n) = self.magnet_line(bot, target)?;
         self.spend(bot, card, ev);
         self.magnet_pull(bot, target, d, n, ev);
@@ -319,9 +280,7 @@ fn check_rotations(rots: &[QuickRot], br: usize) -> Result<(), BbError> {
             ));
         }
         if rots[..i].iter().any(|o| o.at_cell == r.at_cell) {
-            return Err(BbError::IllegalRotation(
-                "never more than 60° at once (BB-9.5)",
-            ));
+            return Err(BbError::IllegalRotation("never more than 60° at once (BB-9.5)"));
         }
     }
     Ok(())

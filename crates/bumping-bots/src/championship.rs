@@ -29,10 +29,8 @@ pub fn team_points(teams: &[Vec<u8>], points: &[i32]) -> Vec<i32> {
     teams
         .iter()
         .map(|team| {
-            let mut p: Vec<i32> = team
-                .iter()
-                .filter_map(|&s| points.get(s as usize).copied())
-                .collect();
+            let mut p: Vec<i32> =
+                team.iter().filter_map(|&s| points.get(s as usize).copied()).collect();
             p.sort_unstable_by(|a, b| b.cmp(a));
             let counted = if team.len() >= 3 { 2 } else { 1 };
             p.iter().take(counted).sum()
@@ -51,11 +49,7 @@ pub struct Championship {
 
 impl Championship {
     pub fn new(bots: usize) -> Championship {
-        Championship {
-            bots,
-            standings: vec![0; bots],
-            races: 0,
-        }
+        Championship { bots, standings: vec![0; bots], races: 0 }
     }
 
     /// Add a finished race's ranking (places first to last, ties grouped).
@@ -119,10 +113,7 @@ mod tests {
 
     #[test]
     fn bb_11_3_teams() {
-        assert_eq!(
-            team_points(&[vec![0, 1], vec![2, 3]], &[5, 1, 3, 2]),
-            vec![5, 3]
-        );
+        assert_eq!(team_points(&[vec![0, 1], vec![2, 3]], &[5, 1, 3, 2]), vec![5, 3]);
         assert_eq!(team_points(&[vec![0, 1, 2]], &[10, 8, 6]), vec![18]);
     }
 

@@ -28,11 +28,7 @@ impl BumpingBots {
     }
 
     fn next_place(&self) -> u8 {
-        self.bots
-            .iter()
-            .filter(|b| b.finished_place.is_some())
-            .count() as u8
-            + 1
+        self.bots.iter().filter(|b| b.finished_place.is_some()).count() as u8 + 1
     }
 
     /// BB-10: the bots that finished this round, furthest past the line first, then higher
@@ -40,11 +36,7 @@ impl BumpingBots {
     pub(crate) fn settle_places(&mut self, ev: &mut Vec<Event>) {
         let mut marks = std::mem::take(&mut self.finishing);
         marks.sort_by_key(|m| {
-            (
-                std::cmp::Reverse(m.past),
-                std::cmp::Reverse(self.bots[m.bot].speed),
-                m.bot,
-            )
+            (std::cmp::Reverse(m.past), std::cmp::Reverse(self.bots[m.bot].speed), m.bot)
         });
         let base = self.next_place();
         let mut place = base;
@@ -56,10 +48,7 @@ impl BumpingBots {
                 }
             }
             self.bots[m.bot].finished_place = Some(place);
-            ev.push(Event::Placed {
-                seat: self.bots[m.bot].seat,
-                place,
-            });
+            ev.push(Event::Placed { seat: self.bots[m.bot].seat, place });
         }
     }
 
@@ -68,12 +57,7 @@ impl BumpingBots {
     pub(crate) fn check_race_over(&mut self, ev: &mut Vec<Event>) -> bool {
         let still_racing = |s: &Seat| !self.bots[s.index()].finished;
         if self.round < self.variants.round_limit()
-            && self
-                .order
-                .iter()
-                .filter(|s| still_racing(s))
-                .nth(1)
-                .is_some()
+            && self.order.iter().filter(|s| still_racing(s)).nth(1).is_some()
         {
             return false;
         }
@@ -82,19 +66,14 @@ impl BumpingBots {
             self.bots[s.index()].finished_place = Some(place);
             ev.push(Event::Placed { seat: s, place });
         }
-        ev.push(Event::RaceOver {
-            ranking: self.ranking(),
-        });
+        ev.push(Event::RaceOver { ranking: self.ranking() });
         true
     }
 
     /// Places from first to last; tied seats share a group.
     pub fn ranking(&self) -> Vec<Vec<Seat>> {
-        let mut placed: Vec<(u8, Seat)> = self
-            .bots
-            .iter()
-            .filter_map(|b| b.finished_place.map(|p| (p, b.seat)))
-            .collect();
+        let mut placed: Vec<(u8, Seat)> =
+            self.bots.iter().filter_map(|b| b.finished_place.map(|p| (p, b.seat))).collect();
         placed.sort();
         let mut out: Vec<Vec<Seat>> = Vec::new();
         let mut last = 0;

@@ -47,9 +47,7 @@ impl BumpingBots {
             ));
         }
         if !self.bots[bot].reverse && before_last != 0 && after != 0 {
-            return Err(BbError::IllegalRotation(
-                "one rotation at most going forward (BB-6.2)",
-            ));
+            return Err(BbError::IllegalRotation("one rotation at most going forward (BB-6.2)"));
         }
         if total <= 1 && before_last != 0 {
             return Err(BbError::IllegalRotation(
@@ -57,13 +55,7 @@ impl BumpingBots {
             ));
         }
         let t = self.turn.as_mut().expect("a turn in progress");
-        t.mv = MoveCursor {
-            total,
-            taken: 0,
-            before_last,
-            after,
-            straight: false,
-        };
+        t.mv = MoveCursor { total, taken: 0, before_last, after, straight: false };
         self.phase = Phase::Moving;
         Ok(())
     }
@@ -103,11 +95,7 @@ impl BumpingBots {
         let from = self.pos(bot);
         match self.probe(from, d) {
             Occ::Solid => {
-                ev.push(Event::Collision {
-                    seat: self.bots[bot].seat,
-                    at: from,
-                    against: "wall",
-                });
+                ev.push(Event::Collision { seat: self.bots[bot].seat, at: from, against: "wall" });
                 self.drop_rotations();
                 self.lose_speed(bot, 2, ev);
                 Step::Done
@@ -116,11 +104,7 @@ impl BumpingBots {
             Occ::Mobile(o) => self.mobile_shock(bot, o, d, ev),
             Occ::Free => {
                 let (to, kt) = self.step_bot_at(bot, d, ev);
-                ev.push(Event::Moved {
-                    seat: self.bots[bot].seat,
-                    from,
-                    to,
-                });
+                ev.push(Event::Moved { seat: self.bots[bot].seat, from, to });
                 self.turn.as_mut().expect("a turn").mv.taken += 1;
                 match self.board.arrow_at(kt) {
                     Some(a) => {
@@ -168,17 +152,13 @@ impl BumpingBots {
         let mut h = from;
         for _ in 0..=over {
             if self.board.wall(h, d) {
-                ev.push(Event::LeapCancelled {
-                    seat: self.bots[bot].seat,
-                });
+                ev.push(Event::LeapCancelled { seat: self.bots[bot].seat });
                 return false;
             }
             h = h.neighbour(d);
         }
         if self.occupant(h) != Occ::Free {
-            ev.push(Event::LeapCancelled {
-                seat: self.bots[bot].seat,
-            });
+            ev.push(Event::LeapCancelled { seat: self.bots[bot].seat });
             return false;
         }
         // Passing over cells (whatever they hold): count the line edges, land once.
@@ -188,17 +168,9 @@ impl BumpingBots {
             at = at.neighbour(d);
         }
         self.place_bot(bot, Some(h));
-        ev.push(Event::Leapt {
-            seat: self.bots[bot].seat,
-            from,
-            to: h,
-        });
+        ev.push(Event::Leapt { seat: self.bots[bot].seat, from, to: h });
         if let Some(a) = self.board.arrow(h) {
-            let cells = if self.turn.as_ref().expect("a turn").chosen_speed >= 4 {
-                2
-            } else {
-                1
-            };
+            let cells = if self.turn.as_ref().expect("a turn").chosen_speed >= 4 { 2 } else { 1 };
             self.turn.as_mut().expect("a turn").thrown = true;
             self.throw(bot, a, cells, ev);
             return true;

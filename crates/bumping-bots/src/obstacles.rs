@@ -18,11 +18,7 @@ impl BumpingBots {
         ev: &mut Vec<Event>,
     ) -> Step {
         let at = self.pos(a);
-        ev.push(Event::Collision {
-            seat: self.bots[a].seat,
-            at,
-            against: "mobile",
-        });
+        ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "mobile" });
         self.drop_rotations();
         let t = self.turn.as_mut().expect("a turn");
         let speed = t.chosen_speed;
@@ -98,11 +94,7 @@ impl BumpingBots {
                 Occ::Free => {
                     let to = from.neighbour(dir);
                     self.move_obstacle(o, to);
-                    ev.push(Event::ObstacleMoved {
-                        kind: ObstacleKind::Mobile,
-                        from,
-                        to,
-                    });
+                    ev.push(Event::ObstacleMoved { kind: ObstacleKind::Mobile, from, to });
                     n -= 1;
                 }
             }
@@ -141,19 +133,14 @@ impl BumpingBots {
             && self.occupant(next(o.at, opp(arm))) == Occ::Free
         {
             self.set_motor_arm(m, arm);
-            ev.push(Event::MotorTurned {
-                at: o.at,
-                arms: [arm, opp(arm)],
-            });
+            ev.push(Event::MotorTurned { at: o.at, arms: [arm, opp(arm)] });
             return;
         }
         // Each arm steps from its cell to the next one round the centre: an arm turning from
         // direction a to a+1 steps along a+2; from a to a-1, along a-2.
         let moves =
             [o.arm, opp(o.arm)].map(|a| (next(o.at, turned(a, steps)), turned(a, 2 * steps)));
-        let free = moves
-            .iter()
-            .all(|&(cell, _)| self.occupant(cell) == Occ::Free);
+        let free = moves.iter().all(|&(cell, _)| self.occupant(cell) == Occ::Free);
         if !free && moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir)) {
             for &(cell, _) in &moves {
                 if let Occ::Bot(b) = self.occupant(cell) {
@@ -170,10 +157,7 @@ impl BumpingBots {
         }
         self.set_motor_arm(m, turned(o.arm, steps));
         let arm = self.obstacles[m].arm;
-        ev.push(Event::MotorTurned {
-            at: o.at,
-            arms: [arm, opp(arm)],
-        });
+        ev.push(Event::MotorTurned { at: o.at, arms: [arm, opp(arm)] });
     }
 
     /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir`. A line
@@ -208,11 +192,7 @@ impl BumpingBots {
             self.lose_speed(b, 2, ev);
             let from = self.pos(b);
             let to = self.step_bot(b, dir, ev);
-            ev.push(Event::Pushed {
-                seat: self.bots[b].seat,
-                from,
-                to,
-            });
+            ev.push(Event::Pushed { seat: self.bots[b].seat, from, to });
         }
         if lateral {
             self.rotate(first, spin, ev);

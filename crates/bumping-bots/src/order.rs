@@ -119,8 +119,7 @@ impl BumpingBots {
         if b.started && b.laps >= laps_to_run {
             b.finished = true;
             ev.push(Event::Finished { seat: b.seat });
-            self.finishing
-                .push(crate::state::FinishMark { bot, past: 1 });
+            self.finishing.push(crate::state::FinishMark { bot, past: 1 });
         }
     }
 

@@ -105,10 +105,7 @@ impl BumpingBots {
         while self.bots[self.order[self.cursor].index()].finished {
             self.cursor += 1;
         }
-        ev.push(Event::RoundStarted {
-            round: self.round,
-            order: self.order.clone(),
-        });
+        ev.push(Event::RoundStarted { round: self.round, order: self.order.clone() });
         true
     }
 
@@ -128,20 +125,12 @@ impl BumpingBots {
             (Phase::Speed, Action::Card { .. }) => {
                 self.play_start_card(self.active(), &card_play(action), ev)
             }
-            (
-                Phase::Move,
-                Action::Move {
-                    rotate_before_last,
-                    rotate_after,
-                },
-            ) => self.start_move(self.active(), *rotate_before_last, *rotate_after),
-            (
-                Phase::Shock(_),
-                Action::ShockChoice {
-                    turn_passive,
-                    turn_first,
-                },
-            ) => self.resolve_shock_choice(turn_passive, *turn_first, ev),
+            (Phase::Move, Action::Move { rotate_before_last, rotate_after }) => {
+                self.start_move(self.active(), *rotate_before_last, *rotate_after)
+            }
+            (Phase::Shock(_), Action::ShockChoice { turn_passive, turn_first }) => {
+                self.resolve_shock_choice(turn_passive, *turn_first, ev)
+            }
             (Phase::Orient, Action::Orient { turn }) => {
                 if !(-1..=1).contains(turn) {
                     return Err(BbError::IllegalRotation("orient turns -1, 0 or 1 (BB-7.1)"));
@@ -155,9 +144,7 @@ impl BumpingBots {
                 self.phase = Phase::EndTurn;
                 Ok(())
             }
-            _ => Err(BbError::WrongAction {
-                expected: self.expected(),
-            }),
+            _ => Err(BbError::WrongAction { expected: self.expected() }),
         }
     }
 
@@ -185,11 +172,7 @@ impl BumpingBots {
         b.speed = speed;
         b.reverse = reverse;
         b.changed_direction = choice == SpeedChoice::Reverse;
-        ev.push(Event::SpeedChosen {
-            seat: b.seat,
-            speed,
-            reverse,
-        });
+        ev.push(Event::SpeedChosen { seat: b.seat, speed, reverse });
         self.turn.as_mut().expect("a turn").chosen_speed = speed;
         self.phase = Phase::Move;
         Ok(())
@@ -200,11 +183,7 @@ impl BumpingBots {
     #[inline(never)]
     fn pick(&mut self, seat: Seat, card: Option<Card>, ev: &mut Vec<Event>) -> Result<(), BbError> {
         let card = card.ok_or(BbError::IllegalCard("name the card to pick"))?;
-        let i = self
-            .deck
-            .iter()
-            .position(|&c| c == card)
-            .ok_or(BbError::CardNotInDeck)?;
+        let i = self.deck.iter().position(|&c| c == card).ok_or(BbError::CardNotInDeck)?;
         self.deck.remove(i);
         self.bots[seat.index()].cards.push(card);
         self.picks_left[seat.index()] -= 1;
@@ -226,18 +205,9 @@ impl BumpingBots {
                 at_cell: None,
                 rotations: vec![],
             },
-            Phase::Speed => Action::Speed {
-                choice: SpeedChoice::Keep,
-                new_speed: None,
-            },
-            Phase::Move => Action::Move {
-                rotate_before_last: 0,
-                rotate_after: 0,
-            },
-            Phase::Shock(_) => Action::ShockChoice {
-                turn_passive: vec![],
-                turn_first: 0,
-            },
+            Phase::Speed => Action::Speed { choice: SpeedChoice::Keep, new_speed: None },
+            Phase::Move => Action::Move { rotate_before_last: 0, rotate_after: 0 },
+            Phase::Shock(_) => Action::ShockChoice { turn_passive: vec![], turn_first: 0 },
             Phase::Orient => Action::Orient { turn: 0 },
             Phase::Magnet => Action::Card {
                 card: None,
@@ -265,13 +235,7 @@ impl BumpingBots {
 
 fn card_play(a: &Action) -> CardPlay {
     match a {
-        Action::Card {
-            card,
-            target,
-            when,
-            at_cell,
-            rotations,
-        } => CardPlay {
+        Action::Card { card, target, when, at_cell, rotations } => CardPlay {
             card: *card,
             target: *target,
             when: *when,
@@ -309,10 +273,7 @@ impl Game for BumpingBots {
             return None;
         }
         let scores = self.race_points().into_iter().map(i64::from).collect();
-        Some(Outcome {
-            ranking: self.ranking(),
-            scores: Some(scores),
-        })
+        Some(Outcome { ranking: self.ranking(), scores: Some(scores) })
     }
 
     fn apply(

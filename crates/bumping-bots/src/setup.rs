@@ -86,20 +86,13 @@ impl Setup {
 }
 
 fn err(problems: Vec<String>) -> Result<(), SetupError> {
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(SetupError { problems })
-    }
+    if problems.is_empty() { Ok(()) } else { Err(SetupError { problems }) }
 }
 
 impl BumpingBots {
     pub(crate) fn from_setup(setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
         let board = Board::build(&setup.board).map_err(|p| SetupError {
-            problems: p
-                .into_iter()
-                .map(|(w, m)| format!("board.{w}: {m}"))
-                .collect(),
+            problems: p.into_iter().map(|(w, m)| format!("board.{w}: {m}")).collect(),
         })?;
         Self::from_parts(Arc::new(board), setup, seed)
     }
@@ -203,10 +196,7 @@ impl BumpingBots {
     }
 
     pub(crate) fn next_picker(&self) -> Option<Seat> {
-        self.picks_left
-            .iter()
-            .position(|&p| p > 0)
-            .map(|i| Seat(i as u8))
+        self.picks_left.iter().position(|&p| p > 0).map(|i| Seat(i as u8))
     }
 
     fn check_obstacle_cells(&self) -> Result<(), SetupError> {
@@ -269,12 +259,8 @@ fn bot_from(s: &BotSetup) -> Bot {
 /// BB-3 / BB-11.2: the order in which unplaced bots take the grid: explicit, reverse standings,
 /// or drawn at random (seeded).
 fn grid_order(setup: &Setup, rng: &mut Rng) -> Vec<Seat> {
-    let unplaced: Vec<Seat> = setup
-        .bots
-        .iter()
-        .filter(|b| b.at.is_none())
-        .map(|b| b.seat)
-        .collect();
+    let unplaced: Vec<Seat> =
+        setup.bots.iter().filter(|b| b.at.is_none()).map(|b| b.seat).collect();
     if let Some(o) = &setup.grid_order {
         // The listed seats first (once each), then any unplaced seat the list forgot.
         let mut order: Vec<Seat> = Vec::new();
@@ -361,12 +347,7 @@ impl ScenarioSetup {
         board: BoardSpec,
         variants: Variants,
     ) -> Result<Setup, (String, String)> {
-        let listed = self
-            .bots
-            .iter()
-            .map(|b| b.seat.0 as usize + 1)
-            .max()
-            .unwrap_or(0);
+        let listed = self.bots.iter().map(|b| b.seat.0 as usize + 1).max().unwrap_or(0);
         let n = listed.max(self.players.unwrap_or(0) as usize);
         if n == 0 {
             return Err(("bots".into(), "list the bots, or give \"players\"".into()));

@@ -27,11 +27,7 @@ impl BumpingBots {
     #[inline(never)]
     pub(crate) fn bot_shock(&mut self, a: usize, p: usize, d: HexDir, ev: &mut Vec<Event>) -> Step {
         let at = self.pos(a);
-        ev.push(Event::Collision {
-            seat: self.bots[a].seat,
-            at,
-            against: "bot",
-        });
+        ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "bot" });
         self.drop_rotations();
         let speed = self.turn.as_ref().expect("a turn").chosen_speed;
         let push = push_cells(speed);
@@ -43,13 +39,8 @@ impl BumpingBots {
             && self.is_lateral(last, d)
             && self.probe(self.pos(last), d) != Occ::Solid;
         if first_choice || last_choice {
-            self.phase = Phase::Shock(PendingShock::Bots {
-                chain,
-                dir: d,
-                push,
-                first_choice,
-                last_choice,
-            });
+            self.phase =
+                Phase::Shock(PendingShock::Bots { chain, dir: d, push, first_choice, last_choice });
             return Step::Wait;
         }
         self.lose_speed(a, 2, ev);
@@ -69,22 +60,12 @@ impl BumpingBots {
         let Phase::Shock(pending) = self.phase.clone() else {
             unreachable!("checked by the caller")
         };
-        if turn_passive
-            .iter()
-            .chain([&turn_first])
-            .any(|t| !(-1..=1).contains(t))
-        {
+        if turn_passive.iter().chain([&turn_first]).any(|t| !(-1..=1).contains(t)) {
             return Err(BbError::IllegalShockChoice("each entry is -1, 0 or 1"));
         }
         let a = self.turn.as_ref().expect("a turn").bot;
         match pending {
-            PendingShock::Bots {
-                chain,
-                dir,
-                push,
-                first_choice,
-                last_choice,
-            } => {
+            PendingShock::Bots { chain, dir, push, first_choice, last_choice } => {
                 if turn_first != 0 && !first_choice {
                     return Err(BbError::IllegalShockChoice(
                         "turn_first: the first bot cannot be turned (BB-7.6)",
@@ -159,11 +140,7 @@ impl BumpingBots {
                 }
                 Occ::Bot(n) => {
                     // BB-7.5: a new shock passed on by the chain rule with the distance left.
-                    ev.push(Event::Collision {
-                        seat: self.bots[b].seat,
-                        at: from,
-                        against: "bot",
-                    });
+                    ev.push(Event::Collision { seat: self.bots[b].seat, at: from, against: "bot" });
                     if moved > 0 {
                         self.lose_speed(b, 2, ev);
                     }
@@ -179,11 +156,7 @@ impl BumpingBots {
                 Occ::Free => {
                     let to = self.step_bot(b, d, ev);
                     moved += 1;
-                    ev.push(Event::Pushed {
-                        seat: self.bots[b].seat,
-                        from,
-                        to,
-                    });
+                    ev.push(Event::Pushed { seat: self.bots[b].seat, from, to });
                     if let Some(a) = self.board.arrow(to) {
                         self.throw(b, a, k, ev);
                         return;

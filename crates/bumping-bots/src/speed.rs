@@ -58,9 +58,9 @@ pub fn speed_after(
             "forward speeds stop at 6 (BB-5.2)"
         })),
         AccelerateTo3 if v == 1 => Ok((3, rev)),
-        AccelerateTo3 => Err(BbError::IllegalSpeedChoice(
-            "straight to 3 only from speed 1 (BB-5.2)",
-        )),
+        AccelerateTo3 => {
+            Err(BbError::IllegalSpeedChoice("straight to 3 only from speed 1 (BB-5.2)"))
+        }
         Decelerate if v > 1 => Ok((v - 1, rev)),
         Decelerate => Err(BbError::IllegalSpeedChoice(
             "a bot never goes below speed 1: there is no brake (BB-5.3)",

@@ -47,13 +47,7 @@ pub struct Obstacle {
 
 impl Obstacle {
     pub fn new(kind: ObstacleKind, at: Hex, arm: HexDir, spin: Spin) -> Obstacle {
-        let mut o = Obstacle {
-            kind,
-            at,
-            arm,
-            spin,
-            cells: [at, at],
-        };
+        let mut o = Obstacle { kind, at, arm, spin, cells: [at, at] };
         if kind == ObstacleKind::Motorised {
             o.set_arm(arm);
         }
@@ -134,13 +128,7 @@ impl Turn {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PendingShock {
     /// The active bot hit `chain[0]`; the push goes to the last bot of the chain.
-    Bots {
-        chain: Vec<usize>,
-        dir: HexDir,
-        push: u8,
-        first_choice: bool,
-        last_choice: bool,
-    },
+    Bots { chain: Vec<usize>, dir: HexDir, push: u8, first_choice: bool, last_choice: bool },
     /// A mobile obstacle launched by the active bot hit `target` laterally.
     Obstacle { target: usize, dir: HexDir },
 }
@@ -265,10 +253,7 @@ pub(crate) fn turn_between(from: HexDir, to: HexDir) -> i32 {
 #[inline]
 pub(crate) fn next(h: Hex, d: HexDir) -> Hex {
     let (dq, dr) = STEPS[d.index() as usize];
-    Hex {
-        q: h.q + dq,
-        r: h.r + dr,
-    }
+    Hex { q: h.q + dq, r: h.r + dr }
 }
 
 /// What stands on a cell, for movement (BB-7.1).
@@ -310,11 +295,7 @@ impl BumpingBots {
             Some(k) => self.occupant_at(k),
             None => Occ::Solid,
         };
-        debug_assert_eq!(
-            found,
-            self.occupant_slow(h),
-            "occupancy table out of step at {h}"
-        );
+        debug_assert_eq!(found, self.occupant_slow(h), "occupancy table out of step at {h}");
         found
     }
 
@@ -451,10 +432,7 @@ impl BumpingBots {
         if new != b.speed {
             b.speed = new;
         }
-        ev.push(crate::Event::SpeedLost {
-            seat: b.seat,
-            speed: b.speed,
-        });
+        ev.push(crate::Event::SpeedLost { seat: b.seat, speed: b.speed });
     }
 
     pub(crate) fn travel_dir(&self, bot: usize) -> HexDir {
@@ -472,10 +450,7 @@ impl BumpingBots {
     fn rotate_by(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
         let b = &mut self.bots[bot];
         b.facing = turned(b.facing, turn as i32);
-        ev.push(crate::Event::Turned {
-            seat: b.seat,
-            facing: b.facing,
-        });
+        ev.push(crate::Event::Turned { seat: b.seat, facing: b.facing });
     }
 
     pub(crate) fn cells(&self, speed: u8) -> u8 {

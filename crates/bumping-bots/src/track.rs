@@ -151,10 +151,7 @@ impl Board {
         let r1 = spec.cells.iter().map(|c| c.at.r).max().unwrap_or(0) + 1;
         let (w, h) = (q1 - q0 + 1, r1 - r0 + 1);
         if (w as i64) * (h as i64) > 1_000_000 {
-            problems.push((
-                "cells".into(),
-                "the board spans more than a million cells".into(),
-            ));
+            problems.push(("cells".into(), "the board spans more than a million cells".into()));
             return Err(problems);
         }
         let mut b = Board {
@@ -171,26 +168,14 @@ impl Board {
         };
         for (i, c) in spec.cells.iter().enumerate() {
             let (Some(p), Some(l)) = (c.progress, c.lane) else {
-                problems.push((
-                    format!("cells[{i}]"),
-                    "missing progress or lane (BB-13)".into(),
-                ));
+                problems.push((format!("cells[{i}]"), "missing progress or lane (BB-13)".into()));
                 continue;
             };
             let k = b.index(c.at).expect("inside the bounding box");
             if b.cells[k].on {
-                problems.push((
-                    format!("cells[{i}].at"),
-                    format!("cell {} listed twice", c.at),
-                ));
+                problems.push((format!("cells[{i}].at"), format!("cell {} listed twice", c.at)));
             }
-            b.cells[k] = Cell {
-                on: true,
-                walls: 0,
-                progress: p,
-                lane: l,
-                ..OFF
-            };
+            b.cells[k] = Cell { on: true, walls: 0, progress: p, lane: l, ..OFF };
         }
         b.wall_borders();
         for e in &spec.walls {
@@ -210,28 +195,19 @@ impl Board {
         }
         for (i, g) in spec.start_grid.iter().enumerate() {
             if !b.on(g.at) {
-                problems.push((
-                    format!("start_grid[{i}].at"),
-                    format!("{} is off the track", g.at),
-                ));
+                problems
+                    .push((format!("start_grid[{i}].at"), format!("{} is off the track", g.at)));
             }
         }
         b.place_static_obstacles(&mut problems);
         b.compute_pref();
-        if problems.is_empty() {
-            Ok(b)
-        } else {
-            Err(problems)
-        }
+        if problems.is_empty() { Ok(b) } else { Err(problems) }
     }
 
     fn place_static_obstacles(&mut self, problems: &mut Vec<(String, String)>) {
         for (i, o) in self.spec.obstacles.clone().iter().enumerate() {
             if !self.on(o.at) {
-                problems.push((
-                    format!("obstacles[{i}].at"),
-                    format!("{} is off the track", o.at),
-                ));
+                problems.push((format!("obstacles[{i}].at"), format!("{} is off the track", o.at)));
                 continue;
             }
             match o.kind {
@@ -410,8 +386,6 @@ impl Board {
     }
     /// Every track cell, in row order.
     pub fn track_cells(&self) -> impl Iterator<Item = Hex> + '_ {
-        (0..self.cells.len())
-            .filter(|&k| self.cells[k].on)
-            .map(|k| self.hex_at(k))
+        (0..self.cells.len()).filter(|&k| self.cells[k].on).map(|k| self.hex_at(k))
     }
 }

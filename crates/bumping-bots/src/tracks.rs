@@ -41,10 +41,7 @@ impl std::fmt::Display for TrackError {
 impl std::error::Error for TrackError {}
 
 fn fail<T>(line: usize, message: impl Into<String>) -> Result<T, TrackError> {
-    Err(TrackError {
-        line,
-        message: message.into(),
-    })
+    Err(TrackError { line, message: message.into() })
 }
 
 fn ints(line: usize, words: &[&str], n: usize, what: &str) -> Result<Vec<i32>, TrackError> {
@@ -53,10 +50,7 @@ fn ints(line: usize, words: &[&str], n: usize, what: &str) -> Result<Vec<i32>, T
     }
     words
         .iter()
-        .map(|w| {
-            w.parse::<i32>()
-                .or_else(|_| fail(line, format!("expected {what}, got {w:?}")))
-        })
+        .map(|w| w.parse::<i32>().or_else(|_| fail(line, format!("expected {what}, got {w:?}"))))
         .collect()
 }
 
@@ -94,9 +88,7 @@ pub fn load(text: &str) -> Result<BoardSpec, TrackError> {
         if line.is_empty() {
             continue;
         }
-        let (key, rest) = line
-            .split_once(':')
-            .map_or((line, ""), |(k, r)| (k.trim(), r.trim()));
+        let (key, rest) = line.split_once(':').map_or((line, ""), |(k, r)| (k.trim(), r.trim()));
         let words: Vec<&str> = rest.split_whitespace().collect();
         match key {
             "name" => spec.name = Some(rest.to_string()),
@@ -107,28 +99,18 @@ pub fn load(text: &str) -> Result<BoardSpec, TrackError> {
                 }
             }
             "map" => {
-                let top = if words.is_empty() {
-                    0
-                } else {
-                    ints(n, &words, 1, "the first row's r")?[0]
-                };
+                let top =
+                    if words.is_empty() { 0 } else { ints(n, &words, 1, "the first row's r")?[0] };
                 in_map = Some(top);
             }
             "wall" | "finish" => {
                 let v = ints(n, &words, 3, "q r side")?;
                 let e = HexEdge::new(Hex::new(v[0], v[1]), dir(n, v[2])?);
-                if key == "wall" {
-                    spec.walls.push(e)
-                } else {
-                    spec.finish_line.push(e)
-                }
+                if key == "wall" { spec.walls.push(e) } else { spec.finish_line.push(e) }
             }
             "grid" => {
                 let v = ints(n, &words, 3, "q r facing")?;
-                spec.start_grid.push(GridSpot {
-                    at: Hex::new(v[0], v[1]),
-                    facing: dir(n, v[2])?,
-                });
+                spec.start_grid.push(GridSpot { at: Hex::new(v[0], v[1]), facing: dir(n, v[2])? });
             }
             "motorised" => {
                 if words.len() != 4 {
@@ -153,23 +135,13 @@ pub fn load(text: &str) -> Result<BoardSpec, TrackError> {
         }
     }
     if in_map.is_some() {
-        return fail(
-            text.lines().count(),
-            "the map is not closed by a line \"end\"",
-        );
+        return fail(text.lines().count(), "the map is not closed by a line \"end\"");
     }
-    for o in spec
-        .obstacles
-        .iter_mut()
-        .filter(|o| o.kind == ObstacleKind::Motorised)
-    {
+    for o in spec.obstacles.iter_mut().filter(|o| o.kind == ObstacleKind::Motorised) {
         let Some(&(arm, spin)) = motors.get(&o.at) else {
             return fail(
                 0,
-                format!(
-                    "the motorised obstacle at {} has no \"motorised:\" line",
-                    o.at
-                ),
+                format!("the motorised obstacle at {} has no \"motorised:\" line", o.at),
             );
         };
         o.arms = Some([arm, arm.opposite()]);
@@ -189,10 +161,7 @@ fn map_row(n: usize, r: i32, raw: &str, spec: &mut BoardSpec) -> Result<(), Trac
         if (x - r).rem_euclid(2) != 0 {
             return fail(
                 n,
-                format!(
-                    "column {}: cells of row {r} sit on columns of the other parity",
-                    x + 1
-                ),
+                format!("column {}: cells of row {r} sit on columns of the other parity", x + 1),
             );
         }
         let at = Hex::new((x - r).div_euclid(2), r);
@@ -209,18 +178,9 @@ fn map_row(n: usize, r: i32, raw: &str, spec: &mut BoardSpec) -> Result<(), Trac
                 );
             }
         };
-        spec.cells.push(CellSpec {
-            at,
-            progress: None,
-            lane: None,
-        });
+        spec.cells.push(CellSpec { at, progress: None, lane: None });
         if let Some(kind) = kind {
-            spec.obstacles.push(ObstacleSpec {
-                kind,
-                at,
-                arms: None,
-                turn: None,
-            });
+            spec.obstacles.push(ObstacleSpec { kind, at, arms: None, turn: None });
         }
     }
     Ok(())
@@ -255,18 +215,10 @@ pub fn compute_racing_line(spec: &mut BoardSpec) {
         let e = HexEdge::new(h, d).normalised();
         !walls.contains(&e) && !line.contains(&e)
     };
-    let ahead = bfs(
-        &on,
-        spec.finish_line
-            .iter()
-            .map(|e| e.at.neighbour(e.side))
-            .collect(),
-        open,
-    );
+    let ahead = bfs(&on, spec.finish_line.iter().map(|e| e.at.neighbour(e.side)).collect(), open);
     let behind = bfs(&on, spec.finish_line.iter().map(|e| e.at).collect(), open);
-    let lanes = bfs(&on, inner_border(&on), |h, d| {
-        !walls.contains(&HexEdge::new(h, d).normalised())
-    });
+    let lanes =
+        bfs(&on, inner_border(&on), |h, d| !walls.contains(&HexEdge::new(h, d).normalised()));
     for c in &mut spec.cells {
         let (f, b) = (ahead.get(&c.at).copied(), behind.get(&c.at).copied());
         let p = match (f, b) {
@@ -350,11 +302,8 @@ pub struct Validation {
 /// bumper arrow. Warns about one-cell passages (a free cell blocked on two opposite sides).
 pub fn validate(spec: &BoardSpec) -> Validation {
     let (on, walls) = walled_edges(spec);
-    let walled = |h: Hex| {
-        HexDir::ALL
-            .iter()
-            .any(|&d| walls.contains(&HexEdge::new(h, d).normalised()))
-    };
+    let walled =
+        |h: Hex| HexDir::ALL.iter().any(|&d| walls.contains(&HexEdge::new(h, d).normalised()));
     let walled_cells: Vec<Hex> = on.iter().copied().filter(|&h| walled(h)).collect();
     let mut v = Validation::default();
     let arrows: BTreeSet<Hex> = spec
@@ -389,20 +338,13 @@ pub fn validate(spec: &BoardSpec) -> Validation {
             }
         }
     }
-    let solid: BTreeSet<Hex> = spec
-        .obstacles
-        .iter()
-        .filter(|o| o.kind != ObstacleKind::Mobile)
-        .map(|o| o.at)
-        .collect();
+    let solid: BTreeSet<Hex> =
+        spec.obstacles.iter().filter(|o| o.kind != ObstacleKind::Mobile).map(|o| o.at).collect();
     let blocked = |h: Hex, d: HexDir| {
         walls.contains(&HexEdge::new(h, d).normalised()) || solid.contains(&h.neighbour(d))
     };
     for &h in on.iter().filter(|h| !solid.contains(h)) {
-        if (0..3)
-            .map(|i| HexDir::ALL[i])
-            .any(|d| blocked(h, d) && blocked(h, d.opposite()))
-        {
+        if (0..3).map(|i| HexDir::ALL[i]).any(|d| blocked(h, d) && blocked(h, d.opposite())) {
             v.warnings.push(format!("one-cell passage at {h} (BB-12)"));
         }
     }
@@ -434,10 +376,7 @@ impl RandomRacer {
         let mut spec = track.clone();
         spec.laps = laps;
         let board = Arc::new(Board::build(&spec).expect("a valid track"));
-        RandomRacer {
-            setup: Setup::race(spec, bots),
-            board,
-        }
+        RandomRacer { setup: Setup::race(spec, bots), board }
     }
 
     /// One race of random players (`sample_action`), seeded.
@@ -456,11 +395,7 @@ impl RandomRacer {
             }
             actions += 1;
         }
-        RaceSummary {
-            ranking: g.ranking(),
-            rounds: g.round(),
-            actions,
-        }
+        RaceSummary { ranking: g.ranking(), rounds: g.round(), actions }
     }
 }
 
@@ -469,31 +404,18 @@ impl RandomRacer {
 pub fn render_svg(track: &BoardSpec) -> String {
     let size = 20.0_f64;
     let s3 = 3f64.sqrt();
-    let centre = |h: Hex| {
-        (
-            size * s3 * (h.q as f64 + h.r as f64 / 2.0),
-            size * 1.5 * h.r as f64,
-        )
-    };
+    let centre = |h: Hex| (size * s3 * (h.q as f64 + h.r as f64 / 2.0), size * 1.5 * h.r as f64);
     let corner = |h: Hex, i: i32| {
         let (x, y) = centre(h);
         let a = std::f64::consts::PI / 180.0 * (60.0 * i as f64 - 30.0);
         (x + size * a.cos(), y + size * a.sin())
     };
     // Side d lies between corners d and d+1 (corner 0 at -30°, E side between -30° and 30°).
-    let edge = |e: HexEdge| {
-        (
-            corner(e.at, e.side.index() as i32),
-            corner(e.at, e.side.index() as i32 + 1),
-        )
-    };
+    let edge =
+        |e: HexEdge| (corner(e.at, e.side.index() as i32), corner(e.at, e.side.index() as i32 + 1));
     let pts: Vec<(f64, f64)> = track.cells.iter().map(|c| centre(c.at)).collect();
-    let (minx, maxx) = pts
-        .iter()
-        .fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (miny, maxy) = pts
-        .iter()
-        .fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
+    let (minx, maxx) = pts.iter().fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.0), b.max(p.0)));
+    let (miny, maxy) = pts.iter().fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{:.1} {:.1} {:.1} {:.1}\">\n",
         minx - 2.0 * size,
@@ -502,14 +424,9 @@ pub fn render_svg(track: &BoardSpec) -> String {
         maxy - miny + 4.0 * size
     );
     for c in &track.cells {
-        let p: Vec<String> = (0..6)
-            .map(|i| corner(c.at, i))
-            .map(|(x, y)| format!("{x:.1},{y:.1}"))
-            .collect();
-        out += &format!(
-            "<polygon points=\"{}\" fill=\"#ddd\" stroke=\"#bbb\"/>\n",
-            p.join(" ")
-        );
+        let p: Vec<String> =
+            (0..6).map(|i| corner(c.at, i)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        out += &format!("<polygon points=\"{}\" fill=\"#ddd\" stroke=\"#bbb\"/>\n", p.join(" "));
     }
     let (_, walls) = walled_edges(track);
     for e in walls {

@@ -117,10 +117,7 @@ impl View {
                     engine_turns: b.engine_turns,
                     changed_direction: b.changed_direction,
                     points: points[b.seat.index()],
-                    standing: g
-                        .standings
-                        .get(b.seat.index())
-                        .map(|s| s + points[b.seat.index()]),
+                    standing: g.standings.get(b.seat.index()).map(|s| s + points[b.seat.index()]),
                 }
             })
             .collect();
@@ -136,12 +133,7 @@ impl View {
         let mut ranking: Vec<PlaceView> = g
             .bots
             .iter()
-            .filter_map(|b| {
-                b.finished_place.map(|place| PlaceView {
-                    seat: b.seat,
-                    place,
-                })
-            })
+            .filter_map(|b| b.finished_place.map(|place| PlaceView { seat: b.seat, place }))
             .collect();
         ranking.sort_by_key(|p| (p.place, p.seat));
         let teams = g.variants.team_list(g.bots.len()).map(|t| {
@@ -167,7 +159,9 @@ impl View {
                 _ => None,
             },
             shock: match &g.phase {
-                Phase::Shock(PendingShock::Bots { chain, push, first_choice, last_choice, .. }) => Some(ShockView {
+                Phase::Shock(PendingShock::Bots {
+                    chain, push, first_choice, last_choice, ..
+                }) => Some(ShockView {
                     pushed: g.bots[*chain.last().expect("a chain")].seat,
                     turn_cells: if *last_choice { *push } else { 0 },
                     turn_first: first_choice.then(|| g.bots[chain[0]].seat),
@@ -194,13 +188,7 @@ fn play(
     at_cell: Option<u8>,
     rotations: Vec<QuickRot>,
 ) -> Action {
-    Action::Card {
-        card: Some(card),
-        target,
-        when,
-        at_cell,
-        rotations,
-    }
+    Action::Card { card: Some(card), target, when, at_cell, rotations }
 }
 
 /// Plausible actions for the decision owed now (`legal_actions` filters them by legality).
@@ -213,15 +201,9 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
             for choice in SpeedChoice::ALL {
                 match choice {
                     SpeedChoice::Reverse => {
-                        out.extend([1, 2].map(|s| Action::Speed {
-                            choice,
-                            new_speed: Some(s),
-                        }));
+                        out.extend([1, 2].map(|s| Action::Speed { choice, new_speed: Some(s) }));
                     }
-                    _ => out.push(Action::Speed {
-                        choice,
-                        new_speed: None,
-                    }),
+                    _ => out.push(Action::Speed { choice, new_speed: None }),
                 }
             }
             out.extend([card(Card::Nitro), card(Card::Engine)]);
@@ -238,44 +220,28 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
                 }
             }
             for &s in &seats {
-                out.push(play(
-                    Card::Magnet,
-                    Some(s),
-                    Some(crate::When::Start),
-                    None,
-                    vec![],
-                ));
+                out.push(play(Card::Magnet, Some(s), Some(crate::When::Start), None, vec![]));
             }
         }
         Phase::Move => {
             for b in -1..=1 {
                 for a in -1..=1 {
-                    out.push(Action::Move {
-                        rotate_before_last: b,
-                        rotate_after: a,
-                    });
+                    out.push(Action::Move { rotate_before_last: b, rotate_after: a });
                 }
             }
         }
         Phase::Shock(p) => {
             let (n, first) = match p {
-                PendingShock::Bots {
-                    push,
-                    first_choice,
-                    last_choice,
-                    ..
-                } => (if *last_choice { *push as usize } else { 0 }, *first_choice),
+                PendingShock::Bots { push, first_choice, last_choice, .. } => {
+                    (if *last_choice { *push as usize } else { 0 }, *first_choice)
+                }
                 PendingShock::Obstacle { .. } => (1, false),
             };
             for f in if first { -1..=1 } else { 0..=0 } {
                 for code in 0..3usize.pow(n as u32) {
-                    let tp: Vec<i8> = (0..n)
-                        .map(|i| (code / 3usize.pow(i as u32) % 3) as i8 - 1)
-                        .collect();
-                    out.push(Action::ShockChoice {
-                        turn_passive: tp,
-                        turn_first: f,
-                    });
+                    let tp: Vec<i8> =
+                        (0..n).map(|i| (code / 3usize.pow(i as u32) % 3) as i8 - 1).collect();
+                    out.push(Action::ShockChoice { turn_passive: tp, turn_first: f });
                 }
             }
         }
@@ -289,13 +255,7 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
                 rotations: vec![],
             });
             for &s in &seats {
-                out.push(play(
-                    Card::Magnet,
-                    Some(s),
-                    Some(crate::When::End),
-                    None,
-                    vec![],
-                ));
+                out.push(play(Card::Magnet, Some(s), Some(crate::When::End), None, vec![]));
             }
         }
         _ => {}
@@ -315,37 +275,21 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
         Phase::Speed => sample_card(g, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
         Phase::Move => sample_move(g, bot, rng),
         Phase::Shock(p) => match p {
-            PendingShock::Bots {
-                push,
-                first_choice,
-                last_choice,
-                ..
-            } => Action::ShockChoice {
+            PendingShock::Bots { push, first_choice, last_choice, .. } => Action::ShockChoice {
                 turn_passive: if *last_choice {
                     (0..*push).map(|_| rng.below(3) as i8 - 1).collect()
                 } else {
                     vec![]
                 },
-                turn_first: if *first_choice {
-                    rng.below(3) as i8 - 1
-                } else {
-                    0
-                },
+                turn_first: if *first_choice { rng.below(3) as i8 - 1 } else { 0 },
             },
-            PendingShock::Obstacle { .. } => Action::ShockChoice {
-                turn_passive: vec![rng.below(3) as i8 - 1],
-                turn_first: 0,
-            },
+            PendingShock::Obstacle { .. } => {
+                Action::ShockChoice { turn_passive: vec![rng.below(3) as i8 - 1], turn_first: 0 }
+            }
         },
-        Phase::Orient => Action::Orient {
-            turn: sample_orient(g, bot, rng),
-        },
+        Phase::Orient => Action::Orient { turn: sample_orient(g, bot, rng) },
         Phase::Magnet => {
-            let target = if rng.below(2) == 0 {
-                g.magnet_target(bot)
-            } else {
-                None
-            };
+            let target = if rng.below(2) == 0 { g.magnet_target(bot) } else { None };
             match target {
                 Some(t) => play(Card::Magnet, Some(t), Some(crate::When::End), None, vec![]),
                 None => Action::Card {
@@ -409,10 +353,7 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
         let f = turned(b.facing, t as i32);
         if b.reverse { opp(f) } else { f }
     };
-    [want, 1, -1, 0]
-        .into_iter()
-        .find(|&t| clear(g, bot, travel(t)))
-        .unwrap_or(want)
+    [want, 1, -1, 0].into_iter().find(|&t| clear(g, bot, travel(t))).unwrap_or(want)
 }
 
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
@@ -420,35 +361,17 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     if rng.below(LEAN) != 0 {
         let blocked = !clear(g, bot, b.facing);
         let sensible = if b.reverse && !blocked && !b.changed_direction {
-            Action::Speed {
-                choice: SpeedChoice::Reverse,
-                new_speed: Some(2),
-            }
+            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(2) }
         } else if b.reverse {
-            Action::Speed {
-                choice: SpeedChoice::Keep,
-                new_speed: None,
-            }
+            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
         } else if blocked {
-            Action::Speed {
-                choice: SpeedChoice::Reverse,
-                new_speed: Some(1),
-            }
+            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(1) }
         } else if b.speed == 1 && !b.changed_direction {
-            Action::Speed {
-                choice: SpeedChoice::AccelerateTo3,
-                new_speed: None,
-            }
+            Action::Speed { choice: SpeedChoice::AccelerateTo3, new_speed: None }
         } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 6 {
-            Action::Speed {
-                choice: SpeedChoice::Accelerate,
-                new_speed: None,
-            }
+            Action::Speed { choice: SpeedChoice::Accelerate, new_speed: None }
         } else {
-            Action::Speed {
-                choice: SpeedChoice::Keep,
-                new_speed: None,
-            }
+            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
         };
         return sensible;
     }
@@ -482,17 +405,11 @@ fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
         Card::Jumper => Some(play(c, None, None, Some(rng.below(3) as u8), vec![])),
         Card::Rotation => {
             let turn = if rng.below(2) == 0 { -1 } else { 1 };
-            Some(play(
-                c,
-                None,
-                None,
-                None,
-                vec![QuickRot { at_cell: 0, turn }],
-            ))
+            Some(play(c, None, None, None, vec![QuickRot { at_cell: 0, turn }]))
         }
-        Card::Magnet => g
-            .magnet_target(bot)
-            .map(|t| play(c, Some(t), Some(crate::When::Start), None, vec![])),
+        Card::Magnet => {
+            g.magnet_target(bot).map(|t| play(c, Some(t), Some(crate::When::Start), None, vec![]))
+        }
     }
 }
 
@@ -500,20 +417,14 @@ fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
     let t = g.turn.as_ref().expect("a turn");
     if t.quick_card {
-        return Action::Move {
-            rotate_before_last: 0,
-            rotate_after: 0,
-        };
+        return Action::Move { rotate_before_last: 0, rotate_after: 0 };
     }
     let cells =
         g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
     let before_ok = cells > 1;
     if rng.below(LEAN) != 0 {
         let s = steer_at(g, bot, cells).unwrap_or(0);
-        return Action::Move {
-            rotate_before_last: 0,
-            rotate_after: s,
-        };
+        return Action::Move { rotate_before_last: 0, rotate_after: s };
     }
     let (mut bl, mut af) = (rng.below(3) as i8 - 1, rng.below(3) as i8 - 1);
     if !before_ok {
@@ -522,8 +433,5 @@ fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     if !b.reverse && bl != 0 && af != 0 {
         if rng.below(2) == 0 { bl = 0 } else { af = 0 }
     }
-    Action::Move {
-        rotate_before_last: bl,
-        rotate_after: af,
-    }
+    Action::Move { rotate_before_last: bl, rotate_after: af }
 }

@@ -53,13 +53,11 @@ fn play(g: &mut BumpingBots, rng: &mut Rng, max: usize) -> Result<Vec<LogEntry<A
             break;
         }
         if rng.below(20) == 0 {
-            g.time_up(&mut events)
-                .map_err(|e| format!("time_up refused: {e}"))?;
+            g.time_up(&mut events).map_err(|e| format!("time_up refused: {e}"))?;
             log.push(LogEntry::TimeUp);
         } else {
             let a = g.sample_action(seat, rng).ok_or("no sampled action")?;
-            g.apply(seat, &a, &mut events)
-                .map_err(|e| format!("sampled {a:?} refused: {e}"))?;
+            g.apply(seat, &a, &mut events).map_err(|e| format!("sampled {a:?} refused: {e}"))?;
             log.push(LogEntry::Act { seat, action: a });
         }
         check_cells(&g.view(Observer::Omniscient))?;
@@ -129,10 +127,7 @@ fn garbage(rng: &mut Rng) -> Vec<Action> {
             choice: bumping_bots::SpeedChoice::ALL[rng.index(5)],
             new_speed: [None, Some(1), Some(2), Some(3)][rng.index(4)],
         });
-        out.push(Action::Move {
-            rotate_before_last: t(rng),
-            rotate_after: t(rng),
-        });
+        out.push(Action::Move { rotate_before_last: t(rng), rotate_after: t(rng) });
         out.push(Action::ShockChoice {
             turn_passive: (0..rng.below(4)).map(|_| t(rng)).collect(),
             turn_first: t(rng),
@@ -144,10 +139,7 @@ fn garbage(rng: &mut Rng) -> Vec<Action> {
             when: None,
             at_cell: Some(rng.below(8) as u8),
             rotations: (0..rng.below(4))
-                .map(|_| bumping_bots::QuickRot {
-                    at_cell: rng.below(4) as u8,
-                    turn: t(rng),
-                })
+                .map(|_| bumping_bots::QuickRot { at_cell: rng.below(4) as u8, turn: t(rng) })
                 .collect(),
         });
     }

@@ -4,16 +4,13 @@
 use serde_json::{Value, json};
 
 fn board() -> Value {
-    let cells: Vec<Value> = (0..6)
-        .map(|q| json!({"at": [q, 0], "progress": q, "lane": 0}))
-        .collect();
+    let cells: Vec<Value> =
+        (0..6).map(|q| json!({"at": [q, 0], "progress": q, "lane": 0})).collect();
     json!({"cells": cells, "walls": [], "finish_line": [], "start_grid": [{"at": [1, 0], "facing": 0}], "obstacles": [], "laps": 2})
 }
 
 fn run(doc: Value) -> Result<i32, String> {
-    scenario::run(doc.to_string().as_bytes())
-        .map(|o| o.exit)
-        .map_err(|e| e.to_string())
+    scenario::run(doc.to_string().as_bytes()).map(|o| o.exit).map_err(|e| e.to_string())
 }
 
 fn scen(board: Value, setup: Value) -> Value {
@@ -28,76 +25,31 @@ fn bad_files_are_schema_errors() {
     let mut motor = board();
     motor["obstacles"] = json!([{"kind": "motorised", "at": [2, 0]}]);
     let cases = [
-        (
-            "missing lane",
-            scen(no_lane, bot(json!({"seat": 0, "at": [0, 0]}))),
-            "lane",
-        ),
-        (
-            "unknown track",
-            scen(json!("nowhere"), json!({"players": 2})),
-            "no shipped track",
-        ),
-        (
-            "off the track",
-            scen(board(), bot(json!({"seat": 0, "at": [9, 9]}))),
-            "off the track",
-        ),
-        (
-            "speed 0",
-            scen(board(), bot(json!({"seat": 0, "at": [0, 0], "speed": 0}))),
-            "speed",
-        ),
+        ("missing lane", scen(no_lane, bot(json!({"seat": 0, "at": [0, 0]}))), "lane"),
+        ("unknown track", scen(json!("nowhere"), json!({"players": 2})), "no shipped track"),
+        ("off the track", scen(board(), bot(json!({"seat": 0, "at": [9, 9]}))), "off the track"),
+        ("speed 0", scen(board(), bot(json!({"seat": 0, "at": [0, 0], "speed": 0}))), "speed"),
         (
             "speed 4 reverse",
-            scen(
-                board(),
-                bot(json!({"seat": 0, "at": [0, 0], "speed": 4, "reverse": true})),
-            ),
+            scen(board(), bot(json!({"seat": 0, "at": [0, 0], "speed": 4, "reverse": true}))),
             "speed",
         ),
-        (
-            "seat 20",
-            scen(board(), json!({"bots": [{"seat": 20, "at": [0, 0]}]})),
-            "1 to 9",
-        ),
+        ("seat 20", scen(board(), json!({"bots": [{"seat": 20, "at": [0, 0]}]})), "1 to 9"),
         ("no bots", scen(board(), json!({})), "bots"),
         (
             "two on a cell",
-            scen(
-                board(),
-                json!({"bots": [{"seat": 0, "at": [0, 0]}, {"seat": 1, "at": [0, 0]}]}),
-            ),
+            scen(board(), json!({"bots": [{"seat": 0, "at": [0, 0]}, {"seat": 1, "at": [0, 0]}]})),
             "already",
         ),
-        (
-            "grid too small",
-            scen(board(), json!({"players": 3})),
-            "start_grid",
-        ),
-        (
-            "motorised without arms",
-            scen(motor, json!({"players": 1})),
-            "arms",
-        ),
+        ("grid too small", scen(board(), json!({"players": 3})), "start_grid"),
+        ("motorised without arms", scen(motor, json!({"players": 1})), "arms"),
         (
             "bad to_act",
-            scen(
-                board(),
-                json!({"bots": [{"seat": 0, "at": [0, 0]}], "to_act": 4}),
-            ),
+            scen(board(), json!({"bots": [{"seat": 0, "at": [0, 0]}], "to_act": 4})),
             "to_act",
         ),
-        (
-            "unknown setup field",
-            scen(board(), json!({"players": 1, "colour": "red"})),
-            "colour",
-        ),
-        (
-            "bad facing",
-            scen(board(), bot(json!({"seat": 0, "at": [0, 0], "facing": 7}))),
-            "0..5",
-        ),
+        ("unknown setup field", scen(board(), json!({"players": 1, "colour": "red"})), "colour"),
+        ("bad facing", scen(board(), bot(json!({"seat": 0, "at": [0, 0], "facing": 7}))), "0..5"),
     ];
     for (what, doc, needle) in cases {
         match run(doc) {
@@ -132,11 +84,5 @@ fn grid_order_may_forget_seats() {
     let out = scenario::run(doc.to_string().as_bytes()).unwrap();
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["state"]["bots"][2]["at"], json!([10, 3]));
-    assert!(
-        v["state"]["bots"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|b| !b["at"].is_null())
-    );
+    assert!(v["state"]["bots"].as_array().unwrap().iter().all(|b| !b["at"].is_null()));
 }

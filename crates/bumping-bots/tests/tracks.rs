@@ -26,11 +26,7 @@ fn bb_2_1_progress_and_lane_are_computed() {
     assert_eq!(get(2, 0).progress, Some(0));
     assert_eq!(get(1, 0).progress, Some(1000));
     // Every cell touches the hole in the middle of this ring: lane 0.
-    assert!(
-        t.cells
-            .iter()
-            .all(|c| c.lane == Some(0) || c.lane == Some(1))
-    );
+    assert!(t.cells.iter().all(|c| c.lane == Some(0) || c.lane == Some(1)));
     let oval = shipped("oval").unwrap();
     let lanes: Vec<i32> = oval.cells.iter().map(|c| c.lane.unwrap()).collect();
     assert_eq!(lanes.iter().max(), Some(&3), "the oval has four lanes");
@@ -77,20 +73,8 @@ fn bb_12_validator() {
     }
     text += "end\n";
     let v = validate(&load(&text).unwrap());
-    assert!(
-        v.errors
-            .iter()
-            .any(|e| e.contains("fixed") && e.contains("BB-8.1")),
-        "{:?}",
-        v.errors
-    );
-    assert!(
-        v.errors
-            .iter()
-            .any(|e| e.contains("bumper") && e.contains("BB-12")),
-        "{:?}",
-        v.errors
-    );
+    assert!(v.errors.iter().any(|e| e.contains("fixed") && e.contains("BB-8.1")), "{:?}", v.errors);
+    assert!(v.errors.iter().any(|e| e.contains("bumper") && e.contains("BB-12")), "{:?}", v.errors);
     // A one-cell passage is a warning only.
     let narrow = load("map: 0\n. . . . .\nend\n").unwrap();
     let v = validate(&narrow);
@@ -115,11 +99,7 @@ fn bb_12_validator() {
     }
     text += "end\nmotorised: 4 4 1 cw\n";
     let v = validate(&load(&text).unwrap());
-    assert!(
-        v.errors.iter().any(|e| e.contains("sweep")),
-        "{:?}",
-        v.errors
-    );
+    assert!(v.errors.iter().any(|e| e.contains("sweep")), "{:?}", v.errors);
 }
 
 #[test]
@@ -128,20 +108,12 @@ fn shipped_tracks_have_what_they_promise() {
     let factory = shipped("factory").unwrap();
     for kind in ["motorised", "mobile", "bumper"] {
         assert!(
-            factory
-                .obstacles
-                .iter()
-                .any(|o| serde_json::to_value(o.kind).unwrap() == kind),
+            factory.obstacles.iter().any(|o| serde_json::to_value(o.kind).unwrap() == kind),
             "{kind}"
         );
     }
     let chicane = shipped("chicane").unwrap();
-    assert!(
-        chicane
-            .obstacles
-            .iter()
-            .any(|o| serde_json::to_value(o.kind).unwrap() == "fixed")
-    );
+    assert!(chicane.obstacles.iter().any(|o| serde_json::to_value(o.kind).unwrap() == "fixed"));
     assert!(shipped("nowhere").is_none());
 }
 

@@ -51,7 +51,12 @@ pub fn random_playout<G: Game>(
 }
 
 /// Replaying (setup, seed, log) gives a state equal to `state`.
-pub fn assert_replays<G: Game>(setup: &G::Setup, seed: u64, log: &[LogEntry<G::Action>], state: &G) {
+pub fn assert_replays<G: Game>(
+    setup: &G::Setup,
+    seed: u64,
+    log: &[LogEntry<G::Action>],
+    state: &G,
+) {
     let replayed = crate::replay::<G>(setup, seed, log, &mut Vec::new()).expect("the log replays");
     assert!(&replayed == state, "replaying the log gave a different state");
 }

@@ -23,11 +23,11 @@ mod record;
 mod rng;
 mod seat;
 
-pub use record::{replay, LogEntry, Record, ReplayError};
+pub use record::{LogEntry, Record, ReplayError, replay};
 pub use rng::Rng;
 pub use seat::{Seat, SeatSet};
 
-use serde::{de::DeserializeOwned, Serialize};
+use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
 /// Who is looking at a game.

@@ -24,7 +24,10 @@ pub struct Record<G: Game> {
 pub enum ReplayError<E> {
     Setup(SetupError),
     /// Entry `index` of the log was rejected.
-    Rejected { index: usize, error: E },
+    Rejected {
+        index: usize,
+        error: E,
+    },
 }
 
 impl<E: std::fmt::Display> std::fmt::Display for ReplayError<E> {

@@ -220,7 +220,8 @@ impl ClientMsg {
         if text.len() > MAX_FRAME {
             return Err((ErrorCode::TooLarge, format!("frames are limited to {MAX_FRAME} bytes")));
         }
-        let v: Value = serde_json::from_str(text).map_err(|e| (ErrorCode::Malformed, e.to_string()))?;
+        let v: Value =
+            serde_json::from_str(text).map_err(|e| (ErrorCode::Malformed, e.to_string()))?;
         let Value::Object(mut m) = v else {
             return Err((ErrorCode::Malformed, "a message is a JSON object".into()));
         };
@@ -332,14 +333,31 @@ mod tests {
 
     #[test]
     fn update_frames_from_parts_are_the_update_message() {
-        let events = vec![serde_json::json!({"type": "committed", "seat": 0}), serde_json::json!({"type": "x", "s": "a\"b"})];
+        let events = vec![
+            serde_json::json!({"type": "committed", "seat": 0}),
+            serde_json::json!({"type": "x", "s": "a\"b"}),
+        ];
         let view = serde_json::json!({"cars": [{"car": 0, "at": [1, -2]}], "plots": [], "waiting": {"kind": "plan"}});
-        for (events, waiting, time_left_ms) in
-            [(events.clone(), vec![0u8, 2, 3], Some(41230)), (vec![], vec![], None), (events[..1].to_vec(), vec![1], None)]
-        {
-            let msg = ServerMsg::Update { seq: 13, events: events.clone(), view: view.clone(), waiting: waiting.clone(), time_left_ms };
+        for (events, waiting, time_left_ms) in [
+            (events.clone(), vec![0u8, 2, 3], Some(41230)),
+            (vec![], vec![], None),
+            (events[..1].to_vec(), vec![1], None),
+        ] {
+            let msg = ServerMsg::Update {
+                seq: 13,
+                events: events.clone(),
+                view: view.clone(),
+                waiting: waiting.clone(),
+                time_left_ms,
+            };
             let texts: Vec<String> = events.iter().map(|e| e.to_string()).collect();
-            let frame = ServerMsg::update_frame(13, texts.iter().map(String::as_str), &view.to_string(), &waiting, time_left_ms);
+            let frame = ServerMsg::update_frame(
+                13,
+                texts.iter().map(String::as_str),
+                &view.to_string(),
+                &waiting,
+                time_left_ms,
+            );
             assert_eq!(frame, msg.to_frame());
             assert_eq!(ServerMsg::from_frame(&frame).unwrap(), msg);
         }
@@ -347,15 +365,34 @@ mod tests {
 
     #[test]
     fn client_frames_round_trip_and_fail_with_codes() {
-        let m = ClientMsg::Act { seat: Some(1), action: serde_json::json!({"type": "plot"}), id: Some(3) };
+        let m = ClientMsg::Act {
+            seat: Some(1),
+            action: serde_json::json!({"type": "plot"}),
+            id: Some(3),
+        };
         assert_eq!(ClientMsg::parse(&m.to_frame()).unwrap(), m);
         assert_eq!(ClientMsg::parse("{").unwrap_err().0, ErrorCode::Malformed);
         assert_eq!(ClientMsg::parse("[1]").unwrap_err().0, ErrorCode::Malformed);
-        assert_eq!(ClientMsg::parse(r#"{"type":"ping"}"#).unwrap_err().0, ErrorCode::UnsupportedVersion);
-        assert_eq!(ClientMsg::parse(r#"{"v":2,"type":"ping"}"#).unwrap_err().0, ErrorCode::UnsupportedVersion);
-        assert_eq!(ClientMsg::parse(r#"{"v":1,"type":"dance"}"#).unwrap_err().0, ErrorCode::UnknownType);
-        assert_eq!(ClientMsg::parse(r#"{"v":1,"type":"act"}"#).unwrap_err().0, ErrorCode::BadMessage);
-        assert_eq!(ClientMsg::parse(&"x".repeat(MAX_FRAME + 1)).unwrap_err().0, ErrorCode::TooLarge);
+        assert_eq!(
+            ClientMsg::parse(r#"{"type":"ping"}"#).unwrap_err().0,
+            ErrorCode::UnsupportedVersion
+        );
+        assert_eq!(
+            ClientMsg::parse(r#"{"v":2,"type":"ping"}"#).unwrap_err().0,
+            ErrorCode::UnsupportedVersion
+        );
+        assert_eq!(
+            ClientMsg::parse(r#"{"v":1,"type":"dance"}"#).unwrap_err().0,
+            ErrorCode::UnknownType
+        );
+        assert_eq!(
+            ClientMsg::parse(r#"{"v":1,"type":"act"}"#).unwrap_err().0,
+            ErrorCode::BadMessage
+        );
+        assert_eq!(
+            ClientMsg::parse(&"x".repeat(MAX_FRAME + 1)).unwrap_err().0,
+            ErrorCode::TooLarge
+        );
         assert_eq!(ClientMsg::parse(r#"{"v":1,"type":"ping"}"#).unwrap(), ClientMsg::Ping);
     }
 
@@ -365,7 +402,10 @@ mod tests {
         let v: Value = serde_json::from_str(&f).unwrap();
         assert_eq!(v["v"], 1);
         assert_eq!(v["code"], "not_your_seat");
-        assert_eq!(ServerMsg::from_frame(&f).unwrap(), ServerMsg::error(ErrorCode::NotYourSeat, "no"));
+        assert_eq!(
+            ServerMsg::from_frame(&f).unwrap(),
+            ServerMsg::error(ErrorCode::NotYourSeat, "no")
+        );
         assert_eq!(ErrorCode::RateLimited.as_str(), "rate_limited");
         assert_eq!(ServerMsg::Pong.to_frame(), r#"{"v":1,"type":"pong"}"#);
         let ack = ServerMsg::Ack { id: Some(2), seq: 5 }.to_frame();

@@ -212,7 +212,10 @@ fn main() -> ExitCode {
         Command::Board(b) => board(b),
         Command::Tournament(t) => tournament(t),
         Command::Serve(a) => {
-            let config = server::Config { addr: a.addr, db: a.db, grace: std::time::Duration::from_secs(a.grace_secs),
+            let config = server::Config {
+                addr: a.addr,
+                db: a.db,
+                grace: std::time::Duration::from_secs(a.grace_secs),
                 bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
                 threads: a.threads,
                 ..Default::default()
@@ -268,7 +271,7 @@ fn as_variants(names: &[String]) -> Result<AsVariants, String> {
             other => {
                 return Err(format!(
                     "unknown Autoscooter variant {other:?} (known: wild_car, jolting, colour_scoring, per_car_scoring)"
-                ))
+                ));
             }
         }
     }
@@ -291,7 +294,9 @@ fn sim_autoscooter(a: AsSim) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let summary = sim::run::<Autoscooter, sim_autoscooter::AutoscooterTally>(&setup, a.games, a.seed, &bots, !a.json, 100_000);
+    let summary = sim::run::<Autoscooter, sim_autoscooter::AutoscooterTally>(
+        &setup, a.games, a.seed, &bots, !a.json, 100_000,
+    );
     print_summary::<Autoscooter, _>(&summary, a.json);
     ExitCode::SUCCESS
 }
@@ -306,10 +311,17 @@ fn print_summary<G: bots::HasBots, T: sim::Tally<G>>(summary: &sim::Summary<T>, 
 
 fn rr_setup(course: &str, robots: u8) -> Result<roborally::Setup, String> {
     if roborally::board::course::course_by_name(course).is_none() {
-        let names: Vec<String> = roborally::board::course::shipped_courses().iter().map(|c| roborally::board::course::slug(&c.name)).collect();
+        let names: Vec<String> = roborally::board::course::shipped_courses()
+            .iter()
+            .map(|c| roborally::board::course::slug(&c.name))
+            .collect();
         return Err(format!("no shipped course {course:?} (shipped: {})", names.join(", ")));
     }
-    Ok(roborally::Setup::new_game(roborally::BoardSpec::Named(course.to_string()), robots, roborally::Variants::default()))
+    Ok(roborally::Setup::new_game(
+        roborally::BoardSpec::Named(course.to_string()),
+        robots,
+        roborally::Variants::default(),
+    ))
 }
 
 fn sim_roborally(a: RrSim) -> ExitCode {
@@ -326,7 +338,9 @@ fn sim_roborally(a: RrSim) -> ExitCode {
     };
     // A turn is at most a few dozen decisions: cap the actions accordingly.
     let cap = a.max_turns as usize * (a.robots as usize * 3 + 8);
-    let summary = sim::run::<roborally::RoboRally, sim_others::RoboRallyTally>(&setup, a.games, a.seed, &bots, !a.json, cap);
+    let summary = sim::run::<roborally::RoboRally, sim_others::RoboRallyTally>(
+        &setup, a.games, a.seed, &bots, !a.json, cap,
+    );
     print_summary::<roborally::RoboRally, _>(&summary, a.json);
     ExitCode::SUCCESS
 }
@@ -352,13 +366,15 @@ fn sim_bumping_bots(a: BbSim) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let summary = sim::run::<bumping_bots::BumpingBots, sim_others::BumpingBotsTally>(&setup, a.races, a.seed, &bots, !a.json, 1_000_000);
+    let summary = sim::run::<bumping_bots::BumpingBots, sim_others::BumpingBotsTally>(
+        &setup, a.races, a.seed, &bots, !a.json, 1_000_000,
+    );
     print_summary::<bumping_bots::BumpingBots, _>(&summary, a.json);
     ExitCode::SUCCESS
 }
 
 fn bench(seconds: f64) -> ExitCode {
-    use engine::{play_random, Game, Rng};
+    use engine::{Game, Rng, play_random};
     use std::time::{Duration, Instant};
     let budget = Duration::from_secs_f64(seconds.max(0.1));
     println!("random full games, one core, {seconds} s each:");
@@ -373,7 +389,11 @@ fn bench(seconds: f64) -> ExitCode {
             }
         }
         let s = t.elapsed().as_secs_f64();
-        println!("  {name:<46} {:>10.0} games/s  {:>12.0} actions/s", games as f64 / s, actions as f64 / s);
+        println!(
+            "  {name:<46} {:>10.0} games/s  {:>12.0} actions/s",
+            games as f64 / s,
+            actions as f64 / s
+        );
     };
     let setup = AsSetup::standard(8, false, AsVariants::default()).expect("standard setup");
     let start = Autoscooter::new(&setup, 1).expect("standard game");
@@ -398,7 +418,10 @@ fn bench(seconds: f64) -> ExitCode {
 fn board(b: BoardCommand) -> ExitCode {
     match b {
         BoardCommand::List => {
-            println!("autoscooter: {} (and `chart`, the car chart)", autoscooter::BoardSpec::SHIPPED.join(", "));
+            println!(
+                "autoscooter: {} (and `chart`, the car chart)",
+                autoscooter::BoardSpec::SHIPPED.join(", ")
+            );
             let courses: Vec<String> = roborally::board::course::shipped_courses()
                 .iter()
                 .map(|c| format!("{} ({})", roborally::board::course::slug(&c.name), c.difficulty))
@@ -421,16 +444,22 @@ fn board(b: BoardCommand) -> ExitCode {
             };
             let svg = match (game.as_str(), name.as_str(), text) {
                 ("autoscooter", "chart", None) => autoscooter::svg::chart(),
-                ("autoscooter", _, Some(t)) => match serde_json::from_str::<autoscooter::BoardSpec>(&t) {
-                    Ok(spec) => match autoscooter::Board::new(&spec) {
-                        Ok(_) => autoscooter::svg::rink(&spec),
-                        Err(p) => return fail(format!("{name}: {}", p.join("; "))),
-                    },
-                    Err(e) => return fail(format!("{name}: {e}")),
-                },
+                ("autoscooter", _, Some(t)) => {
+                    match serde_json::from_str::<autoscooter::BoardSpec>(&t) {
+                        Ok(spec) => match autoscooter::Board::new(&spec) {
+                            Ok(_) => autoscooter::svg::rink(&spec),
+                            Err(p) => return fail(format!("{name}: {}", p.join("; "))),
+                        },
+                        Err(e) => return fail(format!("{name}: {e}")),
+                    }
+                }
                 ("autoscooter", n, None) => match autoscooter::BoardSpec::named(n) {
                     Some(spec) => autoscooter::svg::rink(&spec),
-                    None => return fail(format!("no shipped Autoscooter board {n:?} (see `robodrome board list`)")),
+                    None => {
+                        return fail(format!(
+                            "no shipped Autoscooter board {n:?} (see `robodrome board list`)"
+                        ));
+                    }
                 },
                 ("roborally", _, Some(t)) => match roborally::board::course::load_text(&t) {
                     Ok(c) => roborally::render::render_svg(&c),
@@ -438,7 +467,11 @@ fn board(b: BoardCommand) -> ExitCode {
                 },
                 ("roborally", n, None) => match roborally::board::course::course_by_name(n) {
                     Some(c) => roborally::render::render_svg(&c),
-                    None => return fail(format!("no shipped RoboRally course {n:?} (see `robodrome board list`)")),
+                    None => {
+                        return fail(format!(
+                            "no shipped RoboRally course {n:?} (see `robodrome board list`)"
+                        ));
+                    }
                 },
                 ("bumping-bots", _, Some(t)) => match bumping_bots::tracks::load(&t) {
                     Ok(spec) => bumping_bots::render_svg(&spec),
@@ -446,9 +479,17 @@ fn board(b: BoardCommand) -> ExitCode {
                 },
                 ("bumping-bots", n, None) => match bumping_bots::tracks::shipped(n) {
                     Some(t) => bumping_bots::render_svg(&t),
-                    None => return fail(format!("no shipped Bumping Bots track {n:?} (see `robodrome board list`)")),
+                    None => {
+                        return fail(format!(
+                            "no shipped Bumping Bots track {n:?} (see `robodrome board list`)"
+                        ));
+                    }
                 },
-                (g, _, _) => return fail(format!("unknown game {g:?} (known: autoscooter, roborally, bumping-bots)")),
+                (g, _, _) => {
+                    return fail(format!(
+                        "unknown game {g:?} (known: autoscooter, roborally, bumping-bots)"
+                    ));
+                }
             };
             match out {
                 Some(path) => {
@@ -476,21 +517,30 @@ fn tournament(t: TournamentArgs) -> ExitCode {
     if specs.len() < 2 {
         return fail("a tournament needs at least two bots (--bots random,heuristic)");
     }
-    let jobs = t.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs =
+        t.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let report = match t.game.as_str() {
         "autoscooter" => {
             let setup = AsSetup::standard(2, false, AsVariants::default()).expect("two players");
             tournament::run::<Autoscooter>(&setup, &specs, t.games, t.seed, jobs, !t.json)
         }
         "roborally" => match rr_setup(&t.course, 2) {
-            Ok(setup) => tournament::run::<roborally::RoboRally>(&setup, &specs, t.games, t.seed, jobs, !t.json),
+            Ok(setup) => tournament::run::<roborally::RoboRally>(
+                &setup, &specs, t.games, t.seed, jobs, !t.json,
+            ),
             Err(e) => return fail(e),
         },
         "bumping-bots" => match bb_setup(&t.track, 2, 2) {
-            Ok(setup) => tournament::run::<bumping_bots::BumpingBots>(&setup, &specs, t.games, t.seed, jobs, !t.json),
+            Ok(setup) => tournament::run::<bumping_bots::BumpingBots>(
+                &setup, &specs, t.games, t.seed, jobs, !t.json,
+            ),
             Err(e) => return fail(e),
         },
-        other => return fail(format!("unknown game {other:?} (known: autoscooter, roborally, bumping-bots)")),
+        other => {
+            return fail(format!(
+                "unknown game {other:?} (known: autoscooter, roborally, bumping-bots)"
+            ));
+        }
     };
     if t.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("reports serialise"));

@@ -1,7 +1,7 @@
 //! `robodrome sim`: many random games, a progress bar, and a summary.
 
 use bots::{BotSpec, HasBots};
-use engine::{harness::next_seat, play_random, Game, Rng, Seat};
+use engine::{Game, Rng, Seat, harness::next_seat, play_random};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::time::Instant;
@@ -46,9 +46,11 @@ pub fn run<G: HasBots, T: Tally<G>>(
     let bar = if show_progress && games >= 2_000 {
         let b = ProgressBar::new(games);
         b.set_style(
-            ProgressStyle::with_template("{spinner} {msg} [{bar:40}] {pos}/{len} games ({per_sec}, {eta} left)")
-                .expect("valid template")
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "{spinner} {msg} [{bar:40}] {pos}/{len} games ({per_sec}, {eta} left)",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
         );
         b.set_message(G::NAME);
         b
@@ -96,7 +98,11 @@ pub fn run<G: HasBots, T: Tally<G>>(
         game: G::NAME,
         games,
         seed,
-        bots: if bots.is_empty() { vec!["random".into()] } else { bots.iter().map(|b| b.to_string()).collect() },
+        bots: if bots.is_empty() {
+            vec!["random".into()]
+        } else {
+            bots.iter().map(|b| b.to_string()).collect()
+        },
         seconds,
         games_per_second: games as f64 / seconds.max(1e-9),
         actions,
@@ -107,7 +113,13 @@ pub fn run<G: HasBots, T: Tally<G>>(
 }
 
 /// Play a game to its end with one bot per seat (cycling through `specs`).
-fn play_bots<G: HasBots>(g: &mut G, specs: &[BotSpec], rng: &mut Rng, events: &mut Vec<G::Event>, max_actions: usize) -> u64 {
+fn play_bots<G: HasBots>(
+    g: &mut G,
+    specs: &[BotSpec],
+    rng: &mut Rng,
+    events: &mut Vec<G::Event>,
+    max_actions: usize,
+) -> u64 {
     let mut seats: Vec<_> = (0..g.seats()).map(|s| G::bot(&specs[s % specs.len()])).collect();
     let mut n = 0;
     while let Some(d) = g.decision() {
@@ -141,7 +153,9 @@ pub fn print<G: Game, T: Tally<G>>(s: &Summary<T>) {
         .wins_by_seat
         .iter()
         .enumerate()
-        .map(|(i, w)| format!("{}: {} ({:.1}%)", Seat(i as u8), w, 100.0 * *w as f64 / total.max(1) as f64))
+        .map(|(i, w)| {
+            format!("{}: {} ({:.1}%)", Seat(i as u8), w, 100.0 * *w as f64 / total.max(1) as f64)
+        })
         .collect();
     println!("first places: {}", wins.join(", "));
     if s.unfinished > 0 {

@@ -50,7 +50,10 @@ impl Tally<Autoscooter> for AutoscooterTally {
         self.average_winning_chits = self.winning_sum as f64 / self.games.max(1) as f64;
     }
     fn print(&self) {
-        println!("average chits per player at the end: {:.2} (winner: {:.2})", self.average_chits, self.average_winning_chits);
+        println!(
+            "average chits per player at the end: {:.2} (winner: {:.2})",
+            self.average_chits, self.average_winning_chits
+        );
         let per_game = |n: u64| n as f64 / self.games.max(1) as f64;
         let mut line = Vec::new();
         for k in CrashKind::ALL {
@@ -58,6 +61,9 @@ impl Tally<Autoscooter> for AutoscooterTally {
             line.push(format!("{} {} ({:.2}/game)", k.name(), n, per_game(n)));
         }
         println!("crashes: {}", line.join(", "));
-        println!("jolts: {}, letters turned straight (AS-4.2): {}", self.jolts, self.letters_converted);
+        println!(
+            "jolts: {}, letters turned straight (AS-4.2): {}",
+            self.jolts, self.letters_converted
+        );
     }
 }

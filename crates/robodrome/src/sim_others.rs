@@ -66,7 +66,8 @@ impl Tally<BumpingBots> for BumpingBotsTally {
             let mut place = 0;
             for group in &o.ranking {
                 for s in group {
-                    self.points[s.index()] += bumping_bots::championship::points_for(place + 1, g.seats()) as i64;
+                    self.points[s.index()] +=
+                        bumping_bots::championship::points_for(place + 1, g.seats()) as i64;
                 }
                 place += group.len();
             }
@@ -74,7 +75,8 @@ impl Tally<BumpingBots> for BumpingBotsTally {
     }
     fn print(&self) {
         println!("average rounds per race: {:.1}", self.average_rounds);
-        let pts: Vec<String> = self.points.iter().enumerate().map(|(i, p)| format!("seat {i}: {p}")).collect();
+        let pts: Vec<String> =
+            self.points.iter().enumerate().map(|(i, p)| format!("seat {i}: {p}")).collect();
         println!("championship points (BB-11.1): {}", pts.join(", "));
     }
 }

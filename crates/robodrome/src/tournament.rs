@@ -19,7 +19,13 @@ struct GameResult {
 }
 
 /// Play one two-bot game: `a` sits in seat `a_seat`.
-fn play<G: HasBots>(setup: &G::Setup, seed: u64, a: &BotSpec, b: &BotSpec, a_seat: u8) -> GameResult {
+fn play<G: HasBots>(
+    setup: &G::Setup,
+    seed: u64,
+    a: &BotSpec,
+    b: &BotSpec,
+    a_seat: u8,
+) -> GameResult {
     let mut g = G::new(setup, seed).expect("tournament setups are valid");
     let mut bots = [G::bot(a), G::bot(b)];
     let mut rngs = [Rng::seeded(seed ^ 0xA), Rng::seeded(seed ^ 0xB)];
@@ -30,7 +36,10 @@ fn play<G: HasBots>(setup: &G::Setup, seed: u64, a: &BotSpec, b: &BotSpec, a_sea
     while let Some(d) = g.decision() {
         let seat = match d {
             Decision::One(s) => s,
-            Decision::Simultaneous(set) => engine::harness::next_seat(&Decision::Simultaneous(set), &mut pick).expect("a seat owes"),
+            Decision::Simultaneous(set) => {
+                engine::harness::next_seat(&Decision::Simultaneous(set), &mut pick)
+                    .expect("a seat owes")
+            }
         };
         let who = if seat.0 == a_seat { 0 } else { 1 };
         let t = Instant::now();
@@ -91,12 +100,24 @@ fn wilson(p: f64, n: f64) -> [f64; 2] {
 }
 
 /// Play every pairing of `specs` for `games` games each on `jobs` threads.
-pub fn run<G: HasBots>(setup: &G::Setup, specs: &[BotSpec], games: u64, seed: u64, jobs: usize, progress: bool) -> Report {
-    let pairs: Vec<(usize, usize)> = (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).collect();
+pub fn run<G: HasBots>(
+    setup: &G::Setup,
+    specs: &[BotSpec],
+    games: u64,
+    seed: u64,
+    jobs: usize,
+    progress: bool,
+) -> Report {
+    let pairs: Vec<(usize, usize)> =
+        (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).collect();
     let total = pairs.len() as u64 * games;
     let bar = if progress {
         let b = ProgressBar::new(total);
-        b.set_style(ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games ({eta} left)").expect("template").progress_chars("=> "));
+        b.set_style(
+            ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} games ({eta} left)")
+                .expect("template")
+                .progress_chars("=> "),
+        );
         b.set_message(format!("{} tournament", G::NAME));
         b
     } else {
@@ -117,14 +138,23 @@ pub fn run<G: HasBots>(setup: &G::Setup, specs: &[BotSpec], games: u64, seed: u6
                                 break;
                             }
                             // Seats rotate fairly: A takes seat 0 in even games, seat 1 in odd.
-                            out.push(play::<G>(setup, seed.wrapping_add(k / 2), a, b, (k % 2) as u8));
+                            out.push(play::<G>(
+                                setup,
+                                seed.wrapping_add(k / 2),
+                                a,
+                                b,
+                                (k % 2) as u8,
+                            ));
                             bar.inc(1);
                         }
                         out
                     })
                 })
                 .collect();
-            handles.into_iter().flat_map(|h| h.join().expect("a tournament thread panicked")).collect()
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a tournament thread panicked"))
+                .collect()
         });
         let n = results.len() as f64;
         let pts: f64 = results.iter().map(|r| r.a_points).sum();
@@ -145,7 +175,13 @@ pub fn run<G: HasBots>(setup: &G::Setup, specs: &[BotSpec], games: u64, seed: u6
     }
     bar.finish_and_clear();
     let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-    Report { game: G::NAME, seed, games_per_pairing: games, elo: fit_elo(&names, &pairings), pairings }
+    Report {
+        game: G::NAME,
+        seed,
+        games_per_pairing: games,
+        elo: fit_elo(&names, &pairings),
+        pairings,
+    }
 }
 
 /// Elo ratings that best explain the pairings' scores (gradient steps on the logistic model).
@@ -172,12 +208,27 @@ fn fit_elo(names: &[String], pairings: &[Pairing]) -> Vec<(String, f64)> {
 }
 
 pub fn print(rep: &Report) {
-    println!("{} tournament, {} games per pairing, seed {}", rep.game, rep.games_per_pairing, rep.seed);
-    println!("{:<14} {:<14} {:>7} {:>9} {:>17} {:>9} {:>9} {:>10} {:>10}", "A", "B", "games", "A wins", "95% CI", "A score", "B score", "A ms/dec", "B ms/dec");
+    println!(
+        "{} tournament, {} games per pairing, seed {}",
+        rep.game, rep.games_per_pairing, rep.seed
+    );
+    println!(
+        "{:<14} {:<14} {:>7} {:>9} {:>17} {:>9} {:>9} {:>10} {:>10}",
+        "A", "B", "games", "A wins", "95% CI", "A score", "B score", "A ms/dec", "B ms/dec"
+    );
     for p in &rep.pairings {
         println!(
             "{:<14} {:<14} {:>7} {:>8.1}% {:>7.1}%–{:>6.1}% {:>9.2} {:>9.2} {:>10.3} {:>10.3}",
-            p.a, p.b, p.games, 100.0 * p.a_win_rate, 100.0 * p.ci95[0], 100.0 * p.ci95[1], p.a_average_score, p.b_average_score, p.a_ms_per_decision, p.b_ms_per_decision
+            p.a,
+            p.b,
+            p.games,
+            100.0 * p.a_win_rate,
+            100.0 * p.ci95[0],
+            100.0 * p.ci95[1],
+            p.a_average_score,
+            p.b_average_score,
+            p.a_ms_per_decision,
+            p.b_ms_per_decision
         );
     }
     let elo: Vec<String> = rep.elo.iter().map(|(n, e)| format!("{n} {e:.0}")).collect();
@@ -199,10 +250,21 @@ pub fn svg(rep: &Report) -> String {
     let top = 60.0;
     let w = (left + cell * names.len() as f64 + 20.0).max(560.0);
     let h = top + cell * names.len() as f64 + 40.0;
-    let mut s = format!(r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/><text x="10" y="24" font-size="15" font-weight="bold">{} — win rate of the row bot against the column bot</text>"##, rep.game);
+    let mut s = format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/><text x="10" y="24" font-size="15" font-weight="bold">{} — win rate of the row bot against the column bot</text>"##,
+        rep.game
+    );
     for (i, n) in names.iter().enumerate() {
-        s += &format!(r##"<text x="{}" y="{}" font-size="12" text-anchor="end">{n}</text>"##, left - 8.0, top + cell * i as f64 + cell / 2.0 + 4.0);
-        s += &format!(r##"<text x="{}" y="{}" font-size="12" text-anchor="middle">{n}</text>"##, left + cell * i as f64 + cell / 2.0, top - 8.0);
+        s += &format!(
+            r##"<text x="{}" y="{}" font-size="12" text-anchor="end">{n}</text>"##,
+            left - 8.0,
+            top + cell * i as f64 + cell / 2.0 + 4.0
+        );
+        s += &format!(
+            r##"<text x="{}" y="{}" font-size="12" text-anchor="middle">{n}</text>"##,
+            left + cell * i as f64 + cell / 2.0,
+            top - 8.0
+        );
     }
     for (i, a) in names.iter().enumerate() {
         for (j, b) in names.iter().enumerate() {
@@ -220,7 +282,11 @@ pub fn svg(rep: &Report) -> String {
                 Some(r) => (format!("hsl({:.0},70%,60%)", 120.0 * r), format!("{:.0}%", 100.0 * r)),
                 None => ("#eee".to_string(), "—".to_string()),
             };
-            s += &format!(r##"<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#fff"/><text x="{}" y="{}" font-size="16" text-anchor="middle">{label}</text>"##, x + cell / 2.0, y + cell / 2.0 + 6.0);
+            s += &format!(
+                r##"<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#fff"/><text x="{}" y="{}" font-size="16" text-anchor="middle">{label}</text>"##,
+                x + cell / 2.0,
+                y + cell / 2.0 + 6.0
+            );
         }
     }
     s += "</svg>\n";

@@ -6,11 +6,28 @@ use std::path::{Path, PathBuf};
 
 const PURE: &[&str] = &["grid", "engine", "autoscooter", "roborally", "bumping-bots"];
 const FORBIDDEN: &[&str] = &[
-    "std::fs", "std::net", "std::io", "std::time", "std::env", "std::thread", "std::process",
-    "Instant::now", "SystemTime", "tokio", "async fn", "thread_rng", "rand::rng", "HashMap",
-    "HashSet", "println!", "eprintln!", "print!(", "File::",
+    "std::fs",
+    "std::net",
+    "std::io",
+    "std::time",
+    "std::env",
+    "std::thread",
+    "std::process",
+    "Instant::now",
+    "SystemTime",
+    "tokio",
+    "async fn",
+    "thread_rng",
+    "rand::rng",
+    "HashMap",
+    "HashSet",
+    "println!",
+    "eprintln!",
+    "print!(",
+    "File::",
 ];
-const ALLOWED_DEPS: &[&str] = &["grid", "engine", "serde", "serde_json", "rand_core", "rand_chacha", "arrayvec"];
+const ALLOWED_DEPS: &[&str] =
+    &["grid", "engine", "serde", "serde_json", "rand_core", "rand_chacha", "arrayvec"];
 
 fn crates_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -49,7 +66,11 @@ fn pure_crates_do_no_io_and_read_no_clock() {
                 }
                 for bad in FORBIDDEN {
                     if l.contains(bad) {
-                        problems.push(format!("{}:{}: `{bad}` in a pure crate: {l}", f.display(), i + 1));
+                        problems.push(format!(
+                            "{}:{}: `{bad}` in a pure crate: {l}",
+                            f.display(),
+                            i + 1
+                        ));
                     }
                 }
             }
@@ -69,7 +90,10 @@ fn pure_crates_depend_only_on_allowed_crates() {
         let deps = deps.split("\n[").next().unwrap_or_default();
         for line in deps.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
             let dep = line.split(['=', '.', ' ']).next().unwrap_or_default();
-            assert!(ALLOWED_DEPS.contains(&dep), "{name} depends on {dep}, which a pure crate may not");
+            assert!(
+                ALLOWED_DEPS.contains(&dep),
+                "{name} depends on {dep}, which a pure crate may not"
+            );
         }
     }
 }

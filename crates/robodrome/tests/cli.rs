@@ -25,7 +25,11 @@ fn scenario_output_is_byte_identical_and_exit_0() {
 
 #[test]
 fn illegal_action_exits_3_with_the_error() {
-    let out = robodrome().arg("scenario").arg(golden("as-2.1-number-already-used.json")).output().unwrap();
+    let out = robodrome()
+        .arg("scenario")
+        .arg(golden("as-2.1-number-already-used.json"))
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(3));
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["error"]["code"], "number_already_used");
@@ -77,14 +81,25 @@ fn stdin_gives_the_same_output_as_the_file() {
 #[test]
 fn sim_prints_a_summary_as_json() {
     let out = robodrome()
-        .args(["sim", "autoscooter", "--games", "50", "--players", "4", "--json", "--variants", "jolting"])
+        .args([
+            "sim",
+            "autoscooter",
+            "--games",
+            "50",
+            "--players",
+            "4",
+            "--json",
+            "--variants",
+            "jolting",
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(s["games"], 50);
     assert_eq!(s["wins_by_seat"].as_array().unwrap().len(), 4);
-    let crashes: u64 = s["details"]["crashes"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
+    let crashes: u64 =
+        s["details"]["crashes"].as_object().unwrap().values().map(|v| v.as_u64().unwrap()).sum();
     assert!(crashes > 0);
 }
 
@@ -100,11 +115,28 @@ fn bad_arguments_are_explained() {
 #[test]
 fn sims_of_every_game_report_json() {
     for args in [
-        vec!["sim", "roborally", "--course", "dizzy-dash", "--robots", "3", "--games", "3", "--max-turns", "20", "--json"],
+        vec![
+            "sim",
+            "roborally",
+            "--course",
+            "dizzy-dash",
+            "--robots",
+            "3",
+            "--games",
+            "3",
+            "--max-turns",
+            "20",
+            "--json",
+        ],
         vec!["sim", "bumping-bots", "--track", "chicane", "--bots", "4", "--races", "3", "--json"],
     ] {
         let out = robodrome().args(&args).output().unwrap();
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(s["games"], 3, "{args:?}");
     }
@@ -117,7 +149,12 @@ fn sims_of_every_game_report_json() {
 fn board_render_draws_every_shipped_board() {
     let list = robodrome().args(["board", "list"]).output().unwrap();
     let list = String::from_utf8_lossy(&list.stdout).to_string();
-    for (game, name) in [("autoscooter", "standard"), ("autoscooter", "chart"), ("roborally", "grand-tour"), ("bumping-bots", "factory")] {
+    for (game, name) in [
+        ("autoscooter", "standard"),
+        ("autoscooter", "chart"),
+        ("roborally", "grand-tour"),
+        ("bumping-bots", "factory"),
+    ] {
         if game != "autoscooter" || name != "chart" {
             assert!(list.contains(name), "{name} not listed: {list}");
         }
@@ -125,7 +162,8 @@ fn board_render_draws_every_shipped_board() {
         assert_eq!(out.status.code(), Some(0), "{game} {name}");
         assert!(out.stdout.starts_with(b"<svg"), "{game} {name}");
     }
-    let f = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../roborally/courses/dizzy-dash.txt");
+    let f = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../roborally/courses/dizzy-dash.txt");
     let out = robodrome().args(["board", "render", "roborally"]).arg(&f).output().unwrap();
     assert!(out.stdout.starts_with(b"<svg"));
 }

@@ -39,12 +39,17 @@ fn spawn(db: &std::path::Path) -> (Child, SocketAddr) {
         // Read every line (so the server never blocks on a full pipe); report the address.
         for line in BufReader::new(stderr).lines().map_while(Result::ok) {
             if let Some(rest) = line.strip_prefix("robodrome: serving on http://") {
-                let addr = rest.split_whitespace().next().and_then(|a| a.parse::<SocketAddr>().ok());
+                let addr =
+                    rest.split_whitespace().next().and_then(|a| a.parse::<SocketAddr>().ok());
                 let _ = tx.send(addr);
             }
         }
     });
-    let addr = rx.recv_timeout(Duration::from_secs(30)).ok().flatten().expect("the server says where it listens");
+    let addr = rx
+        .recv_timeout(Duration::from_secs(30))
+        .ok()
+        .flatten()
+        .expect("the server says where it listens");
     (child, addr)
 }
 
@@ -75,7 +80,8 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
     let kills = env_or("ROBODROME_CRASH_KILLS", 25);
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db");
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let rt =
+        tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let seen: Seen = Arc::default();
     let mut rng = Rng::seeded(42);
 
@@ -86,7 +92,9 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
         for i in 0..games {
             let seats = vec!["bot:random"; 2 + i % 4];
             let body = json!({"game": "autoscooter", "seats": seats, "seed": i});
-            let g = client::expect(addr, "POST", "/api/games", Some(&token), Some(&body), 201).await.unwrap();
+            let g = client::expect(addr, "POST", "/api/games", Some(&token), Some(&body), 201)
+                .await
+                .unwrap();
             ids.push(g["id"].as_str().unwrap().to_string());
         }
         ids
@@ -95,9 +103,16 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
     let mut done_kills = 0;
     let mut interrupted = 0;
     while done_kills < kills {
-        watch(&rt, addr, ids.iter().skip(done_kills % 4).step_by(4).cloned().collect(), seen.clone());
+        watch(
+            &rt,
+            addr,
+            ids.iter().skip(done_kills % 4).step_by(4).cloned().collect(),
+            seen.clone(),
+        );
         std::thread::sleep(Duration::from_millis(50 + rng.below(250) as u64));
-        let running = rt.block_on(client::expect(addr, "GET", "/api/games?status=running", None, None, 200)).unwrap();
+        let running = rt
+            .block_on(client::expect(addr, "GET", "/api/games?status=running", None, None, 200))
+            .unwrap();
         interrupted += running.as_array().map_or(0, Vec::len);
         child.kill().expect("SIGKILL");
         child.wait().unwrap();
@@ -109,14 +124,24 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
     let deadline = Instant::now() + Duration::from_secs(60);
     let finished: BTreeMap<String, Value> = rt.block_on(async {
         loop {
-            let list = client::expect(addr, "GET", "/api/games?status=finished", None, None, 200).await.unwrap();
+            let list = client::expect(addr, "GET", "/api/games?status=finished", None, None, 200)
+                .await
+                .unwrap();
             let list = list.as_array().cloned().unwrap_or_default();
             if list.len() == ids.len() || Instant::now() > deadline {
                 let mut out = BTreeMap::new();
                 for g in list {
                     let id = g["id"].as_str().unwrap().to_string();
-                    let r =
-                        client::expect(addr, "GET", &format!("/api/games/{id}/replay"), None, None, 200).await.unwrap();
+                    let r = client::expect(
+                        addr,
+                        "GET",
+                        &format!("/api/games/{id}/replay"),
+                        None,
+                        None,
+                        200,
+                    )
+                    .await
+                    .unwrap();
                     out.insert(id, r);
                 }
                 return out;
@@ -129,12 +154,15 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
     assert_eq!(finished.len(), ids.len(), "every game finished after {kills} kills");
 
     // Each game's stored log replays to its stored result.
-    let mut logs: BTreeMap<String, (autoscooter::Setup, u64, Vec<LogEntry<autoscooter::Action>>)> = BTreeMap::new();
+    let mut logs: BTreeMap<String, (autoscooter::Setup, u64, Vec<LogEntry<autoscooter::Action>>)> =
+        BTreeMap::new();
     for (id, r) in &finished {
         let setup: autoscooter::Setup = serde_json::from_value(r["setup"].clone()).unwrap();
         let seed = r["seed"].as_u64().unwrap();
-        let log: Vec<LogEntry<autoscooter::Action>> = serde_json::from_value(r["log"].clone()).unwrap();
-        let g: Autoscooter = engine::replay(&setup, seed, &log, &mut Vec::new()).expect("the log replays");
+        let log: Vec<LogEntry<autoscooter::Action>> =
+            serde_json::from_value(r["log"].clone()).unwrap();
+        let g: Autoscooter =
+            engine::replay(&setup, seed, &log, &mut Vec::new()).expect("the log replays");
         let outcome = serde_json::to_value(g.outcome().expect("over")).unwrap();
         assert_eq!(outcome, r["outcome"], "game {id}");
         logs.insert(id.clone(), (setup, seed, log));
@@ -144,11 +172,23 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
     assert!(seen.len() > 100, "spectators saw {} positions", seen.len());
     for (id, seq, view) in seen.iter() {
         let (setup, seed, log) = &logs[id];
-        assert!(*seq as usize <= log.len(), "game {id}: a client saw entry {seq}, the store has {}", log.len());
-        let g: Autoscooter = engine::replay(setup, *seed, &log[..*seq as usize], &mut Vec::new()).unwrap();
-        assert_eq!(&serde_json::to_value(g.view(Observer::Spectator)).unwrap(), view, "game {id} at {seq}");
+        assert!(
+            *seq as usize <= log.len(),
+            "game {id}: a client saw entry {seq}, the store has {}",
+            log.len()
+        );
+        let g: Autoscooter =
+            engine::replay(setup, *seed, &log[..*seq as usize], &mut Vec::new()).unwrap();
+        assert_eq!(
+            &serde_json::to_value(g.view(Observer::Spectator)).unwrap(),
+            view,
+            "game {id} at {seq}"
+        );
     }
-    assert!(interrupted >= kills, "the kills hit running games ({interrupted} games running at the {kills} kills)");
+    assert!(
+        interrupted >= kills,
+        "the kills hit running games ({interrupted} games running at the {kills} kills)"
+    );
     eprintln!(
         "{} games, {kills} kills hitting {interrupted} running games, {} positions checked",
         ids.len(),

@@ -1,12 +1,12 @@
 //! Benches: register resolution with 8 robots on a busy course, and random full games per
 //! second on each shipped course. `cargo bench -p roborally`.
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::{Rng, Seat};
 use grid::{Sq, SqDir};
-use roborally::board::{course_by_name, shipped_courses, Cell};
+use roborally::board::{Cell, course_by_name, shipped_courses};
 use roborally::card::full_deck;
-use roborally::{BoardSpec, RobotSetup, RoboRally, Setup, StartPhase, Variants};
+use roborally::{BoardSpec, RoboRally, RobotSetup, Setup, StartPhase, Variants};
 use std::hint::black_box;
 
 /// 8 robots on the Crossroads factory board of Dizzy Dash (express lanes, belts, pushers),
@@ -14,7 +14,12 @@ use std::hint::black_box;
 fn busy_state(seed: u64) -> RoboRally {
     let course = course_by_name("dizzy-dash").unwrap();
     let mut rng = Rng::seeded(seed);
-    let mut cells: Vec<Sq> = course.board.cells().filter(|(at, c)| at.y < 12 && !matches!(c, Cell::Pit | Cell::Void)).map(|(at, _)| at).collect();
+    let mut cells: Vec<Sq> = course
+        .board
+        .cells()
+        .filter(|(at, c)| at.y < 12 && !matches!(c, Cell::Pit | Cell::Void))
+        .map(|(at, _)| at)
+        .collect();
     rng.shuffle(&mut cells);
     let mut deck = full_deck();
     rng.shuffle(&mut deck);
@@ -27,7 +32,14 @@ fn busy_state(seed: u64) -> RoboRally {
             ..RobotSetup::default()
         })
         .collect();
-    let setup = Setup { board: BoardSpec::Named("dizzy-dash".into()), robots, phase: StartPhase::Execute, variants: Variants::default(), timer_seconds: 30, turn: 1 };
+    let setup = Setup {
+        board: BoardSpec::Named("dizzy-dash".into()),
+        robots,
+        phase: StartPhase::Execute,
+        variants: Variants::default(),
+        timer_seconds: 30,
+        turn: 1,
+    };
     RoboRally::from_setup(&setup, seed).unwrap()
 }
 

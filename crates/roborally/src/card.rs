@@ -45,7 +45,8 @@ impl Card {
     pub fn from_priority(priority: u16) -> Option<Card> {
         TABLE.iter().find_map(|&(kind, count, first, step)| {
             let last = first + step * (count - 1);
-            let on_step = priority >= first && priority <= last && (priority - first).is_multiple_of(step);
+            let on_step =
+                priority >= first && priority <= last && (priority - first).is_multiple_of(step);
             on_step.then_some(Card::new(kind, priority))
         })
     }
@@ -81,7 +82,9 @@ impl Card {
 pub fn full_deck() -> Vec<Card> {
     let mut v: Vec<Card> = TABLE
         .iter()
-        .flat_map(|&(kind, count, first, step)| (0..count).map(move |i| Card::new(kind, first + i * step)))
+        .flat_map(|&(kind, count, first, step)| {
+            (0..count).map(move |i| Card::new(kind, first + i * step))
+        })
         .collect();
     v.sort_by_key(|c| c.priority);
     v
@@ -100,10 +103,18 @@ mod tests {
         assert_eq!(p.len(), 84, "priorities are unique");
         let count = |k| d.iter().filter(|c| c.card == k).count();
         assert_eq!(
-            [count(CardKind::Uturn), count(CardKind::Left), count(CardKind::Right), count(CardKind::Backup)],
+            [
+                count(CardKind::Uturn),
+                count(CardKind::Left),
+                count(CardKind::Right),
+                count(CardKind::Backup)
+            ],
             [6, 18, 18, 6]
         );
-        assert_eq!([count(CardKind::Move1), count(CardKind::Move2), count(CardKind::Move3)], [18, 12, 6]);
+        assert_eq!(
+            [count(CardKind::Move1), count(CardKind::Move2), count(CardKind::Move3)],
+            [18, 12, 6]
+        );
         assert_eq!(Card::from_priority(410), Some(Card::new(CardKind::Left, 410)));
         assert_eq!(Card::from_priority(420), Some(Card::new(CardKind::Right, 420)));
         assert_eq!(Card::from_priority(840), Some(Card::new(CardKind::Move3, 840)));

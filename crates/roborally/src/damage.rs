@@ -11,7 +11,13 @@ impl RoboRally {
     /// Deal `points` damage from `source` to robot `i`. A robot holding option cards is asked,
     /// point by point, whether to discard one to prevent it (RR-7.4): the points wait in
     /// `pending`. The source is kept for the option cards of RR-9 that depend on it.
-    pub(crate) fn damage(&mut self, i: usize, points: u8, source: Shooter, events: &mut Vec<Event>) {
+    pub(crate) fn damage(
+        &mut self,
+        i: usize,
+        points: u8,
+        source: Shooter,
+        events: &mut Vec<Event>,
+    ) {
         if points == 0 || self.robots[i].cell().is_none() {
             return;
         }
@@ -49,7 +55,10 @@ impl RoboRally {
             return;
         }
         for k in 0..5 {
-            if crate::robot::locked_at(self.robots[i].damage, k) && !crate::robot::locked_at(before, k) && self.robots[i].registers[k].is_none() {
+            if crate::robot::locked_at(self.robots[i].damage, k)
+                && !crate::robot::locked_at(before, k)
+                && self.robots[i].registers[k].is_none()
+            {
                 let Some(card) = self.deck.top(&mut self.rng) else { continue };
                 let r = &mut self.robots[i];
                 r.registers[k] = Some(card);
@@ -155,7 +164,9 @@ impl RoboRally {
                 }
                 robot
             }
-            Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => return Err(ActionError::WrongAction { expected: "use_option" }),
+            Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => {
+                return Err(ActionError::WrongAction { expected: "use_option" });
+            }
         };
         match option {
             Some(o) if !self.robots[robot].options.contains(&o) => Err(ActionError::OptionNotHeld),
@@ -190,7 +201,9 @@ impl RoboRally {
                 OptionCard::AblativeCoat => r.opt.ablative = 0,
                 OptionCard::MiniHowitzer => r.opt.howitzer = 0,
                 OptionCard::Flywheel => self.deck.discard.extend(r.stash.flywheel.take()),
-                OptionCard::ConditionalProgram => self.deck.discard.extend(r.stash.conditional.take()),
+                OptionCard::ConditionalProgram => {
+                    self.deck.discard.extend(r.stash.conditional.take())
+                }
                 _ => {}
             }
             let r = &mut self.robots[robot];

@@ -11,18 +11,28 @@ pub enum ActionError {
     /// The seat owes no decision now.
     NotYourDecision,
     /// The seat owes a decision of another kind (`expected` names it).
-    WrongAction { expected: &'static str },
+    WrongAction {
+        expected: &'static str,
+    },
     AlreadyProgrammed,
     /// RR-4.4: a powered-down robot does not program.
     PoweredDown,
     RobotDestroyed,
     RobotOut,
-    CardNotInHand { priority: u16 },
-    DuplicateCard { priority: u16 },
+    CardNotInHand {
+        priority: u16,
+    },
+    DuplicateCard {
+        priority: u16,
+    },
     /// RR-7.2: a locked register keeps its card.
-    RegisterLocked { register: u8 },
+    RegisterLocked {
+        register: u8,
+    },
     /// RR-4.2: every unlocked register gets a card while the hand has some.
-    RegisterEmpty { register: u8 },
+    RegisterEmpty {
+        register: u8,
+    },
     /// RR-4.4: only a damaged robot may announce power down.
     PowerDownUndamaged,
     /// RR-8.3: the archive cell is free, so the robot re-enters there.
@@ -89,21 +99,37 @@ impl fmt::Display for ActionError {
             PoweredDown => write!(f, "a powered-down robot does not program (RR-4.4)"),
             RobotDestroyed => write!(f, "the robot is destroyed (RR-8.2)"),
             RobotOut => write!(f, "the robot is out of the game (RR-8.2)"),
-            CardNotInHand { priority } => write!(f, "card {priority} is not in this seat's hand (RR-4.2)"),
+            CardNotInHand { priority } => {
+                write!(f, "card {priority} is not in this seat's hand (RR-4.2)")
+            }
             DuplicateCard { priority } => write!(f, "card {priority} is programmed twice (RR-4.2)"),
-            RegisterLocked { register } => write!(f, "register {register} is locked and keeps its card (RR-7.2)"),
+            RegisterLocked { register } => {
+                write!(f, "register {register} is locked and keeps its card (RR-7.2)")
+            }
             RegisterEmpty { register } => write!(f, "register {register} needs a card (RR-4.2)"),
-            PowerDownUndamaged => write!(f, "only a damaged robot may announce power down (RR-4.4)"),
+            PowerDownUndamaged => {
+                write!(f, "only a damaged robot may announce power down (RR-4.4)")
+            }
             ReenterArchiveFree => write!(f, "the archive cell is free: re-enter there (RR-8.3)"),
             ReenterOffBoard => write!(f, "the re-entry cell is off the board (RR-8.3)"),
             ReenterPit => write!(f, "the re-entry cell is a pit (RR-8.3)"),
             ReenterOccupied => write!(f, "the re-entry cell is occupied (RR-8.3)"),
-            ReenterNotAdjacent => write!(f, "the re-entry cell is not a free cell of the nearest ring around the archive (RR-8.3)"),
-            ReenterLineOfSight => write!(f, "a robot stands in the line of sight within 3 cells, and a clear choice exists (RR-8.3)"),
+            ReenterNotAdjacent => write!(
+                f,
+                "the re-entry cell is not a free cell of the nearest ring around the archive (RR-8.3)"
+            ),
+            ReenterLineOfSight => write!(
+                f,
+                "a robot stands in the line of sight within 3 cells, and a clear choice exists (RR-8.3)"
+            ),
             OptionNotHeld => write!(f, "the robot does not hold this option card"),
-            OptionRequired => write!(f, "a destroyed robot gives up one of its option cards (RR-8.2)"),
+            OptionRequired => {
+                write!(f, "a destroyed robot gives up one of its option cards (RR-8.2)")
+            }
             OptionNotUsable => write!(f, "this option card offers no such use now (RR-9)"),
-            OptionAlreadyUsed => write!(f, "this option card has been used already this turn (RR-9)"),
+            OptionAlreadyUsed => {
+                write!(f, "this option card has been used already this turn (RR-9)")
+            }
             OptionWrongTime => write!(f, "this option card is not used at this moment (RR-9)"),
         }
     }

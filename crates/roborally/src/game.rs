@@ -3,9 +3,9 @@
 
 use crate::error::ActionError;
 use crate::event::Event;
+use crate::option::OptionCard;
 use crate::setup::Setup;
 use crate::view::View;
-use crate::option::OptionCard;
 use crate::{Action, Pending, Phase, RoboRally};
 use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SeatSet, SetupError};
 use grid::SqDir;
@@ -33,10 +33,18 @@ impl Game for RoboRally {
             let robot = p.robot();
             return Some(Decision::One(self.robots[robot].seat));
         }
-        let set = |owes: &[bool]| owes.iter().enumerate().filter(|(_, o)| **o).map(|(i, _)| Seat(i as u8)).collect::<SeatSet>();
+        let set = |owes: &[bool]| {
+            owes.iter()
+                .enumerate()
+                .filter(|(_, o)| **o)
+                .map(|(i, _)| Seat(i as u8))
+                .collect::<SeatSet>()
+        };
         match &self.phase {
             Phase::Over => None,
-            Phase::StayDown { owes, .. } | Phase::Program { owes } => Some(Decision::Simultaneous(set(owes))),
+            Phase::StayDown { owes, .. } | Phase::Program { owes } => {
+                Some(Decision::Simultaneous(set(owes)))
+            }
             Phase::Reenter { queue } => queue.first().map(|&i| Decision::One(self.robots[i].seat)),
             Phase::Execute { .. } => None,
         }
@@ -46,11 +54,18 @@ impl Game for RoboRally {
         (self.phase == Phase::Over).then(|| self.ranking())
     }
 
-    fn apply(&mut self, seat: Seat, action: &Action, events: &mut Vec<Event>) -> Result<(), ActionError> {
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut Vec<Event>,
+    ) -> Result<(), ActionError> {
         let i = self.check(seat, action)?;
         let mut out = Vec::new();
         match *action {
-            Action::Program { registers, power_down_next } => self.commit_program(i, &registers, power_down_next, &mut out),
+            Action::Program { registers, power_down_next } => {
+                self.commit_program(i, &registers, power_down_next, &mut out)
+            }
             Action::Reenter { at, facing, powered_down } => {
                 self.pop_reentry();
                 self.reenter(i, at, facing, powered_down, &mut out);
@@ -63,7 +78,9 @@ impl Game for RoboRally {
                 out.push(Event::StayDownSent { seat });
             }
             Action::DiscardOption { option } => self.apply_discard(option, &mut out),
-            Action::UseOption { option, register, destroy, card } => self.apply_use(i, option, register, destroy, card, &mut out),
+            Action::UseOption { option, register, destroy, card } => {
+                self.apply_use(i, option, register, destroy, card, &mut out)
+            }
         }
         self.play_on(&mut out);
         events.append(&mut out);
@@ -77,7 +94,10 @@ impl Game for RoboRally {
         let (turn, phase) = (g.turn, std::mem::discriminant(&g.phase));
         let mut out = Vec::new();
         for seat in decision.seats().iter() {
-            if g.turn != turn || std::mem::discriminant(&g.phase) != phase || !g.decision().is_some_and(|d| d.owes(seat)) {
+            if g.turn != turn
+                || std::mem::discriminant(&g.phase) != phase
+                || !g.decision().is_some_and(|d| d.owes(seat))
+            {
                 break;
             }
             let action = g.default_action(seat.index(), &mut rng);
@@ -93,44 +113,109 @@ impl Game for RoboRally {
         let i = seat.index();
         match kind {
             Owed::Program => {
-                let downs: &[bool] = if self.robots[i].damage > 0 { &[false, true] } else { &[false] };
+                let downs: &[bool] =
+                    if self.robots[i].damage > 0 { &[false, true] } else { &[false] };
                 let progs = self.all_programs(i);
-                let mut v: Vec<Action> = downs.iter().flat_map(|&d| progs.iter().map(move |&r| Action::Program { registers: r, power_down_next: d })).collect();
+                let mut v: Vec<Action> = downs
+                    .iter()
+                    .flat_map(|&d| {
+                        progs
+                            .iter()
+                            .map(move |&r| Action::Program { registers: r, power_down_next: d })
+                    })
+                    .collect();
                 v.extend(self.program_use_actions(i));
                 v
             }
-            Owed::StayDown => vec![Action::StayDown { value: false }, Action::StayDown { value: true }],
+            Owed::StayDown => {
+                vec![Action::StayDown { value: false }, Action::StayDown { value: true }]
+            }
             Owed::Reenter => self
                 .reentry_moves(i)
                 .into_iter()
-                .flat_map(|(at, facing)| [false, true].map(|p| Action::Reenter { at, facing, powered_down: p }))
+                .flat_map(|(at, facing)| {
+                    [false, true].map(|p| Action::Reenter { at, facing, powered_down: p })
+                })
                 .collect(),
             Owed::UseOption => match self.pending.front() {
                 Some(&Pending::MoveOption { option, .. }) => {
-                    vec![Action::UseOption { option: Some(option), register: None, destroy: None, card: None }, Action::UseOption { option: None, register: None, destroy: None, card: None }]
+                    vec![
+                        Action::UseOption {
+                            option: Some(option),
+                            register: None,
+                            destroy: None,
+                            card: None,
+                        },
+                        Action::UseOption {
+                            option: None,
+                            register: None,
+                            destroy: None,
+                            card: None,
+                        },
+                    ]
                 }
                 Some(&Pending::Reveal { register, .. }) => {
-                    let mut v: Vec<Action> = self.reveal_uses(i, register).into_iter().map(|o| Action::UseOption { option: Some(o), register: None, destroy: None, card: None }).collect();
-                    v.push(Action::UseOption { option: None, register: None, destroy: None, card: None });
+                    let mut v: Vec<Action> = self
+                        .reveal_uses(i, register)
+                        .into_iter()
+                        .map(|o| Action::UseOption {
+                            option: Some(o),
+                            register: None,
+                            destroy: None,
+                            card: None,
+                        })
+                        .collect();
+                    v.push(Action::UseOption {
+                        option: None,
+                        register: None,
+                        destroy: None,
+                        card: None,
+                    });
                     v
                 }
                 Some(&Pending::Weapon { target, .. }) => {
                     let mut v = Vec::new();
                     for w in self.weapons_for(i, target) {
                         if w == OptionCard::FireControl {
-                            v.extend((1..=5).map(|k| Action::UseOption { option: Some(w), register: Some(k), destroy: None, card: None }));
-                            v.extend(self.robots[target].options.iter().map(|&d| Action::UseOption { option: Some(w), register: None, destroy: Some(d), card: None }));
+                            v.extend((1..=5).map(|k| Action::UseOption {
+                                option: Some(w),
+                                register: Some(k),
+                                destroy: None,
+                                card: None,
+                            }));
+                            v.extend(self.robots[target].options.iter().map(|&d| {
+                                Action::UseOption {
+                                    option: Some(w),
+                                    register: None,
+                                    destroy: Some(d),
+                                    card: None,
+                                }
+                            }));
                         } else {
-                            v.push(Action::UseOption { option: Some(w), register: None, destroy: None, card: None });
+                            v.push(Action::UseOption {
+                                option: Some(w),
+                                register: None,
+                                destroy: None,
+                                card: None,
+                            });
                         }
                     }
-                    v.push(Action::UseOption { option: None, register: None, destroy: None, card: None });
+                    v.push(Action::UseOption {
+                        option: None,
+                        register: None,
+                        destroy: None,
+                        card: None,
+                    });
                     v
                 }
                 _ => Vec::new(),
             },
             Owed::Discard => {
-                let mut v: Vec<Action> = self.robots[i].options.iter().map(|&o| Action::DiscardOption { option: Some(o) }).collect();
+                let mut v: Vec<Action> = self.robots[i]
+                    .options
+                    .iter()
+                    .map(|&o| Action::DiscardOption { option: Some(o) })
+                    .collect();
                 if matches!(self.pending.front(), Some(Pending::Damage { .. })) {
                     v.push(Action::DiscardOption { option: None });
                 }
@@ -204,7 +289,9 @@ impl RoboRally {
         }
         if let Some(p) = self.pending.front() {
             return Some(match p {
-                Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => Owed::UseOption,
+                Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => {
+                    Owed::UseOption
+                }
                 _ => Owed::Discard,
             });
         }
@@ -227,12 +314,21 @@ impl RoboRally {
             return Err(self.why_not(i, action));
         };
         match (owed, action) {
-            (Owed::Program, Action::Program { registers, power_down_next }) => self.check_program(i, registers, *power_down_next),
+            (Owed::Program, Action::Program { registers, power_down_next }) => {
+                self.check_program(i, registers, *power_down_next)
+            }
             (Owed::StayDown, Action::StayDown { .. }) => Ok(()),
-            (Owed::Reenter, Action::Reenter { at, facing, .. }) => self.check_reenter(i, *at, *facing),
+            (Owed::Reenter, Action::Reenter { at, facing, .. }) => {
+                self.check_reenter(i, *at, *facing)
+            }
             (Owed::Discard, Action::DiscardOption { option }) => self.check_discard(*option),
-            (Owed::UseOption | Owed::Program, Action::UseOption { option, register, destroy, card }) => self.check_use(i, *option, *register, *destroy, *card),
-            (_, Action::UseOption { option: Some(o), .. }) if !self.robots[i].has(*o) => Err(ActionError::OptionNotHeld),
+            (
+                Owed::UseOption | Owed::Program,
+                Action::UseOption { option, register, destroy, card },
+            ) => self.check_use(i, *option, *register, *destroy, *card),
+            (_, Action::UseOption { option: Some(o), .. }) if !self.robots[i].has(*o) => {
+                Err(ActionError::OptionNotHeld)
+            }
             (_, Action::UseOption { option: Some(_), .. }) => Err(ActionError::OptionWrongTime),
             (owed, _) => Err(ActionError::WrongAction { expected: owed.name() }),
         }?;
@@ -250,7 +346,9 @@ impl RoboRally {
             if r.has(*o) { ActionError::OptionWrongTime } else { ActionError::OptionNotHeld }
         } else if matches!(action, Action::Program { .. }) && r.powered_down {
             ActionError::PoweredDown
-        } else if matches!(action, Action::Program { .. }) && matches!(self.phase, Phase::Program { .. }) {
+        } else if matches!(action, Action::Program { .. })
+            && matches!(self.phase, Phase::Program { .. })
+        {
             ActionError::AlreadyProgrammed
         } else {
             ActionError::NotYourDecision
@@ -262,15 +360,22 @@ impl RoboRally {
     /// decline the damage point, or give up the first option held when destroyed.
     fn default_action(&self, i: usize, rng: &mut Rng) -> Action {
         match self.owed(Seat(i as u8)) {
-            Some(Owed::Program) => Action::Program { registers: self.random_program(i, rng), power_down_next: false },
+            Some(Owed::Program) => {
+                Action::Program { registers: self.random_program(i, rng), power_down_next: false }
+            }
             Some(Owed::StayDown) => Action::StayDown { value: false },
             Some(Owed::Reenter) => {
-                let (at, facing) = self.default_reentry(i).unwrap_or((self.robots[i].archive, SqDir::N));
+                let (at, facing) =
+                    self.default_reentry(i).unwrap_or((self.robots[i].archive, SqDir::N));
                 Action::Reenter { at, facing, powered_down: false }
             }
-            Some(Owed::UseOption) => Action::UseOption { option: None, register: None, destroy: None, card: None },
+            Some(Owed::UseOption) => {
+                Action::UseOption { option: None, register: None, destroy: None, card: None }
+            }
             Some(Owed::Discard) | None => match self.pending.front() {
-                Some(Pending::LoseOption { .. }) => Action::DiscardOption { option: self.robots[i].options.first().copied() },
+                Some(Pending::LoseOption { .. }) => {
+                    Action::DiscardOption { option: self.robots[i].options.first().copied() }
+                }
                 _ => Action::DiscardOption { option: None },
             },
         }
@@ -283,7 +388,9 @@ impl RoboRally {
         for &s in &self.finish_order {
             ranking.push(vec![s]);
         }
-        let mut rest: Vec<usize> = (0..self.robots.len()).filter(|&i| !self.finish_order.contains(&self.robots[i].seat)).collect();
+        let mut rest: Vec<usize> = (0..self.robots.len())
+            .filter(|&i| !self.finish_order.contains(&self.robots[i].seat))
+            .collect();
         let key = |i: usize| {
             let r = &self.robots[i];
             let dist = match (r.cell(), self.board.flags.get(r.flags_touched as usize)) {
@@ -303,6 +410,9 @@ impl RoboRally {
             ranking.push(group);
             k += 1;
         }
-        Outcome { ranking, scores: Some(self.robots.iter().map(|r| r.flags_touched as i64).collect()) }
+        Outcome {
+            ranking,
+            scores: Some(self.robots.iter().map(|r| r.flags_touched as i64).collect()),
+        }
     }
 }

@@ -46,7 +46,7 @@ pub use event::Event;
 pub use option::OptionCard;
 pub use robot::Robot;
 pub use setup::{BoardSpec, RobotSetup, ScenarioSetup, Setup, StartPhase, Variants};
-pub use sim::{random_game, random_game_capped, GameSummary};
+pub use sim::{GameSummary, random_game, random_game_capped};
 pub use view::View;
 
 use deck::Deck;
@@ -97,13 +97,23 @@ pub enum Action {
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// RR-6.4: powered-down robots choose to stay down; `owes[i]` until answered.
-    StayDown { owes: Vec<bool>, stay: Vec<bool> },
+    StayDown {
+        owes: Vec<bool>,
+        stay: Vec<bool>,
+    },
     /// RR-4.2: programs; `owes[i]` until committed.
-    Program { owes: Vec<bool> },
+    Program {
+        owes: Vec<bool>,
+    },
     /// RR-5: register 1..5 and the step within it.
-    Execute { register: u8, step: Step },
+    Execute {
+        register: u8,
+        step: Step,
+    },
     /// RR-8.3: destroyed robots re-entering, in order; the head decides.
-    Reenter { queue: Vec<usize> },
+    Reenter {
+        queue: Vec<usize>,
+    },
     Over,
 }
 
@@ -113,13 +123,18 @@ pub enum Phase {
 pub enum Step {
     Reveal,
     /// Robots in descending priority; `next` indexes `order`.
-    Move { order: Vec<usize>, next: usize },
+    Move {
+        order: Vec<usize>,
+        next: usize,
+    },
     Express,
     Belts,
     Pushers,
     Gears,
     Lasers,
-    Checkpoints { order: Vec<usize> },
+    Checkpoints {
+        order: Vec<usize>,
+    },
 }
 
 /// A one-seat choice in the middle of resolution (RR-7.4, RR-8.2).
@@ -230,7 +245,8 @@ impl RoboRally {
     }
     /// Every option card where it is: deck, discards, held (26 in all).
     pub fn all_options(&self) -> Vec<OptionCard> {
-        let mut v: Vec<OptionCard> = self.option_deck.iter().chain(&self.option_discard).copied().collect();
+        let mut v: Vec<OptionCard> =
+            self.option_deck.iter().chain(&self.option_discard).copied().collect();
         for r in &self.robots {
             v.extend(r.options.iter().copied());
         }

@@ -4,10 +4,10 @@
 //! belts move robots without pushing (see `elements::conveyor`). Option cards (RR-9) hook in
 //! here: both receive the robot index and the cause.
 
+use crate::RoboRally;
 use crate::board::Cell;
 use crate::card::Card;
 use crate::event::{Cause, DestroyCause, Event};
-use crate::RoboRally;
 use grid::{Sq, SqDir};
 
 impl RoboRally {
@@ -23,7 +23,13 @@ impl RoboRally {
 
     /// RR-9 Brakes (Move 1 as 0), Fourth Gear (Move 3 as 4) and Reverse Gears (Back Up as 2
     /// back) when `boost` is set; otherwise the card as printed.
-    pub(crate) fn play_card_with(&mut self, i: usize, card: Card, boost: bool, events: &mut Vec<Event>) {
+    pub(crate) fn play_card_with(
+        &mut self,
+        i: usize,
+        card: Card,
+        boost: bool,
+        events: &mut Vec<Event>,
+    ) {
         if !boost || card.turn() != 0 {
             self.play_card(i, card, events);
             return;
@@ -49,7 +55,13 @@ impl RoboRally {
     }
 
     /// Turn a robot in place by `quarter_turns` (clockwise positive).
-    pub(crate) fn rotate(&mut self, i: usize, quarter_turns: i32, by: Cause, events: &mut Vec<Event>) {
+    pub(crate) fn rotate(
+        &mut self,
+        i: usize,
+        quarter_turns: i32,
+        by: Cause,
+        events: &mut Vec<Event>,
+    ) {
         let r = &mut self.robots[i];
         let from = r.facing;
         r.facing = from.turn(quarter_turns);
@@ -58,9 +70,18 @@ impl RoboRally {
 
     /// One step of robot `i` towards `dir`, pushing the robots in the way (RR-5.2). Returns
     /// true when the robot moved and is still on the board (so a Move N may go on).
-    pub(crate) fn step(&mut self, i: usize, dir: SqDir, by: Cause, events: &mut Vec<Event>) -> bool {
+    pub(crate) fn step(
+        &mut self,
+        i: usize,
+        dir: SqDir,
+        by: Cause,
+        events: &mut Vec<Event>,
+    ) -> bool {
         let Some(from) = self.robots[i].cell() else { return false };
-        if by == Cause::Card && !self.robots[i].options.is_empty() && self.robots[i].has(crate::option::OptionCard::RammingGear) {
+        if by == Cause::Card
+            && !self.robots[i].options.is_empty()
+            && self.robots[i].has(crate::option::OptionCard::RammingGear)
+        {
             self.ram(i, dir, events);
             if self.robots[i].cell().is_none() {
                 return false;
@@ -104,7 +125,14 @@ impl RoboRally {
     }
 
     /// Put robot `j` on `to` (from `from`), destroying it when `to` is a pit or off the board.
-    pub(crate) fn arrive(&mut self, j: usize, from: Sq, to: Sq, by: Cause, events: &mut Vec<Event>) {
+    pub(crate) fn arrive(
+        &mut self,
+        j: usize,
+        from: Sq,
+        to: Sq,
+        by: Cause,
+        events: &mut Vec<Event>,
+    ) {
         let seat = self.robots[j].seat;
         self.robots[j].at = Some(to);
         events.push(Event::Moved { seat, from, to, by });

@@ -50,11 +50,32 @@ impl OptionCard {
     pub const ALL: [OptionCard; 26] = {
         use OptionCard::*;
         [
-            AblativeCoat, AbortSwitch, Brakes, CircuitBreaker, ConditionalProgram, CrabLegs,
-            DoubleBarreledLaser, DualProcessor, ExtraMemory, FireControl, Flywheel, FourthGear,
-            GyroscopicStabilizer, HighPowerLaser, MechanicalArm, MiniHowitzer, PowerDownShield,
-            PressorBeam, RadioControl, RammingGear, RearFiringLaser, Recompile, ReverseGear,
-            Scrambler, SuperiorArchive, TractorBeam,
+            AblativeCoat,
+            AbortSwitch,
+            Brakes,
+            CircuitBreaker,
+            ConditionalProgram,
+            CrabLegs,
+            DoubleBarreledLaser,
+            DualProcessor,
+            ExtraMemory,
+            FireControl,
+            Flywheel,
+            FourthGear,
+            GyroscopicStabilizer,
+            HighPowerLaser,
+            MechanicalArm,
+            MiniHowitzer,
+            PowerDownShield,
+            PressorBeam,
+            RadioControl,
+            RammingGear,
+            RearFiringLaser,
+            Recompile,
+            ReverseGear,
+            Scrambler,
+            SuperiorArchive,
+            TractorBeam,
         ]
     };
 
@@ -72,32 +93,60 @@ impl OptionCard {
     pub const fn effect(self) -> &'static str {
         use OptionCard::*;
         match self {
-            AblativeCoat => "Soaks up the next 3 damage points dealt to the robot, then is thrown away.",
-            AbortSwitch => "Once a game, at a reveal: the rest of this turn's cards are swapped for cards off the deck.",
+            AblativeCoat => {
+                "Soaks up the next 3 damage points dealt to the robot, then is thrown away."
+            }
+            AbortSwitch => {
+                "Once a game, at a reveal: the rest of this turn's cards are swapped for cards off the deck."
+            }
             Brakes => "A Move 1 may be run as a move of zero cells.",
-            CircuitBreaker => "Ending a turn with 3 or more damage powers the robot down for the next turn.",
-            ConditionalProgram => "Park a spare card here while programming; swap it into a register before that register shows.",
+            CircuitBreaker => {
+                "Ending a turn with 3 or more damage powers the robot down for the next turn."
+            }
+            ConditionalProgram => {
+                "Park a spare card here while programming; swap it into a register before that register shows."
+            }
             CrabLegs => "A Move 1 stacked with a Turn Left or Right sidesteps that way instead.",
             DoubleBarreledLaser => "The forward laser hits for 2 points.",
-            DualProcessor => "A move card and a turn card may share a register: move one cell less, then turn.",
+            DualProcessor => {
+                "A move card and a turn card may share a register: move one cell less, then turn."
+            }
             ExtraMemory => "One more program card is dealt each turn.",
-            FireControl => "Instead of laser damage: jam one of the target's registers, or wreck one of its options.",
+            FireControl => {
+                "Instead of laser damage: jam one of the target's registers, or wreck one of its options."
+            }
             Flywheel => "Keep one unused card back for a later turn.",
             FourthGear => "A Move 3 may be run as a Move 4.",
-            GyroscopicStabilizer => "Gears and turning belts leave the robot's facing alone (can be switched off for a turn).",
-            HighPowerLaser => "The forward laser goes through one wall or one robot (both robots are hit).",
-            MechanicalArm => "Flags and repair sites count when they are one cell away, diagonals included, with no wall in between.",
-            MiniHowitzer => "Instead of laser damage: shove the target one cell away and deal it 1 point; five shots.",
+            GyroscopicStabilizer => {
+                "Gears and turning belts leave the robot's facing alone (can be switched off for a turn)."
+            }
+            HighPowerLaser => {
+                "The forward laser goes through one wall or one robot (both robots are hit)."
+            }
+            MechanicalArm => {
+                "Flags and repair sites count when they are one cell away, diagonals included, with no wall in between."
+            }
+            MiniHowitzer => {
+                "Instead of laser damage: shove the target one cell away and deal it 1 point; five shots."
+            }
             PowerDownShield => "While powered down, blocks 1 point from each side every register.",
             PressorBeam => "Instead of laser damage: shove the target one cell away.",
-            RadioControl => "Instead of laser damage: the target runs your program for the rest of the turn.",
+            RadioControl => {
+                "Instead of laser damage: the target runs your program for the rest of the turn."
+            }
             RammingGear => "A robot this one pushes or bumps takes 1 damage point.",
             RearFiringLaser => "A second laser fires backwards.",
-            Recompile => "Once a turn while programming: throw the hand away and take a fresh one, for 1 damage point.",
+            Recompile => {
+                "Once a turn while programming: throw the hand away and take a fresh one, for 1 damage point."
+            }
             ReverseGear => "A Back Up may be run as a backwards move of two cells.",
-            Scrambler => "Instead of laser damage: the target's next register gets the deck's top card (not in register 5).",
+            Scrambler => {
+                "Instead of laser damage: the target's next register gets the deck's top card (not in register 5)."
+            }
             SuperiorArchive => "Comes back into play with no damage.",
-            TractorBeam => "Instead of laser damage: pull a target that is not adjacent one cell closer.",
+            TractorBeam => {
+                "Instead of laser damage: pull a target that is not adjacent one cell closer."
+            }
         }
     }
 }

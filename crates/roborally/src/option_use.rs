@@ -7,7 +7,7 @@ use crate::board::Cell;
 use crate::card::{Card, CardKind};
 use crate::error::ActionError;
 use crate::event::{Cause, Event, Shooter};
-use crate::option::{OptionCard, ABLATIVE_POINTS, HOWITZER_SHOTS};
+use crate::option::{ABLATIVE_POINTS, HOWITZER_SHOTS, OptionCard};
 use crate::{Pending, Phase, RoboRally};
 use grid::{Sq, SqDir};
 
@@ -34,16 +34,27 @@ impl RoboRally {
 
     /// Power-Down Shield, then Ablative Coat: the points of a hit that these cards absorb
     /// (automatically, before RR-7.4's question). Returns the points left.
-    pub(crate) fn option_soak(&mut self, i: usize, mut points: u8, source: Shooter, events: &mut Vec<Event>) -> u8 {
+    pub(crate) fn option_soak(
+        &mut self,
+        i: usize,
+        mut points: u8,
+        source: Shooter,
+        events: &mut Vec<Event>,
+    ) -> u8 {
         let seat = self.robots[i].seat;
-        if self.robots[i].powered_down && self.robots[i].has(OptionCard::PowerDownShield)
+        if self.robots[i].powered_down
+            && self.robots[i].has(OptionCard::PowerDownShield)
             && let Some(side) = self.damage_side(i, source)
         {
             let bit = 1u8 << side.index();
             if self.robots[i].opt.shielded & bit == 0 {
                 self.robots[i].opt.shielded |= bit;
                 points -= 1;
-                events.push(Event::OptionAbsorbed { seat, option: OptionCard::PowerDownShield, points: 1 });
+                events.push(Event::OptionAbsorbed {
+                    seat,
+                    option: OptionCard::PowerDownShield,
+                    points: 1,
+                });
             }
         }
         if points > 0 && self.robots[i].has(OptionCard::AblativeCoat) {
@@ -51,7 +62,11 @@ impl RoboRally {
             let soak = points.min(ABLATIVE_POINTS - r.opt.ablative);
             r.opt.ablative += soak;
             points -= soak;
-            events.push(Event::OptionAbsorbed { seat, option: OptionCard::AblativeCoat, points: soak });
+            events.push(Event::OptionAbsorbed {
+                seat,
+                option: OptionCard::AblativeCoat,
+                points: soak,
+            });
             if self.robots[i].opt.ablative >= ABLATIVE_POINTS {
                 self.discard_option(i, OptionCard::AblativeCoat, events);
             }
@@ -63,9 +78,13 @@ impl RoboRally {
     fn damage_side(&self, i: usize, source: Shooter) -> Option<SqDir> {
         let at = self.robots[i].cell()?;
         match source {
-            Shooter::Board { at: from } if from == at => self.board.lasers.iter().find(|l| l.at == from).map(|l| l.dir.opposite()),
+            Shooter::Board { at: from } if from == at => {
+                self.board.lasers.iter().find(|l| l.at == from).map(|l| l.dir.opposite())
+            }
             Shooter::Board { at: from } => direction(at, from),
-            Shooter::Robot { seat } | Shooter::Rear { seat } => direction(at, self.robots.get(seat.index())?.cell()?),
+            Shooter::Robot { seat } | Shooter::Rear { seat } => {
+                direction(at, self.robots.get(seat.index())?.cell()?)
+            }
         }
     }
 
@@ -83,7 +102,11 @@ impl RoboRally {
             .filter(|&w| s.has(w))
             .filter(|&w| match w {
                 OptionCard::TractorBeam => sa.manhattan(ta) > 1,
-                OptionCard::Scrambler => register < 5 && t.registers[register as usize].is_some() && !t.locked(register as usize),
+                OptionCard::Scrambler => {
+                    register < 5
+                        && t.registers[register as usize].is_some()
+                        && !t.locked(register as usize)
+                }
                 _ => true,
             })
             .collect()
@@ -157,7 +180,11 @@ impl RoboRally {
     /// Circuit Breaker at the end of the turn: 3 or more damage powers the robot down next turn.
     pub(crate) fn circuit_breakers(&mut self, events: &mut Vec<Event>) {
         for r in &mut self.robots {
-            if r.cell().is_some() && r.damage >= 3 && !r.power_down_next && r.has(OptionCard::CircuitBreaker) {
+            if r.cell().is_some()
+                && r.damage >= 3
+                && !r.power_down_next
+                && r.has(OptionCard::CircuitBreaker)
+            {
                 r.power_down_next = true;
                 events.push(Event::OptionUsed { seat: r.seat, option: OptionCard::CircuitBreaker });
                 events.push(Event::PowerDownAnnounced { seat: r.seat });
@@ -180,7 +207,14 @@ impl RoboRally {
 
     /// Check a `use_option` action from robot `i` (which owes a program or a `use_option`
     /// answer) without changing anything.
-    pub(crate) fn check_use(&self, i: usize, option: Option<OptionCard>, register: Option<u8>, destroy: Option<OptionCard>, card: Option<Card>) -> Result<(), ActionError> {
+    pub(crate) fn check_use(
+        &self,
+        i: usize,
+        option: Option<OptionCard>,
+        register: Option<u8>,
+        destroy: Option<OptionCard>,
+        card: Option<Card>,
+    ) -> Result<(), ActionError> {
         let r = &self.robots[i];
         if matches!(self.phase, Phase::Program { .. }) && self.pending.is_empty() {
             let Some(o) = option else { return Err(ActionError::OptionNotUsable) };
@@ -199,19 +233,30 @@ impl RoboRally {
             let spare = r.hand.len() > (0..5).filter(|&k| !r.locked(k)).count();
             match o {
                 OptionCard::CrabLegs | OptionCard::DualProcessor => {
-                    let Some(k) = register.filter(|k| (1..=5).contains(k)).map(|k| k as usize - 1) else { return Err(ActionError::OptionNotUsable) };
+                    let Some(k) = register.filter(|k| (1..=5).contains(k)).map(|k| k as usize - 1)
+                    else {
+                        return Err(ActionError::OptionNotUsable);
+                    };
                     return match card {
                         None if r.stash.side[k].is_some_and(|(x, _)| x == o) => Ok(()),
                         None => Err(ActionError::OptionNotUsable),
-                        Some(_) if r.locked(k) => Err(ActionError::RegisterLocked { register: k as u8 + 1 }),
+                        Some(_) if r.locked(k) => {
+                            Err(ActionError::RegisterLocked { register: k as u8 + 1 })
+                        }
                         Some(_) if r.stash.side[k].is_some() => Err(ActionError::OptionAlreadyUsed),
-                        Some(c) if o == OptionCard::CrabLegs && c.card != CardKind::Move1 => Err(ActionError::OptionNotUsable),
+                        Some(c) if o == OptionCard::CrabLegs && c.card != CardKind::Move1 => {
+                            Err(ActionError::OptionNotUsable)
+                        }
                         Some(_) if !spare => Err(ActionError::OptionNotUsable),
                         Some(_) => Ok(()),
                     };
                 }
                 OptionCard::Flywheel | OptionCard::ConditionalProgram => {
-                    let held = if o == OptionCard::Flywheel { r.stash.flywheel } else { r.stash.conditional };
+                    let held = if o == OptionCard::Flywheel {
+                        r.stash.flywheel
+                    } else {
+                        r.stash.conditional
+                    };
                     return match card {
                         _ if register.is_some() => Err(ActionError::OptionNotUsable),
                         None => Err(ActionError::OptionNotUsable),
@@ -229,7 +274,9 @@ impl RoboRally {
                 OptionCard::Recompile if r.opt.recompiled => Err(ActionError::OptionAlreadyUsed),
                 OptionCard::AbortSwitch if r.opt.aborted => Err(ActionError::OptionAlreadyUsed),
                 OptionCard::Recompile if r.damage >= 9 => Err(ActionError::OptionNotUsable),
-                OptionCard::GyroscopicStabilizer if r.opt.stabilizer_off => Err(ActionError::OptionAlreadyUsed),
+                OptionCard::GyroscopicStabilizer if r.opt.stabilizer_off => {
+                    Err(ActionError::OptionAlreadyUsed)
+                }
                 OptionCard::Recompile | OptionCard::GyroscopicStabilizer => Ok(()),
                 _ => Err(ActionError::OptionWrongTime),
             };
@@ -252,10 +299,18 @@ impl RoboRally {
             },
             Pending::Weapon { target, .. } => {
                 let Some(o) = option else {
-                    return if register.is_none() && destroy.is_none() { Ok(()) } else { Err(ActionError::OptionNotUsable) };
+                    return if register.is_none() && destroy.is_none() {
+                        Ok(())
+                    } else {
+                        Err(ActionError::OptionNotUsable)
+                    };
                 };
                 if !self.weapons_for(i, target).contains(&o) {
-                    return Err(if OptionCard::WEAPONS.contains(&o) { ActionError::OptionNotUsable } else { ActionError::OptionWrongTime });
+                    return Err(if OptionCard::WEAPONS.contains(&o) {
+                        ActionError::OptionNotUsable
+                    } else {
+                        ActionError::OptionWrongTime
+                    });
                 }
                 let t = &self.robots[target];
                 match (o, register, destroy) {
@@ -271,28 +326,55 @@ impl RoboRally {
                 _ if register.is_some() || destroy.is_some() => Err(ActionError::OptionNotUsable),
                 None => Ok(()),
                 Some(o) if self.reveal_uses(i, k).contains(&o) => Ok(()),
-                Some(OptionCard::AbortSwitch) if r.opt.aborted => Err(ActionError::OptionAlreadyUsed),
-                Some(OptionCard::AbortSwitch | OptionCard::ConditionalProgram) => Err(ActionError::OptionNotUsable),
+                Some(OptionCard::AbortSwitch) if r.opt.aborted => {
+                    Err(ActionError::OptionAlreadyUsed)
+                }
+                Some(OptionCard::AbortSwitch | OptionCard::ConditionalProgram) => {
+                    Err(ActionError::OptionNotUsable)
+                }
                 Some(_) => Err(ActionError::OptionWrongTime),
             },
-            Pending::Damage { .. } | Pending::LoseOption { .. } => Err(ActionError::WrongAction { expected: "discard_option" }),
+            Pending::Damage { .. } | Pending::LoseOption { .. } => {
+                Err(ActionError::WrongAction { expected: "discard_option" })
+            }
         }
     }
 
     /// Apply a checked `use_option`.
-    pub(crate) fn apply_use(&mut self, i: usize, option: Option<OptionCard>, register: Option<u8>, destroy: Option<OptionCard>, card: Option<Card>, events: &mut Vec<Event>) {
+    pub(crate) fn apply_use(
+        &mut self,
+        i: usize,
+        option: Option<OptionCard>,
+        register: Option<u8>,
+        destroy: Option<OptionCard>,
+        card: Option<Card>,
+        events: &mut Vec<Event>,
+    ) {
         let seat = self.robots[i].seat;
         if matches!(self.phase, Phase::Program { .. }) && self.pending.is_empty() {
             match option {
-                Some(o @ (OptionCard::CrabLegs | OptionCard::DualProcessor | OptionCard::Flywheel | OptionCard::ConditionalProgram)) => {
+                Some(
+                    o @ (OptionCard::CrabLegs
+                    | OptionCard::DualProcessor
+                    | OptionCard::Flywheel
+                    | OptionCard::ConditionalProgram),
+                ) => {
                     let r = &mut self.robots[i];
                     if let Some(c) = card {
                         r.hand.retain(|&h| h != c);
                     }
                     let back = match (o, register) {
-                        (OptionCard::Flywheel, _) => r.stash.flywheel.replace(card.expect("checked")),
-                        (OptionCard::ConditionalProgram, _) => r.stash.conditional.replace(card.expect("checked")),
-                        (_, Some(k)) => std::mem::replace(&mut r.stash.side[k as usize - 1], card.map(|c| (o, c))).map(|(_, c)| c),
+                        (OptionCard::Flywheel, _) => {
+                            r.stash.flywheel.replace(card.expect("checked"))
+                        }
+                        (OptionCard::ConditionalProgram, _) => {
+                            r.stash.conditional.replace(card.expect("checked"))
+                        }
+                        (_, Some(k)) => std::mem::replace(
+                            &mut r.stash.side[k as usize - 1],
+                            card.map(|c| (o, c)),
+                        )
+                        .map(|(_, c)| c),
                         _ => None,
                     };
                     r.hand.extend(back);
@@ -317,7 +399,8 @@ impl RoboRally {
                 }
                 Some(OptionCard::GyroscopicStabilizer) => {
                     self.robots[i].opt.stabilizer_off = true;
-                    events.push(Event::OptionUsed { seat, option: OptionCard::GyroscopicStabilizer });
+                    events
+                        .push(Event::OptionUsed { seat, option: OptionCard::GyroscopicStabilizer });
                 }
                 _ => {}
             }
@@ -338,7 +421,10 @@ impl RoboRally {
                     return;
                 };
                 events.push(Event::OptionUsed { seat, option: o });
-                let (Some(sa), Some(ta)) = (self.robots[i].cell(), self.robots[target].cell()) else { return };
+                let (Some(sa), Some(ta)) = (self.robots[i].cell(), self.robots[target].cell())
+                else {
+                    return;
+                };
                 let away = direction(sa, ta);
                 self.in_front(|g| match o {
                     OptionCard::PressorBeam => {
@@ -369,12 +455,16 @@ impl RoboRally {
                         {
                             g.robots[target].registers[k] = Some(new);
                             g.deck.discard_all([old]);
-                            events.push(Event::Scrambled { seat: g.robots[target].seat, register: k as u8 + 1 });
+                            events.push(Event::Scrambled {
+                                seat: g.robots[target].seat,
+                                register: k as u8 + 1,
+                            });
                         }
                     }
                     OptionCard::RadioControl => {
                         g.robots[target].opt.radio = Some(seat);
-                        events.push(Event::RadioControlled { seat: g.robots[target].seat, by: seat });
+                        events
+                            .push(Event::RadioControlled { seat: g.robots[target].seat, by: seat });
                     }
                     OptionCard::FireControl => {
                         let tseat = g.robots[target].seat;
@@ -396,7 +486,10 @@ impl RoboRally {
                         let new = r.stash.conditional.take();
                         let old = std::mem::replace(&mut r.registers[k], new);
                         self.deck.discard_all(old);
-                        events.push(Event::OptionUsed { seat, option: OptionCard::ConditionalProgram });
+                        events.push(Event::OptionUsed {
+                            seat,
+                            option: OptionCard::ConditionalProgram,
+                        });
                     }
                     Some(OptionCard::AbortSwitch) => {
                         self.robots[i].opt.aborted = true;
@@ -423,7 +516,12 @@ impl RoboRally {
         let r = &self.robots[i];
         let k = register as usize - 1;
         let mut v = Vec::new();
-        if r.options.is_empty() || r.cell().is_none() || r.powered_down || r.registers[k].is_none() || r.locked(k) {
+        if r.options.is_empty()
+            || r.cell().is_none()
+            || r.powered_down
+            || r.registers[k].is_none()
+            || r.locked(k)
+        {
             return v;
         }
         if r.stash.conditional.is_some() && r.has(OptionCard::ConditionalProgram) {
@@ -442,12 +540,16 @@ impl RoboRally {
             self.reveal_asked = None;
             return false;
         }
-        let mut askers: Vec<(u8, usize)> = (0..self.robots.len()).filter(|&i| !self.reveal_uses(i, register).is_empty()).map(|i| (self.robots[i].dock, i)).collect();
+        let mut askers: Vec<(u8, usize)> = (0..self.robots.len())
+            .filter(|&i| !self.reveal_uses(i, register).is_empty())
+            .map(|i| (self.robots[i].dock, i))
+            .collect();
         if askers.is_empty() {
             return false;
         }
         askers.sort_unstable();
-        self.pending.extend(askers.into_iter().map(|(_, robot)| Pending::Reveal { robot, register }));
+        self.pending
+            .extend(askers.into_iter().map(|(_, robot)| Pending::Reveal { robot, register }));
         self.reveal_asked = Some(register);
         true
     }
@@ -455,15 +557,24 @@ impl RoboRally {
     /// Crab Legs / Dual Processor: the second card `side` fits the register's card `card`.
     fn side_fits(o: OptionCard, side: Card, card: Card) -> bool {
         match o {
-            OptionCard::CrabLegs => side.card == CardKind::Move1 && matches!(card.card, CardKind::Left | CardKind::Right),
+            OptionCard::CrabLegs => {
+                side.card == CardKind::Move1
+                    && matches!(card.card, CardKind::Left | CardKind::Right)
+            }
             _ => (side.turn() == 0) != (card.turn() == 0),
         }
     }
 
     /// The option uses a seat may send while it owes a program, as actions.
     pub(crate) fn program_use_actions(&self, i: usize) -> Vec<crate::Action> {
-        let act = |o, register, card| crate::Action::UseOption { option: Some(o), register, destroy: None, card };
-        let mut v: Vec<crate::Action> = self.program_uses(i).into_iter().map(|o| act(o, None, None)).collect();
+        let act = |o, register, card| crate::Action::UseOption {
+            option: Some(o),
+            register,
+            destroy: None,
+            card,
+        };
+        let mut v: Vec<crate::Action> =
+            self.program_uses(i).into_iter().map(|o| act(o, None, None)).collect();
         let r = &self.robots[i];
         let spare = r.hand.len() > (0..5).filter(|&k| !r.locked(k)).count();
         for o in [OptionCard::CrabLegs, OptionCard::DualProcessor] {
@@ -476,7 +587,12 @@ impl RoboRally {
                     Some(_) => {}
                     None if r.locked(k as usize) => {}
                     None if !spare => {}
-                    None => v.extend(r.hand.iter().filter(|c| o != OptionCard::CrabLegs || c.card == CardKind::Move1).map(|&c| act(o, Some(k + 1), Some(c)))),
+                    None => v.extend(
+                        r.hand
+                            .iter()
+                            .filter(|c| o != OptionCard::CrabLegs || c.card == CardKind::Move1)
+                            .map(|&c| act(o, Some(k + 1), Some(c))),
+                    ),
                 }
             }
         }
@@ -494,14 +610,24 @@ impl RoboRally {
     #[inline]
     pub(crate) fn side_priority(&self, i: usize, k: usize, card: Card) -> u16 {
         match self.robots[i].stash.side[k] {
-            Some((o, c)) if c.turn() == 0 && self.robots[i].has(o) && Self::side_fits(o, c, card) => c.priority,
+            Some((o, c))
+                if c.turn() == 0 && self.robots[i].has(o) && Self::side_fits(o, c, card) =>
+            {
+                c.priority
+            }
             _ => card.priority,
         }
     }
 
     /// Run a combined register (Crab Legs: sidestep; Dual Processor: shorter move, then turn).
     /// Returns false when the register holds no usable second card.
-    pub(crate) fn play_side(&mut self, i: usize, k: usize, card: Card, events: &mut Vec<Event>) -> bool {
+    pub(crate) fn play_side(
+        &mut self,
+        i: usize,
+        k: usize,
+        card: Card,
+        events: &mut Vec<Event>,
+    ) -> bool {
         let Some((o, side)) = self.robots[i].stash.side[k] else { return false };
         if !self.robots[i].has(o) || !Self::side_fits(o, side, card) {
             return false;

@@ -12,7 +12,11 @@ impl RoboRally {
     pub(crate) fn begin_turn(&mut self, events: &mut Vec<Event>) {
         self.turn += 1;
         events.push(Event::TurnStarted { turn: self.turn });
-        let owes: Vec<bool> = self.robots.iter().map(|r| r.active() && r.cell().is_some() && r.powered_down).collect();
+        let owes: Vec<bool> = self
+            .robots
+            .iter()
+            .map(|r| r.active() && r.cell().is_some() && r.powered_down)
+            .collect();
         if owes.iter().any(|&o| o) {
             let n = owes.len();
             self.phase = Phase::StayDown { owes, stay: vec![false; n] };
@@ -80,7 +84,11 @@ impl RoboRally {
     }
 
     /// A setup in the programming phase: robots without a given hand are dealt one.
-    pub(crate) fn start_program_phase_from_setup(&mut self, given: &[bool], events: &mut Vec<Event>) {
+    pub(crate) fn start_program_phase_from_setup(
+        &mut self,
+        given: &[bool],
+        events: &mut Vec<Event>,
+    ) {
         let mut owes = vec![false; self.robots.len()];
         for i in 0..self.robots.len() {
             let r = &self.robots[i];
@@ -98,7 +106,12 @@ impl RoboRally {
     }
 
     /// Check a program against RR-4.2 / RR-7.2 / RR-4.4 without changing anything.
-    pub(crate) fn check_program(&self, i: usize, regs: &[Option<Card>; 5], power_down_next: bool) -> Result<(), ActionError> {
+    pub(crate) fn check_program(
+        &self,
+        i: usize,
+        regs: &[Option<Card>; 5],
+        power_down_next: bool,
+    ) -> Result<(), ActionError> {
         let r = &self.robots[i];
         let mut seen: Vec<Card> = Vec::with_capacity(5);
         for (k, entry) in regs.iter().enumerate() {
@@ -132,7 +145,13 @@ impl RoboRally {
 
     /// Commit a checked program: cards into the unlocked registers, the rest of the hand
     /// discarded (RR-4.2).
-    pub(crate) fn commit_program(&mut self, i: usize, regs: &[Option<Card>; 5], power_down_next: bool, events: &mut Vec<Event>) {
+    pub(crate) fn commit_program(
+        &mut self,
+        i: usize,
+        regs: &[Option<Card>; 5],
+        power_down_next: bool,
+        events: &mut Vec<Event>,
+    ) {
         let r = &mut self.robots[i];
         for (k, entry) in regs.iter().enumerate() {
             if !r.locked(k) {
@@ -190,7 +209,14 @@ impl RoboRally {
     }
 }
 
-fn permute(hand: &[crate::Card], slots: &[usize], depth: usize, used: &mut [bool], regs: &mut [Option<Card>; 5], out: &mut Vec<[Option<Card>; 5]>) {
+fn permute(
+    hand: &[crate::Card],
+    slots: &[usize],
+    depth: usize,
+    used: &mut [bool],
+    regs: &mut [Option<Card>; 5],
+    out: &mut Vec<[Option<Card>; 5]>,
+) {
     if depth == slots.len() {
         out.push(*regs);
         return;

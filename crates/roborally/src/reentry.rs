@@ -4,9 +4,9 @@
 //! line of sight within 3 cells (walls block the line of sight); if no such choice exists, any
 //! free cell of that ring with any facing; if the ring has no free cell, the next ring out.
 
+use crate::RoboRally;
 use crate::error::ActionError;
 use crate::event::Event;
-use crate::RoboRally;
 use grid::{Sq, SqDir};
 
 /// What a re-entering robot may choose.
@@ -52,7 +52,8 @@ impl RoboRally {
         }
         let max = self.board.width.max(self.board.height);
         for ring in 1..=max {
-            let cells: Vec<Sq> = ring_cells(archive, ring).into_iter().filter(|&c| self.free(c)).collect();
+            let cells: Vec<Sq> =
+                ring_cells(archive, ring).into_iter().filter(|&c| self.free(c)).collect();
             if cells.is_empty() {
                 continue;
             }
@@ -91,7 +92,14 @@ impl RoboRally {
 
     /// Put a checked re-entry into effect: damage set to 2 (RR-8.3), powered down next turn if
     /// chosen (RR-4.4).
-    pub(crate) fn reenter(&mut self, i: usize, at: Sq, facing: SqDir, powered_down: bool, events: &mut Vec<Event>) {
+    pub(crate) fn reenter(
+        &mut self,
+        i: usize,
+        at: Sq,
+        facing: SqDir,
+        powered_down: bool,
+        events: &mut Vec<Event>,
+    ) {
         let r = &mut self.robots[i];
         r.at = Some(at);
         r.facing = facing;

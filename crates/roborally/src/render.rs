@@ -15,7 +15,10 @@ pub fn render_svg(course: &Course) -> String {
 pub fn render_board(b: &Board, title: &str) -> String {
     let mut o = String::new();
     let (w, h) = (b.width * S, b.height * S);
-    let _ = writeln!(o, r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}">"#);
+    let _ = writeln!(
+        o,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {h}" width="{w}" height="{h}">"#
+    );
     let _ = writeln!(o, "<title>{}</title>", escape(title));
     for (at, cell) in b.cells() {
         cell_svg(&mut o, at, cell);
@@ -27,22 +30,46 @@ pub fn render_board(b: &Board, title: &str) -> String {
             end = end.neighbour(l.dir);
         }
         let ((x1, y1), (x2, y2)) = (centre(l.at), centre(end));
-        let _ = writeln!(o, r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="red" stroke-opacity="0.35" stroke-width="2"/>"#);
+        let _ = writeln!(
+            o,
+            r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="red" stroke-opacity="0.35" stroke-width="2"/>"#
+        );
         let (x, y) = centre(l.at);
         let (dx, dy) = l.dir.step();
-        let _ = writeln!(o, r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="red" stroke-width="{}"/>"#, x - dx * S / 2, y - dy * S / 2, x, y, l.beams as i32 * 2);
+        let _ = writeln!(
+            o,
+            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="red" stroke-width="{}"/>"#,
+            x - dx * S / 2,
+            y - dy * S / 2,
+            x,
+            y,
+            l.beams as i32 * 2
+        );
     }
     for e in b.walls() {
         let (x1, y1, x2, y2) = side_line(e.at, e.side);
-        let _ = writeln!(o, r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#e0a000" stroke-width="5"/>"##);
+        let _ = writeln!(
+            o,
+            r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#e0a000" stroke-width="5"/>"##
+        );
     }
     for (i, &f) in b.flags.iter().enumerate() {
         let (x, y) = centre(f);
-        let _ = writeln!(o, r##"<circle cx="{x}" cy="{y}" r="12" fill="#2a6"/><text x="{x}" y="{}" font-size="14" text-anchor="middle" fill="white">{}</text>"##, y + 5, i + 1);
+        let _ = writeln!(
+            o,
+            r##"<circle cx="{x}" cy="{y}" r="12" fill="#2a6"/><text x="{x}" y="{}" font-size="14" text-anchor="middle" fill="white">{}</text>"##,
+            y + 5,
+            i + 1
+        );
     }
     for d in &b.docks {
         let (x, y) = centre(d.at);
-        let _ = writeln!(o, r##"<text x="{x}" y="{}" font-size="16" text-anchor="middle" fill="#333">{}</text>"##, y + 6, d.number);
+        let _ = writeln!(
+            o,
+            r##"<text x="{x}" y="{}" font-size="16" text-anchor="middle" fill="#333">{}</text>"##,
+            y + 6,
+            d.number
+        );
     }
     o.push_str("</svg>\n");
     o
@@ -75,7 +102,10 @@ fn cell_svg(o: &mut String, at: Sq, cell: Cell) {
         Cell::Repair => "#9cf",
         Cell::RepairOption => "#6af",
     };
-    let _ = writeln!(o, r##"<rect x="{x}" y="{y}" width="{S}" height="{S}" fill="{fill}" stroke="#888"/>"##);
+    let _ = writeln!(
+        o,
+        r##"<rect x="{x}" y="{y}" width="{S}" height="{S}" fill="{fill}" stroke="#888"/>"##
+    );
     let (cx, cy) = centre(at);
     match cell {
         Cell::Belt(b) => {
@@ -83,17 +113,39 @@ fn cell_svg(o: &mut String, at: Sq, cell: Cell) {
             if let Some(f) = b.from {
                 // A rotating section: a short stub from the side the belt comes in through.
                 let (fx, fy) = f.step();
-                let _ = writeln!(o, r#"<line x1="{}" y1="{}" x2="{cx}" y2="{cy}" stroke="black" stroke-width="3"/>"#, cx + fx * 12, cy + fy * 12);
+                let _ = writeln!(
+                    o,
+                    r#"<line x1="{}" y1="{}" x2="{cx}" y2="{cy}" stroke="black" stroke-width="3"/>"#,
+                    cx + fx * 12,
+                    cy + fy * 12
+                );
             }
             let tail = if b.from.is_some() { (cx, cy) } else { (cx - dx * 12, cy - dy * 12) };
-            let _ = writeln!(o, r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="black" stroke-width="3"/>"#, tail.0, tail.1, cx + dx * 12, cy + dy * 12);
+            let _ = writeln!(
+                o,
+                r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="black" stroke-width="3"/>"#,
+                tail.0,
+                tail.1,
+                cx + dx * 12,
+                cy + dy * 12
+            );
             let _ = writeln!(o, r#"<circle cx="{}" cy="{}" r="4"/>"#, cx + dx * 12, cy + dy * 12);
         }
         Cell::Gear(t) => {
-            let _ = writeln!(o, r#"<text x="{cx}" y="{}" font-size="18" text-anchor="middle">{}</text>"#, cy + 6, if t == crate::board::Turn::Left { "↺" } else { "↻" });
+            let _ = writeln!(
+                o,
+                r#"<text x="{cx}" y="{}" font-size="18" text-anchor="middle">{}</text>"#,
+                cy + 6,
+                if t == crate::board::Turn::Left { "↺" } else { "↻" }
+            );
         }
         Cell::Repair | Cell::RepairOption => {
-            let _ = writeln!(o, r#"<text x="{cx}" y="{}" font-size="16" text-anchor="middle">{}</text>"#, cy + 6, if cell == Cell::Repair { "R" } else { "R+" });
+            let _ = writeln!(
+                o,
+                r#"<text x="{cx}" y="{}" font-size="16" text-anchor="middle">{}</text>"#,
+                cy + 6,
+                if cell == Cell::Repair { "R" } else { "R+" }
+            );
         }
         _ => {}
     }
@@ -113,7 +165,10 @@ mod tests {
         for c in shipped_courses() {
             let svg = render_svg(&c);
             assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-            assert_eq!(svg.matches("<circle cx").count() - svg.matches("r=\"4\"").count(), c.board.flags.len());
+            assert_eq!(
+                svg.matches("<circle cx").count() - svg.matches("r=\"4\"").count(),
+                c.board.flags.len()
+            );
         }
     }
 }

@@ -75,7 +75,10 @@ impl RoboRally {
                 // Take the step out (no clone of its robot list); `execute` puts the next one in.
                 let register = *register;
                 let placeholder = Phase::Execute { register, step: Step::Express };
-                let Phase::Execute { step, .. } = std::mem::replace(&mut self.phase, placeholder) else { unreachable!() };
+                let Phase::Execute { step, .. } = std::mem::replace(&mut self.phase, placeholder)
+                else {
+                    unreachable!()
+                };
                 self.moment += 1;
                 self.execute(register, step, events);
                 true
@@ -105,11 +108,14 @@ impl RoboRally {
             Step::Move { order, next } => match order.get(next) {
                 Some(&i) => {
                     let card = self.card_of(i, register as usize - 1);
-                    if let (Some(card), true) = (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down) {
+                    if let (Some(card), true) =
+                        (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down)
+                    {
                         if self.robots[i].options.is_empty() {
                             self.play_card(i, card, events);
                         } else if !self.play_with_options(i, register, card, events) {
-                            self.phase = Phase::Execute { register, step: Step::Move { order, next } };
+                            self.phase =
+                                Phase::Execute { register, step: Step::Move { order, next } };
                             return;
                         }
                     }
@@ -135,8 +141,13 @@ impl RoboRally {
             }
             Step::Lasers => {
                 self.run_lasers(events);
-                let on_sites = self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at)) || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm)));
-                Step::Checkpoints { order: if on_sites { self.move_order(register) } else { Vec::new() } }
+                let on_sites = self.robots.iter().any(|r| {
+                    r.cell().is_some_and(|at| self.board.repairs(at))
+                        || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm))
+                });
+                Step::Checkpoints {
+                    order: if on_sites { self.move_order(register) } else { Vec::new() },
+                }
             }
             Step::Checkpoints { order } => {
                 self.run_checkpoints(&order, events);
@@ -175,9 +186,18 @@ impl RoboRally {
     /// move options' question first). Returns false when a question waits; the answer is read
     /// from `move_answer` when the step runs again.
     #[inline(never)]
-    fn play_with_options(&mut self, i: usize, register: u8, card: crate::Card, events: &mut Vec<Event>) -> bool {
+    fn play_with_options(
+        &mut self,
+        i: usize,
+        register: u8,
+        card: crate::Card,
+        events: &mut Vec<Event>,
+    ) -> bool {
         let k = register as usize - 1;
-        if self.robots[i].stash.side[k].is_some() && self.robots[i].opt.radio.is_none() && self.play_side(i, k, card, events) {
+        if self.robots[i].stash.side[k].is_some()
+            && self.robots[i].opt.radio.is_none()
+            && self.play_side(i, k, card, events)
+        {
             return true;
         }
         match self.move_option_for(i, card) {
@@ -206,7 +226,8 @@ impl RoboRally {
     /// Robots with a card this register, on the board and powered on, by descending priority.
     pub(crate) fn move_order(&self, register: u8) -> Vec<usize> {
         let k = register as usize - 1;
-        let mut keyed: crate::few::Few<(u32, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
+        let mut keyed: crate::few::Few<(u32, usize), { crate::setup::MAX_ROBOTS }> =
+            crate::few::Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             if r.cell().is_none() || r.powered_down {
                 continue;
@@ -219,7 +240,11 @@ impl RoboRally {
                 continue;
             }
             if let Some(c) = r.registers[k] {
-                let p = if r.stash.side[k].is_some() { self.side_priority(i, k, c) } else { c.priority };
+                let p = if r.stash.side[k].is_some() {
+                    self.side_priority(i, k, c)
+                } else {
+                    c.priority
+                };
                 keyed.push((p as u32 * 2 + 1, i));
             }
         }

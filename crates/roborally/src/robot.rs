@@ -93,12 +93,30 @@ mod tests {
     #[test]
     fn rr_7_2_locking_table() {
         let mut r = Robot {
-            seat: Seat(0), dock: 1, at: None, facing: SqDir::N, damage: 0, lives: 3, flags_touched: 0,
-            archive: Sq::new(0, 0), powered_down: false, power_down_next: false, destroyed: false, out: false,
-            finished: false, registers: [None; 5], revealed: [false; 5], hand: vec![], hand_size: 0,
-            options: vec![], destroyed_at: 0, opt: OptionState::default(), stash: Stash::default(),
+            seat: Seat(0),
+            dock: 1,
+            at: None,
+            facing: SqDir::N,
+            damage: 0,
+            lives: 3,
+            flags_touched: 0,
+            archive: Sq::new(0, 0),
+            powered_down: false,
+            power_down_next: false,
+            destroyed: false,
+            out: false,
+            finished: false,
+            registers: [None; 5],
+            revealed: [false; 5],
+            hand: vec![],
+            hand_size: 0,
+            options: vec![],
+            destroyed_at: 0,
+            opt: OptionState::default(),
+            stash: Stash::default(),
         };
-        let want: [&[u8]; 10] = [&[], &[], &[], &[], &[], &[5], &[4, 5], &[3, 4, 5], &[2, 3, 4, 5], &[1, 2, 3, 4, 5]];
+        let want: [&[u8]; 10] =
+            [&[], &[], &[], &[], &[], &[5], &[4, 5], &[3, 4, 5], &[2, 3, 4, 5], &[1, 2, 3, 4, 5]];
         for (d, w) in want.iter().enumerate() {
             r.damage = d as u8;
             assert_eq!(r.locked_registers(), w.to_vec(), "damage {d}");

@@ -1,7 +1,7 @@
 //! RR-11 "State output": the `state` object a scenario prints (omniscient).
 
 use crate::RoboRally;
-use serde_json::{json, Value};
+use serde_json::{Value, json};
 
 impl RoboRally {
     /// The `state` object of RR-11, plus a few extra fields (registers, options, finished).

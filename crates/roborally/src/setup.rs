@@ -2,8 +2,8 @@
 //! A raw [`Setup`] is checked by [`crate::RoboRally::from_setup`], which lists every problem.
 
 use crate::board::inline::InlineBoard;
-use crate::board::{course_by_name, Board};
-use crate::card::{full_deck, Card};
+use crate::board::{Board, course_by_name};
+use crate::card::{Card, full_deck};
 use crate::deck::Deck;
 use crate::option::OptionCard;
 use crate::robot::Robot;
@@ -115,14 +115,17 @@ fn first_turn() -> u32 {
 impl Setup {
     /// A normal start: `players` robots on docks 1..n of a course (RR-3).
     pub fn new_game(board: BoardSpec, players: u8, variants: Variants) -> Setup {
-        let robots = (0..players).map(|s| RobotSetup { seat: Seat(s), ..RobotSetup::default() }).collect();
+        let robots =
+            (0..players).map(|s| RobotSetup { seat: Seat(s), ..RobotSetup::default() }).collect();
         Setup { board, robots, phase: StartPhase::Program, variants, timer_seconds: 30, turn: 1 }
     }
 
     /// Join the three parts of a scenario file.
     pub fn from_scenario(board: BoardSpec, setup: ScenarioSetup, variants: Variants) -> Setup {
         let robots = match setup.players {
-            Some(n) if setup.robots.is_empty() => (0..n).map(|s| RobotSetup { seat: Seat(s), ..RobotSetup::default() }).collect(),
+            Some(n) if setup.robots.is_empty() => {
+                (0..n).map(|s| RobotSetup { seat: Seat(s), ..RobotSetup::default() }).collect()
+            }
             _ => setup.robots,
         };
         Setup {
@@ -137,7 +140,9 @@ impl Setup {
 
     pub fn build_board(&self) -> Result<Board, SetupError> {
         match &self.board {
-            BoardSpec::Named(n) => course_by_name(n).map(|c| c.board).ok_or_else(|| SetupError::one(format!("no shipped course named {n:?}"))),
+            BoardSpec::Named(n) => course_by_name(n)
+                .map(|c| c.board)
+                .ok_or_else(|| SetupError::one(format!("no shipped course named {n:?}"))),
             BoardSpec::Inline(b) => b.build().map_err(|problems| SetupError { problems }),
         }
     }
@@ -150,18 +155,25 @@ impl RoboRally {
     }
 
     /// As [`RoboRally::from_setup`], on a board already built (`setup.board` is not read).
-    pub fn from_setup_with_board(setup: &Setup, board: Board, seed: u64) -> Result<RoboRally, SetupError> {
+    pub fn from_setup_with_board(
+        setup: &Setup,
+        board: Board,
+        seed: u64,
+    ) -> Result<RoboRally, SetupError> {
         let mut problems = Vec::new();
         let robots = build_robots(setup, &board, &mut problems);
         let used = collect_cards(&robots, &mut problems);
-    let mut held = BTreeSet::new();
-    for r in &robots {
-        for o in &r.options {
-            if !held.insert(*o) {
-                problems.push(format!("seat {}: option card {o:?} appears twice in the setup (RR-9: one of each)", r.seat.0));
+        let mut held = BTreeSet::new();
+        for r in &robots {
+            for o in &r.options {
+                if !held.insert(*o) {
+                    problems.push(format!(
+                        "seat {}: option card {o:?} appears twice in the setup (RR-9: one of each)",
+                        r.seat.0
+                    ));
+                }
             }
         }
-    }
         if !problems.is_empty() {
             return Err(SetupError { problems });
         }
@@ -209,7 +221,10 @@ fn build_robots(setup: &Setup, board: &Board, problems: &mut Vec<String>) -> Vec
     let mut robots = Vec::new();
     for (i, rs) in setup.robots.iter().enumerate() {
         if rs.seat.index() != i {
-            problems.push(format!("setup.robots[{i}]: seats are numbered 0..{} in order", n.saturating_sub(1)));
+            problems.push(format!(
+                "setup.robots[{i}]: seats are numbered 0..{} in order",
+                n.saturating_sub(1)
+            ));
             continue;
         }
         if let Some(r) = build_robot(rs, setup, board, problems) {
@@ -227,7 +242,12 @@ fn build_robots(setup: &Setup, board: &Board, problems: &mut Vec<String>) -> Vec
     robots
 }
 
-fn build_robot(rs: &RobotSetup, setup: &Setup, board: &Board, problems: &mut Vec<String>) -> Option<Robot> {
+fn build_robot(
+    rs: &RobotSetup,
+    setup: &Setup,
+    board: &Board,
+    problems: &mut Vec<String>,
+) -> Option<Robot> {
     let p = format!("setup.robots[{}]", rs.seat.0);
     let dock_no = rs.dock.unwrap_or(rs.seat.0 + 1);
     let dock = board.dock(dock_no);
@@ -280,7 +300,9 @@ fn build_robot(rs: &RobotSetup, setup: &Setup, board: &Board, problems: &mut Vec
         // Cards kept in locked registers were played face up before (RR-7.2).
         r.revealed[i] = r.locked(i) && registers[i].is_some();
         if setup.phase == StartPhase::Program && !r.locked(i) && registers[i].is_some() {
-            problems.push(format!("{p}.registers[{i}]: an unlocked register is null in the programming phase (RR-11)"));
+            problems.push(format!(
+                "{p}.registers[{i}]: an unlocked register is null in the programming phase (RR-11)"
+            ));
         }
     }
     Some(r)
@@ -291,9 +313,15 @@ fn collect_cards(robots: &[Robot], problems: &mut Vec<String>) -> BTreeSet<Card>
     for r in robots {
         for c in r.hand.iter().chain(r.registers.iter().flatten()) {
             if !c.is_real() {
-                problems.push(format!("seat {}: {:?} {} is not a card of RR-1.1", r.seat.0, c.card, c.priority));
+                problems.push(format!(
+                    "seat {}: {:?} {} is not a card of RR-1.1",
+                    r.seat.0, c.card, c.priority
+                ));
             } else if !used.insert(*c) {
-                problems.push(format!("seat {}: card {} appears twice in the setup", r.seat.0, c.priority));
+                problems.push(format!(
+                    "seat {}: card {} appears twice in the setup",
+                    r.seat.0, c.priority
+                ));
             }
         }
     }

@@ -1,8 +1,8 @@
 //! Random full games, for `robodrome sim`, benches and tests.
 
+use crate::RoboRally;
 use crate::board::Course;
 use crate::setup::{BoardSpec, Setup, Variants};
-use crate::RoboRally;
 use engine::{Game, Rng, Seat};
 use serde::Serialize;
 
@@ -23,13 +23,22 @@ pub struct GameSummary {
 pub const RANDOM_GAME_MAX_TURNS: u32 = 200;
 
 /// Play a game with random legal actions (at most [`RANDOM_GAME_MAX_TURNS`] turns).
-pub fn random_game(course: &Course, robots: u8, seed: u64) -> Result<GameSummary, engine::SetupError> {
+pub fn random_game(
+    course: &Course,
+    robots: u8,
+    seed: u64,
+) -> Result<GameSummary, engine::SetupError> {
     random_game_capped(course, robots, seed, RANDOM_GAME_MAX_TURNS)
 }
 
 /// Play a game with random legal actions (at most `max_turns` turns).
 /// A setup error (more robots than docks, or not 1..8 robots) is returned, never a panic.
-pub fn random_game_capped(course: &Course, robots: u8, seed: u64, max_turns: u32) -> Result<GameSummary, engine::SetupError> {
+pub fn random_game_capped(
+    course: &Course,
+    robots: u8,
+    seed: u64,
+    max_turns: u32,
+) -> Result<GameSummary, engine::SetupError> {
     let setup = Setup::new_game(BoardSpec::Named(course.name.clone()), robots, Variants::default());
     let mut g = RoboRally::from_board(&setup, course.board.clone(), seed)?;
     let mut rng = Rng::seeded(seed ^ 0x5eed);
@@ -56,7 +65,11 @@ pub fn random_game_capped(course: &Course, robots: u8, seed: u64, max_turns: u32
 
 impl RoboRally {
     /// Start a game on an already built board (skips looking the course up by name).
-    pub fn from_board(setup: &Setup, board: crate::Board, seed: u64) -> Result<RoboRally, engine::SetupError> {
+    pub fn from_board(
+        setup: &Setup,
+        board: crate::Board,
+        seed: u64,
+    ) -> Result<RoboRally, engine::SetupError> {
         let mut g = RoboRally::from_setup_with_board(setup, board, seed)?;
         g.play_on(&mut Vec::new());
         Ok(g)

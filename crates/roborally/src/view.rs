@@ -125,9 +125,21 @@ impl BoardView {
                 Cell::Repair => CellView::Repair,
                 Cell::RepairOption => CellView::RepairOption,
             });
-            walls.push(SqDir::ALL.iter().fold(0u8, |m, &d| if b.wall(at, d) { m | 1 << d.index() } else { m }));
+            walls.push(
+                SqDir::ALL
+                    .iter()
+                    .fold(0u8, |m, &d| if b.wall(at, d) { m | 1 << d.index() } else { m }),
+            );
         }
-        BoardView { width: b.width, height: b.height, cells, walls, lasers: b.lasers.clone(), flags: b.flags.clone(), docks: b.docks.clone() }
+        BoardView {
+            width: b.width,
+            height: b.height,
+            cells,
+            walls,
+            lasers: b.lasers.clone(),
+            flags: b.flags.clone(),
+            docks: b.docks.clone(),
+        }
     }
 }
 
@@ -159,7 +171,8 @@ impl View {
                     Some(c) if own => RegisterView::Card(c),
                     Some(_) => RegisterView::Hidden,
                 };
-                let (flywheel, conditional) = (secret(r.stash.flywheel), secret(r.stash.conditional));
+                let (flywheel, conditional) =
+                    (secret(r.stash.flywheel), secret(r.stash.conditional));
                 RobotView {
                     side,
                     flywheel,
@@ -198,11 +211,19 @@ impl View {
             question: g.pending.front().map(|p| {
                 let seat = |i: usize| g.robots[i].seat;
                 match *p {
-                    Pending::Damage { robot, points, .. } => QuestionView::Damage { seat: seat(robot), points },
+                    Pending::Damage { robot, points, .. } => {
+                        QuestionView::Damage { seat: seat(robot), points }
+                    }
                     Pending::LoseOption { robot } => QuestionView::LoseOption { seat: seat(robot) },
-                    Pending::MoveOption { robot, option } => QuestionView::MoveOption { seat: seat(robot), option },
-                    Pending::Reveal { robot, register } => QuestionView::Reveal { seat: seat(robot), register },
-                    Pending::Weapon { robot, target, points } => QuestionView::Weapon { seat: seat(robot), target: seat(target), points },
+                    Pending::MoveOption { robot, option } => {
+                        QuestionView::MoveOption { seat: seat(robot), option }
+                    }
+                    Pending::Reveal { robot, register } => {
+                        QuestionView::Reveal { seat: seat(robot), register }
+                    }
+                    Pending::Weapon { robot, target, points } => {
+                        QuestionView::Weapon { seat: seat(robot), target: seat(target), points }
+                    }
                 }
             }),
         }
@@ -228,7 +249,9 @@ impl RoboRally {
         for r in self.robots.iter().filter(|r| r.seat != seat) {
             pool.extend(r.hand.iter().copied());
             pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.registers[k]));
-            pool.extend((0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.stash.side[k].map(|(_, c)| c)));
+            pool.extend(
+                (0..5).filter(|&k| !r.revealed[k]).filter_map(|k| r.stash.side[k].map(|(_, c)| c)),
+            );
             pool.extend(r.stash.flywheel);
             pool.extend(r.stash.conditional);
         }

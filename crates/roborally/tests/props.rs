@@ -9,13 +9,25 @@ use roborally::card::full_deck;
 use roborally::view::RegisterView;
 use roborally::{Action, BoardSpec, Card, CardKind, OptionCard, RoboRally, Setup, Variants};
 
-fn start(course: usize, robots: u8, seed: u64, options: bool, variants: Variants) -> (Setup, RoboRally) {
+fn start(
+    course: usize,
+    robots: u8,
+    seed: u64,
+    options: bool,
+    variants: Variants,
+) -> (Setup, RoboRally) {
     start_with(course, robots, seed, u8::from(options), variants)
 }
 
 /// `options`: 0 none; 1 Brakes and Flywheel for seat 0; 2 all 26 option cards dealt out
 /// round the table (a seeded order), so every card's effect comes up.
-fn start_with(course: usize, robots: u8, seed: u64, options: u8, variants: Variants) -> (Setup, RoboRally) {
+fn start_with(
+    course: usize,
+    robots: u8,
+    seed: u64,
+    options: u8,
+    variants: Variants,
+) -> (Setup, RoboRally) {
     let name = shipped_courses()[course].name.clone();
     let mut setup = Setup::new_game(BoardSpec::Named(name), robots, variants);
     if options == 1 {
@@ -63,7 +75,10 @@ fn check_views(g: &RoboRally, rng: &mut Rng) -> Result<(), TestCaseError> {
             }
             prop_assert!(rv.hand.is_none(), "another seat's hand is hidden");
             // RR-9: cards kept on options are secret too (a combined register's once revealed).
-            prop_assert!(!matches!(rv.flywheel, RegisterView::Card(_)) && !matches!(rv.conditional, RegisterView::Card(_)));
+            prop_assert!(
+                !matches!(rv.flywheel, RegisterView::Card(_))
+                    && !matches!(rv.conditional, RegisterView::Card(_))
+            );
             let r = g.robot(rv.seat).unwrap();
             for k in 0..5 {
                 if let RegisterView::Card(c) = rv.registers[k] {
@@ -88,9 +103,18 @@ fn garbage(g: &RoboRally, rng: &mut Rng) -> (Seat, Action) {
     let bogus = Card { card: CardKind::Move3, priority: 841 };
     let held = |o: &OptionCard| g.robots().iter().any(|r| r.options.contains(o));
     let a = match rng.below(4) {
-        3 => Action::UseOption { option: OptionCard::ALL.into_iter().find(|o| !held(o)), register: None, destroy: None, card: None },
+        3 => Action::UseOption {
+            option: OptionCard::ALL.into_iter().find(|o| !held(o)),
+            register: None,
+            destroy: None,
+            card: None,
+        },
         0 => Action::Program { registers: [Some(bogus); 5], power_down_next: false },
-        1 => Action::Reenter { at: grid::Sq::new(-5, -5), facing: grid::SqDir::N, powered_down: false },
+        1 => Action::Reenter {
+            at: grid::Sq::new(-5, -5),
+            facing: grid::SqDir::N,
+            powered_down: false,
+        },
         _ => {
             // An option nobody holds (double repair sites hand options out during play).
             Action::DiscardOption { option: OptionCard::ALL.into_iter().find(|o| !held(o)) }
@@ -99,7 +123,14 @@ fn garbage(g: &RoboRally, rng: &mut Rng) -> (Seat, Action) {
     (seat, a)
 }
 
-fn run(course: usize, robots: u8, seed: u64, steps: usize, options: u8, variants: Variants) -> Result<(), TestCaseError> {
+fn run(
+    course: usize,
+    robots: u8,
+    seed: u64,
+    steps: usize,
+    options: u8,
+    variants: Variants,
+) -> Result<(), TestCaseError> {
     let (setup, mut g) = start_with(course, robots, seed, options, variants);
     let mut rng = Rng::seeded(seed.wrapping_mul(31));
     let mut log = Vec::new();
@@ -108,13 +139,22 @@ fn run(course: usize, robots: u8, seed: u64, steps: usize, options: u8, variants
     for step in 0..steps {
         let Some(decision) = g.decision() else { break };
         // RR-9: at an option question, every listed action is accepted.
-        if let Some(roborally::Pending::MoveOption { robot, .. } | roborally::Pending::Weapon { robot, .. } | roborally::Pending::Reveal { robot, .. }) = g.pending() {
+        if let Some(
+            roborally::Pending::MoveOption { robot, .. }
+            | roborally::Pending::Weapon { robot, .. }
+            | roborally::Pending::Reveal { robot, .. },
+        ) = g.pending()
+        {
             let seat = Seat(*robot as u8);
             let all = g.legal_actions(seat);
             prop_assert!(all.len() >= 2, "an option question lists a use and the decline");
             for a in &all {
                 let mut h = g.clone();
-                prop_assert!(h.apply(seat, a, &mut Vec::new()).is_ok(), "listed action refused: {:?}", a);
+                prop_assert!(
+                    h.apply(seat, a, &mut Vec::new()).is_ok(),
+                    "listed action refused: {:?}",
+                    a
+                );
             }
         }
         let (gs, ga) = garbage(&g, &mut rng);
@@ -133,8 +173,10 @@ fn run(course: usize, robots: u8, seed: u64, steps: usize, options: u8, variants
                     v[rng.index(v.len())]
                 }
             };
-            let a = g.sample_action(seat, &mut rng).expect("a seat that owes a decision has an action");
-            g.apply(seat, &a, &mut events).map_err(|e| TestCaseError::fail(format!("sampled action refused: {e:?} {a:?}")))?;
+            let a =
+                g.sample_action(seat, &mut rng).expect("a seat that owes a decision has an action");
+            g.apply(seat, &a, &mut events)
+                .map_err(|e| TestCaseError::fail(format!("sampled action refused: {e:?} {a:?}")))?;
             log.push(LogEntry::Act { seat, action: a });
         }
         check_invariants(&g)?;
@@ -142,7 +184,8 @@ fn run(course: usize, robots: u8, seed: u64, steps: usize, options: u8, variants
             check_views(&g, &mut rng)?;
         }
     }
-    let replayed: RoboRally = engine::replay(&setup, seed, &log, &mut Vec::new()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
+    let replayed: RoboRally = engine::replay(&setup, seed, &log, &mut Vec::new())
+        .map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
     prop_assert!(replayed == g, "replay from the log is identical");
     Ok(())
 }
@@ -187,15 +230,19 @@ fn random_full_games_end() {
     for (i, c) in shipped_courses().iter().enumerate() {
         let s = roborally::random_game(c, 4, i as u64).unwrap();
         assert!(s.turns >= 1);
-        assert!(roborally::random_game(c, 9, 0).is_err() && roborally::random_game(c, 0, 0).is_err());
+        assert!(
+            roborally::random_game(c, 9, 0).is_err() && roborally::random_game(c, 0, 0).is_err()
+        );
     }
 }
 
 mod random_boards {
     use super::*;
-    use roborally::board::inline::{InlineBoard, InlineCell, InlineLaser, InlineWall, Side, TurnName};
-    use roborally::{RobotSetup, StartPhase};
     use grid::{Sq, SqDir};
+    use roborally::board::inline::{
+        InlineBoard, InlineCell, InlineLaser, InlineWall, Side, TurnName,
+    };
+    use roborally::{RobotSetup, StartPhase};
 
     fn random_cell(at: Sq, k: u32, rng: &mut Rng) -> Option<InlineCell> {
         let dir = SqDir::wrapping(rng.below(4) as i32);
@@ -204,8 +251,15 @@ mod random_boards {
             0 => InlineCell::Pit { at },
             1 | 2 => InlineCell::Conveyor { at, dir, from },
             3 | 4 => InlineCell::Express { at, dir, from },
-            5 => InlineCell::Pusher { at, side: Side(dir), registers: if rng.below(2) == 0 { vec![1, 3, 5] } else { vec![2, 4] } },
-            6 => InlineCell::Gear { at, turn: if rng.below(2) == 0 { TurnName::Left } else { TurnName::Right } },
+            5 => InlineCell::Pusher {
+                at,
+                side: Side(dir),
+                registers: if rng.below(2) == 0 { vec![1, 3, 5] } else { vec![2, 4] },
+            },
+            6 => InlineCell::Gear {
+                at,
+                turn: if rng.below(2) == 0 { TurnName::Left } else { TurnName::Right },
+            },
             7 => InlineCell::Repair { at },
             8 => InlineCell::RepairOption { at },
             _ => return None,
@@ -230,8 +284,19 @@ mod random_boards {
                 }
             }
         }
-        let walls = (0..10).map(|_| InlineWall { at: Sq::new(rng.below(8) as i32, rng.below(8) as i32), side: Side(SqDir::wrapping(rng.below(4) as i32)) }).collect();
-        let lasers = (0..3).map(|_| InlineLaser { at: Sq::new(rng.below(8) as i32, rng.below(8) as i32), dir: SqDir::wrapping(rng.below(4) as i32), beams: 1 + rng.below(3) as u8 }).collect();
+        let walls = (0..10)
+            .map(|_| InlineWall {
+                at: Sq::new(rng.below(8) as i32, rng.below(8) as i32),
+                side: Side(SqDir::wrapping(rng.below(4) as i32)),
+            })
+            .collect();
+        let lasers = (0..3)
+            .map(|_| InlineLaser {
+                at: Sq::new(rng.below(8) as i32, rng.below(8) as i32),
+                dir: SqDir::wrapping(rng.below(4) as i32),
+                beams: 1 + rng.below(3) as u8,
+            })
+            .collect();
         rng.shuffle(&mut free);
         let flags = vec![free[free.len() - 1], free[free.len() - 2]];
         let mut deck = full_deck();
@@ -243,7 +308,11 @@ mod random_boards {
                 facing: Some(SqDir::wrapping(rng.below(4) as i32)),
                 damage: rng.below(9) as u8,
                 registers: Some(std::array::from_fn(|_| deck.pop())),
-                options: if rng.below(3) == 0 { vec![OptionCard::ALL[s as usize], OptionCard::ALL[s as usize + 8]] } else { vec![] },
+                options: if rng.below(3) == 0 {
+                    vec![OptionCard::ALL[s as usize], OptionCard::ALL[s as usize + 8]]
+                } else {
+                    vec![]
+                },
                 powered_down: rng.below(6) == 0,
                 ..RobotSetup::default()
             })
@@ -255,7 +324,14 @@ mod random_boards {
             })
             .collect();
         let board = InlineBoard { width: 8, height: 8, cells, walls, lasers, flags, docks: vec![] };
-        Setup { board: BoardSpec::Inline(board), robots, phase: StartPhase::Execute, variants: Variants::default(), timer_seconds: 30, turn: 1 }
+        Setup {
+            board: BoardSpec::Inline(board),
+            robots,
+            phase: StartPhase::Execute,
+            variants: Variants::default(),
+            timer_seconds: 30,
+            turn: 1,
+        }
     }
 
     proptest! {

@@ -30,7 +30,11 @@ fn rr_7_3_powered_down_locked_register_filled_face_up() {
     assert_eq!(r.damage, 5);
     assert!(r.registers[4].is_some() && r.revealed[4]);
     assert!(r.registers[..4].iter().all(Option::is_none));
-    assert_eq!(g.decision(), Some(Decision::Simultaneous([Seat(0)].into_iter().collect())), "stay_down question");
+    assert_eq!(
+        g.decision(),
+        Some(Decision::Simultaneous([Seat(0)].into_iter().collect())),
+        "stay_down question"
+    );
     let v = g.view(Observer::Seat(Seat(1)));
     assert!(matches!(v.robots[0].registers[4], RegisterView::Card(_)), "RR-7.3 cards are public");
 }
@@ -55,7 +59,8 @@ fn programs_are_secret_until_revealed() {
     let hand = g.robot(Seat(0)).unwrap().hand.clone();
     assert_eq!(hand.len(), 9);
     let regs = [Some(hand[0]), Some(hand[1]), Some(hand[2]), Some(hand[3]), Some(hand[4])];
-    g.apply(Seat(0), &Action::Program { registers: regs, power_down_next: false }, &mut Vec::new()).unwrap();
+    g.apply(Seat(0), &Action::Program { registers: regs, power_down_next: false }, &mut Vec::new())
+        .unwrap();
     let other = g.view(Observer::Seat(Seat(1)));
     assert!(other.robots[0].hand.is_none());
     assert!(other.robots[0].registers.iter().all(|r| *r == RegisterView::Hidden));

@@ -1,6 +1,6 @@
 //! Autoscooter scenario files (AS-8).
 
-use crate::{from_value, SchemaError, ScenarioGame};
+use crate::{ScenarioGame, SchemaError, from_value};
 use autoscooter::{Autoscooter, BoardSpec, CarSetup, PlayerSetup, Setup, Variants};
 use engine::{Game, Observer};
 use serde::Deserialize;
@@ -24,10 +24,20 @@ fn one() -> u8 {
 }
 
 impl ScenarioGame for Autoscooter {
-    fn scenario_setup(board: &Value, setup: &Value, variants: &Value) -> Result<Setup, SchemaError> {
+    fn scenario_setup(
+        board: &Value,
+        setup: &Value,
+        variants: &Value,
+    ) -> Result<Setup, SchemaError> {
         let board = match board {
             Value::String(name) => BoardSpec::named(name).ok_or_else(|| {
-                SchemaError::at("board", format!("no shipped board {name:?} (shipped: {})", BoardSpec::SHIPPED.join(", ")))
+                SchemaError::at(
+                    "board",
+                    format!(
+                        "no shipped board {name:?} (shipped: {})",
+                        BoardSpec::SHIPPED.join(", ")
+                    ),
+                )
             })?,
             Value::Null => BoardSpec::standard(),
             v => from_value(v, "board")?,
@@ -37,10 +47,19 @@ impl ScenarioGame for Autoscooter {
             v => from_value(v, "variants")?,
         };
         let s: SetupFile = match setup {
-            Value::Null => return Err(SchemaError::at("setup", "missing field (players, cars, round)")),
+            Value::Null => {
+                return Err(SchemaError::at("setup", "missing field (players, cars, round)"));
+            }
             v => from_value(v, "setup")?,
         };
-        Ok(Setup { board, players: s.players, cars: s.cars, round: s.round, box_chits: s.box_chits, variants })
+        Ok(Setup {
+            board,
+            players: s.players,
+            cars: s.cars,
+            round: s.round,
+            box_chits: s.box_chits,
+            variants,
+        })
     }
 
     fn scenario_round(&self) -> u32 {

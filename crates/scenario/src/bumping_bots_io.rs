@@ -11,10 +11,7 @@ use serde_json::Value;
 fn board_spec(board: &Value) -> Result<BoardSpec, SchemaError> {
     match board {
         Value::String(name) => bumping_bots::tracks::shipped(name).ok_or_else(|| {
-            let names: Vec<&str> = bumping_bots::tracks::SHIPPED
-                .iter()
-                .map(|(n, _)| *n)
-                .collect();
+            let names: Vec<&str> = bumping_bots::tracks::SHIPPED.iter().map(|(n, _)| *n).collect();
             SchemaError::at(
                 "board",
                 format!("no shipped track {name:?} (tracks: {})", names.join(", ")),
@@ -27,10 +24,9 @@ fn board_spec(board: &Value) -> Result<BoardSpec, SchemaError> {
                 .map_err(|p| SchemaError::at(format!("board.{}", p[0].0), p[0].1.clone()))?;
             Ok(spec)
         }
-        Value::Null => Err(SchemaError::at(
-            "board",
-            "missing field (an inline board or a track name)",
-        )),
+        Value::Null => {
+            Err(SchemaError::at("board", "missing field (an inline board or a track name)"))
+        }
         _ => Err(SchemaError::at(
             "board",
             "expected an inline board (object) or a track name (string)",

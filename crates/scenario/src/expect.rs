@@ -13,7 +13,9 @@ pub fn check_file(bytes: &[u8]) -> Result<(), Vec<String>> {
     let expect = doc.get("expect").cloned().unwrap_or(Value::Null);
     let mut errs = Vec::new();
     let (exit, out) = match crate::run(bytes) {
-        Ok(o) => (o.exit, serde_json::from_str::<Value>(&o.stdout).map_err(|e| vec![e.to_string()])?),
+        Ok(o) => {
+            (o.exit, serde_json::from_str::<Value>(&o.stdout).map_err(|e| vec![e.to_string()])?)
+        }
         Err(e) => {
             // Exit 2 may be what the file expects; say why in case it is not.
             if expect.get("exit").and_then(Value::as_i64) != Some(2) {
@@ -72,7 +74,9 @@ fn matches(want: &Value, got: &Value, at: &str, errs: &mut Vec<String>) {
         }
         _ if want == got => {}
         // Lists of objects: each expected element matches the element at the same place.
-        (Value::Array(w), Value::Array(g)) if w.len() == g.len() && w.iter().all(Value::is_object) => {
+        (Value::Array(w), Value::Array(g))
+            if w.len() == g.len() && w.iter().all(Value::is_object) =>
+        {
             for (i, (a, b)) in w.iter().zip(g).enumerate() {
                 matches(a, b, &format!("{at}[{i}]"), errs);
             }
@@ -103,9 +107,19 @@ pub fn check_dir(dir: &std::path::Path, rule: &str) -> usize {
             failures.push(format!("{}: no \"expect\" block", f.display()));
         }
         if let Err(errs) = check_file(&bytes) {
-            failures.push(format!("{}:\n    {}", f.file_name().unwrap().to_string_lossy(), errs.join("\n    ")));
+            failures.push(format!(
+                "{}:\n    {}",
+                f.file_name().unwrap().to_string_lossy(),
+                errs.join("\n    ")
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} of {} golden files failed:\n{}", failures.len(), files.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} golden files failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
     files.len()
 }

@@ -28,7 +28,11 @@ pub const GAMES: &[&str] = &["autoscooter", "roborally", "bumping-bots"];
 pub trait ScenarioGame: Game {
     /// Build the game's setup from the file's `board`, `setup` and `variants` values
     /// (`Value::Null` when absent). A schema problem is a [`SchemaError`] (exit 2).
-    fn scenario_setup(board: &Value, setup: &Value, variants: &Value) -> Result<Self::Setup, SchemaError>;
+    fn scenario_setup(
+        board: &Value,
+        setup: &Value,
+        variants: &Value,
+    ) -> Result<Self::Setup, SchemaError>;
     /// The round number printed as `round`.
     fn scenario_round(&self) -> u32;
     /// The phase printed as `phase` (`"over"` when the game has ended).
@@ -125,7 +129,12 @@ pub fn run_with_view(bytes: &[u8], view: Option<Seat>) -> Result<Outcome, Schema
     let game = match top.get("game") {
         Some(Value::String(g)) => g.as_str(),
         Some(_) => return Err(SchemaError::at("game", "must be a string")),
-        None => return Err(SchemaError::at("game", "missing field (autoscooter, bumping-bots or roborally)")),
+        None => {
+            return Err(SchemaError::at(
+                "game",
+                "missing field (autoscooter, bumping-bots or roborally)",
+            ));
+        }
     };
     match game {
         "autoscooter" => run_game::<autoscooter::Autoscooter>(top, view),
@@ -172,7 +181,10 @@ fn parse_actions<G: Game>(top: &Map<String, Value>) -> Result<Vec<Line<G::Action
     Ok(out)
 }
 
-fn run_game<G: ScenarioGame>(top: &Map<String, Value>, view: Option<Seat>) -> Result<Outcome, SchemaError> {
+fn run_game<G: ScenarioGame>(
+    top: &Map<String, Value>,
+    view: Option<Seat>,
+) -> Result<Outcome, SchemaError> {
     let seed = match top.get("seed") {
         None | Some(Value::Null) => 0,
         Some(v) => from_value::<u64>(v, "seed")?,
@@ -193,7 +205,11 @@ fn run_game<G: ScenarioGame>(top: &Map<String, Value>, view: Option<Seat>) -> Re
             Line::TimeUp => game.time_up(&mut events),
         };
         if let Err(e) = r {
-            error = Some(ErrorOut { action_index: i, code: e.code().to_string(), message: e.to_string() });
+            error = Some(ErrorOut {
+                action_index: i,
+                code: e.code().to_string(),
+                message: e.to_string(),
+            });
             break;
         }
     }
@@ -205,7 +221,8 @@ fn run_game<G: ScenarioGame>(top: &Map<String, Value>, view: Option<Seat>) -> Re
         state: game.scenario_state(),
         events: events.iter().map(|e| serde_json::to_value(e).expect("events serialise")).collect(),
         error,
-        view: view.map(|s| serde_json::to_value(game.view(Observer::Seat(s))).expect("views serialise")),
+        view: view
+            .map(|s| serde_json::to_value(game.view(Observer::Seat(s))).expect("views serialise")),
     };
     let mut stdout = serde_json::to_string_pretty(&out).expect("output serialises");
     stdout.push('\n');

@@ -1,13 +1,22 @@
 //! RoboRally in scenario files (RR-11): a thin layer over the `roborally` crate's schema types.
 
-use crate::{from_value, SchemaError, ScenarioGame};
+use crate::{ScenarioGame, SchemaError, from_value};
 use roborally::{BoardSpec, RoboRally, ScenarioSetup, Setup, Variants};
 use serde_json::Value;
 
 impl ScenarioGame for RoboRally {
-    fn scenario_setup(board: &Value, setup: &Value, variants: &Value) -> Result<Setup, SchemaError> {
+    fn scenario_setup(
+        board: &Value,
+        setup: &Value,
+        variants: &Value,
+    ) -> Result<Setup, SchemaError> {
         let board: BoardSpec = match board {
-            Value::Null => return Err(SchemaError::at("board", "missing: a shipped course name or an inline board")),
+            Value::Null => {
+                return Err(SchemaError::at(
+                    "board",
+                    "missing: a shipped course name or an inline board",
+                ));
+            }
             Value::String(s) => BoardSpec::Named(s.clone()),
             v => BoardSpec::Inline(from_value(v, "board")?),
         };

@@ -16,7 +16,8 @@ fn shared_examples_of_implemented_games_pass() {
     };
     let mut failures = Vec::new();
     let mut ran = 0;
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
+    let mut files: Vec<_> =
+        std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok().map(|e| e.path())).collect();
     files.sort();
     for f in files.iter().filter(|p| p.extension().is_some_and(|x| x == "json")) {
         let bytes = std::fs::read(f).unwrap();

@@ -21,11 +21,7 @@ pub async fn serve(uri: Uri) -> Response {
     let path = if path.is_empty() { "index.html" } else { path };
     if let Some(file) = Web::get(path) {
         let mime = mime_guess::from_path(path).first_or_octet_stream();
-        let cache = if path == "index.html" {
-            "no-cache"
-        } else {
-            "no-cache, max-age=0"
-        };
+        let cache = if path == "index.html" { "no-cache" } else { "no-cache, max-age=0" };
         return (
             [
                 (header::CONTENT_TYPE, mime.as_ref().to_string()),
@@ -38,10 +34,7 @@ pub async fn serve(uri: Uri) -> Response {
     // A client route (no file extension): the client's page.
     if !path.rsplit('/').next().unwrap_or("").contains('.') {
         if let Some(index) = Web::get("index.html") {
-            return (
-                [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-                index.data,
-            )
+            return ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], index.data)
                 .into_response();
         }
     }

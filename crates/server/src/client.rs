@@ -29,10 +29,14 @@ pub async fn http(
     let mut out = Vec::new();
     s.read_to_end(&mut out).await?;
     let text = String::from_utf8_lossy(&out);
-    let status: u16 = text.split(' ').nth(1).and_then(|c| c.parse().ok()).ok_or("no status line")?;
+    let status: u16 =
+        text.split(' ').nth(1).and_then(|c| c.parse().ok()).ok_or("no status line")?;
     let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let rest =
-        if head.to_ascii_lowercase().contains("transfer-encoding: chunked") { dechunk(rest) } else { rest.to_string() };
+    let rest = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        dechunk(rest)
+    } else {
+        rest.to_string()
+    };
     Ok((status, serde_json::from_str(&rest).unwrap_or(Value::String(rest))))
 }
 
@@ -67,21 +71,30 @@ pub async fn expect(
 
 /// A guest identity's token.
 pub async fn guest(addr: SocketAddr, name: &str) -> Result<String, Error> {
-    let v = expect(addr, "POST", "/api/guest", None, Some(&serde_json::json!({ "name": name })), 201).await?;
+    let v =
+        expect(addr, "POST", "/api/guest", None, Some(&serde_json::json!({ "name": name })), 201)
+            .await?;
     v["token"].as_str().map(str::to_string).ok_or_else(|| "no token".into())
 }
 
 /// A WebSocket connection to one game.
 pub struct Socket {
-    ws: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
 }
 
 impl Socket {
-    pub async fn connect(addr: SocketAddr, game: &str, token: Option<&str>) -> Result<Socket, Error> {
+    pub async fn connect(
+        addr: SocketAddr,
+        game: &str,
+        token: Option<&str>,
+    ) -> Result<Socket, Error> {
         let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
         let url = format!("ws://{addr}/ws/games/{game}{q}");
         // Frames are a few KiB: a small read buffer (the default 128 KiB is zeroed at every read).
-        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default().read_buffer_size(8 * 1024);
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(8 * 1024);
         let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true).await?;
         Ok(Socket { ws })
     }
@@ -98,7 +111,9 @@ impl Socket {
         Ok(None)
     }
     /// The next text frame as it came; `None` when the connection is closed.
-    pub async fn recv_text(&mut self) -> Result<Option<tokio_tungstenite::tungstenite::Utf8Bytes>, Error> {
+    pub async fn recv_text(
+        &mut self,
+    ) -> Result<Option<tokio_tungstenite::tungstenite::Utf8Bytes>, Error> {
         while let Some(m) = self.ws.next().await {
             if let Message::Text(t) = m? {
                 return Ok(Some(t));

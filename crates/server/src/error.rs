@@ -61,6 +61,7 @@ impl IntoResponse for ApiError {
         } else {
             tracing::debug!(code = self.code(), error = %self, "request refused");
         }
-        (status, Json(HttpError { code: self.code().into(), message: self.to_string() })).into_response()
+        (status, Json(HttpError { code: self.code().into(), message: self.to_string() }))
+            .into_response()
     }
 }

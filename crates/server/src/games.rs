@@ -56,8 +56,8 @@ impl<G: Game + HasBots> AnyGame for G {
         Game::decision(self)
     }
     fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError> {
-        let action: G::Action =
-            serde_json::from_value(action.clone()).map_err(|e| ActError::BadAction(e.to_string()))?;
+        let action: G::Action = serde_json::from_value(action.clone())
+            .map_err(|e| ActError::BadAction(e.to_string()))?;
         let mut events = Vec::new();
         self.apply(seat, &action, &mut events)
             .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
@@ -66,7 +66,8 @@ impl<G: Game + HasBots> AnyGame for G {
     }
     fn time_up(&mut self) -> Result<Vec<(Audience, Value)>, ActError> {
         let mut events = Vec::new();
-        Game::time_up(self, &mut events).map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
+        Game::time_up(self, &mut events)
+            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
         Ok(events_json(&events))
     }
     fn view_json(&self, observer: Observer) -> Value {
@@ -123,7 +124,8 @@ impl GameKind {
                 serde_json::to_value(&s).map_err(|e| e.to_string())
             }),
             start: Box::new(|setup, seed| {
-                let s: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
+                let s: G::Setup =
+                    serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
                 let g = G::new(&s, seed).map_err(|e| e.to_string())?;
                 Ok(Box::new(g) as Box<dyn AnyGame>)
             }),
@@ -170,10 +172,16 @@ fn autoscooter_setup(req: &SetupRequest) -> Result<autoscooter::Setup, String> {
         None | Some(Value::Null) => Default::default(),
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("variants: {e}"))?,
     };
-    let beginners = req.options.as_ref().and_then(|o| o.get("beginners")).and_then(Value::as_bool).unwrap_or(false);
+    let beginners = req
+        .options
+        .as_ref()
+        .and_then(|o| o.get("beginners"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     let mut setup = autoscooter::Setup::standard(req.players, beginners, variants)?;
     if let Some(b) = &req.board {
-        setup.board = autoscooter::BoardSpec::named(b).ok_or_else(|| format!("unknown board {b:?}"))?;
+        setup.board =
+            autoscooter::BoardSpec::named(b).ok_or_else(|| format!("unknown board {b:?}"))?;
     }
     Ok(setup)
 }
@@ -193,8 +201,14 @@ fn roborally_setup(req: &SetupRequest) -> Result<roborally::Setup, String> {
     if roborally::board::course::course_by_name(&course).is_none() {
         return Err(format!("unknown course {course:?}"));
     }
-    let mut setup = roborally::Setup::new_game(roborally::BoardSpec::Named(course), req.players as u8, variants(req)?);
-    if let Some(t) = req.options.as_ref().and_then(|o| o.get("timer_seconds")).and_then(Value::as_u64) {
+    let mut setup = roborally::Setup::new_game(
+        roborally::BoardSpec::Named(course),
+        req.players as u8,
+        variants(req)?,
+    );
+    if let Some(t) =
+        req.options.as_ref().and_then(|o| o.get("timer_seconds")).and_then(Value::as_u64)
+    {
         setup.timer_seconds = t as u32;
     }
     Ok(setup)
@@ -205,7 +219,8 @@ fn bumping_bots_setup(req: &SetupRequest) -> Result<bumping_bots::Setup, String>
         return Err(format!("Bumping Bots is for 2 to 9 bots, not {}", req.players));
     }
     let name = req.board.clone().unwrap_or_else(|| "oval".into());
-    let mut track = bumping_bots::tracks::shipped(&name).ok_or_else(|| format!("unknown track {name:?}"))?;
+    let mut track =
+        bumping_bots::tracks::shipped(&name).ok_or_else(|| format!("unknown track {name:?}"))?;
     if let Some(l) = req.options.as_ref().and_then(|o| o.get("laps")).and_then(Value::as_u64) {
         if !(1..=3).contains(&l) {
             return Err(format!("a race is 1 to 3 laps, not {l}"));
@@ -231,9 +246,12 @@ mod tests {
         assert_eq!(g.seats(), 2);
         let bad = g.apply_json(Seat(0), &serde_json::json!({"type": "fly"}));
         assert!(matches!(bad, Err(ActError::BadAction(_))));
-        let foreign = g.apply_json(Seat(1), &serde_json::json!({"type": "plot", "car": 0, "number": 1}));
+        let foreign =
+            g.apply_json(Seat(1), &serde_json::json!({"type": "plot", "car": 0, "number": 1}));
         assert!(matches!(foreign, Err(ActError::Rule { code: "not_your_car", .. })), "{foreign:?}");
-        let ok = g.apply_json(Seat(0), &serde_json::json!({"type": "plot", "car": 0, "number": 1})).unwrap();
+        let ok = g
+            .apply_json(Seat(0), &serde_json::json!({"type": "plot", "car": 0, "number": 1}))
+            .unwrap();
         assert!(ok.events.iter().any(|(a, _)| *a == Audience::Seat(Seat(0))));
         let too_many = SetupRequest { players: 9, ..req };
         assert!(k.make_setup(&too_many).is_err());
@@ -256,7 +274,12 @@ mod tests {
             g.apply_json(seat, &a).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         }
         let k = r.get("roborally").unwrap();
-        let bad = SetupRequest { players: 2, board: Some("atlantis".into()), variants: None, options: None };
+        let bad = SetupRequest {
+            players: 2,
+            board: Some("atlantis".into()),
+            variants: None,
+            options: None,
+        };
         assert!(k.make_setup(&bad).is_err());
     }
 }

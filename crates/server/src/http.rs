@@ -80,7 +80,9 @@ impl FromRequestParts<Arc<Shared>> for MaybeCaller {
     async fn from_request_parts(parts: &mut Parts, shared: &Arc<Shared>) -> Result<Self, ApiError> {
         match token_of(parts) {
             None => Ok(MaybeCaller(None)),
-            Some(t) => Ok(MaybeCaller(Some(shared.identity(&t).await?.ok_or(ApiError::Unauthorized)?))),
+            Some(t) => {
+                Ok(MaybeCaller(Some(shared.identity(&t).await?.ok_or(ApiError::Unauthorized)?)))
+            }
         }
     }
 }
@@ -125,13 +127,21 @@ struct ListQuery {
     status: Option<String>,
 }
 
-async fn list(State(s): AppState, Query(q): Query<ListQuery>) -> Result<Json<Vec<GameInfo>>, ApiError> {
+async fn list(
+    State(s): AppState,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<Vec<GameInfo>>, ApiError> {
     let status = match q.status.as_deref() {
         None => None,
         Some("open") => Some(Status::Open),
         Some("running") => Some(Status::Running),
         Some("finished") => Some(Status::Finished),
-        Some(o) => return Err(ApiError::bad("bad_status", format!("status is open, running or finished, not {o:?}"))),
+        Some(o) => {
+            return Err(ApiError::bad(
+                "bad_status",
+                format!("status is open, running or finished, not {o:?}"),
+            ));
+        }
     };
     Ok(Json(s.list(status).await?))
 }
@@ -155,7 +165,11 @@ async fn join(
     Ok(Json(s.join(&who, &id, req).await?))
 }
 
-async fn start(State(s): AppState, Path(id): Path<String>, Caller(who): Caller) -> Result<Json<GameInfo>, ApiError> {
+async fn start(
+    State(s): AppState,
+    Path(id): Path<String>,
+    Caller(who): Caller,
+) -> Result<Json<GameInfo>, ApiError> {
     Ok(Json(s.start(&who, &id).await?))
 }
 
@@ -174,12 +188,19 @@ async fn socket(
     // Frames up to 1 MiB are read so that those over 64 KiB get a typed error, not a dropped socket.
     // Small buffers keep an idle connection cheap; frames are written when the connection's
     // loop flushes (after the frames already queued for it), or as soon as 64 KiB wait.
-    let up = up.read_buffer_size(8 * 1024).write_buffer_size(64 * 1024).max_message_size(1 << 20).max_frame_size(1 << 20);
+    let up = up
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(64 * 1024)
+        .max_message_size(1 << 20)
+        .max_frame_size(1 << 20);
     Ok(up.on_upgrade(move |socket: WebSocket| async move {
         let (sink, stream) = socket.split();
-        let sink = sink.with(|s: String| async move { Ok::<_, axum::Error>(Message::Text(s.into())) });
+        let sink =
+            sink.with(|s: String| async move { Ok::<_, axum::Error>(Message::Text(s.into())) });
         let stream = stream
-            .take_while(|m| std::future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_)))))
+            .take_while(|m| {
+                std::future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_))))
+            })
             .filter_map(|m| async move {
                 Some(match m.ok()? {
                     Message::Text(t) => Incoming::Text(t.to_string()),

@@ -8,6 +8,7 @@
 //!
 //! **Invariant:** the server decides no rule; everything goes through the engine.
 
+pub mod assets;
 pub mod client;
 pub mod error;
 pub mod games;
@@ -16,10 +17,9 @@ pub mod loadtest;
 pub mod lobby;
 pub mod metrics;
 pub mod room;
+pub mod steps;
 pub mod store;
 pub mod ws;
-pub mod assets;
-pub mod steps;
 
 use crate::error::ApiError;
 use crate::games::{AnyGame, Registry};
@@ -105,7 +105,11 @@ impl Subscription {
 }
 
 impl Shared {
-    pub fn new(config: Config, store: Arc<dyn Store>, shutdown: watch::Receiver<bool>) -> Arc<Shared> {
+    pub fn new(
+        config: Config,
+        store: Arc<dyn Store>,
+        shutdown: watch::Receiver<bool>,
+    ) -> Arc<Shared> {
         Arc::new(Shared {
             bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
             config,
@@ -131,16 +135,24 @@ impl Shared {
     }
 
     /// Rebuild a game from its setup, seed and log (through the engine).
-    pub(crate) fn load_game(&self, row: &GameRow, log: &[Entry]) -> Result<Box<dyn AnyGame>, ApiError> {
-        let kind =
-            self.registry.get(&row.game).ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
+    pub(crate) fn load_game(
+        &self,
+        row: &GameRow,
+        log: &[Entry],
+    ) -> Result<Box<dyn AnyGame>, ApiError> {
+        let kind = self
+            .registry
+            .get(&row.game)
+            .ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
         let mut g = kind.start(&row.setup, row.seed).map_err(ApiError::Internal)?;
         for (i, e) in log.iter().enumerate() {
             let r = match e {
                 LogEntry::Act { seat, action } => g.apply_json(*seat, action).map(|_| ()),
                 LogEntry::TimeUp => g.time_up().map(|_| ()),
             };
-            r.map_err(|e| ApiError::Internal(format!("game {} log entry {i} does not replay: {e:?}", row.id)))?;
+            r.map_err(|e| {
+                ApiError::Internal(format!("game {} log entry {i} does not replay: {e:?}", row.id))
+            })?;
         }
         Ok(g)
     }
@@ -171,7 +183,11 @@ impl Shared {
     }
 
     /// Attach a connection to a game: as the seat `identity` holds there, or as a spectator.
-    pub async fn subscribe(self: &Arc<Self>, id: &str, identity: Option<&str>) -> Result<Subscription, ApiError> {
+    pub async fn subscribe(
+        self: &Arc<Self>,
+        id: &str,
+        identity: Option<&str>,
+    ) -> Result<Subscription, ApiError> {
         let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
         let seat = identity.and_then(|who| {
             row.seats
@@ -183,7 +199,11 @@ impl Shared {
     }
 
     /// Attach as any observer (in-process tools and tests; connections go through [`Self::subscribe`]).
-    pub async fn watch(self: &Arc<Self>, id: &str, observer: Observer) -> Result<Subscription, ApiError> {
+    pub async fn watch(
+        self: &Arc<Self>,
+        id: &str,
+        observer: Observer,
+    ) -> Result<Subscription, ApiError> {
         let seat = match observer {
             Observer::Seat(s) => Some(s),
             _ => None,
@@ -194,7 +214,9 @@ impl Shared {
             let conn = self.next_conn.fetch_add(1, Relaxed);
             let (out, rx) = mpsc::channel(self.config.outbox);
             let (done, ok) = oneshot::channel();
-            if room.tx.send(Cmd::Subscribe { conn, observer, out, done }).await.is_ok() && ok.await.is_ok() {
+            if room.tx.send(Cmd::Subscribe { conn, observer, out, done }).await.is_ok()
+                && ok.await.is_ok()
+            {
                 return Ok(Subscription { conn, seat, room, rx });
             }
             tokio::time::sleep(Duration::from_millis(5)).await;

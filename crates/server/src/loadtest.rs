@@ -61,7 +61,11 @@ async fn metric(addr: SocketAddr, name: &str) -> Result<f64, Error> {
     let (_, m) = client::http(addr, "GET", "/metrics", None, None).await?;
     let text = m.as_str().unwrap_or_default().to_string();
     text.lines()
-        .find_map(|l| l.strip_prefix(name).and_then(|r| r.strip_prefix(' ')).and_then(|v| v.trim().parse().ok()))
+        .find_map(|l| {
+            l.strip_prefix(name)
+                .and_then(|r| r.strip_prefix(' '))
+                .and_then(|v| v.trim().parse().ok())
+        })
         .ok_or_else(|| format!("no metric {name}").into())
 }
 
@@ -82,10 +86,12 @@ pub async fn run(args: Args) -> Result<(), Error> {
         let mut seat_list = vec!["me".to_string()];
         seat_list.resize(seats, "open".into());
         let body = json!({"game": "autoscooter", "seats": seat_list, "seed": args.seed + g as u64, "timer_secs": 30});
-        let info = client::expect(addr, "POST", "/api/games", Some(&tokens[0]), Some(&body), 201).await?;
+        let info =
+            client::expect(addr, "POST", "/api/games", Some(&tokens[0]), Some(&body), 201).await?;
         let id = info["id"].as_str().ok_or("no id")?.to_string();
         for t in &tokens[1..] {
-            client::expect(addr, "POST", &format!("/api/games/{id}/join"), Some(t), None, 200).await?;
+            client::expect(addr, "POST", &format!("/api/games/{id}/join"), Some(t), None, 200)
+                .await?;
         }
         plan.push((id, tokens));
     }
@@ -105,12 +111,16 @@ pub async fn run(args: Args) -> Result<(), Error> {
             let rng = Rng::seeded(args.seed ^ ((g as u64) << 8) ^ s as u64);
             let think = Duration::from_millis(args.think_ms);
             let (stopped, window) = (stopped.clone(), window.clone());
-            tasks.spawn(async move { play(sock, s as u8, rng, think, stopped, window, tally).await });
+            tasks.spawn(
+                async move { play(sock, s as u8, rng, think, stopped, window, tally).await },
+            );
         }
     }
     let connect_s = t0.elapsed().as_secs_f64() - setup_s;
-    let (actions0, refused0) =
-        (metric(addr, "robodrome_actions_total").await?, metric(addr, "robodrome_actions_rejected_total").await?);
+    let (actions0, refused0) = (
+        metric(addr, "robodrome_actions_total").await?,
+        metric(addr, "robodrome_actions_rejected_total").await?,
+    );
     window.store(true, std::sync::atomic::Ordering::Relaxed);
     let play0 = Instant::now();
     let stop_at = play0 + Duration::from_secs(args.seconds);
@@ -160,7 +170,10 @@ pub async fn run(args: Args) -> Result<(), Error> {
     println!("refused (expected: random starts)  {:?}", t.errors);
     println!("games finished           {}", t.finished / seats as u64);
     println!("server memory            {:.1} MB → {:.1} MB", rss0 / 1e6, rss1 / 1e6);
-    println!("memory per live game     {:.1} KB (with its {seats} connections)", (rss1 - rss0) / new_games / 1e3);
+    println!(
+        "memory per live game     {:.1} KB (with its {seats} connections)",
+        (rss1 - rss0) / new_games / 1e3
+    );
     println!("last start: resumed      {resumed} games in {:.3} s", resume);
     Ok(())
 }
@@ -267,7 +280,8 @@ async fn play(
             && sent.is_none()
             && last_waiting.contains(&seat)
             && let Some(frame) = &last_frame
-            && let Some(action) = autoscooter_move(&serde_json::from_str::<ViewOf>(frame)?.view, seat, &mut rng)
+            && let Some(action) =
+                autoscooter_move(&serde_json::from_str::<ViewOf>(frame)?.view, seat, &mut rng)
         {
             tokio::time::sleep(think).await;
             next += 1;
@@ -336,8 +350,10 @@ pub fn autoscooter_move(view: &AsView, seat: u8, rng: &mut Rng) -> Option<Value>
                 .cars
                 .iter()
                 .find(|c| c.owner == Some(seat) && !view.plots.iter().any(|p| p.car == c.car))?;
-            let free: Vec<u8> =
-                autoscooter::sheet::column(car.car).into_iter().filter(|n| !car.used_numbers.contains(n)).collect();
+            let free: Vec<u8> = autoscooter::sheet::column(car.car)
+                .into_iter()
+                .filter(|n| !car.used_numbers.contains(n))
+                .collect();
             let number = *rng.pick(&free)?;
             let letter = if car.speed == 0 {
                 None

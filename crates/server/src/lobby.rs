@@ -35,9 +35,16 @@ impl Shared {
         Ok(self.store.identity_by_token(token).await?)
     }
 
-    pub async fn create_game(self: &Arc<Self>, who: &Identity, req: CreateGame) -> Result<GameInfo, ApiError> {
+    pub async fn create_game(
+        self: &Arc<Self>,
+        who: &Identity,
+        req: CreateGame,
+    ) -> Result<GameInfo, ApiError> {
         let kind = self.registry.get(&req.game).ok_or_else(|| {
-            ApiError::bad("unknown_game", format!("unknown game {:?} (known: {:?})", req.game, self.registry.names()))
+            ApiError::bad(
+                "unknown_game",
+                format!("unknown game {:?} (known: {:?})", req.game, self.registry.names()),
+            )
         })?;
         let mut seats = Vec::new();
         for s in &req.seats {
@@ -98,10 +105,19 @@ impl Shared {
         Ok(info(&row))
     }
 
-    pub async fn join(self: &Arc<Self>, who: &Identity, id: &str, req: JoinGame) -> Result<GameInfo, ApiError> {
+    pub async fn join(
+        self: &Arc<Self>,
+        who: &Identity,
+        id: &str,
+        req: JoinGame,
+    ) -> Result<GameInfo, ApiError> {
         let _lobby = self.lobby_lock.lock().await;
         let mut row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
-        if row.seats.iter().any(|s| matches!(s, SeatOwner::Human { identity, .. } if *identity == who.id)) {
+        if row
+            .seats
+            .iter()
+            .any(|s| matches!(s, SeatOwner::Human { identity, .. } if *identity == who.id))
+        {
             return Ok(info(&row)); // already seated: joining again changes nothing
         }
         if row.status != Status::Open {
@@ -112,7 +128,10 @@ impl Shared {
                 let s = s as usize;
                 match row.seats.get(s) {
                     None => {
-                        return Err(ApiError::bad("no_such_seat", format!("the game has {} seats", row.seats.len())));
+                        return Err(ApiError::bad(
+                            "no_such_seat",
+                            format!("the game has {} seats", row.seats.len()),
+                        ));
                     }
                     Some(SeatOwner::Open) => s,
                     Some(_) => return Err(ApiError::conflict("seat_taken", "that seat is taken")),
@@ -195,13 +214,21 @@ pub(crate) fn info(row: &GameRow) -> GameInfo {
             .iter()
             .enumerate()
             .map(|(i, s)| match s {
-                SeatOwner::Open => SeatInfo { seat: i as u8, kind: "open".into(), name: None, bot: None },
-                SeatOwner::Human { name, .. } => {
-                    SeatInfo { seat: i as u8, kind: "human".into(), name: Some(name.clone()), bot: None }
+                SeatOwner::Open => {
+                    SeatInfo { seat: i as u8, kind: "open".into(), name: None, bot: None }
                 }
-                SeatOwner::Bot { spec } => {
-                    SeatInfo { seat: i as u8, kind: "bot".into(), name: None, bot: Some(spec.clone()) }
-                }
+                SeatOwner::Human { name, .. } => SeatInfo {
+                    seat: i as u8,
+                    kind: "human".into(),
+                    name: Some(name.clone()),
+                    bot: None,
+                },
+                SeatOwner::Bot { spec } => SeatInfo {
+                    seat: i as u8,
+                    kind: "bot".into(),
+                    name: None,
+                    bot: Some(spec.clone()),
+                },
             })
             .collect(),
         invite: format!("/games/{}", row.id),

@@ -50,7 +50,13 @@ impl Metrics {
             "gauge",
             self.connections.load(Relaxed).to_string(),
         );
-        g(&mut s, "robodrome_games_live", "Games with a running task.", "gauge", self.rooms.load(Relaxed).to_string());
+        g(
+            &mut s,
+            "robodrome_games_live",
+            "Games with a running task.",
+            "gauge",
+            self.rooms.load(Relaxed).to_string(),
+        );
         g(
             &mut s,
             "robodrome_games_created_total",
@@ -129,7 +135,12 @@ impl Metrics {
             "# HELP {name} Time from receiving an action to broadcasting its update.\n# TYPE {name} histogram"
         );
         for (i, b) in BUCKETS_MS.iter().enumerate() {
-            let _ = writeln!(s, "{name}_bucket{{le=\"{}\"}} {}", b / 1000.0, self.buckets[i].load(Relaxed));
+            let _ = writeln!(
+                s,
+                "{name}_bucket{{le=\"{}\"}} {}",
+                b / 1000.0,
+                self.buckets[i].load(Relaxed)
+            );
         }
         let n = self.latency_count.load(Relaxed);
         let _ = writeln!(s, "{name}_bucket{{le=\"+Inf\"}} {n}");

@@ -92,8 +92,14 @@ pub struct Room {
 
 impl Room {
     /// A game's task from a game already brought to its stored position (`seq` log entries).
-    pub fn spawn(shared: Arc<Shared>, row: &GameRow, game: Box<dyn AnyGame>, seq: u64) -> RoomHandle {
-        let (id, seed, seats, timer_secs) = (row.id.clone(), row.seed, row.seats.clone(), row.timer_secs);
+    pub fn spawn(
+        shared: Arc<Shared>,
+        row: &GameRow,
+        game: Box<dyn AnyGame>,
+        seq: u64,
+    ) -> RoomHandle {
+        let (id, seed, seats, timer_secs) =
+            (row.id.clone(), row.seed, row.seats.clone(), row.timer_secs);
         let stored_finished = row.status == Status::Finished;
         let (tx, rx) = mpsc::channel(shared.config.inbox);
         let now = Instant::now();
@@ -164,7 +170,11 @@ impl Room {
                     p.away_since = None;
                     if p.stand_in {
                         p.stand_in = false;
-                        self.broadcast_all(&ServerMsg::Presence { seat: s.0, connected: true, bot: false });
+                        self.broadcast_all(&ServerMsg::Presence {
+                            seat: s.0,
+                            connected: true,
+                            bot: false,
+                        });
                     }
                 }
                 self.subs.insert(conn, Sub { observer, out });
@@ -197,7 +207,13 @@ impl Room {
                     );
                 }
                 if self.finished {
-                    return self.reply_error(conn, ErrorCode::GameOver, None, "the game is over", id);
+                    return self.reply_error(
+                        conn,
+                        ErrorCode::GameOver,
+                        None,
+                        "the game is over",
+                        id,
+                    );
                 }
                 match self.act(own, &action).await {
                     Ok(events) => {
@@ -241,7 +257,9 @@ impl Room {
             self.shared.metrics.rejected.fetch_add(1, Relaxed);
             match e {
                 ActError::BadAction(m) => (ErrorCode::BadAction, None, m),
-                ActError::Rule { code, message } => (ErrorCode::IllegalAction, Some(code.to_string()), message),
+                ActError::Rule { code, message } => {
+                    (ErrorCode::IllegalAction, Some(code.to_string()), message)
+                }
             }
         })?;
         let entry = LogEntry::Act { seat, action: applied.action };
@@ -289,7 +307,9 @@ impl Room {
         }
         // The timer starts when a new decision begins: a different kind, or more seats owing.
         let fresh = match (&self.last_waiting, &decision) {
-            (Some(Decision::Simultaneous(a)), Some(Decision::Simultaneous(b))) => b.iter().any(|s| !a.contains(s)),
+            (Some(Decision::Simultaneous(a)), Some(Decision::Simultaneous(b))) => {
+                b.iter().any(|s| !a.contains(s))
+            }
             (Some(a), Some(b)) => a != b,
             _ => true,
         };
@@ -303,7 +323,9 @@ impl Room {
     fn bot_spec(&self, seat: Seat) -> Option<BotSpec> {
         match self.seats.get(seat.index())? {
             SeatOwner::Bot { spec } => spec.parse().ok().or(Some(BotSpec::Random)),
-            SeatOwner::Human { .. } if self.presence.get(seat.index())?.stand_in => Some(BotSpec::Random),
+            SeatOwner::Human { .. } if self.presence.get(seat.index())?.stand_in => {
+                Some(BotSpec::Random)
+            }
             _ => None,
         }
     }
@@ -325,13 +347,17 @@ impl Room {
             let game = self.game.clone_box();
             let pool = self.shared.bot_pool.clone();
             let delay = self.shared.config.bot_delay;
-            let mut rng =
-                Rng::seeded(self.seed ^ (self.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ (seat.0 as u64) << 56);
+            let mut rng = Rng::seeded(
+                self.seed ^ (self.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ (seat.0 as u64) << 56,
+            );
             tokio::spawn(async move {
                 let started = Instant::now();
                 let action = {
                     let Ok(_permit) = pool.acquire_owned().await else { return };
-                    tokio::task::spawn_blocking(move || game.bot_action(&spec, seat, &mut rng)).await.ok().flatten()
+                    tokio::task::spawn_blocking(move || game.bot_action(&spec, seat, &mut rng))
+                        .await
+                        .ok()
+                        .flatten()
                 };
                 tokio::time::sleep_until(started + delay).await;
                 let _ = me.send(Cmd::BotMove { seat, action }).await;
@@ -431,7 +457,8 @@ impl Room {
     fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
         let waiting = self.waiting();
         let time_left_ms = self.time_left_ms();
-        let events: Vec<(Audience, String)> = events.iter().map(|(a, e)| (*a, e.to_string())).collect();
+        let events: Vec<(Audience, String)> =
+            events.iter().map(|(a, e)| (*a, e.to_string())).collect();
         // A handful of observers per game: a list is cheaper than a map.
         let mut frames: Vec<(Observer, Frame)> = Vec::new();
         let mut dead = Vec::new();
@@ -439,9 +466,14 @@ impl Room {
             let frame = match frames.iter().find(|(o, _)| *o == sub.observer) {
                 Some((_, f)) => f.clone(),
                 None => {
-                    let seen = events.iter().filter(|(a, _)| a.admits(sub.observer)).map(|(_, e)| e.as_str());
+                    let seen = events
+                        .iter()
+                        .filter(|(a, _)| a.admits(sub.observer))
+                        .map(|(_, e)| e.as_str());
                     let view = self.game.view_text(sub.observer);
-                    let f: Frame = ServerMsg::update_frame(self.seq, seen, &view, &waiting, time_left_ms).into();
+                    let f: Frame =
+                        ServerMsg::update_frame(self.seq, seen, &view, &waiting, time_left_ms)
+                            .into();
                     frames.push((sub.observer, f.clone()));
                     f
                 }
@@ -458,8 +490,12 @@ impl Room {
 
     fn broadcast_all(&mut self, msg: &ServerMsg) {
         let frame: Frame = msg.to_frame().into();
-        let dead: Vec<u64> =
-            self.subs.iter().filter(|(_, s)| s.out.try_send(frame.clone()).is_err()).map(|(c, _)| *c).collect();
+        let dead: Vec<u64> = self
+            .subs
+            .iter()
+            .filter(|(_, s)| s.out.try_send(frame.clone()).is_err())
+            .map(|(c, _)| *c)
+            .collect();
         for conn in dead {
             self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
             self.drop_sub(conn);
@@ -474,7 +510,14 @@ impl Room {
         }
     }
 
-    fn reply_error(&mut self, conn: u64, code: ErrorCode, rule: Option<String>, message: &str, id: Option<u64>) {
+    fn reply_error(
+        &mut self,
+        conn: u64,
+        code: ErrorCode,
+        rule: Option<String>,
+        message: &str,
+        id: Option<u64>,
+    ) {
         self.send_to(conn, &ServerMsg::Error { code, rule, message: message.to_string(), id });
     }
 

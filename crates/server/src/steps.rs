@@ -18,25 +18,16 @@ use serde_json::{Value, json};
 pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
     let row = shared.store.game(id).await?.ok_or(ApiError::NotFound)?;
     if row.status == Status::Open {
-        return Err(ApiError::conflict(
-            "not_started",
-            "the game has not started yet",
-        ));
+        return Err(ApiError::conflict("not_started", "the game has not started yet"));
     }
     let finished = row.status == Status::Finished;
-    let observer = if finished {
-        Observer::Omniscient
-    } else {
-        Observer::Spectator
-    };
+    let observer = if finished { Observer::Omniscient } else { Observer::Spectator };
     let log = shared.store.log(id).await?;
     let kind = shared
         .registry
         .get(&row.game)
         .ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
-    let mut g = kind
-        .start(&row.setup, row.seed)
-        .map_err(ApiError::Internal)?;
+    let mut g = kind.start(&row.setup, row.seed).map_err(ApiError::Internal)?;
     let mut steps = Vec::with_capacity(log.len() + 1);
     steps.push(
         json!({ "seq": 0, "entry": Value::Null, "events": [], "view": g.view_json(observer) }),
@@ -61,11 +52,8 @@ pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
                 (ev, json!({ "time_up": true }))
             }
         };
-        let events: Vec<Value> = events
-            .into_iter()
-            .filter(|(a, _)| a.admits(observer))
-            .map(|(_, v)| v)
-            .collect();
+        let events: Vec<Value> =
+            events.into_iter().filter(|(a, _)| a.admits(observer)).map(|(_, v)| v).collect();
         steps.push(json!({ "seq": i + 1, "entry": entry, "events": events, "view": g.view_json(observer) }));
     }
     Ok(json!({

@@ -88,7 +88,12 @@ pub trait Store: Send + Sync + 'static {
     fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>>;
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()>;
     /// Seats and status of a game not yet running (joins, start).
-    fn update_game<'a>(&'a self, id: &'a str, seats: &'a [SeatOwner], status: Status) -> BoxFut<'a, ()>;
+    fn update_game<'a>(
+        &'a self,
+        id: &'a str,
+        seats: &'a [SeatOwner],
+        status: Status,
+    ) -> BoxFut<'a, ()>;
     fn finish_game<'a>(&'a self, id: &'a str, outcome: &'a Value) -> BoxFut<'a, ()>;
     fn game<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<GameRow>>;
     fn games<'a>(&'a self, status: Option<Status>, limit: u32) -> BoxFut<'a, Vec<GameRow>>;
@@ -145,7 +150,11 @@ async fn checkpoint(pool: &SqlitePool, who: &'static str) {
 /// after every eighth of those the writer checkpoints what little was written meanwhile,
 /// between two batches: then the log is fully copied and the next commit starts it over, so
 /// it stays small (its file is cut back to 64 MiB when it starts over).
-async fn append_task(writer: SqlitePool, checkpointer: Option<SqlitePool>, mut rx: mpsc::Receiver<Append>) {
+async fn append_task(
+    writer: SqlitePool,
+    checkpointer: Option<SqlitePool>,
+    mut rx: mpsc::Receiver<Append>,
+) {
     let mut batch = Vec::with_capacity(BATCH);
     let mut tick = tokio::time::interval(CHECKPOINT_EVERY);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -192,7 +201,9 @@ async fn append_task(writer: SqlitePool, checkpointer: Option<SqlitePool>, mut r
                 for a in batch.drain(..) {
                     let r = insert_all(&writer, std::slice::from_ref(&a)).await;
                     let _ = a.done.send(r.map_err(|e| match e {
-                        sqlx::Error::Database(d) if d.is_unique_violation() => StoreError::Gap(a.index),
+                        sqlx::Error::Database(d) if d.is_unique_violation() => {
+                            StoreError::Gap(a.index)
+                        }
                         e => e.into(),
                     }));
                 }
@@ -262,7 +273,13 @@ impl SqliteStore {
             .min_connections(1)
             .idle_timeout(None)
             .max_lifetime(None)
-            .connect_with(if memory { opts.clone() } else { opts.clone().pragma("wal_autocheckpoint", "0").pragma("journal_size_limit", "67108864") })
+            .connect_with(if memory {
+                opts.clone()
+            } else {
+                opts.clone()
+                    .pragma("wal_autocheckpoint", "0")
+                    .pragma("journal_size_limit", "67108864")
+            })
             .await?;
         // An in-memory database lives in one connection.
         let pool = if memory {
@@ -342,7 +359,12 @@ impl Store for SqliteStore {
         })
     }
 
-    fn update_game<'a>(&'a self, id: &'a str, seats: &'a [SeatOwner], status: Status) -> BoxFut<'a, ()> {
+    fn update_game<'a>(
+        &'a self,
+        id: &'a str,
+        seats: &'a [SeatOwner],
+        status: Status,
+    ) -> BoxFut<'a, ()> {
         Box::pin(async move {
             sqlx::query("UPDATE games SET seats = ?, status = ? WHERE id = ?")
                 .bind(serde_json::to_string(seats)?)
@@ -367,28 +389,32 @@ impl Store for SqliteStore {
 
     fn game<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<GameRow>> {
         Box::pin(async move {
-            let r = sqlx::query("SELECT * FROM games WHERE id = ?").bind(id).fetch_optional(&self.pool).await?;
+            let r = sqlx::query("SELECT * FROM games WHERE id = ?")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
             r.as_ref().map(Self::row).transpose()
         })
     }
 
     fn games<'a>(&'a self, status: Option<Status>, limit: u32) -> BoxFut<'a, Vec<GameRow>> {
         Box::pin(async move {
-            let rows = match status {
-                Some(s) => {
-                    sqlx::query("SELECT * FROM games WHERE status = ? ORDER BY created_at DESC, id LIMIT ?")
-                        .bind(s.as_str())
-                        .bind(limit as i64)
-                        .fetch_all(&self.pool)
-                        .await?
-                }
-                None => {
-                    sqlx::query("SELECT * FROM games ORDER BY created_at DESC, id LIMIT ?")
-                        .bind(limit as i64)
-                        .fetch_all(&self.pool)
-                        .await?
-                }
-            };
+            let rows =
+                match status {
+                    Some(s) => sqlx::query(
+                        "SELECT * FROM games WHERE status = ? ORDER BY created_at DESC, id LIMIT ?",
+                    )
+                    .bind(s.as_str())
+                    .bind(limit as i64)
+                    .fetch_all(&self.pool)
+                    .await?,
+                    None => {
+                        sqlx::query("SELECT * FROM games ORDER BY created_at DESC, id LIMIT ?")
+                            .bind(limit as i64)
+                            .fetch_all(&self.pool)
+                            .await?
+                    }
+                };
             rows.iter().map(Self::row).collect()
         })
     }
@@ -396,7 +422,8 @@ impl Store for SqliteStore {
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()> {
         Box::pin(async move {
             let (done, answer) = oneshot::channel();
-            let a = Append { id: id.to_string(), index, entry: serde_json::to_string(entry)?, done };
+            let a =
+                Append { id: id.to_string(), index, entry: serde_json::to_string(entry)?, done };
             self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
             answer.await.map_err(|_| StoreError::Closed)?
         })

@@ -34,7 +34,8 @@ impl RateLimit {
     }
     fn allow(&mut self) -> bool {
         let now = Instant::now();
-        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate).min(2.0 * self.rate);
+        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * self.rate)
+            .min(2.0 * self.rate);
         self.last = now;
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
@@ -107,7 +108,11 @@ where
 
 /// A message from the client: forwarded to the game task (whose answer comes as a frame),
 /// answered here (`pong`), or refused here with a typed error.
-async fn handle(sub: &Subscription, limit: &mut RateLimit, text: String) -> Result<Option<ServerMsg>, ServerMsg> {
+async fn handle(
+    sub: &Subscription,
+    limit: &mut RateLimit,
+    text: String,
+) -> Result<Option<ServerMsg>, ServerMsg> {
     let received = Instant::now();
     if !limit.allow() {
         return Err(ServerMsg::error(ErrorCode::RateLimited, "too many messages: slow down"));
@@ -128,18 +133,22 @@ async fn handle(sub: &Subscription, limit: &mut RateLimit, text: String) -> Resu
             Cmd::Act { conn: sub.conn, seat, action, id, received }
         }
     };
-    sub.room.tx.send(cmd).await.map_err(|_| ServerMsg::error(ErrorCode::Unavailable, "the game is closing"))?;
+    sub.room
+        .tx
+        .send(cmd)
+        .await
+        .map_err(|_| ServerMsg::error(ErrorCode::Unavailable, "the game is closing"))?;
     Ok(None)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{SeatOwner, SqliteStore, Status, Store};
     use crate::Config;
+    use crate::store::{SeatOwner, SqliteStore, Status, Store};
     use futures_util::{sink, stream};
     use protocol::CreateGame;
-    use serde_json::{json, Value};
+    use serde_json::{Value, json};
     use tokio::sync::mpsc;
 
     /// The connection loop on channels: no socket, the real game task behind it.
@@ -175,7 +184,9 @@ mod tests {
             tx.send(frame).await.map_err(|_| ())?;
             Ok::<_, ()>(tx)
         }));
-        let input = Box::pin(stream::unfold(from_client, |mut rx| async move { rx.recv().await.map(|m| (m, rx)) }));
+        let input = Box::pin(stream::unfold(from_client, |mut rx| async move {
+            rx.recv().await.map(|m| (m, rx))
+        }));
         let task = tokio::spawn(run(shared.clone(), sub, out, input));
         async fn next(rx: &mut mpsc::Receiver<String>) -> Value {
             serde_json::from_str(&rx.recv().await.unwrap()).unwrap()
@@ -187,10 +198,17 @@ mod tests {
         assert_eq!(next(&mut client_rx).await["code"], "binary_not_supported");
         client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame())).await.unwrap();
         assert_eq!(next(&mut client_rx).await["type"], "pong");
-        let act = ClientMsg::Act { seat: None, action: json!({"type": "plot", "car": 0, "number": 1}), id: Some(4) };
+        let act = ClientMsg::Act {
+            seat: None,
+            action: json!({"type": "plot", "car": 0, "number": 1}),
+            id: Some(4),
+        };
         client_tx.send(Incoming::Text(act.to_frame())).await.unwrap();
         let ack = next(&mut client_rx).await;
-        assert_eq!((ack["type"].as_str(), ack["id"].as_u64(), ack["seq"].as_u64()), (Some("ack"), Some(4), Some(1)));
+        assert_eq!(
+            (ack["type"].as_str(), ack["id"].as_u64(), ack["seq"].as_u64()),
+            (Some("ack"), Some(4), Some(1))
+        );
         let update = next(&mut client_rx).await;
         assert_eq!(update["type"], "update");
         assert_eq!(update["view"]["plots"][0]["number"], 1);

@@ -2,7 +2,7 @@
 //! `examples/search_cpu.rs`.
 
 use autoscooter::{Autoscooter, Setup, Variants};
-use engine::{harness::next_seat, Game, Rng, Seat};
+use engine::{Game, Rng, Seat, harness::next_seat};
 
 /// Play random actions until `seat` owes a decision after `skip` actions, one that `wanted`
 /// accepts (RoboRally: a program, not a re-entry or a power-down question).
@@ -24,7 +24,8 @@ pub fn position<G: Game>(mut g: G, skip: usize, seat: Seat, wanted: impl Fn(&G) 
 
 /// Autoscooter: two seats of four cars, round 4, seat 0 to plot.
 pub fn autoscooter() -> Autoscooter {
-    let mut g = Autoscooter::new(&Setup::standard(2, false, Variants::default()).unwrap(), 5).unwrap();
+    let mut g =
+        Autoscooter::new(&Setup::standard(2, false, Variants::default()).unwrap(), 5).unwrap();
     let mut rng = Rng::seeded(5);
     let mut ev = Vec::new();
     while g.round() < 4 || g.owed(Seat(0)).is_none() {
@@ -38,8 +39,14 @@ pub fn autoscooter() -> Autoscooter {
 
 /// RoboRally: dizzy-dash, four robots, seat 0 to program after ten actions.
 pub fn roborally() -> roborally::RoboRally {
-    let setup = roborally::Setup::new_game(roborally::BoardSpec::Named("dizzy-dash".into()), 4, roborally::Variants::default());
-    position(roborally::RoboRally::new(&setup, 1).unwrap(), 10, Seat(0), |g| matches!(g.phase(), roborally::Phase::Program { .. }))
+    let setup = roborally::Setup::new_game(
+        roborally::BoardSpec::Named("dizzy-dash".into()),
+        4,
+        roborally::Variants::default(),
+    );
+    position(roborally::RoboRally::new(&setup, 1).unwrap(), 10, Seat(0), |g| {
+        matches!(g.phase(), roborally::Phase::Program { .. })
+    })
 }
 
 /// Bumping Bots: factory, nine bots, two laps, seat 0's decision after forty actions.

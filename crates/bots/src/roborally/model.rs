@@ -22,7 +22,15 @@ use roborally::{Board, CardKind};
 pub const DEAD: u16 = u16::MAX;
 
 /// Card kinds in [`CardKind`] order (its discriminants index every table here).
-pub const KINDS: [CardKind; 7] = [CardKind::Uturn, CardKind::Left, CardKind::Right, CardKind::Backup, CardKind::Move1, CardKind::Move2, CardKind::Move3];
+pub const KINDS: [CardKind; 7] = [
+    CardKind::Uturn,
+    CardKind::Left,
+    CardKind::Right,
+    CardKind::Backup,
+    CardKind::Move1,
+    CardKind::Move2,
+    CardKind::Move3,
+];
 
 /// The kind index of an empty register (a powered-down robot's): the board still acts.
 pub const NONE: u8 = 7;
@@ -88,8 +96,11 @@ impl Model {
                     for k in 0..8 {
                         for reg in 1..=5u8 {
                             let (to, damage) = register(board, at, f, KINDS.get(k).copied(), reg);
-                            let to = to.map_or(DEAD, |(a, g)| ((a.y * board.width + a.x) * 4 + g.index() as i32) as u16);
-                            steps[((reg as usize - 1) * states + c * 4 + f.index() as usize) * 8 + k] = Step { to, damage };
+                            let to = to.map_or(DEAD, |(a, g)| {
+                                ((a.y * board.width + a.x) * 4 + g.index() as i32) as u16
+                            });
+                            steps[((reg as usize - 1) * states + c * 4 + f.index() as usize) * 8
+                                + k] = Step { to, damage };
                         }
                     }
                 }
@@ -116,7 +127,8 @@ impl Model {
             return r;
         }
         debug_assert!(kind <= NONE, "a kind index");
-        let s = self.steps[((reg as usize - 1) * self.states + r.state as usize) * 8 + kind as usize];
+        let s =
+            self.steps[((reg as usize - 1) * self.states + r.state as usize) * 8 + kind as usize];
         r.state = s.to;
         if s.to == DEAD {
             return r;
@@ -163,13 +175,26 @@ impl Model {
     /// kinds played. A program that touches the last flag or destroys the robot ends early (the
     /// rest of it does not matter): its remaining registers read `u8::MAX`. `leaf` returns true
     /// to stop the walk.
-    pub fn programs(&self, start: Solo, hand: [u8; 7], leaf: &mut impl FnMut(Solo, [u8; 5]) -> bool) {
+    pub fn programs(
+        &self,
+        start: Solo,
+        hand: [u8; 7],
+        leaf: &mut impl FnMut(Solo, [u8; 5]) -> bool,
+    ) {
         let mut hand = hand;
         let mut program = [u8::MAX; 5];
         self.walk(0, start, start.locked, &mut hand, &mut program, leaf);
     }
 
-    fn walk(&self, j: usize, r: Solo, fixed: [u8; 5], hand: &mut [u8; 7], program: &mut [u8; 5], leaf: &mut impl FnMut(Solo, [u8; 5]) -> bool) -> bool {
+    fn walk(
+        &self,
+        j: usize,
+        r: Solo,
+        fixed: [u8; 5],
+        hand: &mut [u8; 7],
+        program: &mut [u8; 5],
+        leaf: &mut impl FnMut(Solo, [u8; 5]) -> bool,
+    ) -> bool {
         if j == 5 || r.state == DEAD || r.flags >= self.flags {
             let mut p = *program;
             for slot in p.iter_mut().skip(j) {
@@ -179,7 +204,14 @@ impl Model {
         }
         if fixed[j] != u8::MAX {
             program[j] = fixed[j];
-            return self.walk(j + 1, self.register(r, j as u8 + 1, fixed[j]), fixed, hand, program, leaf);
+            return self.walk(
+                j + 1,
+                self.register(r, j as u8 + 1, fixed[j]),
+                fixed,
+                hand,
+                program,
+                leaf,
+            );
         }
         for k in 0..7u8 {
             if hand[k as usize] == 0 {
@@ -187,7 +219,8 @@ impl Model {
             }
             hand[k as usize] -= 1;
             program[j] = k;
-            let stop = self.walk(j + 1, self.register(r, j as u8 + 1, k), fixed, hand, program, leaf);
+            let stop =
+                self.walk(j + 1, self.register(r, j as u8 + 1, k), fixed, hand, program, leaf);
             hand[k as usize] += 1;
             if stop {
                 return true;
@@ -213,7 +246,13 @@ impl Model {
 /// One register for a robot alone on `board` from `at` facing `facing` with a card of `kind`
 /// (`None`: no card, powered down) in register `reg`: where it ends (`None`: destroyed) and
 /// the board lasers' damage there.
-pub fn register(board: &Board, at: Sq, facing: SqDir, kind: Option<CardKind>, reg: u8) -> (Option<(Sq, SqDir)>, u8) {
+pub fn register(
+    board: &Board,
+    at: Sq,
+    facing: SqDir,
+    kind: Option<CardKind>,
+    reg: u8,
+) -> (Option<(Sq, SqDir)>, u8) {
     match moves(board, at, facing, kind, reg) {
         Some((at, facing)) => (Some((at, facing)), laser_damage(board, at)),
         None => (None, 0),
@@ -221,7 +260,13 @@ pub fn register(board: &Board, at: Sq, facing: SqDir, kind: Option<CardKind>, re
 }
 
 /// Where register `reg` takes the robot (`None`: destroyed): the card, belts, pushers, gears.
-pub fn moves(board: &Board, at: Sq, facing: SqDir, kind: Option<CardKind>, reg: u8) -> Option<(Sq, SqDir)> {
+pub fn moves(
+    board: &Board,
+    at: Sq,
+    facing: SqDir,
+    kind: Option<CardKind>,
+    reg: u8,
+) -> Option<(Sq, SqDir)> {
     let (mut at, mut facing) = (at, facing);
     let falls = |s: Sq| matches!(board.cell(s), Cell::Void | Cell::Pit);
     // RR-5.2: the card.
@@ -327,10 +372,18 @@ pub fn standing(model: &Model, r: &Solo, maps: &[Vec<u16>]) -> f64 {
         return -10_000.0;
     }
     let map = &maps[r.flags as usize];
-    let cards = if r.state == DEAD { (0..4).map(|f| map[r.archive as usize * 4 + f]).min().unwrap_or(u16::MAX).saturating_add(5) } else { map[r.state as usize] };
+    let cards = if r.state == DEAD {
+        (0..4).map(|f| map[r.archive as usize * 4 + f]).min().unwrap_or(u16::MAX).saturating_add(5)
+    } else {
+        map[r.state as usize]
+    };
     let cards = if cards == u16::MAX { 40.0 } else { cards as f64 };
     let locked = r.damage.saturating_sub(4) as f64;
-    let mut p = 1000.0 * r.flags as f64 - 25.0 * cards - 20.0 * r.damage as f64 - 60.0 * locked - 150.0 * (3u8.saturating_sub(r.lives)) as f64;
+    let mut p = 1000.0 * r.flags as f64
+        - 25.0 * cards
+        - 20.0 * r.damage as f64
+        - 60.0 * locked
+        - 150.0 * (3u8.saturating_sub(r.lives)) as f64;
     if r.state == DEAD {
         p -= 40.0;
     }
@@ -450,9 +503,16 @@ impl<'a> Expectation<'a> {
         for s in starts(r) {
             let mut total = 0.0;
             for &h in &hands {
-                let mut ends: Vec<(f64, Solo)> = outcomes(self.model, s, h).into_iter().map(|(e, _)| (standing(self.model, &e, self.maps), e)).collect();
+                let mut ends: Vec<(f64, Solo)> = outcomes(self.model, s, h)
+                    .into_iter()
+                    .map(|(e, _)| (standing(self.model, &e, self.maps), e))
+                    .collect();
                 ends.sort_by(|a, b| b.0.total_cmp(&a.0));
-                total += ends.iter().take(width.max(1)).map(|&(_, e)| self.value(e)).fold(f64::MIN, f64::max);
+                total += ends
+                    .iter()
+                    .take(width.max(1))
+                    .map(|&(_, e)| self.value(e))
+                    .fold(f64::MIN, f64::max);
             }
             best = best.max(total / deals.max(1) as f64);
         }
@@ -464,7 +524,8 @@ impl<'a> Expectation<'a> {
 /// archive facing any way.
 fn starts(r: Solo) -> impl Iterator<Item = Solo> {
     let dead = r.state == DEAD;
-    (0..if dead { 4 } else { 1 }).map(move |f| if dead { Solo { state: r.archive * 4 + f, ..r } } else { r })
+    (0..if dead { 4 } else { 1 })
+        .map(move |f| if dead { Solo { state: r.archive * 4 + f, ..r } } else { r })
 }
 
 /// The robot of `seat` as the model sees it (`None` when it is not on the board).
@@ -478,7 +539,15 @@ pub fn solo(model: &Model, robot: &roborally::Robot) -> Option<Solo> {
             *slot = c.card as u8;
         }
     }
-    Some(Solo { state: model.state(at, robot.facing), flags: robot.flags_touched, damage: robot.damage, lives: robot.lives, archive: model.cell(robot.archive), locked, out: robot.out })
+    Some(Solo {
+        state: model.state(at, robot.facing),
+        flags: robot.flags_touched,
+        damage: robot.damage,
+        lives: robot.lives,
+        archive: model.cell(robot.archive),
+        locked,
+        out: robot.out,
+    })
 }
 
 /// Every distinct end of the turn from `start` with `hand` (kind counts), each with the

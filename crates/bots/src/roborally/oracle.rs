@@ -10,7 +10,7 @@
 //! the last flag is the oracle's count. A beam search is not exhaustive: it is an upper bound of
 //! the best possible count, tight when the beam is wide.
 
-use super::{standing, Maps};
+use super::{Maps, standing};
 use crate::Bot;
 use engine::{Decision, Game, Rng, Seat};
 use roborally::{Action, Phase, RoboRally};
@@ -27,7 +27,12 @@ pub fn oracle_turns(game: &RoboRally, seat: Seat, beam: usize, max_turns: u32) -
 /// The oracle's line: every action the seat takes, in order (programs, re-entries, stay-down
 /// answers), from `game` to the register in which it touches the last flag. Replayed through
 /// the engine it touches it in as many turns as the line has programs.
-pub fn oracle_line(game: &RoboRally, seat: Seat, beam: usize, max_turns: u32) -> Option<Vec<Action>> {
+pub fn oracle_line(
+    game: &RoboRally,
+    seat: Seat,
+    beam: usize,
+    max_turns: u32,
+) -> Option<Vec<Action>> {
     search(game, seat, beam, max_turns).map(|(_, line)| line)
 }
 
@@ -110,7 +115,9 @@ fn moves(g: &RoboRally, seat: Seat) -> Vec<Action> {
 fn finish(g: &mut RoboRally, turn: u32, line: &mut Vec<Action>, maps: &mut Maps) {
     for _ in 0..200 {
         let Some(d) = g.decision() else { return };
-        if matches!(g.phase(), Phase::Program { .. } | Phase::StayDown { .. }) && g.pending().is_none() {
+        if matches!(g.phase(), Phase::Program { .. } | Phase::StayDown { .. })
+            && g.pending().is_none()
+        {
             debug_assert!(g.turn() > turn, "a turn's program is owed twice");
             return;
         }
@@ -124,7 +131,11 @@ fn finish(g: &mut RoboRally, turn: u32, line: &mut Vec<Action>, maps: &mut Maps)
         let a = match g.phase() {
             Phase::Reenter { .. } if g.pending().is_none() => {
                 let mut best: Option<(f64, Action)> = None;
-                for a in g.legal_actions(s).into_iter().filter(|a| matches!(a, Action::Reenter { powered_down: false, .. })) {
+                for a in g
+                    .legal_actions(s)
+                    .into_iter()
+                    .filter(|a| matches!(a, Action::Reenter { powered_down: false, .. }))
+                {
                     let mut h = g.clone();
                     let _ = h.apply(s, &a, &mut Vec::new());
                     let v = standing(&h, s, maps);
@@ -138,7 +149,13 @@ fn finish(g: &mut RoboRally, turn: u32, line: &mut Vec<Action>, maps: &mut Maps)
             _ => {
                 let all = g.legal_actions(s);
                 all.iter()
-                    .find(|a| matches!(a, Action::UseOption { option: None, .. } | Action::DiscardOption { option: None }))
+                    .find(|a| {
+                        matches!(
+                            a,
+                            Action::UseOption { option: None, .. }
+                                | Action::DiscardOption { option: None }
+                        )
+                    })
                     .or(all.first())
                     .cloned()
             }
@@ -153,7 +170,13 @@ fn finish(g: &mut RoboRally, turn: u32, line: &mut Vec<Action>, maps: &mut Maps)
 
 /// Turns `bot` needs alone on the board to touch the last flag from `game` (`None` within
 /// `max_turns`): the same count as [`oracle_turns`].
-pub fn solo_turns(game: &RoboRally, seat: Seat, bot: &mut dyn Bot<RoboRally>, rng: &mut Rng, max_turns: u32) -> Option<u32> {
+pub fn solo_turns(
+    game: &RoboRally,
+    seat: Seat,
+    bot: &mut dyn Bot<RoboRally>,
+    rng: &mut Rng,
+    max_turns: u32,
+) -> Option<u32> {
     let mut g = game.clone();
     let first = g.turn();
     for _ in 0..100_000 {

@@ -9,8 +9,10 @@
 //! scored by [`super::value`] (flags, program cards still needed from the robot's cell and
 //! facing, damage, lives, against the best other robot). The best mean wins.
 
-use super::{distinct_programs, model, forward_uses, plans, programming, sample_programs, value, Maps};
-use crate::{lookahead, Bot};
+use super::{
+    Maps, distinct_programs, forward_uses, model, plans, programming, sample_programs, value,
+};
+use crate::{Bot, lookahead};
 use engine::{Decision, Game, Rng, Seat};
 use roborally::{Action, Phase, RoboRally};
 use std::time::{Duration, Instant};
@@ -60,7 +62,8 @@ impl Bot<RoboRally> for RrSearch {
         let mut rounds = 0u32;
         let mut round_time = Duration::ZERO;
         loop {
-            let over_budget = used + candidates.len() as u32 > self.simulations.max(candidates.len() as u32);
+            let over_budget =
+                used + candidates.len() as u32 > self.simulations.max(candidates.len() as u32);
             // Stop before a round that would end past the time limit.
             let over_time = self.time_limit.is_some_and(|t| started.elapsed() + round_time >= t);
             if rounds >= 1 && (over_budget || over_time) {
@@ -77,7 +80,9 @@ impl Bot<RoboRally> for RrSearch {
             rounds += 1;
             round_time = round_started.elapsed();
         }
-        let best = (0..candidates.len()).max_by(|&a, &b| total[a].total_cmp(&total[b]).then(b.cmp(&a))).expect("candidates");
+        let best = (0..candidates.len())
+            .max_by(|&a, &b| total[a].total_cmp(&total[b]).then(b.cmp(&a)))
+            .expect("candidates");
         candidates.into_iter().nth(best).expect("best").swap_remove(0)
     }
 }
@@ -131,7 +136,14 @@ impl RrSearch {
     /// also followed by a power-down: (value, standing at the end of this turn, program kinds,
     /// end, power down next), best first. Under a time limit the ends are judged best first
     /// until 80 % of it is used. `None` when the robot is not on the board.
-    fn model_ranked(&mut self, game: &RoboRally, seat: Seat, hands: usize, seed: u64, started: Instant) -> Option<Vec<Judged>> {
+    fn model_ranked(
+        &mut self,
+        game: &RoboRally,
+        seat: Seat,
+        hands: usize,
+        seed: u64,
+        started: Instant,
+    ) -> Option<Vec<Judged>> {
         let robot = game.robot(seat)?;
         let (m, maps) = self.maps.model(game.board());
         let start = model::solo(m, robot)?;
@@ -139,12 +151,16 @@ impl RrSearch {
         for c in &robot.hand {
             hand[c.card as usize] += 1;
         }
-        let mut ends: Vec<(f64, model::Solo, [u8; 5])> = model::outcomes(m, start, hand).into_iter().map(|(end, p)| (model::standing(m, &end, maps), end, p)).collect();
+        let mut ends: Vec<(f64, model::Solo, [u8; 5])> = model::outcomes(m, start, hand)
+            .into_iter()
+            .map(|(end, p)| (model::standing(m, &end, maps), end, p))
+            .collect();
         ends.sort_by(|a, b| b.0.total_cmp(&a.0));
         let mut e = model::Expectation::new(m, maps, hands, seed);
         let mut judged: Vec<Judged> = Vec::new();
         for (tie, end, program) in ends {
-            if !judged.is_empty() && self.time_limit.is_some_and(|t| started.elapsed() * 5 >= t * 4) {
+            if !judged.is_empty() && self.time_limit.is_some_and(|t| started.elapsed() * 5 >= t * 4)
+            {
                 break;
             }
             judged.push((e.value(end), tie, program, end, false));
@@ -160,7 +176,13 @@ impl RrSearch {
     /// The actions compared: for a program, the heuristic's best plans (option uses included,
     /// through the engine's listing) and, when damaged, the best programs with a power-down
     /// announced; otherwise every legal action (re-entries, stay down, option questions).
-    fn candidates(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng, started: Instant) -> Vec<Vec<Action>> {
+    fn candidates(
+        &mut self,
+        game: &RoboRally,
+        seat: Seat,
+        rng: &mut Rng,
+        started: Instant,
+    ) -> Vec<Vec<Action>> {
         if !programming(game, seat) {
             let mut all = game.legal_actions(seat);
             if all.len() > 24 {
@@ -169,7 +191,12 @@ impl RrSearch {
             }
             return all.into_iter().map(|a| vec![a]).collect();
         }
-        let mut out: Vec<Vec<Action>> = self.best_programs(game, seat, rng).into_iter().take(self.candidates).map(|p| vec![p.0]).collect();
+        let mut out: Vec<Vec<Action>> = self
+            .best_programs(game, seat, rng)
+            .into_iter()
+            .take(self.candidates)
+            .map(|p| vec![p.0])
+            .collect();
         // The programs that leave the robot best placed for the next deal by the model (other
         // robots left out), when it holds no option card the model would miss.
         if let Some(robot) = game.robot(seat).filter(|r| r.options.is_empty()) {
@@ -189,7 +216,10 @@ impl RrSearch {
         // The best option uses compete too (the engine's listing, judged by the heuristic's
         // plans), each with the program meant to follow it.
         if !forward_uses(game, seat).is_empty() {
-            let uses = plans(game, seat, 8, rng).into_iter().filter(|p| matches!(p.first, Action::UseOption { .. })).take(3);
+            let uses = plans(game, seat, 8, rng)
+                .into_iter()
+                .filter(|p| matches!(p.first, Action::UseOption { .. }))
+                .take(3);
             out.extend(uses.map(|p| std::iter::once(p.first).chain(p.then).collect()));
         }
         let damaged = game.robot(seat).is_some_and(|r| r.damage >= 3);
@@ -197,7 +227,9 @@ impl RrSearch {
             let downs: Vec<Vec<Action>> = out
                 .iter()
                 .filter_map(|a| match a.as_slice() {
-                    [Action::Program { registers, power_down_next: false }] => Some(vec![Action::Program { registers: *registers, power_down_next: true }]),
+                    [Action::Program { registers, power_down_next: false }] => {
+                        Some(vec![Action::Program { registers: *registers, power_down_next: true }])
+                    }
                     _ => None,
                 })
                 .take(2)
@@ -210,7 +242,12 @@ impl RrSearch {
     /// Every program of the hand (one per sequence of card kinds: priorities matter only
     /// against other robots), judged to the end of the turn on one determinization by
     /// [`value`], best first.
-    pub fn best_programs(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<(Action, f64)> {
+    pub fn best_programs(
+        &mut self,
+        game: &RoboRally,
+        seat: Seat,
+        rng: &mut Rng,
+    ) -> Vec<(Action, f64)> {
         let base = game.determinize(seat, rng);
         let draws = rng.next_u64();
         let mut out = Vec::new();
@@ -247,10 +284,12 @@ impl RrSearch {
             let Some(d) = g.decision() else { break };
             let s = match d {
                 Decision::One(s) => s,
-                Decision::Simultaneous(set) => match set.iter().find(|&s| s != seat).or(set.first()) {
-                    Some(s) => s,
-                    None => break,
-                },
+                Decision::Simultaneous(set) => {
+                    match set.iter().find(|&s| s != seat).or(set.first()) {
+                        Some(s) => s,
+                        None => break,
+                    }
+                }
             };
             let a = if s == seat { self.fast(g, seat, rng) } else { g.sample_action(s, rng) };
             let Some(a) = a else { break };
@@ -274,7 +313,10 @@ impl RrSearch {
             }
             c
         } else if matches!(g.phase(), Phase::Reenter { .. }) && g.pending().is_none() {
-            g.legal_actions(seat).into_iter().filter(|a| matches!(a, Action::Reenter { powered_down: false, .. })).collect()
+            g.legal_actions(seat)
+                .into_iter()
+                .filter(|a| matches!(a, Action::Reenter { powered_down: false, .. }))
+                .collect()
         } else {
             return g.sample_action(seat, rng);
         };

@@ -9,8 +9,8 @@
 //! flag 5 4                  # flags in order
 //! ```
 
-use super::parse::{err, parse_named_board, words, BoardError, NamedBoard};
-use super::{validate, Belt, Board, Cell, Dock, Laser};
+use super::parse::{BoardError, NamedBoard, err, parse_named_board, words};
+use super::{Belt, Board, Cell, Dock, Laser, validate};
 use grid::{Sq, SqDir};
 use serde::Serialize;
 
@@ -68,7 +68,10 @@ pub fn shipped_pieces() -> Vec<NamedBoard> {
 
 /// Every shipped course, assembled and validated.
 pub fn shipped_courses() -> Vec<Course> {
-    COURSES.iter().map(|t| parse_course(t, &shipped_pieces()).expect("shipped courses load")).collect()
+    COURSES
+        .iter()
+        .map(|t| parse_course(t, &shipped_pieces()).expect("shipped courses load"))
+        .collect()
 }
 
 /// A shipped course by name (case and spaces do not matter: "Dizzy Dash" = "dizzy-dash").
@@ -82,7 +85,11 @@ pub fn course_by_name(name: &str) -> Option<Course> {
 /// whose first line is `course ...` is a course over the shipped pieces; one starting with
 /// `board ...` is drawn as a course of that piece alone (no flags, not validated).
 pub fn load_text(text: &str) -> Result<Course, CourseError> {
-    let first = text.lines().map(words).find(|w| !w.is_empty()).and_then(|w| w.first().map(|x| x.1.to_string()));
+    let first = text
+        .lines()
+        .map(words)
+        .find(|w| !w.is_empty())
+        .and_then(|w| w.first().map(|x| x.1.to_string()));
     if first.as_deref() == Some("course") {
         return parse_course(text, &shipped_pieces());
     }
@@ -109,13 +116,31 @@ pub fn parse_course(text: &str, pieces: &[NamedBoard]) -> Result<Course, CourseE
             "course" => name = rest(),
             "difficulty" => difficulty = rest(),
             "place" => {
-                let &(c, piece) = w.get(1).ok_or_else(|| err(ln, col, "place PIECE X Y TURNS")).map_err(CourseError::Text)?;
-                let nb = pieces.iter().find(|p| slug(&p.name) == slug(piece)).ok_or_else(|| CourseError::Text(err(ln, c, format!("no board piece `{piece}`"))))?;
-                let (x, y, k) = (num(2).map_err(CourseError::Text)?, num(3).map_err(CourseError::Text)?, num(4).map_err(CourseError::Text)?);
+                let &(c, piece) = w
+                    .get(1)
+                    .ok_or_else(|| err(ln, col, "place PIECE X Y TURNS"))
+                    .map_err(CourseError::Text)?;
+                let nb = pieces.iter().find(|p| slug(&p.name) == slug(piece)).ok_or_else(|| {
+                    CourseError::Text(err(ln, c, format!("no board piece `{piece}`")))
+                })?;
+                let (x, y, k) = (
+                    num(2).map_err(CourseError::Text)?,
+                    num(3).map_err(CourseError::Text)?,
+                    num(4).map_err(CourseError::Text)?,
+                );
                 placed.push((rotate(&nb.board, k), Sq::new(x, y)));
             }
-            "flag" => flags.push(Sq::new(num(1).map_err(CourseError::Text)?, num(2).map_err(CourseError::Text)?)),
-            other => return Err(CourseError::Text(err(ln, col, format!("unknown line `{other}` (course, difficulty, place, flag)")))),
+            "flag" => flags.push(Sq::new(
+                num(1).map_err(CourseError::Text)?,
+                num(2).map_err(CourseError::Text)?,
+            )),
+            other => {
+                return Err(CourseError::Text(err(
+                    ln,
+                    col,
+                    format!("unknown line `{other}` (course, difficulty, place, flag)"),
+                )));
+            }
         }
     }
     let mut board = assemble(&placed).map_err(|m| CourseError::Invalid(vec![m]))?;
@@ -144,7 +169,9 @@ fn rotate_once(b: &Board) -> Board {
     let mut r = Board::new(b.height, b.width);
     for (at, cell) in b.cells() {
         let cell = match cell {
-            Cell::Belt(bt) => Cell::Belt(Belt { dir: turn(bt.dir), express: bt.express, from: bt.from.map(turn) }),
+            Cell::Belt(bt) => {
+                Cell::Belt(Belt { dir: turn(bt.dir), express: bt.express, from: bt.from.map(turn) })
+            }
             Cell::Pusher { side, registers } => Cell::Pusher { side: turn(side), registers },
             c => c,
         };
@@ -153,9 +180,17 @@ fn rotate_once(b: &Board) -> Board {
     for e in b.walls() {
         r.add_wall(map(e.at), turn(e.side));
     }
-    r.lasers = b.lasers.iter().map(|l| Laser { at: map(l.at), dir: turn(l.dir), beams: l.beams }).collect();
+    r.lasers = b
+        .lasers
+        .iter()
+        .map(|l| Laser { at: map(l.at), dir: turn(l.dir), beams: l.beams })
+        .collect();
     r.flags = b.flags.iter().map(|&f| map(f)).collect();
-    r.docks = b.docks.iter().map(|d| Dock { number: d.number, at: map(d.at), facing: turn(d.facing) }).collect();
+    r.docks = b
+        .docks
+        .iter()
+        .map(|d| Dock { number: d.number, at: map(d.at), facing: turn(d.facing) })
+        .collect();
     r
 }
 
@@ -208,7 +243,10 @@ mod tests {
             assert_eq!(c.board.docks.len(), 8, "{}", c.name);
             assert!(course_by_name(&c.name).is_some());
         }
-        assert!(shipped_pieces().iter().filter(|p| p.board.width == 12 && p.board.height == 12).count() >= 4);
+        assert!(
+            shipped_pieces().iter().filter(|p| p.board.width == 12 && p.board.height == 12).count()
+                >= 4
+        );
     }
 
     #[test]
@@ -216,8 +254,13 @@ mod tests {
         assert_eq!(load_text(COURSES[1]).unwrap().name, "Dizzy Dash");
         let piece = load_text(PIECES[1]).unwrap();
         assert_eq!((piece.name.as_str(), piece.board.width), ("Gearbox", 12));
-        assert!(matches!(load_text("course X\nplace nowhere 0 0 0\n"), Err(CourseError::Text(e)) if e.line == 2));
-        assert!(matches!(load_text("course X\nplace gearbox 2147483647 0 0\nflag 1 1\n"), Err(CourseError::Invalid(_))));
+        assert!(
+            matches!(load_text("course X\nplace nowhere 0 0 0\n"), Err(CourseError::Text(e)) if e.line == 2)
+        );
+        assert!(matches!(
+            load_text("course X\nplace gearbox 2147483647 0 0\nflag 1 1\n"),
+            Err(CourseError::Invalid(_))
+        ));
     }
 
     #[test]
@@ -237,7 +280,10 @@ mod tests {
         b.add_wall(Sq::new(1, 0), SqDir::E);
         let r = rotate(&b, 1);
         // [0,0] of a 2x1 piece goes to [0,0] of the 1x2 result; E becomes S.
-        assert_eq!(r.cell(Sq::new(0, 0)), Cell::Belt(Belt { dir: SqDir::S, express: false, from: None }));
+        assert_eq!(
+            r.cell(Sq::new(0, 0)),
+            Cell::Belt(Belt { dir: SqDir::S, express: false, from: None })
+        );
         assert!(r.wall(Sq::new(0, 1), SqDir::S));
     }
 }

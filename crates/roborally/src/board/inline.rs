@@ -13,7 +13,9 @@ pub struct Side(pub SqDir);
 impl<'de> Deserialize<'de> for Side {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Side, D::Error> {
         let s = String::deserialize(d)?;
-        SqDir::from_letter(&s).map(Side).ok_or_else(|| serde::de::Error::custom(format!("side must be N, E, S or W, got {s:?}")))
+        SqDir::from_letter(&s).map(Side).ok_or_else(|| {
+            serde::de::Error::custom(format!("side must be N, E, S or W, got {s:?}"))
+        })
     }
 }
 impl From<Side> for String {
@@ -33,14 +35,39 @@ pub enum TurnName {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum InlineCell {
-    Pit { at: Sq },
-    Conveyor { at: Sq, dir: SqDir, #[serde(default)] from: Option<SqDir> },
-    Express { at: Sq, dir: SqDir, #[serde(default)] from: Option<SqDir> },
-    Pusher { at: Sq, side: Side, registers: Vec<u8> },
-    Gear { at: Sq, turn: TurnName },
-    Repair { at: Sq },
-    RepairOption { at: Sq },
-    Floor { at: Sq },
+    Pit {
+        at: Sq,
+    },
+    Conveyor {
+        at: Sq,
+        dir: SqDir,
+        #[serde(default)]
+        from: Option<SqDir>,
+    },
+    Express {
+        at: Sq,
+        dir: SqDir,
+        #[serde(default)]
+        from: Option<SqDir>,
+    },
+    Pusher {
+        at: Sq,
+        side: Side,
+        registers: Vec<u8>,
+    },
+    Gear {
+        at: Sq,
+        turn: TurnName,
+    },
+    Repair {
+        at: Sq,
+    },
+    RepairOption {
+        at: Sq,
+    },
+    Floor {
+        at: Sq,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,7 +94,11 @@ fn one() -> u8 {
 #[serde(untagged)]
 pub enum InlineDock {
     At(Sq),
-    Full { at: Sq, #[serde(default)] facing: SqDir },
+    Full {
+        at: Sq,
+        #[serde(default)]
+        facing: SqDir,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -92,7 +123,10 @@ impl InlineBoard {
     pub fn build(&self) -> Result<Board, Vec<String>> {
         let mut problems = Vec::new();
         if !(1..=64).contains(&self.width) || !(1..=64).contains(&self.height) {
-            return Err(vec![format!("board size {}x{} must be 1..64 each way", self.width, self.height)]);
+            return Err(vec![format!(
+                "board size {}x{} must be 1..64 each way",
+                self.width, self.height
+            )]);
         }
         let mut b = Board::new(self.width, self.height);
         let check = |at: Sq, what: &str, problems: &mut Vec<String>| {
@@ -115,8 +149,18 @@ impl InlineBoard {
                 cells.push((at, cell));
             }
         }
-        let walls: Vec<_> = self.walls.iter().filter(|w| check(w.at, "wall", &mut problems)).map(|w| (w.at, w.side.0)).collect();
-        let lasers: Vec<_> = self.lasers.iter().filter(|l| check(l.at, "laser", &mut problems)).map(|l| Laser { at: l.at, dir: l.dir, beams: l.beams.max(1) }).collect();
+        let walls: Vec<_> = self
+            .walls
+            .iter()
+            .filter(|w| check(w.at, "wall", &mut problems))
+            .map(|w| (w.at, w.side.0))
+            .collect();
+        let lasers: Vec<_> = self
+            .lasers
+            .iter()
+            .filter(|l| check(l.at, "laser", &mut problems))
+            .map(|l| Laser { at: l.at, dir: l.dir, beams: l.beams.max(1) })
+            .collect();
         for &f in &self.flags {
             check(f, "flag", &mut problems);
         }
@@ -155,8 +199,12 @@ impl InlineCell {
             InlineCell::Floor { at } => (at, Cell::Floor),
             InlineCell::Conveyor { at, dir, from } => (at, belt(dir, false, from)?),
             InlineCell::Express { at, dir, from } => (at, belt(dir, true, from)?),
-            InlineCell::Pusher { at, side, ref registers } => (at, Cell::Pusher { side: side.0, registers: register_mask(registers)? }),
-            InlineCell::Gear { at, turn } => (at, Cell::Gear(if turn == TurnName::Left { Turn::Left } else { Turn::Right })),
+            InlineCell::Pusher { at, side, ref registers } => {
+                (at, Cell::Pusher { side: side.0, registers: register_mask(registers)? })
+            }
+            InlineCell::Gear { at, turn } => {
+                (at, Cell::Gear(if turn == TurnName::Left { Turn::Left } else { Turn::Right }))
+            }
             InlineCell::Repair { at } => (at, Cell::Repair),
             InlineCell::RepairOption { at } => (at, Cell::RepairOption),
         })
@@ -167,7 +215,11 @@ fn belt(dir: SqDir, express: bool, from: Option<SqDir>) -> Result<Cell, String> 
     if let Some(f) = from {
         // The belt comes in through side `f`, travelling f.opposite(), and must turn 90°.
         if f == dir || f == dir.opposite() {
-            return Err(format!("a belt turn from side {} leaving {} does not turn", f.letter(), dir.letter()));
+            return Err(format!(
+                "a belt turn from side {} leaving {} does not turn",
+                f.letter(),
+                dir.letter()
+            ));
         }
     }
     Ok(Cell::Belt(Belt { dir, express, from }))

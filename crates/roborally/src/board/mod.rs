@@ -9,8 +9,8 @@ pub mod inline;
 pub mod parse;
 pub mod validate;
 
-pub use course::{course_by_name, load_text, shipped_courses, Course, CourseError};
-pub use parse::{parse_board, BoardError};
+pub use course::{Course, CourseError, course_by_name, load_text, shipped_courses};
+pub use parse::{BoardError, parse_board};
 
 use grid::{Sq, SqDir, SqEdge};
 use serde::Serialize;
@@ -51,7 +51,10 @@ pub enum Cell {
     Pit,
     Belt(Belt),
     /// A pusher mounted on `side`, active in the registers of the bit mask (bit r = register r).
-    Pusher { side: SqDir, registers: u8 },
+    Pusher {
+        side: SqDir,
+        registers: u8,
+    },
     Gear(Turn),
     Repair,
     /// Double repair site: wrench and hammer (repair and draw an option, RR-6.1).
@@ -151,7 +154,9 @@ impl Board {
     pub fn wall(&self, at: Sq, side: SqDir) -> bool {
         match self.index(at) {
             Some(i) => self.walls[i] & (1 << side.index()) != 0,
-            None => self.index(at.neighbour(side)).is_some_and(|i| self.walls[i] & (1 << side.opposite().index()) != 0),
+            None => self
+                .index(at.neighbour(side))
+                .is_some_and(|i| self.walls[i] & (1 << side.opposite().index()) != 0),
         }
     }
 
@@ -193,7 +198,9 @@ impl Board {
 
     /// All cells in row-major order.
     pub fn cells(&self) -> impl Iterator<Item = (Sq, Cell)> + '_ {
-        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Sq::new(x, y))).map(|at| (at, self.cell(at)))
+        (0..self.height)
+            .flat_map(move |y| (0..self.width).map(move |x| Sq::new(x, y)))
+            .map(|at| (at, self.cell(at)))
     }
 }
 

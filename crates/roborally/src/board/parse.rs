@@ -89,23 +89,36 @@ pub fn parse_named_board(text: &str) -> Result<NamedBoard, BoardError> {
                 board = Some(Board::new(wd, ht));
             }
             "grid" => {
-                let b = board.as_mut().ok_or_else(|| err(ln, col, "`size` must come before `grid`"))?;
+                let b =
+                    board.as_mut().ok_or_else(|| err(ln, col, "`size` must come before `grid`"))?;
                 for y in 0..b.height {
-                    let (ln, row) = lines.next().ok_or_else(|| err(ln, 1, format!("grid row {y} is missing")))?;
+                    let (ln, row) = lines
+                        .next()
+                        .ok_or_else(|| err(ln, 1, format!("grid row {y} is missing")))?;
                     parse_row(b, y, ln, row)?;
                 }
             }
             "laser" => {
-                let b = board.as_mut().ok_or_else(|| err(ln, col, "`size` must come before `laser`"))?;
+                let b = board
+                    .as_mut()
+                    .ok_or_else(|| err(ln, col, "`size` must come before `laser`"))?;
                 let [x, y] = numbers::<2>(&w[..3.min(w.len())], ln)?;
                 let dir = side(w.get(3), ln, col)?;
-                let beams = w.get(4).map_or(Ok(1), |&(c, s)| s.parse::<u8>().map_err(|_| err(ln, c, "beams must be 1..3")))?;
+                let beams = w.get(4).map_or(Ok(1), |&(c, s)| {
+                    s.parse::<u8>().map_err(|_| err(ln, c, "beams must be 1..3"))
+                })?;
                 if !(1..=3).contains(&beams) || !b.in_bounds(Sq::new(x, y)) {
                     return Err(err(ln, col, "a laser is inside the board with 1..3 beams"));
                 }
                 b.lasers.push(Laser { at: Sq::new(x, y), dir, beams });
             }
-            other => return Err(err(ln, col, format!("unknown line `{other}` (board, size, grid, laser)"))),
+            other => {
+                return Err(err(
+                    ln,
+                    col,
+                    format!("unknown line `{other}` (board, size, grid, laser)"),
+                ));
+            }
         }
     }
     let board = board.ok_or_else(|| err(1, 1, "no `size` line"))?;
@@ -115,7 +128,8 @@ pub fn parse_named_board(text: &str) -> Result<NamedBoard, BoardError> {
 fn numbers<const N: usize>(w: &[(usize, &str)], ln: usize) -> Result<[i32; N], BoardError> {
     let mut out = [0; N];
     for (i, o) in out.iter_mut().enumerate() {
-        let &(c, s) = w.get(i + 1).ok_or_else(|| err(ln, w[0].0, format!("expected {N} numbers")))?;
+        let &(c, s) =
+            w.get(i + 1).ok_or_else(|| err(ln, w[0].0, format!("expected {N} numbers")))?;
         *o = s.parse().map_err(|_| err(ln, c, format!("`{s}` is not a number")))?;
     }
     Ok(out)
@@ -135,7 +149,9 @@ fn parse_row(b: &mut Board, y: i32, ln: usize, row: &str) -> Result<(), BoardErr
         let at = Sq::new(x as i32, y);
         let (element, walls) = token.split_once(':').unwrap_or((token, ""));
         for (i, ch) in walls.char_indices() {
-            let d = SqDir::from_letter(&ch.to_string()).ok_or_else(|| err(ln, col + element.len() + 1 + i, format!("`{ch}` is not a wall side")))?;
+            let d = SqDir::from_letter(&ch.to_string()).ok_or_else(|| {
+                err(ln, col + element.len() + 1 + i, format!("`{ch}` is not a wall side"))
+            })?;
             b.add_wall(at, d);
         }
         let cell = parse_element(element).map_err(|m| err(ln, col, format!("`{token}`: {m}")))?;
@@ -162,7 +178,11 @@ pub fn parse_element(e: &str) -> Result<Cell, String> {
         "GR" => Cell::Gear(Turn::Right),
         "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" => Cell::Floor,
         _ if e.starts_with('P') => {
-            let side = e.chars().last().and_then(|c| SqDir::from_letter(&c.to_string())).ok_or("a pusher ends with its side letter")?;
+            let side = e
+                .chars()
+                .last()
+                .and_then(|c| SqDir::from_letter(&c.to_string()))
+                .ok_or("a pusher ends with its side letter")?;
             let regs: Vec<u8> = e[1..e.len() - 1].bytes().map(|c| c.wrapping_sub(b'0')).collect();
             Cell::Pusher { side, registers: register_mask(&regs)? }
         }
@@ -198,9 +218,18 @@ mod tests {
 
     #[test]
     fn legend() {
-        assert_eq!(parse_element(">>").unwrap(), Cell::Belt(Belt { dir: SqDir::E, express: true, from: None }));
-        assert_eq!(parse_element("vW").unwrap(), Cell::Belt(Belt { dir: SqDir::S, express: false, from: Some(SqDir::W) }));
-        assert_eq!(parse_element("P24S").unwrap(), Cell::Pusher { side: SqDir::S, registers: 0b10100 });
+        assert_eq!(
+            parse_element(">>").unwrap(),
+            Cell::Belt(Belt { dir: SqDir::E, express: true, from: None })
+        );
+        assert_eq!(
+            parse_element("vW").unwrap(),
+            Cell::Belt(Belt { dir: SqDir::S, express: false, from: Some(SqDir::W) })
+        );
+        assert_eq!(
+            parse_element("P24S").unwrap(),
+            Cell::Pusher { side: SqDir::S, registers: 0b10100 }
+        );
         assert!(parse_element("vS").is_err());
         assert!(parse_element("Q").is_err());
     }
@@ -217,7 +246,8 @@ mod tests {
 
     #[test]
     fn walls_docks_lasers() {
-        let b = parse_board("board t\nsize 3 2\ngrid\n. R:N 1\nX P135W .\nlaser 2 1 W 2\n").unwrap();
+        let b =
+            parse_board("board t\nsize 3 2\ngrid\n. R:N 1\nX P135W .\nlaser 2 1 W 2\n").unwrap();
         assert!(b.wall(Sq::new(1, 0), SqDir::N));
         assert!(b.wall(Sq::new(1, 1), SqDir::W), "a pusher implies its wall");
         assert_eq!(b.docks, vec![Dock { number: 1, at: Sq::new(2, 0), facing: SqDir::N }]);

@@ -26,7 +26,11 @@ pub fn validate(b: &Board) -> Vec<String> {
         let seen = reachable(b, start);
         for (i, &f) in b.flags.iter().enumerate() {
             if b.on_board(f) && !b.is_pit(f) && !seen[(f.y * b.width + f.x) as usize] {
-                p.push(format!("flag {} at {f} cannot be reached from dock {}", i + 1, b.docks[0].number));
+                p.push(format!(
+                    "flag {} at {f} cannot be reached from dock {}",
+                    i + 1,
+                    b.docks[0].number
+                ));
             }
         }
     }

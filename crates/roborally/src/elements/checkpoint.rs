@@ -10,10 +10,14 @@ use crate::{Phase, RoboRally};
 impl RoboRally {
     pub(crate) fn run_checkpoints(&mut self, order: &[usize], events: &mut Vec<Event>) {
         // Fast path: nobody stands on a flag or a repair site.
-        if !self.robots.iter().any(|r| r.cell().is_some_and(|at| self.board.repairs(at)) || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm))) {
+        if !self.robots.iter().any(|r| {
+            r.cell().is_some_and(|at| self.board.repairs(at))
+                || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm))
+        }) {
             return;
         }
-        let mut rest: crate::few::Few<(u8, usize), { crate::setup::MAX_ROBOTS }> = crate::few::Few::new();
+        let mut rest: crate::few::Few<(u8, usize), { crate::setup::MAX_ROBOTS }> =
+            crate::few::Few::new();
         for i in (0..self.robots.len()).filter(|i| !order.contains(i)) {
             rest.push((self.robots[i].dock, i));
         }
@@ -32,15 +36,21 @@ impl RoboRally {
         let seat = self.robots[i].seat;
         let flags = self.board.flags.len();
         let next = self.robots[i].flags_touched as usize;
-        if !self.robots[i].options.is_empty() && self.robots[i].has(crate::OptionCard::MechanicalArm) && self.board.flag_at(at) != Some(next) {
+        if !self.robots[i].options.is_empty()
+            && self.robots[i].has(crate::OptionCard::MechanicalArm)
+            && self.board.flag_at(at) != Some(next)
+        {
             // RR-9 Mechanical Arm: the next flag within reach first, else (off any site) a
             // repair site within reach.
             let reach = self.reach(i);
             let here = self.board.repairs(at);
-            match reach.iter().find(|&&c| self.board.flag_at(c) == Some(next)).or_else(|| if here { None } else { reach.iter().find(|&&c| self.board.repairs(c)) }) {
+            match reach.iter().find(|&&c| self.board.flag_at(c) == Some(next)).or_else(|| {
+                if here { None } else { reach.iter().find(|&&c| self.board.repairs(c)) }
+            }) {
                 Some(&c) => {
                     at = c;
-                    events.push(Event::OptionUsed { seat, option: crate::OptionCard::MechanicalArm });
+                    events
+                        .push(Event::OptionUsed { seat, option: crate::OptionCard::MechanicalArm });
                 }
                 None if here => {}
                 None => return,

@@ -10,11 +10,11 @@
 //! * A robot carried onto a rotating section (a belt cell with a `from` side) turns 90° the
 //!   way the belt turns: by the quarter turn between its travel and the section's direction.
 
+use crate::RoboRally;
 use crate::board::Cell;
 use crate::event::{Cause, Event};
 use crate::few::Few;
 use crate::setup::MAX_ROBOTS;
-use crate::RoboRally;
 use grid::{Sq, SqDir};
 
 #[derive(Clone, Copy, Default)]
@@ -56,7 +56,14 @@ impl RoboRally {
                 continue;
             }
             let to = at.neighbour(b.dir);
-            out.push(Carry { robot: i, from: at, to, dir: b.dir, moving: true, occupant: self.robot_at(to) });
+            out.push(Carry {
+                robot: i,
+                from: at,
+                to,
+                dir: b.dir,
+                moving: true,
+                occupant: self.robot_at(to),
+            });
         }
         out
     }
@@ -66,7 +73,8 @@ impl RoboRally {
         let falls = |s: Sq| !self.board.on_board(s) || self.board.is_pit(s);
         for k in 0..carries.len() {
             let c = carries[k];
-            let conflict = carries.iter().enumerate().any(|(m, o)| m != k && o.to == c.to) && !falls(c.to);
+            let conflict =
+                carries.iter().enumerate().any(|(m, o)| m != k && o.to == c.to) && !falls(c.to);
             let swap = carries.iter().any(|o| o.from == c.to && o.to == c.from);
             if conflict || swap {
                 carries[k].moving = false;

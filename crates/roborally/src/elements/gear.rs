@@ -1,8 +1,8 @@
 //! RR-5.3 step 4: gears rotate the robots on them 90°.
 
+use crate::RoboRally;
 use crate::board::Cell;
 use crate::event::{Cause, Event};
-use crate::RoboRally;
 
 impl RoboRally {
     pub(crate) fn run_gears(&mut self, events: &mut Vec<Event>) {

@@ -3,9 +3,9 @@
 //! the board that is not powered down fires forward; the first robot in line takes 1 damage.
 //! All lasers fire at once: hits are found first, then damage is dealt (through `damage`).
 
+use crate::RoboRally;
 use crate::event::{Event, Shooter};
 use crate::option::OptionCard;
-use crate::RoboRally;
 use engine::Seat;
 use grid::{Sq, SqDir};
 
@@ -107,13 +107,20 @@ impl RoboRally {
     /// The first robot along a beam from `start` towards `dir` (including `start` itself for
     /// a board laser), stopping at walls and the board edge. The nearest robot in line is found
     /// first; only the cells up to it are walked for walls (most beams hit nobody).
-    fn beam(&self, cells: &[Option<Sq>], start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
+    fn beam(
+        &self,
+        cells: &[Option<Sq>],
+        start: Sq,
+        dir: SqDir,
+        include_start: bool,
+    ) -> Option<usize> {
         let (dx, dy) = dir.step();
         let mut best: Option<(i32, usize)> = None;
         for (i, at) in cells.iter().enumerate() {
             let Some(at) = *at else { continue };
             let (ox, oy) = (at.x - start.x, at.y - start.y);
-            let dist = if dx != 0 { (oy == 0).then_some(ox * dx) } else { (ox == 0).then_some(oy * dy) };
+            let dist =
+                if dx != 0 { (oy == 0).then_some(ox * dx) } else { (ox == 0).then_some(oy * dy) };
             let Some(d) = dist.filter(|&d| d > 0 || (d == 0 && include_start)) else { continue };
             if best.is_none_or(|(b, _)| d < b) {
                 best = Some((d, i));
@@ -144,7 +151,11 @@ impl RoboRally {
                 && !self.robots[seat.index()].options.is_empty()
                 && !self.weapons_for(seat.index(), h.target).is_empty()
             {
-                self.pending.push_back(crate::Pending::Weapon { robot: seat.index(), target: h.target, points: h.points });
+                self.pending.push_back(crate::Pending::Weapon {
+                    robot: seat.index(),
+                    target: h.target,
+                    points: h.points,
+                });
                 continue;
             }
             self.damage(h.target, h.points, h.by, events);

@@ -4,11 +4,11 @@
 //! Decision: the robots to push are those standing on an active pusher when the step begins
 //! (a robot pushed onto another pusher is not pushed again); pushers act in row-major order.
 
+use crate::RoboRally;
 use crate::board::Cell;
-use grid::{Sq, SqDir};
 use crate::event::{Cause, Event};
 use crate::few::Few;
-use crate::RoboRally;
+use grid::{Sq, SqDir};
 
 impl RoboRally {
     pub(crate) fn run_pushers(&mut self, register: u8, events: &mut Vec<Event>) {

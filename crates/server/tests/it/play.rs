@@ -7,7 +7,9 @@ fn has_secret(frame: &str) -> bool {
     let v: Value = serde_json::from_str(frame).expect("json");
     let plots_shown = v["view"]["plots"].as_array().is_some_and(|p| !p.is_empty());
     let secret_events = v["events"].as_array().is_some_and(|es| {
-        es.iter().any(|e| matches!(e["type"].as_str(), Some("plotted" | "wild_plotted" | "auto_plotted")))
+        es.iter().any(|e| {
+            matches!(e["type"].as_str(), Some("plotted" | "wild_plotted" | "auto_plotted"))
+        })
     });
     plots_shown || secret_events
 }
@@ -44,7 +46,9 @@ async fn full_game_two_humans_a_bot_a_reconnect_and_a_spectator() {
     assert_eq!(g["seats"][1]["name"], "Bob");
     // The invite grants no seat that is taken.
     let eve = guest(addr, "Eve").await;
-    let (status, e) = http(addr, "POST", &format!("/api/games/{id}/join"), Some(&eve), Some(json!({"seat": 0}))).await;
+    let (status, e) =
+        http(addr, "POST", &format!("/api/games/{id}/join"), Some(&eve), Some(json!({"seat": 0})))
+            .await;
     assert_eq!((status, e["code"].as_str()), (409, Some("not_open")));
     let (status, list) = http(addr, "GET", "/api/games?status=running", None, None).await;
     assert_eq!(status, 200);
@@ -151,7 +155,12 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
     let cases: Vec<(Message, &str)> = vec![
         (Message::Text("{not json".into()), "malformed"),
         (Message::Text("[1,2]".into()), "malformed"),
-        (Message::Text(format!(r#"{{"v":1,"type":"ping","pad":"{}"}}"#, "x".repeat(70_000)).into()), "too_large"),
+        (
+            Message::Text(
+                format!(r#"{{"v":1,"type":"ping","pad":"{}"}}"#, "x".repeat(70_000)).into(),
+            ),
+            "too_large",
+        ),
         (Message::Text(r#"{"type":"ping"}"#.into()), "unsupported_version"),
         (Message::Text(r#"{"v":1,"type":"teleport"}"#.into()), "unknown_type"),
         (Message::Text(r#"{"v":1,"type":"act"}"#.into()), "bad_message"),
@@ -159,7 +168,10 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
         (Message::Binary(vec![1, 2, 3].into()), "binary_not_supported"),
         // Seat 1 is Bob's.
         (
-            Message::Text(r#"{"v":1,"type":"act","seat":1,"action":{"type":"plot","car":1,"number":2}}"#.into()),
+            Message::Text(
+                r#"{"v":1,"type":"act","seat":1,"action":{"type":"plot","car":1,"number":2}}"#
+                    .into(),
+            ),
             "not_your_seat",
         ),
     ];
@@ -169,7 +181,12 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
         a.ping().await;
     }
     // Bob's car, in Ann's name: the rules refuse it.
-    a.send(&ClientMsg::Act { seat: None, action: json!({"type":"plot","car":1,"number":2}), id: Some(9) }).await;
+    a.send(&ClientMsg::Act {
+        seat: None,
+        action: json!({"type":"plot","car":1,"number":2}),
+        id: Some(9),
+    })
+    .await;
     assert_eq!(a.error().await, ("illegal_action".into(), Some("not_your_car".into())));
     // Out of turn: Ann plots all her cars, then plots again.
     let mut rng = engine::Rng::seeded(5);
@@ -189,14 +206,24 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
             }
         }
     }
-    a.send(&ClientMsg::Act { seat: None, action: json!({"type":"take","colours":{}}), id: Some(10) }).await;
+    a.send(&ClientMsg::Act {
+        seat: None,
+        action: json!({"type":"take","colours":{}}),
+        id: Some(10),
+    })
+    .await;
     let (code, rule) = a.error().await;
     assert_eq!(code, "illegal_action");
     assert_eq!(rule.as_deref(), Some("not_your_decision"));
     // A spectator cannot act.
     let mut s = Client::connect(addr, &id, None).await;
     s.recv().await;
-    s.send(&ClientMsg::Act { seat: Some(0), action: json!({"type":"plot","car":0,"number":1}), id: None }).await;
+    s.send(&ClientMsg::Act {
+        seat: Some(0),
+        action: json!({"type":"plot","car":0,"number":1}),
+        id: None,
+    })
+    .await;
     assert_eq!(s.error().await.0, "not_a_player");
     // Nothing changed: the log holds exactly Ann's accepted plots.
     a.send(&ClientMsg::Sync).await;
@@ -226,11 +253,23 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
     tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     a.ping().await;
     // HTTP errors are typed too.
-    let (status, e) =
-        http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "chess", "seats": ["me"]}))).await;
+    let (status, e) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(json!({"game": "chess", "seats": ["me"]})),
+    )
+    .await;
     assert_eq!((status, e["code"].as_str()), (400, Some("unknown_game")));
-    let (status, e) =
-        http(addr, "POST", "/api/games", None, Some(json!({"game": "autoscooter", "seats": ["me"]}))).await;
+    let (status, e) = http(
+        addr,
+        "POST",
+        "/api/games",
+        None,
+        Some(json!({"game": "autoscooter", "seats": ["me"]})),
+    )
+    .await;
     assert_eq!((status, e["code"].as_str()), (401, Some("unauthorized")));
     let (status, e) = http(addr, "POST", "/api/games", Some(&ann), Some(json!({"game": "autoscooter", "seats": ["me", "open", "open", "open", "open", "open", "open", "open", "open"]}))).await;
     assert_eq!((status, e["code"].as_str()), (400, Some("bad_setup")));

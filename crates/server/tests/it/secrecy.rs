@@ -16,7 +16,8 @@ const GAMES: usize = 200;
 fn car_numbers(v: &Value, out: &mut Vec<(u64, u64)>) {
     match v {
         Value::Object(m) => {
-            if let (Some(c), Some(n)) = (m.get("car").and_then(Value::as_u64), m.get("number").and_then(Value::as_u64))
+            if let (Some(c), Some(n)) =
+                (m.get("car").and_then(Value::as_u64), m.get("number").and_then(Value::as_u64))
             {
                 out.push((c, n));
             }
@@ -64,7 +65,10 @@ async fn no_frame_shows_another_seats_secret_plot() {
                 shared.watch(&info.id, Observer::Seat(Seat(s as u8))).await.unwrap(),
             ));
         }
-        subs.push((Observer::Spectator, shared.watch(&info.id, Observer::Spectator).await.unwrap()));
+        subs.push((
+            Observer::Spectator,
+            shared.watch(&info.id, Observer::Spectator).await.unwrap(),
+        ));
         let shared = shared.clone();
         tasks.spawn(async move {
             // Every watcher reads at once (a watcher that falls behind would be dropped).
@@ -74,9 +78,12 @@ async fn no_frame_shows_another_seats_secret_plot() {
                     tokio::spawn(async move {
                         let mut frames: Vec<(Observer, Value)> = Vec::new();
                         loop {
-                            let f = tokio::time::timeout(std::time::Duration::from_secs(60), sub.rx.recv())
-                                .await
-                                .expect("frames in time");
+                            let f = tokio::time::timeout(
+                                std::time::Duration::from_secs(60),
+                                sub.rx.recv(),
+                            )
+                            .await
+                            .expect("frames in time");
                             let Some(f) = f else { break };
                             let v: Value = serde_json::from_str(&f).unwrap();
                             let over = v["type"] == "over";
@@ -132,7 +139,10 @@ async fn check(shared: &Arc<Shared>, id: &str, frames: &[(Observer, Value)]) {
             return BTreeSet::new();
         }
         let own = owners(g);
-        v.plots.iter().map(|p| (own[p.car as usize].unwrap_or(u8::MAX), p.car as u64, p.number as u64)).collect()
+        v.plots
+            .iter()
+            .map(|p| (own[p.car as usize].unwrap_or(u8::MAX), p.car as u64, p.number as u64))
+            .collect()
     };
     secret.push(secrets(&g));
     let mut events = Vec::new();

@@ -46,7 +46,9 @@ pub async fn guest(addr: SocketAddr, name: &str) -> String {
 }
 
 pub struct Client {
-    ws: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
     /// Every frame received, as text.
     pub frames: Vec<String>,
 }
@@ -54,8 +56,9 @@ pub struct Client {
 impl Client {
     pub async fn connect(addr: SocketAddr, game: &str, token: Option<&str>) -> Client {
         let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
-        let (ws, _) =
-            tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{game}{q}")).await.expect("ws connect");
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{game}{q}"))
+            .await
+            .expect("ws connect");
         Client { ws, frames: Vec::new() }
     }
     pub async fn send_raw(&mut self, m: Message) {
@@ -107,9 +110,12 @@ pub async fn replayed(shared: &Arc<Shared>, id: &str, seq: u64) -> Autoscooter {
     let row = shared.store.game(id).await.expect("store").expect("game");
     let log = shared.store.log(id).await.expect("log");
     let setup: autoscooter::Setup = serde_json::from_value(row.setup).expect("setup");
-    let log: Vec<LogEntry<autoscooter::Action>> =
-        log[..seq as usize].iter().map(|e| serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap()).collect();
-    engine::replay::<Autoscooter>(&setup, row.seed, &log, &mut Vec::new()).expect("the stored log replays")
+    let log: Vec<LogEntry<autoscooter::Action>> = log[..seq as usize]
+        .iter()
+        .map(|e| serde_json::from_value(serde_json::to_value(e).unwrap()).unwrap())
+        .collect();
+    engine::replay::<Autoscooter>(&setup, row.seed, &log, &mut Vec::new())
+        .expect("the stored log replays")
 }
 
 /// A legal action for `seat` at `seq`, chosen by an oracle that sees the whole state.
@@ -139,7 +145,9 @@ pub async fn play(c: &mut Client, shared: &Arc<Shared>, id: &str, seat: u8, seed
                 inflight = false;
             }
             ServerMsg::Over { outcome } => return outcome,
-            ServerMsg::Error { code, rule, message, .. } => panic!("seat {seat}: {code:?} {rule:?} {message}"),
+            ServerMsg::Error { code, rule, message, .. } => {
+                panic!("seat {seat}: {code:?} {rule:?} {message}")
+            }
             ServerMsg::Presence { .. } | ServerMsg::Pong => {}
         }
     }
