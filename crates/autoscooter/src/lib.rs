@@ -19,6 +19,7 @@
 //!
 //! **Invariant:** this crate does no I/O, reads no clock and has no randomness of its own:
 //! a game is a pure function of (setup, seed, actions).
+#![deny(clippy::unwrap_used)]
 
 pub mod board;
 pub mod chart;

@@ -120,6 +120,19 @@ pub fn box_takings(from_box: &Purse, amount: u32) -> Vec<Purse> {
     out
 }
 
+/// Serialised as a map from colour (the car number, as a string) to count, without zeros.
+impl Serialize for Purse {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        for (c, &n) in self.0.iter().enumerate() {
+            if n > 0 {
+                m.serialize_entry(&c.to_string(), &n)?;
+            }
+        }
+        m.end()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,18 +172,5 @@ mod tests {
         let b = purse(&[(0, 1), (1, 2)]);
         assert_eq!(box_takings(&b, 2).len(), 2); // {0,1} or {1,1}
         assert!(box_takings(&b, 2).iter().all(|p| p.total() == 2 && b.contains(p)));
-    }
-}
-
-/// Serialised as a map from colour (the car number, as a string) to count, without zeros.
-impl Serialize for Purse {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(None)?;
-        for (c, &n) in self.0.iter().enumerate() {
-            if n > 0 {
-                m.serialize_entry(&c.to_string(), &n)?;
-            }
-        }
-        m.end()
     }
 }

@@ -285,8 +285,8 @@ impl Autoscooter {
             match setup.box_chits {
                 Some(n) => box_purse = Purse::plain(n),
                 None => {
-                    for c in 0..8 {
-                        if cars[c].is_some_and(|car| car.owner.is_none()) {
+                    for (c, car) in cars.iter().enumerate() {
+                        if car.is_some_and(|car| car.owner.is_none()) {
                             box_purse.0[c] = 10;
                         }
                     }
@@ -393,10 +393,10 @@ impl Autoscooter {
     fn compute_owing(&self) -> SeatSet {
         let mut set = SeatSet::EMPTY;
         for c in self.cars() {
-            if let Some(o) = c.owner {
-                if self.plots[c.id as usize].is_none() {
-                    set.insert(o);
-                }
+            if let Some(o) = c.owner
+                && self.plots[c.id as usize].is_none()
+            {
+                set.insert(o);
             }
         }
         if self.wild_moving {

@@ -8,6 +8,7 @@
 //!
 //! **Invariant:** resolution in progress lives in the state ([`state::Phase`], the move
 //! cursor and the pending shock): a mid-move position clones and replays like any other.
+#![deny(clippy::unwrap_used)]
 
 mod bumpers;
 pub mod cards;

@@ -17,6 +17,7 @@
 //!
 //! **Invariant:** no I/O, no clock, no thread-local randomness. All chance goes through the
 //! seeded [`Rng`] stored inside a game's state; views never expose it.
+#![deny(clippy::unwrap_used)]
 
 pub mod harness;
 mod record;

@@ -13,6 +13,7 @@
 //! equal once [normalised](HexEdge::normalised).
 //!
 //! **Invariant:** integers only. Pixel layout belongs to the renderers.
+#![deny(clippy::unwrap_used)]
 
 mod hex;
 mod square;

@@ -40,10 +40,10 @@ impl Tally<Autoscooter> for AutoscooterTally {
             self.chits_sum += g.chits(Seat(s as u8)).total() as u64;
         }
         self.players += g.seats() as u64;
-        if let Some(o) = g.outcome() {
-            if let Some(w) = o.winners().first() {
-                self.winning_sum += g.chits(*w).total() as u64;
-            }
+        if let Some(o) = g.outcome()
+            && let Some(w) = o.winners().first()
+        {
+            self.winning_sum += g.chits(*w).total() as u64;
         }
         self.games += 1;
         self.average_chits = self.chits_sum as f64 / self.players.max(1) as f64;

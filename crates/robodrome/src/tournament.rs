@@ -197,11 +197,8 @@ fn fit_elo(names: &[String], pairings: &[Pairing]) -> Vec<(String, f64)> {
             grad[a] += g;
             grad[b] -= g;
         }
-        for k in 1..names.len() {
-            r[k] += 20.0 * grad[k];
-        }
-        for k in 1..names.len() {
-            r[k] = r[k].clamp(-2000.0, 4000.0);
+        for (rk, gk) in r.iter_mut().zip(&grad).skip(1) {
+            *rk = (*rk + 20.0 * gk).clamp(-2000.0, 4000.0);
         }
     }
     names.iter().cloned().zip(r).collect()

@@ -15,6 +15,7 @@
 //! **Invariants:** no I/O, no clock, no thread-local randomness, no hash-map iteration. All
 //! chance comes from the [`engine::Rng`] inside the state. Resolution in progress is a cursor
 //! ([`Phase`]) stored in the state, so every stop can be cloned, viewed and replayed.
+#![deny(clippy::unwrap_used)]
 
 pub mod board;
 pub mod card;

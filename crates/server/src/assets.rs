@@ -32,11 +32,10 @@ pub async fn serve(uri: Uri) -> Response {
             .into_response();
     }
     // A client route (no file extension): the client's page.
-    if !path.rsplit('/').next().unwrap_or("").contains('.') {
-        if let Some(index) = Web::get("index.html") {
-            return ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], index.data)
-                .into_response();
-        }
+    if !path.rsplit('/').next().unwrap_or("").contains('.')
+        && let Some(index) = Web::get("index.html")
+    {
+        return ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], index.data).into_response();
     }
     (StatusCode::NOT_FOUND, "not found").into_response()
 }

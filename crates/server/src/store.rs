@@ -169,7 +169,7 @@ async fn append_task(
                 if let Some(pool) = &checkpointer {
                     running = true;
                     rounds += 1;
-                    let (pool, tx, restart) = (pool.clone(), finish_tx.clone(), rounds % RESTART_EVERY == 0);
+                    let (pool, tx, restart) = (pool.clone(), finish_tx.clone(), rounds.is_multiple_of(RESTART_EVERY));
                     tokio::spawn(async move {
                         checkpoint(&pool, "reader").await;
                         let _ = tx.send(restart).await;
