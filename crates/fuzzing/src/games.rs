@@ -5,6 +5,7 @@
 //!
 //! * a **listed** action: an owing seat and an entry of its `legal_actions`, which must be
 //!   accepted;
+//! * a **sampled** action (`sample_action`, seeded by the input), which must be accepted;
 //! * a **mutated** action: the JSON of a listed or sampled action (or of nothing), changed by
 //!   the input (values replaced, keys removed or added, types swapped), parsed as the game's
 //!   action and sent by any seat, including seats that do not exist. If the game rejects it,
@@ -16,7 +17,7 @@
 //! promise panics with a message naming it: that is what the fuzzer reports.
 
 use arbitrary::{Result, Unstructured};
-use engine::{Decision, Game, Seat};
+use engine::{Decision, Game, Rng, Seat};
 use serde_json::{Map, Value};
 use std::sync::{Arc, OnceLock};
 
@@ -57,13 +58,25 @@ fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
         let Some(decision) = g.decision() else { break };
         events.clear();
         match u.int_in_range(0u8..=15)? {
-            0..=8 => {
+            0..=4 => {
                 let seat = owing_seat(&decision, u)?;
                 let listed = g.legal_actions(seat);
                 assert!(!listed.is_empty(), "{seat} owes a decision but lists no action");
                 let action = u.choose(&listed)?;
                 if let Err(e) = g.apply(seat, action, &mut events) {
                     panic!("listed action {action:?} of {seat} was rejected: {e} ({})", code(&e));
+                }
+            }
+            // A sampled action (cheap where listing is not: RoboRally's 30,240 programs), which
+            // must be accepted too.
+            5..=8 => {
+                let seat = owing_seat(&decision, u)?;
+                let mut rng = Rng::seeded(u.arbitrary::<u32>()?.into());
+                let Some(action) = g.sample_action(seat, &mut rng) else {
+                    panic!("{seat} owes a decision but no action was sampled");
+                };
+                if let Err(e) = g.apply(seat, &action, &mut events) {
+                    panic!("sampled action {action:?} of {seat} was rejected: {e} ({})", code(&e));
                 }
             }
             9..=14 => {
@@ -130,12 +143,12 @@ fn mutated<G: Game>(
             let listed = g.legal_actions(seat);
             if listed.is_empty() { Value::Null } else { to_json(u.choose(&listed)?) }
         }
-        // From an owing seat's listing: right action, maybe wrong seat.
+        // From an owing seat's sampled action: right action, maybe wrong seat.
         1 | 2 => {
             let Some(d) = g.decision() else { return Ok(None) };
             let owner = owing_seat(&d, u)?;
-            let listed = g.legal_actions(owner);
-            if listed.is_empty() { Value::Null } else { to_json(u.choose(&listed)?) }
+            let mut rng = Rng::seeded(u.arbitrary::<u32>()?.into());
+            g.sample_action(owner, &mut rng).map_or(Value::Null, |a| to_json(&a))
         }
         _ => Value::Null,
     };
