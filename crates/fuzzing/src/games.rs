@@ -86,8 +86,16 @@ fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
                 let before = g.clone();
                 match g.apply(seat, &action, &mut events) {
                     Err(e) => {
-                        assert!(g == before, "rejected {action:?} ({}) changed the state", code(&e));
-                        assert!(events.is_empty(), "rejected {action:?} ({}) pushed events", code(&e));
+                        assert!(
+                            g == before,
+                            "rejected {action:?} ({}) changed the state",
+                            code(&e)
+                        );
+                        assert!(
+                            events.is_empty(),
+                            "rejected {action:?} ({}) pushed events",
+                            code(&e)
+                        );
                     }
                     Ok(()) => {
                         let listed = before.legal_actions(seat);
@@ -259,8 +267,28 @@ fn mutate(v: &mut Value, u: &mut Unstructured, vocabulary: &[&str], depth: u8) -
 pub fn autoscooter_target() -> Target<autoscooter::Autoscooter> {
     Target {
         vocabulary: &[
-            "type", "plot", "plot_wild", "start", "take", "pay", "car", "number", "letter", "to",
-            "facing", "colours", "q", "r", "A", "B", "H", "P", "Z", "red", "blue", "green",
+            "type",
+            "plot",
+            "plot_wild",
+            "start",
+            "take",
+            "pay",
+            "car",
+            "number",
+            "letter",
+            "to",
+            "facing",
+            "colours",
+            "q",
+            "r",
+            "A",
+            "B",
+            "H",
+            "P",
+            "Z",
+            "red",
+            "blue",
+            "green",
             "yellow",
         ],
         setup: |u| {
