@@ -36,7 +36,12 @@ pub struct Target<G: Game> {
     /// `Game::new`, or the game's equivalent on a board built once and cached (the same
     /// state, many times faster: the fuzzer then spends its time in `apply`).
     pub start: fn(&G::Setup, u64) -> std::result::Result<G, engine::SetupError>,
+    /// How often each kind of step comes (listed, sampled, mutated, `time_up`), out of the sum.
+    pub weights: [u8; 4],
 }
+
+/// The weights of a game whose listing is cheap.
+pub const WEIGHTS: [u8; 4] = [5, 4, 6, 1];
 
 /// Run one input against a game. Returns when the input runs out; panics on a broken promise.
 pub fn run<G: Game>(target: &Target<G>, data: &[u8]) {
@@ -57,8 +62,11 @@ fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
         }
         let Some(decision) = g.decision() else { break };
         events.clear();
-        match u.int_in_range(0u8..=15)? {
-            0..=4 => {
+        let [listed, sampled, mutate, _] = target.weights.map(u16::from);
+        let sum = target.weights.iter().map(|&w| u16::from(w)).sum::<u16>().max(1);
+        let k = u.int_in_range(0..=sum - 1)?;
+        match k {
+            k if k < listed => {
                 let seat = owing_seat(&decision, u)?;
                 let listed = g.legal_actions(seat);
                 assert!(!listed.is_empty(), "{seat} owes a decision but lists no action");
@@ -69,7 +77,7 @@ fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
             }
             // A sampled action (cheap where listing is not: RoboRally's 30,240 programs), which
             // must be accepted too.
-            5..=8 => {
+            k if k < listed + sampled => {
                 let seat = owing_seat(&decision, u)?;
                 let mut rng = Rng::seeded(u.arbitrary::<u32>()?.into());
                 let Some(action) = g.sample_action(seat, &mut rng) else {
@@ -79,7 +87,7 @@ fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
                     panic!("sampled action {action:?} of {seat} was rejected: {e} ({})", code(&e));
                 }
             }
-            9..=14 => {
+            k if k < listed + sampled + mutate => {
                 // Any seat, including seats past the last one.
                 let seat = Seat(u.int_in_range(0..=seats as u8 + 1)?);
                 let Some(action) = mutated(&g, seat, u, target.vocabulary)? else { continue };
@@ -318,6 +326,7 @@ pub fn autoscooter_target() -> Target<autoscooter::Autoscooter> {
             other => other.clone(),
         },
         start: autoscooter::Autoscooter::new,
+        weights: WEIGHTS,
     }
 }
 
@@ -399,6 +408,9 @@ pub fn roborally_target() -> Target<roborally::RoboRally> {
                 None => roborally::RoboRally::new(setup, seed),
             }
         },
+        // A program listing is up to 30,240 actions: listed steps are rarer, sampled ones
+        // (which go deeper into the game for the same time) more common.
+        weights: [2, 7, 6, 1],
     }
 }
 
@@ -468,6 +480,7 @@ pub fn bumping_bots_target() -> Target<bumping_bots::BumpingBots> {
             Some((_, board)) => bumping_bots::BumpingBots::on_board(board.clone(), setup, seed),
             None => bumping_bots::BumpingBots::new(setup, seed),
         },
+        weights: WEIGHTS,
     }
 }
 

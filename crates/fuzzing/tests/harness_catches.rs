@@ -106,7 +106,13 @@ impl Game for Toy {
 }
 
 fn target(setup: fn(&mut arbitrary::Unstructured) -> arbitrary::Result<ToySetup>) -> Target<Toy> {
-    Target { vocabulary: &["n"], setup, canonical: Clone::clone, start: Toy::new }
+    Target {
+        vocabulary: &["n"],
+        setup,
+        canonical: Clone::clone,
+        start: Toy::new,
+        weights: fuzzing::games::WEIGHTS,
+    }
 }
 
 /// How many of 2,000 random inputs make the harness panic.
