@@ -10,9 +10,12 @@
 pub mod games;
 pub mod parsers;
 
+/// A target's body: arbitrary bytes in, a panic only for a broken promise.
+pub type Body = fn(&[u8]);
+
 /// Every target by name: the name is its directory under `fuzz/corpus/` and its binary in
 /// `fuzz/fuzz_targets/`.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Body)] = &[
     ("autoscooter_apply", games::autoscooter),
     ("roborally_apply", games::roborally),
     ("bumping_bots_apply", games::bumping_bots),
@@ -25,6 +28,6 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
 ];
 
 /// The target of that name.
-pub fn target(name: &str) -> Option<fn(&[u8])> {
+pub fn target(name: &str) -> Option<Body> {
     TARGETS.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
 }
