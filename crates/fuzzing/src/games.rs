@@ -17,7 +17,7 @@
 //! promise panics with a message naming it: that is what the fuzzer reports.
 
 use arbitrary::{Result, Unstructured};
-use engine::{Decision, Game, Rng, Seat};
+use engine::{Decision, Game, LogEntry, Observer, Rng, Seat};
 use serde_json::{Map, Value};
 use std::sync::{Arc, OnceLock};
 
@@ -43,17 +43,29 @@ pub struct Target<G: Game> {
 /// The weights of a game whose listing is cheap.
 pub const WEIGHTS: [u8; 4] = [5, 4, 6, 1];
 
+/// A game being fuzzed and what it went through: the log as the server would store it.
+struct Played<G: Game> {
+    setup: G::Setup,
+    seed: u64,
+    game: G,
+    log: Vec<LogEntry<G::Action>>,
+    events: Vec<G::Event>,
+}
+
 /// Run one input against a game. Returns when the input runs out; panics on a broken promise.
 pub fn run<G: Game>(target: &Target<G>, data: &[u8]) {
     let mut u = Unstructured::new(data);
+    let Ok(setup) = (target.setup)(&mut u) else { return };
+    let Ok(seed) = u.arbitrary::<u64>() else { return };
+    let Ok(game) = (target.start)(&setup, seed) else { return };
+    let mut p = Played { setup, seed, game, log: Vec::new(), events: Vec::new() };
     // Running out of input is the normal end, not a failure.
-    let _ = play(target, &mut u);
+    let _ = play(target, &mut u, &mut p);
+    check_end(target, &p);
 }
 
-fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
-    let setup = (target.setup)(u)?;
-    let seed: u64 = u.arbitrary()?;
-    let Ok(mut g) = (target.start)(&setup, seed) else { return Ok(()) };
+fn play<G: Game>(target: &Target<G>, u: &mut Unstructured, p: &mut Played<G>) -> Result<()> {
+    let g = &mut p.game;
     let seats = g.seats();
     let mut events = Vec::new();
     for _ in 0..MAX_STEPS {
@@ -65,7 +77,7 @@ fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
         let [listed, sampled, mutate, _] = target.weights.map(u16::from);
         let sum = target.weights.iter().map(|&w| u16::from(w)).sum::<u16>().max(1);
         let k = u.int_in_range(0..=sum - 1)?;
-        match k {
+        let entry = match k {
             k if k < listed => {
                 let seat = owing_seat(&decision, u)?;
                 let listed = g.legal_actions(seat);
@@ -74,6 +86,7 @@ fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
                 if let Err(e) = g.apply(seat, action, &mut events) {
                     panic!("listed action {action:?} of {seat} was rejected: {e} ({})", code(&e));
                 }
+                LogEntry::Act { seat, action: action.clone() }
             }
             // A sampled action (cheap where listing is not: RoboRally's 30,240 programs), which
             // must be accepted too.
@@ -86,48 +99,76 @@ fn play<G: Game>(target: &Target<G>, u: &mut Unstructured) -> Result<()> {
                 if let Err(e) = g.apply(seat, &action, &mut events) {
                     panic!("sampled action {action:?} of {seat} was rejected: {e} ({})", code(&e));
                 }
+                LogEntry::Act { seat, action }
             }
             k if k < listed + sampled + mutate => {
                 // Any seat, including seats past the last one.
                 let seat = Seat(u.int_in_range(0..=seats as u8 + 1)?);
-                let Some(action) = mutated(&g, seat, u, target.vocabulary)? else { continue };
+                let Some(action) = mutated(g, seat, u, target.vocabulary)? else { continue };
                 let before = g.clone();
-                match g.apply(seat, &action, &mut events) {
-                    Err(e) => {
-                        assert!(
-                            g == before,
-                            "rejected {action:?} ({}) changed the state",
-                            code(&e)
-                        );
-                        assert!(
-                            events.is_empty(),
-                            "rejected {action:?} ({}) pushed events",
-                            code(&e)
-                        );
-                    }
-                    Ok(()) => {
-                        let listed = before.legal_actions(seat);
-                        let want = (target.canonical)(&action);
-                        assert!(
-                            listed.iter().any(|a| (target.canonical)(a) == want),
-                            "{seat} was allowed {action:?}, which legal_actions does not list \
-                             ({} listed)",
-                            listed.len()
-                        );
-                    }
+                if let Err(e) = g.apply(seat, &action, &mut events) {
+                    assert!(*g == before, "rejected {action:?} ({}) changed the state", code(&e));
+                    assert!(events.is_empty(), "rejected {action:?} ({}) pushed events", code(&e));
+                    continue;
                 }
+                let listed = before.legal_actions(seat);
+                let want = (target.canonical)(&action);
+                assert!(
+                    listed.iter().any(|a| (target.canonical)(a) == want),
+                    "{seat} was allowed {action:?}, which legal_actions does not list ({} listed)",
+                    listed.len()
+                );
+                LogEntry::Act { seat, action }
             }
             _ => {
                 if let Err(e) = g.time_up(&mut events) {
                     panic!("time_up was refused while {decision:?} is owed: {e} ({})", code(&e));
                 }
+                LogEntry::TimeUp
             }
-        }
+        };
+        p.log.push(entry);
+        p.events.append(&mut events);
         if g.decision().is_none() {
             assert!(g.outcome().is_some(), "no decision is owed but the game has no outcome");
         }
     }
     Ok(())
+}
+
+/// What must hold of the game as it stands at the end of an input, as the server uses it: the
+/// log reads back from JSON unchanged and replays to the same state and the same events (a
+/// game is resumed after a restart by replaying its stored log); the views serialise.
+fn check_end<G: Game>(target: &Target<G>, p: &Played<G>) {
+    let text = serde_json::to_string(&p.log).expect("a log serialises");
+    let log: Vec<LogEntry<G::Action>> = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("the stored log does not read back: {e}: {text}"));
+    assert!(log == p.log, "the stored log reads back different: {text}");
+    let mut g = (target.start)(&p.setup, p.seed).expect("it started before");
+    let mut events = Vec::new();
+    for (i, entry) in log.iter().enumerate() {
+        let r = match entry {
+            LogEntry::Act { seat, action } => g.apply(*seat, action, &mut events),
+            LogEntry::TimeUp => g.time_up(&mut events),
+        };
+        if let Err(e) = r {
+            panic!("log entry {i} ({entry:?}) is refused on replay: {e} ({})", code(&e));
+        }
+    }
+    assert!(g == p.game, "replaying the log gave a different state");
+    assert!(events == p.events, "replaying the log gave different events");
+    // Views carry the whole board: three of them (the last seat to act stands for the seats;
+    // the games' own property tests check every seat's redaction with `engine::harness`).
+    let seat = p.log.iter().rev().find_map(|e| match e {
+        LogEntry::Act { seat, .. } => Some(*seat),
+        LogEntry::TimeUp => None,
+    });
+    let seat = seat.filter(|s| s.index() < p.game.seats()).unwrap_or(Seat(0));
+    for o in [Observer::Omniscient, Observer::Spectator, Observer::Seat(seat)] {
+        if let Err(e) = serde_json::to_string(&p.game.view(o)) {
+            panic!("the view for {o:?} does not serialise: {e}");
+        }
+    }
 }
 
 fn code<E: engine::RuleError>(e: &E) -> &'static str {
@@ -469,6 +510,15 @@ pub fn bumping_bots_target() -> Target<bumping_bots::BumpingBots> {
                     at_cell: None,
                     rotations: Vec::new(),
                 },
+                // Missing `turn_passive` entries push (shocks.rs: "fewer: the rest push"), and
+                // zeros are accepted where no turn is possible; the listing spells them out.
+                Action::ShockChoice { turn_passive, turn_first } => {
+                    let mut turn_passive = turn_passive.clone();
+                    while turn_passive.last() == Some(&0) {
+                        turn_passive.pop();
+                    }
+                    Action::ShockChoice { turn_passive, turn_first: *turn_first }
+                }
                 Action::Speed { choice, new_speed } => Action::Speed {
                     choice: *choice,
                     new_speed: if *choice == SpeedChoice::Reverse { *new_speed } else { None },
