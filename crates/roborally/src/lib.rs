@@ -48,7 +48,7 @@ pub use option::OptionCard;
 pub use robot::Robot;
 pub use setup::{BoardSpec, RobotSetup, ScenarioSetup, Setup, StartPhase, Variants};
 pub use sim::{GameSummary, random_game, random_game_capped};
-pub use view::View;
+pub use view::{Static, View};
 
 use deck::Deck;
 use engine::{Rng, Seat};
