@@ -53,7 +53,11 @@ impl Static {
             .iter()
             .zip(0u8..)
             .filter_map(|(m, i)| {
-                Some(ChartEntry { letter: Letter::from_index(i)?, steps: m.steps.to_vec(), end: m.end })
+                Some(ChartEntry {
+                    letter: Letter::from_index(i)?,
+                    steps: m.steps.to_vec(),
+                    end: m.end,
+                })
             })
             .collect();
         let ranges = (1..=3u8)
@@ -107,7 +111,10 @@ mod tests {
         assert_eq!(all.len(), 88);
         assert_eq!(s.last_round, 11);
         let json = serde_json::to_value(&s).unwrap();
-        assert_eq!(json["chart"][15], serde_json::json!({"letter": "P", "steps": [0, 0, 0], "end": 0}));
+        assert_eq!(
+            json["chart"][15],
+            serde_json::json!({"letter": "P", "steps": [0, 0, 0], "end": 0})
+        );
         assert_eq!(json["ranges"][2], serde_json::json!({"speed": 3, "first": "F", "last": "P"}));
     }
 }

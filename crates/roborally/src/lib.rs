@@ -38,6 +38,7 @@ pub mod robot;
 pub mod scenario_state;
 pub mod setup;
 pub mod sim;
+pub mod solo;
 pub mod view;
 
 pub use board::{Board, Course};

@@ -227,9 +227,8 @@ fn run_game<G: ScenarioGame>(
         error,
         view: view
             .map(|s| serde_json::to_value(game.view(Observer::Seat(s))).expect("views serialise")),
-        static_data: view.map(|_| {
-            serde_json::to_value(game.static_data()).expect("static data serialises")
-        }),
+        static_data: view
+            .map(|_| serde_json::to_value(game.static_data()).expect("static data serialises")),
     };
     let mut stdout = serde_json::to_string_pretty(&out).expect("output serialises");
     stdout.push('\n');

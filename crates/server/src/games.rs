@@ -297,7 +297,9 @@ mod tests {
             variants: None,
             options: None,
         };
-        let id = |b| protocol::static_id(&a.start(&a.make_setup(&req(b)).unwrap(), 1).unwrap().static_text());
+        let id = |b| {
+            protocol::static_id(&a.start(&a.make_setup(&req(b)).unwrap(), 1).unwrap().static_text())
+        };
         assert_eq!(id(None), id(Some("standard")));
         let rr = r.get("roborally").unwrap();
         let course = |c: &str| {
