@@ -298,7 +298,7 @@ class AutoscooterTable {
     if (prevRound !== view.round) this.sel = { car: null, number: null, letter: null, wild: null, startHex: null };
     this.drawCars(view);
     this.roundInfo.replaceChildren(
-      h('span.round', [h('b', `Round ${Math.min(view.round, 11)}`), ' / 11']),
+      h('span.round', [h('b', `Round ${Math.min(view.round, this.rules.lastRound)}`), ` / ${this.rules.lastRound}`]),
       h('span.box', { title: 'Chits in the box' }, `Box: ${view.box}`),
     );
     this.drawOrder(view.order);
