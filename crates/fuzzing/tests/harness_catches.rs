@@ -53,6 +53,7 @@ impl Game for Toy {
     type Event = Added;
     type Error = Refused;
     type View = u32;
+    type Static = ();
 
     fn new(setup: &ToySetup, _seed: u64) -> Result<Self, engine::SetupError> {
         Ok(Toy { bug: setup.bug, total: 0, turns: 0 })
@@ -97,6 +98,7 @@ impl Game for Toy {
         let n = if self.bug == 2 { 1 } else { 1 + rng.below(3) as u8 };
         (seat == Seat(0) && self.turns < 5).then_some(Add { n })
     }
+    fn static_data(&self) {}
     fn view(&self, _: Observer) -> u32 {
         self.total
     }
