@@ -501,11 +501,14 @@ pub fn bumping_bots_target() -> Target<bumping_bots::BumpingBots> {
         // back-of-the-field bot may make (BB-9.5), and Jumper cells 0..=6 while 0..=12 are
         // accepted: Rotation and Jumper plays compare by card alone.
         canonical: |a| {
-            use bumping_bots::{Action, Card, SpeedChoice};
+            use bumping_bots::{Action, SpeedChoice};
             match a {
-                Action::Card { card, target, .. } => Action::Card {
+                Action::Card { card, .. } => Action::Card {
                     card: *card,
-                    target: if *card == Some(Card::Magnet) { *target } else { None },
+                    // The pick of the choose-cards variant (BB-3) reads only `card`: a Magnet
+                    // picked with a `target` is accepted, listed without one. So Magnet plays
+                    // compare by card too (the harness has no phase at hand).
+                    target: None,
                     when: None,
                     at_cell: None,
                     rotations: Vec::new(),
