@@ -19,7 +19,7 @@ impl BumpingBots {
     /// BB-7.4: is a push along `d` lateral for this bot (hits one of its four side edges)?
     pub(crate) fn is_lateral(&self, bot: usize, d: HexDir) -> bool {
         let f = self.bots[bot].facing;
-        d != f && d != crate::state::opp(f)
+        d != f && d != f.opposite()
     }
 
     /// The active bot ran into bot `p` along `d` (BB-7.1, 7.3, 7.4, 7.6).

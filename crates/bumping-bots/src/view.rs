@@ -5,7 +5,7 @@ use crate::Action;
 use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
-use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, opp, turn_between, turned};
+use crate::state::{BumpingBots, PendingShock, Phase, QuickRot};
 use crate::track::ObstacleKind;
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
@@ -309,7 +309,7 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
 fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
     let b = &g.bots[bot];
     let want = g.board.pref(b.at?)?;
-    Some(match turn_between(b.facing, want) {
+    Some(match b.facing.turn_to(want) {
         0 => 0,
         1..=3 => 1,
         _ => -1,
@@ -319,12 +319,12 @@ fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
 /// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
 fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let b = &g.bots[bot];
-    let dir = if b.reverse { opp(b.facing) } else { b.facing };
+    let dir = if b.reverse { b.facing.opposite() } else { b.facing };
     let from = b.at?;
     let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
     let at = if g.board.on(ahead) { ahead } else { from };
     let want = g.board.pref(at)?;
-    Some(match turn_between(b.facing, want) {
+    Some(match b.facing.turn_to(want) {
         0 => 0,
         1..=3 => 1,
         _ => -1,
@@ -350,8 +350,8 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
         return rng.below(3) as i8 - 1;
     }
     let travel = |t: i8| {
-        let f = turned(b.facing, t as i32);
-        if b.reverse { opp(f) } else { f }
+        let f = b.facing.turn(t as i32);
+        if b.reverse { f.opposite() } else { f }
     };
     [want, 1, -1, 0].into_iter().find(|&t| clear(g, bot, travel(t))).unwrap_or(want)
 }

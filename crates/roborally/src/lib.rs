@@ -25,7 +25,6 @@ pub mod deck;
 pub mod elements;
 pub mod error;
 pub mod event;
-mod few;
 mod game;
 pub mod movement;
 pub mod option;

@@ -11,18 +11,6 @@ use crate::option::{ABLATIVE_POINTS, HOWITZER_SHOTS, OptionCard};
 use crate::{Pending, Phase, RoboRally};
 use grid::{Sq, SqDir};
 
-/// The four directions, N E S W.
-const DIRS: [SqDir; 4] = [SqDir::N, SqDir::E, SqDir::S, SqDir::W];
-
-/// The direction from `from` to `to` when they share a row or column (and differ).
-fn direction(from: Sq, to: Sq) -> Option<SqDir> {
-    let (dx, dy) = ((to.x - from.x).signum(), (to.y - from.y).signum());
-    if (dx != 0) == (dy != 0) {
-        return None;
-    }
-    DIRS.into_iter().find(|d| d.step() == (dx, dy))
-}
-
 impl RoboRally {
     /// Run `f` so that whatever it adds to `pending` comes before the questions already waiting
     /// (the effect of an answer is settled before the next question).
@@ -81,9 +69,9 @@ impl RoboRally {
             Shooter::Board { at: from } if from == at => {
                 self.board.lasers.iter().find(|l| l.at == from).map(|l| l.dir.opposite())
             }
-            Shooter::Board { at: from } => direction(at, from),
+            Shooter::Board { at: from } => at.line_to(from).map(|(d, _)| d),
             Shooter::Robot { seat } | Shooter::Rear { seat } => {
-                direction(at, self.robots.get(seat.index())?.cell()?)
+                at.line_to(self.robots.get(seat.index())?.cell()?).map(|(d, _)| d)
             }
         }
     }
@@ -151,13 +139,13 @@ impl RoboRally {
         if !self.robots[i].has(OptionCard::MechanicalArm) {
             return v;
         }
-        for d in DIRS {
+        for d in SqDir::ALL {
             if !self.board.wall(at, d) && self.board.on_board(at.neighbour(d)) {
                 v.push(at.neighbour(d));
             }
         }
         for k in 0..4 {
-            let (a, b) = (DIRS[k], DIRS[(k + 1) % 4]);
+            let (a, b) = (SqDir::ALL[k], SqDir::ALL[(k + 1) % 4]);
             let corner = at.neighbour(a).neighbour(b);
             let via = |p: SqDir, q: SqDir| {
                 let mid = at.neighbour(p);
@@ -425,7 +413,7 @@ impl RoboRally {
                 else {
                     return;
                 };
-                let away = direction(sa, ta);
+                let away = sa.line_to(ta).map(|(d, _)| d);
                 self.in_front(|g| match o {
                     OptionCard::PressorBeam => {
                         if let Some(d) = away {

@@ -13,7 +13,7 @@
 use crate::RoboRally;
 use crate::board::Cell;
 use crate::event::{Cause, Event};
-use crate::few::Few;
+use arrayvec::ArrayVec;
 use crate::setup::MAX_ROBOTS;
 use grid::{Sq, SqDir};
 
@@ -47,8 +47,8 @@ impl RoboRally {
     }
 
     /// The robots a belt would carry (walls already stop some of them).
-    fn belt_carries(&self, express_only: bool) -> Few<Carry, MAX_ROBOTS> {
-        let mut out = Few::new();
+    fn belt_carries(&self, express_only: bool) -> ArrayVec<Carry, MAX_ROBOTS> {
+        let mut out = ArrayVec::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
             let Cell::Belt(b) = self.board.cell(at) else { continue };
