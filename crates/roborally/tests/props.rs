@@ -225,14 +225,49 @@ fn legal_actions_are_accepted() {
     }
 }
 
+/// Random games on every shipped course reach an outcome within the turn limit of
+/// `random_game`, and the outcome agrees with the final state: the winner touched every flag
+/// (RR-6.2) and ranks first, or nobody won and no robot is left in play (RR-7.6); every seat is
+/// ranked once; the scores are the flags touched. `random_game`'s summary agrees too.
 #[test]
 fn random_full_games_end() {
+    use roborally::{random_game, sim::RANDOM_GAME_MAX_TURNS};
     for (i, c) in shipped_courses().iter().enumerate() {
-        let s = roborally::random_game(c, 4, i as u64).unwrap();
-        assert!(s.turns >= 1);
-        assert!(
-            roborally::random_game(c, 9, 0).is_err() && roborally::random_game(c, 0, 0).is_err()
-        );
+        for seed in [i as u64, 100 + i as u64] {
+            let setup = Setup::new_game(BoardSpec::Named(c.name.clone()), 4, Variants::default());
+            let mut g = RoboRally::new(&setup, seed).expect("starts");
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            while g.decision().is_some() && g.turn() <= RANDOM_GAME_MAX_TURNS {
+                engine::play_random(&mut g, &mut rng, &mut events, 1);
+                events.clear();
+            }
+            let name = &c.name;
+            let out = g.outcome().unwrap_or_else(|| {
+                panic!("{name} seed {seed}: no outcome after {} turns", g.turn())
+            });
+            assert!(g.turn() <= RANDOM_GAME_MAX_TURNS, "{name}: past the turn limit");
+            let flags = g.board().flags.len() as u8;
+            match g.winner() {
+                Some(w) => {
+                    assert_eq!(g.robot(w).unwrap().flags_touched, flags, "{name}: winner's flags");
+                    assert_eq!(out.winners(), &[w], "{name}: the winner ranks first alone");
+                }
+                None => {
+                    assert!(g.robots().iter().all(|r| !r.active()), "{name}: robots still in play");
+                    assert!(g.robots().iter().all(|r| r.flags_touched < flags), "{name}: a finisher");
+                }
+            }
+            let mut ranked: Vec<Seat> = out.ranking.iter().flatten().copied().collect();
+            ranked.sort();
+            assert_eq!(ranked, (0..4).map(Seat).collect::<Vec<_>>(), "{name}: every seat once");
+            let scores: Vec<i64> = g.robots().iter().map(|r| r.flags_touched as i64).collect();
+            assert_eq!(out.scores, Some(scores), "{name}: scores are flags touched");
+            // The simulation driver agrees: its games end by the rules, within the limit.
+            let s = random_game(c, 4, seed).unwrap();
+            assert!(s.finished && s.turns <= RANDOM_GAME_MAX_TURNS, "{name}: {s:?}");
+        }
+        assert!(random_game(c, 9, 0).is_err() && random_game(c, 0, 0).is_err());
     }
 }
 
