@@ -151,8 +151,9 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     type Action: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
     type Event: GameEvent;
     type Error: RuleError;
-    /// A redacted picture of the state for one observer.
-    type View: Clone + Debug + Serialize;
+    /// A redacted picture of the state for one observer. `PartialEq`: the conformance suite
+    /// ([`harness::check_game`]) compares views.
+    type View: Clone + Debug + PartialEq + Serialize;
 
     /// Start a game. The engine plays on by itself to the first decision.
     fn new(setup: &Self::Setup, seed: u64) -> Result<Self, SetupError>;
