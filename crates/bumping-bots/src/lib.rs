@@ -11,6 +11,7 @@
 #![deny(clippy::unwrap_used)]
 
 mod bumpers;
+mod conformance;
 pub mod cards;
 pub mod championship;
 mod error;

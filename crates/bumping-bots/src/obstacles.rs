@@ -20,7 +20,7 @@ impl BumpingBots {
         let at = self.pos(a);
         ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "mobile" });
         self.drop_rotations();
-        let t = self.turn.as_mut().expect("a turn");
+        let t = &mut self.turn;
         let speed = t.chosen_speed;
         // Half the remaining cells (the obstacle's cell included), rounded down, straight on.
         t.mv.total = t.mv.taken + (t.mv.total - t.mv.taken) / 2;

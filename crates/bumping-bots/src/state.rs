@@ -192,7 +192,10 @@ pub struct BumpingBots {
     /// Index in `order` of the bot acting.
     pub(crate) cursor: usize,
     pub(crate) phase: Phase,
-    pub(crate) turn: Option<Turn>,
+    /// The turn of the bot at `cursor` (BB-4): there is one from the start of the race (the
+    /// first bot's, while cards are picked) to its end (the last one's), so every phase of a
+    /// turn finds it without checking.
+    pub(crate) turn: Turn,
     pub(crate) finishing: Vec<FinishMark>,
     /// Tie-break for the first round: start-grid index, then seat (BB-2.2).
     pub(crate) grid_rank: Vec<u32>,

@@ -155,7 +155,7 @@ impl View {
             ranking,
             teams,
             move_cells: match g.phase {
-                Phase::Move => g.turn.as_ref().map(|t| g.move_cells(t.bot)),
+                Phase::Move => Some(g.move_cells(g.turn.bot)),
                 _ => None,
             },
             shock: match &g.phase {
@@ -269,7 +269,7 @@ const LEAN: u32 = 16;
 /// One legal action, cheaply: near-uniform, leaning towards the racing line half of the time
 /// so that random races end (a documented choice, `docs/bumping-bots.md`).
 pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
-    let bot = g.turn.as_ref().map(|t| t.bot).unwrap_or(0);
+    let bot = g.turn.bot;
     match &g.phase {
         Phase::Pick(_) => card(g.deck[rng.index(g.deck.len())]),
         Phase::Speed => sample_card(g, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
@@ -391,7 +391,7 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
 
 fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
     let b = &g.bots[bot];
-    let played = g.turn.as_ref().is_some_and(|t| t.card.is_some());
+    let played = g.turn.card.is_some();
     if played || b.cards.is_empty() || rng.below(6) != 0 {
         return None;
     }
@@ -415,7 +415,7 @@ fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
 
 fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
-    let t = g.turn.as_ref().expect("a turn");
+    let t = &g.turn;
     if t.quick_card {
         return Action::Move { rotate_before_last: 0, rotate_after: 0 };
     }

@@ -5,8 +5,9 @@
 //!
 //! A game implements [`Conformance`] (one required method, [`Conformance::scramble_secrets`],
 //! which edits directly in the state every secret an observer may not see, written
-//! independently of [`Game::determinize`]) and calls [`check_game`] from its tests over many
-//! setups and seeds:
+//! independently of [`Game::determinize`]; optionally [`Conformance::garbage`]) and calls
+//! [`check_game`] (or [`check_game_with`], adding its own invariants) from its tests over
+//! many setups and seeds:
 //!
 //! ```ignore
 //! use engine::harness::{CheckOptions, check_game};
@@ -54,11 +55,6 @@ pub trait Conformance: Game {
         Vec::new()
     }
 
-    /// The game's own invariants (pieces on distinct cells, cards conserved...), checked
-    /// after every step. Default: none.
-    fn invariants(&self) -> Result<(), String> {
-        Ok(())
-    }
 }
 
 /// How long and how deep [`check_game`] plays one game.
@@ -119,7 +115,7 @@ impl std::error::Error for Violation {}
 /// * a refused action changes nothing (the whole state compared, and no event pushed):
 ///   [`Conformance::garbage`], and every seat that owes nothing sending an action sampled for
 ///   a seat that owes one (which must be refused);
-/// * [`Conformance::invariants`]; `decision()` is `None` exactly when `outcome()` is `Some`,
+/// * `decision()` is `None` exactly when `outcome()` is `Some`,
 ///   and an outcome ranks every seat once;
 ///
 /// at every deep check (see [`CheckOptions::deep_every`]),
@@ -133,14 +129,22 @@ impl std::error::Error for Violation {}
 ///
 /// and at the end, replaying `(setup, seed, log)` gives the same state. The first broken
 /// promise is returned. Panics only if the setup does not start a game.
-pub fn check_game<G>(
+pub fn check_game<G: Conformance>(
     setup: &G::Setup,
     seed: u64,
     options: &CheckOptions,
-) -> Result<Report<G>, Violation>
-where
-    G: Conformance,
-{
+) -> Result<Report<G>, Violation> {
+    check_game_with(setup, seed, options, |_| Ok(()))
+}
+
+/// [`check_game`], also checking the test's own `invariants` at every position (pieces on
+/// distinct cells, cards or chits conserved: whatever the game promises besides the suite).
+pub fn check_game_with<G: Conformance>(
+    setup: &G::Setup,
+    seed: u64,
+    options: &CheckOptions,
+    mut invariants: impl FnMut(&G) -> Result<(), String>,
+) -> Result<Report<G>, Violation> {
     let mut g = G::new(setup, seed).expect("check_game: the setup is valid");
     let mut rng = Rng::seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut log = Vec::new();
@@ -149,6 +153,7 @@ where
     let every = options.deep_every.max(1);
     for step in 0..=options.max_steps {
         let fail = |message: String| Violation { step, message };
+        invariants(&g).map_err(fail)?;
         check_position(&g, &mut rng, &mut report).map_err(fail)?;
         if step % every == 0 || step == options.max_steps || g.decision().is_none() {
             deep_check(&g, &mut rng, options.listed_limit, &mut report).map_err(fail)?;
@@ -199,9 +204,8 @@ struct Counts {
     refused: usize,
 }
 
-/// Refusals, invariants, decision/outcome agreement: every step.
+/// Refusals, decision/outcome agreement: every step.
 fn check_position<G: Conformance>(g: &G, rng: &mut Rng, n: &mut Counts) -> Result<(), String> {
-    g.invariants()?;
     let decision = g.decision();
     match (&decision, g.outcome()) {
         (Some(_), Some(_)) => return Err("a decision is owed but the game has an outcome".into()),

@@ -3,7 +3,7 @@
 //! that changes the state, a sampled action that is not listed, a seat acting out of turn)
 //! fails it with the promise it broke.
 
-use engine::harness::{CheckOptions, Conformance, Report, Violation, check_game};
+use engine::harness::{CheckOptions, Conformance, Report, Violation, check_game, check_game_with};
 use engine::{
     Audience, Decision, Game, GameEvent, Observer, Outcome, Rng, RuleError, Seat, SeatSet,
     SetupError,
@@ -265,20 +265,20 @@ impl Conformance for Guess {
     fn garbage(&self, rng: &mut Rng) -> Vec<(Seat, Pick)> {
         vec![(Seat(rng.below(5) as u8), Pick(10 + rng.below(200) as u8))]
     }
-    fn invariants(&self) -> Result<(), String> {
-        let total: i64 = self.scores.iter().sum();
-        if total > i64::from(self.round) - 1 {
-            return Err(format!("{total} points after {} rounds", self.round - 1));
-        }
-        Ok(())
-    }
 }
 
 fn run(bug: Bug, seeds: std::ops::Range<u64>) -> Result<Vec<Report<Guess>>, Violation> {
     seeds
         .map(|seed| {
             let setup = Setup { seats: 2 + (seed % 3) as usize, rounds: 6, bug };
-            check_game::<Guess>(&setup, seed, &CheckOptions::default())
+            // The test's own invariant: at most one point per round played.
+            check_game_with::<Guess>(&setup, seed, &CheckOptions::default(), |g| {
+                let total: i64 = g.scores.iter().sum();
+                if total > i64::from(g.round) - 1 {
+                    return Err(format!("{total} points after {} rounds", g.round - 1));
+                }
+                Ok(())
+            })
         })
         .collect()
 }
@@ -324,4 +324,15 @@ fn a_sampled_action_that_is_not_listed_fails() {
 fn a_seat_acting_out_of_turn_fails() {
     let v = run(Bug::OutOfTurn, 0..50).expect_err("found");
     assert!(v.message.contains("owes nothing but its"), "{v}");
+}
+
+#[test]
+fn the_tests_own_invariants_are_checked() {
+    let setup = Setup { seats: 2, rounds: 3, bug: Bug::None };
+    let v = check_game_with::<Guess>(&setup, 1, &CheckOptions::default(), |g| {
+        if g.round > 2 { Err("round 3 reached".into()) } else { Ok(()) }
+    })
+    .expect_err("the invariant breaks");
+    assert_eq!(v.message, "round 3 reached");
+    assert!(check_game::<Guess>(&setup, 1, &CheckOptions::default()).is_ok());
 }

@@ -20,6 +20,7 @@
 pub mod board;
 pub mod card;
 pub mod cleanup;
+mod conformance;
 pub mod damage;
 pub mod deck;
 pub mod elements;
