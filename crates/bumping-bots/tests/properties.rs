@@ -40,7 +40,7 @@ fn check_cells(v: &View) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
 
     /// The engine's conformance suite (refusals change nothing, listed actions accepted,
     /// sampled ones listed, views unchanged when other players' cards change (BB-3, BB-9),
@@ -49,7 +49,7 @@ proptest! {
     #[test]
     fn random_races_conform(seed in any::<u64>(), track in 0usize..3, bots in 2u8..=9) {
         let setup = race(track, bots);
-        let options = CheckOptions { max_steps: 200_000, timeouts: true, deep_every: 25, listed_limit: 12 };
+        let options = CheckOptions { max_steps: 200_000, timeouts: true, deep_every: 10, listed_limit: 12 };
         let report = check_game_with::<BumpingBots>(&setup, seed, &options, |g| {
             check_cells(&g.view(Observer::Omniscient))?;
             g.check_occupancy()

@@ -132,12 +132,12 @@ fn run(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 80, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_the_invariants(course in 0usize..4, robots in 2u8..=8, seed in any::<u64>(), options in 0u8..3) {
         let (setup, _) = start_with(course, robots, seed, options, Variants::default());
-        let report = run(&setup, seed, 120, 5)?;
+        let report = run(&setup, seed, 120, 3)?;
         prop_assert!(report.scrambles > 0, "some secret was scrambled");
     }
 
@@ -145,14 +145,14 @@ proptest! {
     fn random_games_full_ranking_lives4(course in 0usize..4, robots in 2u8..=4, seed in any::<u64>()) {
         let variants = Variants { lives4: true, full_ranking: true };
         let (setup, _) = start_with(course, robots, seed, 0, variants);
-        run(&setup, seed, 80, 5)?;
+        run(&setup, seed, 80, 3)?;
     }
 
     /// RR-9: every option card in play (20 dealt out, 6 in the deck), longer games.
     #[test]
     fn random_games_with_option_cards(course in 0usize..4, robots in 2u8..=6, seed in any::<u64>()) {
         let (setup, _) = start_with(course, robots, seed, 2, Variants::default());
-        run(&setup, seed, 250, 5)?;
+        run(&setup, seed, 250, 3)?;
     }
 }
 
@@ -316,7 +316,7 @@ mod random_boards {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
         #[test]
         fn crowded_random_boards(seed in any::<u64>(), robots in 2u8..=8) {
