@@ -11,9 +11,9 @@
 #![deny(clippy::unwrap_used)]
 
 mod bumpers;
-mod conformance;
 pub mod cards;
 pub mod championship;
+mod conformance;
 mod error;
 mod event;
 mod finish;

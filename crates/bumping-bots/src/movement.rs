@@ -109,11 +109,7 @@ impl BumpingBots {
                 match self.board.arrow_at(kt) {
                     Some(a) => {
                         // BB-8.4: the move ends on the arrow; thrown 1 (speed 1–3) or 2 (4–6) cells.
-                        let cells = if self.turn.chosen_speed >= 4 {
-                            2
-                        } else {
-                            1
-                        };
+                        let cells = if self.turn.chosen_speed >= 4 { 2 } else { 1 };
                         self.turn.thrown = true;
                         self.throw(bot, a, cells, ev);
                         Step::Done

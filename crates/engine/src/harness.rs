@@ -54,7 +54,6 @@ pub trait Conformance: Game {
     fn garbage(&self, _rng: &mut Rng) -> Vec<(Seat, Self::Action)> {
         Vec::new()
     }
-
 }
 
 /// How long and how deep [`check_game`] plays one game.

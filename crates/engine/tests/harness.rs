@@ -165,9 +165,7 @@ impl Game for Guess {
     fn apply(&mut self, seat: Seat, action: &Pick, events: &mut Vec<Event>) -> Result<(), Error> {
         let i = seat.index();
         let may_repick = self.bug == Bug::OutOfTurn && i < self.seats();
-        if self.round > self.rounds
-            || i >= self.seats()
-            || (self.picks[i].is_some() && !may_repick)
+        if self.round > self.rounds || i >= self.seats() || (self.picks[i].is_some() && !may_repick)
         {
             return Err(Error::NotYourTurn);
         }
@@ -196,7 +194,11 @@ impl Game for Guess {
         Ok(())
     }
     fn legal_actions(&self, seat: Seat) -> Vec<Pick> {
-        if self.decision().is_some_and(|d| d.owes(seat)) { (0..=9).map(Pick).collect() } else { vec![] }
+        if self.decision().is_some_and(|d| d.owes(seat)) {
+            (0..=9).map(Pick).collect()
+        } else {
+            vec![]
+        }
     }
     fn sample_action(&self, seat: Seat, rng: &mut Rng) -> Option<Pick> {
         let n = if self.bug == Bug::UnlistedSample { 11 } else { 10 };

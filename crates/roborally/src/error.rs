@@ -192,7 +192,9 @@ impl fmt::Display for ActionError {
             OptionTargetRequired => {
                 write!(f, "Fire Control names a register to jam or an option to destroy (RR-9)")
             }
-            OptionConditionUnmet => write!(f, "this option card's condition does not hold now (RR-9)"),
+            OptionConditionUnmet => {
+                write!(f, "this option card's condition does not hold now (RR-9)")
+            }
             OptionAlreadyUsed => {
                 write!(f, "this option card has been used already this turn (RR-9)")
             }

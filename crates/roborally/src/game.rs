@@ -324,8 +324,10 @@ impl RoboRally {
         let Some(owed) = self.owed(seat) else {
             return Err(self.why_not(i, action));
         };
-        if let (Owed::UseOption | Owed::Program, Action::UseOption { option, register, destroy, card }) =
-            (owed, action)
+        if let (
+            Owed::UseOption | Owed::Program,
+            Action::UseOption { option, register, destroy, card },
+        ) = (owed, action)
         {
             let used = self.check_use(i, *option, *register, *destroy, *card)?;
             return Ok((i, Some(used)));

@@ -64,9 +64,13 @@ pub(crate) enum Weapon {
     Scrambler,
     RadioControl,
     /// Fire Control jamming the target's register `register` (1-based).
-    Jam { register: u8 },
+    Jam {
+        register: u8,
+    },
     /// Fire Control destroying the target's option `option`.
-    Wreck { option: OptionCard },
+    Wreck {
+        option: OptionCard,
+    },
 }
 
 impl Weapon {
@@ -411,7 +415,9 @@ impl RoboRally {
                 match option {
                     _ if !bare => Err(E::OptionExtraArgument),
                     None => Ok(OptionUse::RevealDeclined),
-                    Some(OptionCard::ConditionalProgram) if usable(OptionCard::ConditionalProgram) => {
+                    Some(OptionCard::ConditionalProgram)
+                        if usable(OptionCard::ConditionalProgram) =>
+                    {
                         Ok(OptionUse::Conditional { k })
                     }
                     Some(OptionCard::AbortSwitch) if usable(OptionCard::AbortSwitch) => {

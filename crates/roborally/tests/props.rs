@@ -201,7 +201,10 @@ fn random_full_games_end() {
                 }
                 None => {
                     assert!(g.robots().iter().all(|r| !r.active()), "{name}: robots still in play");
-                    assert!(g.robots().iter().all(|r| r.flags_touched < flags), "{name}: a finisher");
+                    assert!(
+                        g.robots().iter().all(|r| r.flags_touched < flags),
+                        "{name}: a finisher"
+                    );
                 }
             }
             let mut ranked: Vec<Seat> = out.ranking.iter().flatten().copied().collect();

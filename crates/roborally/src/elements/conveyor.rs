@@ -13,8 +13,8 @@
 use crate::RoboRally;
 use crate::board::Cell;
 use crate::event::{Cause, Event};
-use arrayvec::ArrayVec;
 use crate::setup::MAX_ROBOTS;
+use arrayvec::ArrayVec;
 use grid::{Sq, SqDir};
 
 #[derive(Clone, Copy, Default)]
