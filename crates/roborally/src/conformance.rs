@@ -39,10 +39,8 @@ impl Conformance for RoboRally {
                     }
                 }
             }
-            for kept in [&mut r.stash.flywheel, &mut r.stash.conditional] {
-                if let Some(c) = kept {
-                    *c = any_card(rng);
-                }
+            for c in [&mut r.stash.flywheel, &mut r.stash.conditional].into_iter().flatten() {
+                *c = any_card(rng);
             }
             if programming {
                 r.power_down_next = !r.power_down_next;
