@@ -28,6 +28,11 @@
 //! }
 //! ```
 //!
+//! The `impl Conformance` lives in the game's own crate (the orphan rule; Autoscooter,
+//! RoboRally and Bumping Bots keep it in `src/conformance.rs`), and the game's `View` derives
+//! `PartialEq` (required by [`Game`]). The suite also expects that a seat owing no decision has
+//! every action refused.
+//!
 //! [`check_game`] returns the first broken promise as a [`Violation`] instead of panicking,
 //! so that proptest can shrink it (`.map_err(|e| TestCaseError::fail(e.to_string()))`).
 //! The older panicking helpers below ([`assert_atomic`], [`assert_replays`], ...) remain for

@@ -125,6 +125,7 @@ impl Game for Guess {
     type Event = Event;
     type Error = Error;
     type View = View;
+    type Static = ();
 
     fn new(setup: &Setup, seed: u64) -> Result<Self, SetupError> {
         if !(2..=4).contains(&setup.seats) {
@@ -229,6 +230,7 @@ impl Game for Guess {
             all: (observer == Observer::Omniscient).then(|| self.picks.clone()),
         }
     }
+    fn static_data(&self) {}
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         if self.bug != Bug::LeakyView {
