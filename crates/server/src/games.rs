@@ -3,7 +3,7 @@
 //!
 //! The server decides no rule: every action, timer expiry and bot move goes through the engine.
 
-use bots::{BotSpec, HasBots};
+use bots::{BotSpec, HasBots, Stop};
 use engine::{Audience, Decision, Game, GameEvent, Observer, Rng, RuleError, Seat};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -36,8 +36,9 @@ pub trait AnyGame: Send + Sync {
     /// The same view as JSON text, serialised directly (no JSON value built on the way).
     fn view_text(&self, observer: Observer) -> String;
     fn outcome_json(&self) -> Option<Value>;
-    /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow).
-    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value>;
+    /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow). The
+    /// bot stops thinking when `stop` says so and plays its best action found by then.
+    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
 }
 
@@ -79,12 +80,12 @@ impl<G: Game + HasBots> AnyGame for G {
     fn outcome_json(&self) -> Option<Value> {
         self.outcome().map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
     }
-    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value> {
+    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value> {
         if !Game::decision(self)?.owes(seat) {
             return None;
         }
         let mut bot = G::bot(spec);
-        let a = bot.act(self, seat, rng);
+        let a = bot.act_until(self, seat, rng, stop);
         serde_json::to_value(a).ok()
     }
     fn clone_box(&self) -> Box<dyn AnyGame> {
@@ -270,7 +271,9 @@ mod tests {
                 Decision::One(s) => s,
                 Decision::Simultaneous(set) => set.first().unwrap(),
             };
-            let a = g.bot_action(&BotSpec::Heuristic, seat, &mut Rng::seeded(1)).unwrap();
+            let a = g
+                .bot_action(&BotSpec::Heuristic, seat, &mut Rng::seeded(1), &Stop::default())
+                .unwrap();
             g.apply_json(seat, &a).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         }
         let k = r.get("roborally").unwrap();

@@ -85,7 +85,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
         }
         let mut seat_list = vec!["me".to_string()];
         seat_list.resize(seats, "open".into());
-        let body = json!({"game": "autoscooter", "seats": seat_list, "seed": args.seed + g as u64, "timer_secs": 30});
+        let body = json!({"game": "autoscooter", "seats": seat_list, "seed": args.seed + g as u64, "practice": true, "timer_secs": 30});
         let info =
             client::expect(addr, "POST", "/api/games", Some(&tokens[0]), Some(&body), 201).await?;
         let id = info["id"].as_str().ok_or("no id")?.to_string();
