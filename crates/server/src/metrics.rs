@@ -21,6 +21,8 @@ pub struct Metrics {
     pub bot_overtaken_max: AtomicU64,
     /// Bot decisions stopped at the `max_bot_ms` ceiling or cancelled.
     pub bot_stopped: AtomicU64,
+    /// Bot decisions being thought about on a worker thread now.
+    pub bots_thinking: AtomicI64,
     pub timeouts: AtomicU64,
     pub frames_dropped: AtomicU64,
     pub resumed_games: AtomicU64,
@@ -103,6 +105,13 @@ impl Metrics {
             "The most bot decisions given a worker while one bot decision waited for one.",
             "gauge",
             self.bot_overtaken_max.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_bots_thinking",
+            "Bot decisions being thought about on a worker thread now.",
+            "gauge",
+            self.bots_thinking.load(Relaxed).to_string(),
         );
         g(
             &mut s,

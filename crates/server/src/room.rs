@@ -398,15 +398,18 @@ impl Room {
                     if stop.cancelled() {
                         return;
                     }
+                    let thinker = shared.clone();
                     let thinking = tokio::task::spawn_blocking(move || {
+                        let m = &thinker.metrics;
+                        m.bots_thinking.fetch_add(1, Relaxed);
                         let a = game.bot_action(&spec, seat, &mut rng, &stop);
-                        (a, stop.now())
+                        if stop.now() {
+                            m.bot_stopped.fetch_add(1, Relaxed);
+                        }
+                        m.bots_thinking.fetch_sub(1, Relaxed);
+                        a
                     });
-                    let Ok((action, stopped)) = thinking.await else { return };
-                    if stopped {
-                        shared.metrics.bot_stopped.fetch_add(1, Relaxed);
-                    }
-                    action
+                    thinking.await.ok().flatten()
                 };
                 tokio::time::sleep_until(started + delay).await;
                 let _ = me.send(Cmd::BotMove { seat, action }).await;

@@ -204,3 +204,37 @@ async fn the_seed_is_revealed_with_the_replay_only_when_the_game_has_finished() 
     let practice = json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 271828, "practice": true});
     assert_eq!(seed_hidden_until_the_end(practice).await, 271828);
 }
+
+/// Bots searching with a budget of a minute (and a ceiling raised to match) stop within
+/// moments of the server's shutdown: their blocking work is cancelled, not waited for.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_cancels_bots_thinking() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |c| {
+        c.bot_workers = 2;
+        c.max_bot_ms = 60_000;
+        c.max_bot_simulations = u32::MAX;
+    })
+    .await;
+    let (addr, shared) = (server.addr, server.shared.clone());
+    let ann = guest(addr, "Ann").await;
+    let seats = json!(["bot:search:60000ms", "bot:search:4294967295"]);
+    for game in ["roborally", "autoscooter"] {
+        let body = json!({"game": game, "seats": seats});
+        let (status, g) = http(addr, "POST", "/api/games", Some(&ann), Some(body)).await;
+        assert_eq!(status, 201, "{g}");
+    }
+    let thinking = || shared.metrics.bots_thinking.load(Relaxed);
+    let t0 = std::time::Instant::now();
+    while thinking() < 2 {
+        assert!(t0.elapsed() < STEP, "the bots never started thinking");
+        tokio::task::yield_now().await;
+    }
+    let stopping = std::time::Instant::now();
+    server.shutdown().await;
+    while thinking() > 0 {
+        assert!(stopping.elapsed() < std::time::Duration::from_secs(5), "bots still thinking");
+        tokio::task::yield_now().await;
+    }
+    assert!(shared.metrics.bot_stopped.load(Relaxed) >= 2);
+}
