@@ -46,7 +46,8 @@ fn sigterm_stops_the_server_within_5_s_while_bots_search_at_the_ceiling() {
     rt.block_on(async {
         let token = client::guest(addr, "hostile").await.unwrap();
         for game in ["roborally", "bumping-bots"] {
-            let body = json!({"game": game, "seats": ["bot:search:60000ms", "bot:search:4294967295"]});
+            let body =
+                json!({"game": game, "seats": ["bot:search:60000ms", "bot:search:4294967295"]});
             client::expect(addr, "POST", "/api/games", Some(&token), Some(&body), 201)
                 .await
                 .unwrap();

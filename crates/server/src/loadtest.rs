@@ -32,7 +32,8 @@ pub struct Args {
     /// Each client waits this long before each action (think time), in milliseconds.
     #[arg(long, default_value_t = 200)]
     pub think_ms: u64,
-    /// Seed of the clients' choices.
+    /// Seed of the clients' choices (and of game i: seed + i; the games are practice games, the
+    /// only ones that may choose their seed).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads of the clients' runtime (0: one per core).
