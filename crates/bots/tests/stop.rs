@@ -4,7 +4,7 @@
 //! ceiling on a decision and stop a game's bots when the game ends or the server stops.
 
 use bots::{BotSpec, HasBots, Stop};
-use engine::{Game, Rng, Seat};
+use engine::{Rng, Seat};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
