@@ -1,7 +1,8 @@
 //! SIGTERM stops `robodrome serve` within 5 s even while its bots search at the ceiling (issue
 //! 14: `search:4294967295` used to keep both bot workers busy forever, and only SIGKILL stopped
 //! the process). The ceiling is raised to a minute here so that a search the server did not
-//! cancel would keep the process alive far past the 5 s allowed.
+//! cancel would keep the process alive far past the 5 s allowed. A spectator's WebSocket and a
+//! half-sent HTTP request stay open meanwhile: they must not hold the process either.
 
 use serde_json::{Value, json};
 use server::client;
@@ -43,15 +44,21 @@ fn sigterm_stops_the_server_within_5_s_while_bots_search_at_the_ceiling() {
         .flatten()
         .expect("the server says where it listens");
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    rt.block_on(async {
+    // Also held open through the shutdown: a spectator's WebSocket and a half-sent request.
+    let mut half_open = std::net::TcpStream::connect(addr).unwrap();
+    std::io::Write::write_all(&mut half_open, b"GET /healthz HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let _watcher = rt.block_on(async {
         let token = client::guest(addr, "hostile").await.unwrap();
+        let mut ids = Vec::new();
         for game in ["roborally", "bumping-bots"] {
             let body =
                 json!({"game": game, "seats": ["bot:search:60000ms", "bot:search:4294967295"]});
-            client::expect(addr, "POST", "/api/games", Some(&token), Some(&body), 201)
+            let g = client::expect(addr, "POST", "/api/games", Some(&token), Some(&body), 201)
                 .await
                 .unwrap();
+            ids.push(g["id"].as_str().unwrap().to_string());
         }
+        let watcher = client::Socket::connect(addr, &ids[0], None).await.unwrap();
         // Until the bot workers are busy with these searches.
         let t0 = Instant::now();
         loop {
@@ -63,6 +70,7 @@ fn sigterm_stops_the_server_within_5_s_while_bots_search_at_the_ceiling() {
             assert!(t0.elapsed() < Duration::from_secs(20), "no bot started thinking");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        watcher
     });
     let term = Instant::now();
     let killed = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();

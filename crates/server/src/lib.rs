@@ -301,11 +301,12 @@ impl Server {
     }
 
     /// Stop taking connections, close games and connections, wait for the server to end.
-    /// Bots still thinking are told to stop at once (their answers are not wanted).
+    /// Bots still thinking are told to stop at once (their answers are not wanted); connections
+    /// still open after 2 s (a half-sent request) are dropped.
     pub async fn shutdown(self) {
         self.shared.bots_cancel.store(true, Relaxed);
         let _ = self.stop.send(true);
-        let _ = tokio::time::timeout(Duration::from_secs(3), self.task).await;
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.task).await;
     }
 
     /// Serve until ctrl-c or SIGTERM.
