@@ -281,7 +281,9 @@ mod tests {
                 for _ in 0..400 {
                     let Some(d) = g.decision() else { break };
                     let seat = d.seats().first().unwrap();
-                    let a = g.bot_action(&BotSpec::Random, seat, &mut rng).unwrap();
+                    let a = g
+                        .bot_action(&BotSpec::Random, seat, &mut rng, &bots::Stop::default())
+                        .unwrap();
                     g.apply_json(seat, &a).unwrap();
                     assert_eq!(g.static_text(), first, "{name} seed {seed}");
                 }
