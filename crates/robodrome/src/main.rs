@@ -72,6 +72,13 @@ struct ServeArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// The ceiling of one bot decision's thinking time in milliseconds: `search:Nms` above it
+    /// is refused, and every bot decision stops at it (docs/security.md).
+    #[arg(long, default_value_t = 2000)]
+    max_bot_ms: u64,
+    /// The most simulations a `search:N` bot may ask for.
+    #[arg(long, default_value_t = 100_000)]
+    max_bot_simulations: u32,
 }
 
 #[derive(Args)]
@@ -218,6 +225,8 @@ fn main() -> ExitCode {
                 grace: std::time::Duration::from_secs(a.grace_secs),
                 bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
                 threads: a.threads,
+                max_bot_ms: a.max_bot_ms,
+                max_bot_simulations: a.max_bot_simulations,
                 ..Default::default()
             };
             match server::serve_blocking(config) {

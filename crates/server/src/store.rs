@@ -72,6 +72,8 @@ pub struct GameRow {
     pub timer_secs: Option<u32>,
     pub creator: String,
     pub outcome: Option<Value>,
+    /// A practice game: its seed may have been chosen; shown as practice, never rated.
+    pub practice: bool,
 }
 
 /// One stored log entry: `{"kind":"act","seat":0,"action":{…}}` or `{"kind":"time_up"}`.
@@ -250,7 +252,7 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
 
 const SCHEMA: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS identities (id TEXT PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
-    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL, timer_secs INTEGER, creator TEXT NOT NULL, outcome TEXT, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
+    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL, timer_secs INTEGER, creator TEXT NOT NULL, outcome TEXT, created_at INTEGER NOT NULL DEFAULT (unixepoch()), practice INTEGER NOT NULL DEFAULT 0)",
     "CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at)",
     "CREATE TABLE IF NOT EXISTS actions (game_id TEXT NOT NULL, idx INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (game_id, idx)) WITHOUT ROWID",
 ];
@@ -290,6 +292,18 @@ impl SqliteStore {
         for s in SCHEMA {
             sqlx::query(s).execute(&writer).await?;
         }
+        // Databases made before practice games existed: add the column (every old game is a
+        // normal one).
+        let practice: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'practice'",
+        )
+        .fetch_one(&writer)
+        .await?;
+        if practice == 0 {
+            sqlx::query("ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0")
+                .execute(&writer)
+                .await?;
+        }
         let (appends, rx) = mpsc::channel(4 * BATCH);
         tokio::spawn(append_task(writer.clone(), (!memory).then(|| pool.clone()), rx));
         Ok(SqliteStore { pool, writer, appends })
@@ -302,6 +316,7 @@ impl SqliteStore {
         let outcome: Option<String> = r.try_get("outcome")?;
         let seed: i64 = r.try_get("seed")?;
         let timer: Option<i64> = r.try_get("timer_secs")?;
+        let practice: i64 = r.try_get("practice")?;
         Ok(GameRow {
             id: r.try_get("id")?,
             game: r.try_get("game")?,
@@ -312,6 +327,7 @@ impl SqliteStore {
             timer_secs: timer.map(|t| t as u32),
             creator: r.try_get("creator")?,
             outcome: outcome.map(|o| serde_json::from_str(&o)).transpose()?,
+            practice: practice != 0,
         })
     }
 }
@@ -344,7 +360,7 @@ impl Store for SqliteStore {
 
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()> {
         Box::pin(async move {
-            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .bind(&g.id)
                 .bind(&g.game)
                 .bind(g.setup.to_string())
@@ -353,6 +369,7 @@ impl Store for SqliteStore {
                 .bind(g.status.as_str())
                 .bind(g.timer_secs.map(|t| t as i64))
                 .bind(&g.creator)
+                .bind(i64::from(g.practice))
                 .execute(&self.writer)
                 .await?;
             Ok(())
