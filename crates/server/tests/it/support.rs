@@ -1,5 +1,6 @@
-//! Test clients: HTTP over a raw socket, a WebSocket client, and an oracle that picks a legal
-//! action for a seat by replaying the stored log (the client logic is not what is tested).
+//! Test clients: HTTP through `server::client` (hyper), a WebSocket client, an oracle that picks
+//! a legal action for a seat by replaying the stored log (the client logic is not what is
+//! tested), and an in-memory store for tests on tokio's paused clock.
 
 use autoscooter::Autoscooter;
 use engine::{Game, LogEntry, Rng, Seat};
