@@ -49,7 +49,7 @@ pub struct Config {
     pub outbox: usize,
     /// Messages per second a connection may send (a burst of twice as many is allowed).
     pub rate: u32,
-    /// Where the browser client's files are (served at `/` when present).
+    /// Not read: the browser client is always served from the binary (`assets`, rust-embed).
     pub web: Option<std::path::PathBuf>,
     /// The least time a bot takes per decision (so people can follow; 0 in simulations).
     pub bot_delay: Duration,
