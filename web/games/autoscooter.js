@@ -135,16 +135,7 @@ function chartSheet() {
 export default {
   name: 'autoscooter',
   title: 'Autoscooter',
-  minPlayers: 2,
-  maxPlayers: 8,
-  boards: [{ id: 'standard', title: 'Standard rink (38 hexes)' }],
-  variants: [
-    { key: 'jolting', title: 'Jolting (AS-7.2)', help: 'A car rammed from behind is jolted one hex forward.' },
-    { key: 'wild_car', title: 'Wild car (AS-7.1)', help: 'A car of nobody that every player steers.' },
-    { key: 'colour_scoring', title: 'Colour scoring (AS-7.3)', help: 'Score = chits × colours held.' },
-    { key: 'per_car_scoring', title: 'Per-car scoring (AS-7.4)', help: 'With colour scoring: each car scores on its own.' },
-  ],
-  options: [{ key: 'beginners', title: 'Beginners (3 cars each for 2 players)' }],
+  // The lobby's picture of the rink (the seat range, boards and variants: GET /api/kinds).
   boardPreview(id) {
     const svg = rinkSvg(STANDARD, { label: `${id} rink preview` });
     const cars = s('g.cars');

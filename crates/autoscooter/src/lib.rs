@@ -30,7 +30,6 @@ pub mod resolve;
 pub mod setup;
 pub mod sheet;
 mod state;
-pub mod svg;
 pub mod view;
 
 pub use board::{Board, BoardSpec, Start};

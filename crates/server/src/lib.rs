@@ -55,6 +55,9 @@ pub struct Config {
     pub bot_delay: Duration,
     /// Worker threads of `serve_blocking`'s runtime (0: one per core).
     pub threads: usize,
+    /// Offer every registered game, the toy game included (`serve --all-games`); otherwise only
+    /// the public ones.
+    pub all_games: bool,
 }
 
 impl Default for Config {
@@ -70,6 +73,7 @@ impl Default for Config {
             web: Some("web".into()),
             bot_delay: Duration::ZERO,
             threads: 0,
+            all_games: false,
         }
     }
 }
@@ -110,11 +114,12 @@ impl Shared {
         store: Arc<dyn Store>,
         shutdown: watch::Receiver<bool>,
     ) -> Arc<Shared> {
+        let registry = if config.all_games { Registry::everything() } else { Registry::standard() };
         Arc::new(Shared {
             bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
             config,
             store,
-            registry: Registry::standard(),
+            registry,
             metrics: Default::default(),
             shutdown,
             rooms: Mutex::new(HashMap::new()),
