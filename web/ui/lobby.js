@@ -29,7 +29,7 @@ export async function showLobby(root) {
     : h('option', { value: k.name, disabled: true }, `${k.title} (no table in this client)`))));
   const boardSel = h('select#new-board', { name: 'board', 'aria-label': 'Board' });
   const preview = h('div.board-preview', { 'aria-hidden': 'true' });
-  const players = h('input#new-players', { type: 'number', min: 2, max: 8, value: 2, 'aria-label': 'Players' });
+  const players = h('input#new-players', { type: 'number', value: 2, 'aria-label': 'Players' }); // min, max: the game's (seatsUI)
   const seatsBox = h('div.seats-edit');
   const variantsBox = h('div.variants');
   const timerSel = h('select#new-timer', { 'aria-label': 'Planning timer' }, [
