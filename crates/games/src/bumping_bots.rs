@@ -51,7 +51,9 @@ impl Registered for BumpingBots {
         let mut track = shipped(&name).ok_or_else(|| format!("no shipped track {name:?}"))?;
         if let Some(l) = req.option("laps") {
             match l.as_u64() {
-                Some(l) if LAPS.contains(&(l as u8)) && l <= u8::MAX as u64 => track.laps = l as u8,
+                Some(l) if l <= u64::from(u8::MAX) && LAPS.contains(&(l as u8)) => {
+                    track.laps = l as u8
+                }
                 _ => {
                     return Err(format!(
                         "a race is {} to {} laps, not {l}",
