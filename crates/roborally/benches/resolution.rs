@@ -4,7 +4,7 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::{Rng, Seat};
 use grid::{Sq, SqDir};
-use roborally::board::{Cell, course_by_name, shipped_courses};
+use roborally::board::{Cell, course_by_name};
 use roborally::card::full_deck;
 use roborally::{BoardSpec, RoboRally, RobotSetup, Setup, StartPhase, Variants};
 use std::hint::black_box;
