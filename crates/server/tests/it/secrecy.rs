@@ -13,7 +13,7 @@ use server::games::{AnyGame, Registry};
 use std::sync::Arc;
 
 /// Games per game kind (players cycling over a few counts in the game's range).
-const GAMES: usize = 12;
+const GAMES: usize = 24;
 
 /// A game followed along its stored log (each client's oracle, and the checker).
 struct Follower {
