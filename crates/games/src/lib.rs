@@ -155,7 +155,10 @@ pub trait Registered: Game {
         let cap = Self::action_cap(&req);
         let mut rng = engine::Rng::seeded(1);
         let mut events = Vec::with_capacity(512);
-        let label = format!("{}, {} players, default board", Self::NAME, info.sim_players);
+        let label = match &info.default_board {
+            Some(b) => format!("{}, {} players, {b}", Self::NAME, info.sim_players),
+            None => format!("{}, {} players", Self::NAME, info.sim_players),
+        };
         Ok((
             label,
             Box::new(move |_| {
