@@ -33,6 +33,9 @@ pub trait AnyGame: Send + Sync {
     /// The same view as JSON text, serialised directly (no JSON value built on the way).
     fn view_text(&self, observer: Observer) -> String;
     fn outcome_json(&self) -> Option<Value>;
+    /// The game's static part (`Game::static_data`) as JSON text: sent once per connection,
+    /// never inside views.
+    fn static_text(&self) -> String;
     /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow).
     fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
@@ -75,6 +78,9 @@ impl<G: Registered> AnyGame for G {
     }
     fn outcome_json(&self) -> Option<Value> {
         self.outcome().map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
+    }
+    fn static_text(&self) -> String {
+        serde_json::to_string(&self.static_data()).unwrap_or_else(|_| "null".into())
     }
     fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value> {
         if !Game::decision(self)?.owes(seat) {

@@ -36,6 +36,7 @@ pub mod resolve;
 pub mod robot;
 pub mod scenario_state;
 pub mod setup;
+pub mod solo;
 pub mod view;
 
 pub use board::{Board, Course};
@@ -45,7 +46,7 @@ pub use event::Event;
 pub use option::OptionCard;
 pub use robot::Robot;
 pub use setup::{BoardSpec, RobotSetup, ScenarioSetup, Setup, StartPhase, Variants};
-pub use view::View;
+pub use view::{Static, View};
 
 use deck::Deck;
 use engine::{Rng, Seat};

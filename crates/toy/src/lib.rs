@@ -190,6 +190,8 @@ impl Game for Rps {
     type Event = Event;
     type Error = ToyError;
     type View = View;
+    /// Nothing is static: no board.
+    type Static = ();
 
     fn new(setup: &Setup, _seed: u64) -> Result<Self, SetupError> {
         if !PLAYERS.contains(&(setup.players as usize)) {
@@ -280,6 +282,7 @@ impl Game for Rps {
             over: self.winner().is_some(),
         }
     }
+    fn static_data(&self) {}
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         for i in 0..2 {
