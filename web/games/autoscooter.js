@@ -126,9 +126,9 @@ function chartSheet(rules) {
 export default {
   name: 'autoscooter',
   title: 'Autoscooter',
-  // The lobby's picture of the rink (the seat range, boards and variants: GET /api/kinds).
-  boardPreview(id) {
-    return boardPreview('rink', this.boards, id, (b, meta) => {
+  // The lobby's picture of the rink (`boards`: the server's list, GET /api/kinds).
+  boardPreview(id, boards) {
+    return boardPreview('rink', boards, id, (b, meta) => {
       const svg = rinkSvg(b, { label: `${meta.title} preview` });
       const cars = s('g.cars');
       (b.starts || []).forEach((st, i) => {
