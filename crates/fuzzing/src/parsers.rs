@@ -15,7 +15,7 @@ pub fn roborally_board(data: &[u8]) {
     let Some(t) = text(data) else { return };
     if let Ok(b) = roborally::board::parse_board(t) {
         let _ = roborally::board::validate::validate(&b);
-        let _ = roborally::render::render_board(&b, "fuzz");
+        let _ = games::render::roborally::render_board(&b, "fuzz");
     }
 }
 
@@ -27,11 +27,11 @@ pub fn roborally_course(data: &[u8]) {
     let pieces = PIECES.get_or_init(roborally::board::course::shipped_pieces);
     // A `course` text, assembled over the shipped pieces...
     if let Ok(c) = roborally::board::course::parse_course(t, pieces) {
-        let _ = roborally::render::render_svg(&c);
+        let _ = games::render::roborally::render_svg(&c);
     }
     // ...and the command line's reader, which also takes a single piece.
     if let Ok(c) = roborally::board::course::load_text(t) {
-        let _ = roborally::render::render_svg(&c);
+        let _ = games::render::roborally::render_svg(&c);
     }
 }
 
@@ -42,7 +42,7 @@ pub fn bumping_bots_track(data: &[u8]) {
     if let Ok(spec) = bumping_bots::tracks::load(t) {
         let _ = bumping_bots::tracks::validate(&spec);
         let _ = bumping_bots::Board::build(&spec);
-        let _ = bumping_bots::render_svg(&spec);
+        let _ = games::render::bumping_bots::render_svg(&spec);
     }
 }
 
@@ -51,7 +51,7 @@ pub fn autoscooter_board(data: &[u8]) {
     if let Ok(spec) = serde_json::from_slice::<autoscooter::BoardSpec>(data)
         && autoscooter::Board::new(&spec).is_ok()
     {
-        let _ = autoscooter::svg::rink(&spec);
+        let _ = games::render::autoscooter::rink(&spec);
     }
 }
 
