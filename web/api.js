@@ -57,6 +57,6 @@ export const listGames = (status) => call('GET', `/api/games${status ? `?status=
 export const gameInfo = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
 export const createGame = (req) => authed('POST', '/api/games', req);
 export const joinGame = (id, seat) => authed('POST', `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? {} : { seat });
-export const startGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/start`);
+export const startGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/start`, {});
 export const replay = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/replay`);
 export const steps = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/steps`);
