@@ -24,6 +24,17 @@ pub enum StoreError {
     Gap(u64),
     #[error("the store is closed")]
     Closed,
+    #[error(transparent)]
+    Refused(#[from] crate::schema::Refused),
+}
+
+impl From<crate::schema::MigrateError> for StoreError {
+    fn from(e: crate::schema::MigrateError) -> StoreError {
+        match e {
+            crate::schema::MigrateError::Refused(r) => StoreError::Refused(r),
+            crate::schema::MigrateError::Db(d) => StoreError::Db(d),
+        }
+    }
 }
 
 /// A seat as stored.
@@ -81,11 +92,25 @@ pub type Entry = engine::LogEntry<Value>;
 pub struct Identity {
     pub id: String,
     pub name: String,
+    /// When the token that found this identity was issued (Unix seconds; expiry is the
+    /// server's `token_ttl` after it).
+    pub issued_at: i64,
+}
+
+/// A game row that cannot be read (poison): skipped, logged and reported, never fatal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unreadable {
+    pub id: String,
+    pub reason: String,
 }
 
 pub trait Store: Send + Sync + 'static {
+    /// A new identity and its first token (stored hashed).
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()>;
+    /// The identity a token belongs to (any age: the caller checks expiry on `issued_at`).
     fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>>;
+    /// "Log out everywhere": forget every token of an identity. Returns how many.
+    fn revoke_tokens<'a>(&'a self, identity: &'a str) -> BoxFut<'a, u64>;
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()>;
     /// Seats and status of a game not yet running (joins, start).
     fn update_game<'a>(
@@ -96,12 +121,18 @@ pub trait Store: Send + Sync + 'static {
     ) -> BoxFut<'a, ()>;
     fn finish_game<'a>(&'a self, id: &'a str, outcome: &'a Value) -> BoxFut<'a, ()>;
     fn game<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<GameRow>>;
+    /// The newest games; rows that cannot be read are left out and listed in `unreadable`.
     fn games<'a>(&'a self, status: Option<Status>, limit: u32) -> BoxFut<'a, Vec<GameRow>>;
     /// Append entry `index` (0-based) of a game's log; must be the next one.
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()>;
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>>;
-    /// Every running game's log, by game id, in one go (resuming at start).
-    fn running_logs(&self) -> BoxFut<'_, std::collections::HashMap<String, Vec<Entry>>>;
+    /// Every running game's log, by game id, in one go (resuming at start); a game with an
+    /// entry that does not parse has the reason instead.
+    fn running_logs(&self) -> BoxFut<'_, std::collections::HashMap<String, Result<Vec<Entry>, String>>>;
+    /// Rows met so far that could not be read (the lobby and `/healthz` report them).
+    fn unreadable(&self) -> Vec<Unreadable> {
+        Vec::new()
+    }
 }
 
 /// SQLite has one writer at a time: every write goes through one connection (`writer`), and
@@ -111,6 +142,10 @@ pub struct SqliteStore {
     pool: SqlitePool,
     writer: SqlitePool,
     appends: mpsc::Sender<Append>,
+    /// Poison rows met, by game id.
+    unreadable: std::sync::Mutex<std::collections::BTreeMap<String, String>>,
+    /// The one-server lock (`schema::lock`), held while the store lives.
+    _lock: Option<std::fs::File>,
 }
 
 struct Append {
@@ -248,17 +283,23 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
     tx.commit().await
 }
 
-const SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS identities (id TEXT PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
-    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL, timer_secs INTEGER, creator TEXT NOT NULL, outcome TEXT, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
-    "CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at)",
-    "CREATE TABLE IF NOT EXISTS actions (game_id TEXT NOT NULL, idx INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (game_id, idx)) WITHOUT ROWID",
-];
 
 impl SqliteStore {
-    /// Open (creating if needed) a database file, or `:memory:`.
+    /// Open (creating it if missing) a database file, or `:memory:`.
     pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        Self::open_with(path, false).await
+    }
+
+    /// Open a database file: lock it for this server, refuse files that are not ours (an
+    /// existing empty file only with `init`), migrate the schema (`crate::schema`).
+    pub async fn open_with(path: &str, init: bool) -> Result<SqliteStore, StoreError> {
         let memory = path == ":memory:";
+        let (lock, missing) = if memory {
+            (None, true)
+        } else {
+            let lock = crate::schema::lock(path)?;
+            (Some(lock), crate::schema::check_file(path, init)?)
+        };
         let opts = if memory {
             SqliteConnectOptions::from_str("sqlite::memory:")?
         } else {
@@ -287,12 +328,22 @@ impl SqliteStore {
         } else {
             SqlitePoolOptions::new().max_connections(4).connect_with(opts).await?
         };
-        for s in SCHEMA {
-            sqlx::query(s).execute(&writer).await?;
+        {
+            let mut c = writer.acquire().await?;
+            crate::schema::migrate(&mut c, path, init || missing).await?;
         }
         let (appends, rx) = mpsc::channel(4 * BATCH);
         tokio::spawn(append_task(writer.clone(), (!memory).then(|| pool.clone()), rx));
-        Ok(SqliteStore { pool, writer, appends })
+        Ok(SqliteStore { pool, writer, appends, unreadable: Default::default(), _lock: lock })
+    }
+
+    /// Note a poison row (logged once).
+    fn poison(&self, id: &str, reason: String) {
+        let mut m = self.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+        if !m.contains_key(id) {
+            tracing::error!(game = %id, %reason, "a stored game cannot be read: skipped");
+            m.insert(id.to_string(), reason);
+        }
     }
 
     fn row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
@@ -319,26 +370,48 @@ impl SqliteStore {
 impl Store for SqliteStore {
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
         Box::pin(async move {
-            sqlx::query("INSERT INTO identities (id, name, token) VALUES (?, ?, ?)")
+            let mut tx = self.writer.begin().await?;
+            sqlx::query("INSERT INTO identities (id, name) VALUES (?, ?)")
                 .bind(id)
                 .bind(name)
-                .bind(token)
-                .execute(&self.writer)
+                .execute(&mut *tx)
                 .await?;
+            sqlx::query("INSERT INTO tokens (hash, identity, issued_at) VALUES (?, ?, unixepoch())")
+                .bind(crate::schema::hash_token(token))
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            tx.commit().await?;
             Ok(())
         })
     }
 
     fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>> {
         Box::pin(async move {
-            let r = sqlx::query("SELECT id, name FROM identities WHERE token = ?")
-                .bind(token)
-                .fetch_optional(&self.pool)
-                .await?;
+            let r = sqlx::query(
+                "SELECT i.id, i.name, t.issued_at FROM tokens t JOIN identities i ON i.id = t.identity WHERE t.hash = ?",
+            )
+            .bind(crate::schema::hash_token(token))
+            .fetch_optional(&self.pool)
+            .await?;
             Ok(match r {
-                Some(r) => Some(Identity { id: r.try_get("id")?, name: r.try_get("name")? }),
+                Some(r) => Some(Identity {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                    issued_at: r.try_get("issued_at")?,
+                }),
                 None => None,
             })
+        })
+    }
+
+    fn revoke_tokens<'a>(&'a self, identity: &'a str) -> BoxFut<'a, u64> {
+        Box::pin(async move {
+            let r = sqlx::query("DELETE FROM tokens WHERE identity = ?")
+                .bind(identity)
+                .execute(&self.writer)
+                .await?;
+            Ok(r.rows_affected())
         })
     }
 
@@ -415,7 +488,17 @@ impl Store for SqliteStore {
                             .await?
                     }
                 };
-            rows.iter().map(Self::row).collect()
+            let mut out = Vec::with_capacity(rows.len());
+            for r in &rows {
+                match Self::row(r) {
+                    Ok(g) => out.push(g),
+                    Err(e) => {
+                        let id: String = r.try_get("id").unwrap_or_default();
+                        self.poison(&id, e.to_string());
+                    }
+                }
+            }
+            Ok(out)
         })
     }
 
@@ -427,6 +510,11 @@ impl Store for SqliteStore {
             self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
             answer.await.map_err(|_| StoreError::Closed)?
         })
+    }
+
+    fn unreadable(&self) -> Vec<Unreadable> {
+        let m = self.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+        m.iter().map(|(id, reason)| Unreadable { id: id.clone(), reason: reason.clone() }).collect()
     }
 
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>> {
@@ -444,7 +532,9 @@ impl Store for SqliteStore {
         })
     }
 
-    fn running_logs(&self) -> BoxFut<'_, std::collections::HashMap<String, Vec<Entry>>> {
+    fn running_logs(
+        &self,
+    ) -> BoxFut<'_, std::collections::HashMap<String, Result<Vec<Entry>, String>>> {
         Box::pin(async move {
             let rows = sqlx::query(
                 "SELECT a.game_id, a.entry FROM actions a JOIN games g ON g.id = a.game_id \
@@ -452,11 +542,22 @@ impl Store for SqliteStore {
             )
             .fetch_all(&self.pool)
             .await?;
-            let mut out: std::collections::HashMap<String, Vec<Entry>> = Default::default();
+            let mut out: std::collections::HashMap<String, Result<Vec<Entry>, String>> =
+                Default::default();
             for r in rows {
                 let id: String = r.try_get("game_id")?;
                 let entry: String = r.try_get("entry")?;
-                out.entry(id).or_default().push(serde_json::from_str(&entry)?);
+                let log = out.entry(id.clone()).or_insert_with(|| Ok(Vec::new()));
+                if let Ok(l) = log {
+                    match serde_json::from_str(&entry) {
+                        Ok(e) => l.push(e),
+                        Err(e) => {
+                            let reason = format!("log entry {} does not parse: {e}", l.len());
+                            self.poison(&id, reason.clone());
+                            *log = Err(reason);
+                        }
+                    }
+                }
             }
             Ok(out)
         })
