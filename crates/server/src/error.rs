@@ -16,6 +16,8 @@ pub enum ApiError {
     NotFound,
     #[error("that method is not allowed here")]
     MethodNotAllowed,
+    #[error("the body is over 64 KiB")]
+    TooLarge,
     #[error("sign in as a guest first (POST /api/guest)")]
     Unauthorized,
     #[error("{0}")]
@@ -57,6 +59,7 @@ impl ApiError {
             ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) => c,
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::TooLarge => "too_large",
             ApiError::Unauthorized => "unauthorized",
             ApiError::Forbidden(_) => "forbidden",
             ApiError::Store(_) | ApiError::StorageUnavailable => "storage_unavailable",
@@ -71,6 +74,7 @@ impl ApiError {
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::Store(_) | ApiError::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -99,7 +103,8 @@ impl IntoResponse for ApiError {
         }
         let mut r = (status, Json(HttpError { code: self.code().into(), message })).into_response();
         if status == StatusCode::SERVICE_UNAVAILABLE {
-            r.headers_mut().insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from_static("5"));
+            r.headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from_static("5"));
         }
         r
     }

@@ -77,9 +77,7 @@ impl Faults {
         self.storage_failures.fetch_add(1, Relaxed);
         let mut s = self.storage();
         s.failures = s.failures.saturating_add(1);
-        let wait = BACKOFF_START
-            .saturating_mul(1u32 << (s.failures - 1).min(16))
-            .min(BACKOFF_MAX);
+        let wait = BACKOFF_START.saturating_mul(1u32 << (s.failures - 1).min(16)).min(BACKOFF_MAX);
         let at = Instant::now() + wait;
         s.retry_at = Some(at);
         tracing::error!(

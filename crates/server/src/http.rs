@@ -88,8 +88,9 @@ async fn error_object(r: Response) -> Response {
         s if s.is_server_error() => ("internal", "internal error"),
         _ => ("bad_request", "the request is not understood"),
     };
-    let mut out = (status, Json(protocol::HttpError { code: code.into(), message: message.into() }))
-        .into_response();
+    let mut out =
+        (status, Json(protocol::HttpError { code: code.into(), message: message.into() }))
+            .into_response();
     // Keep headers such as Allow (405) and Retry-After.
     for (k, v) in r.headers() {
         if k != header::CONTENT_TYPE && k != header::CONTENT_LENGTH {
@@ -186,6 +187,7 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(t)) => Ok(Body(t)),
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::TooLarge),
             Err(e) => Err(ApiError::bad("bad_request", e.body_text())),
         }
     }

@@ -306,7 +306,8 @@ pub struct Server {
 impl Server {
     /// Open the database, resume running games, bind and serve (port 0 picks a free port).
     pub async fn start(config: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open_with(&config.db, config.init).await?);
+        let store: Arc<dyn Store> =
+            Arc::new(SqliteStore::open_with(&config.db, config.init).await?);
         Self::start_with(config, store).await
     }
 

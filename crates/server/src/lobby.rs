@@ -31,7 +31,8 @@ impl Shared {
                 self.faults.write_ok();
                 Ok(t)
             }
-            Err(e @ crate::store::StoreError::Db(_)) | Err(e @ crate::store::StoreError::Closed) => {
+            Err(e @ crate::store::StoreError::Db(_))
+            | Err(e @ crate::store::StoreError::Closed) => {
                 self.faults.write_failed(&e);
                 Err(ApiError::Store(e))
             }
@@ -221,8 +222,11 @@ impl Shared {
     /// know, are left out (and reported in `/healthz`), never an error for everybody.
     pub async fn list(&self, status: Option<Status>) -> Result<Vec<GameInfo>, ApiError> {
         let rows = self.store.games(status, 200).await?;
+        // Games already found unreadable (a log that does not parse or replay) are left out.
+        let skipped = self.faults.skipped();
         Ok(rows
             .iter()
+            .filter(|r| !skipped.contains_key(&r.id))
             .filter(|r| {
                 let known = self.registry.get(&r.game).is_some();
                 if !known {

@@ -45,7 +45,10 @@ pub fn latest() -> i64 {
 }
 
 /// Run SQL statements in order.
-pub fn sql<'c>(c: &'c mut SqliteConnection, statements: &'static [&'static str]) -> MigrationFut<'c> {
+pub fn sql<'c>(
+    c: &'c mut SqliteConnection,
+    statements: &'static [&'static str],
+) -> MigrationFut<'c> {
     Box::pin(async move {
         for s in statements {
             sqlx::query(s).execute(&mut *c).await?;
@@ -79,9 +82,8 @@ fn m2_tokens(c: &mut SqliteConnection) -> MigrationFut<'_> {
         .execute(&mut *c)
         .await?;
         sqlx::query("CREATE INDEX tokens_identity ON tokens (identity)").execute(&mut *c).await?;
-        let rows = sqlx::query("SELECT id, token, created_at FROM identities")
-            .fetch_all(&mut *c)
-            .await?;
+        let rows =
+            sqlx::query("SELECT id, token, created_at FROM identities").fetch_all(&mut *c).await?;
         for r in rows {
             let id: String = r.try_get("id")?;
             let token: String = r.try_get("token")?;
@@ -178,7 +180,11 @@ const OURS: &[&str] = &["identities", "games", "actions", "tokens", "identities2
 
 /// After opening: refuse foreign or newer databases, then bring the schema up to date.
 /// `may_be_empty`: the file was just created, or `--init` was given.
-pub async fn migrate(c: &mut SqliteConnection, db: &str, may_be_empty: bool) -> Result<(), MigrateError> {
+pub async fn migrate(
+    c: &mut SqliteConnection,
+    db: &str,
+    may_be_empty: bool,
+) -> Result<(), MigrateError> {
     let version: i64 = sqlx::query("PRAGMA user_version").fetch_one(&mut *c).await?.try_get(0)?;
     if version > latest() {
         return Err(Refused::Newer { db: db.into(), found: version, latest: latest() }.into());

@@ -22,12 +22,16 @@ pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
     }
     let finished = row.status == Status::Finished;
     let observer = if finished { Observer::Omniscient } else { Observer::Spectator };
-    let log = shared.store.log(id).await?;
+    let log = shared.store.log(id).await.map_err(|e| shared.unreadable(id, e))?;
     let kind = shared
         .registry
         .get(&row.game)
-        .ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
-    let mut g = kind.start(&row.setup, row.seed).map_err(ApiError::Internal)?;
+        .ok_or_else(|| ApiError::Unreadable(format!("game {id}: unknown game kind {}", row.game)))
+        .inspect_err(|e| shared.note_unreadable(id, e))?;
+    let mut g = kind
+        .start(&row.setup, row.seed)
+        .map_err(|e| ApiError::Unreadable(format!("game {id}: setup: {e}")))
+        .inspect_err(|e| shared.note_unreadable(id, e))?;
     let mut steps = Vec::with_capacity(log.len() + 1);
     steps.push(
         json!({ "seq": 0, "entry": Value::Null, "events": [], "view": g.view_json(observer) }),
@@ -36,7 +40,9 @@ pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
         let (events, entry) = match e {
             LogEntry::Act { seat, action } => {
                 let a = g.apply_json(*seat, action).map_err(|err| {
-                    ApiError::Internal(format!("log entry {i} does not replay: {err:?}"))
+                    ApiError::Unreadable(format!(
+                        "game {id}: log entry {i} does not replay: {err:?}"
+                    ))
                 })?;
                 let entry = if finished {
                     json!({ "seat": seat, "action": action })
@@ -47,7 +53,9 @@ pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
             }
             LogEntry::TimeUp => {
                 let ev = g.time_up().map_err(|err| {
-                    ApiError::Internal(format!("log entry {i} does not replay: {err:?}"))
+                    ApiError::Unreadable(format!(
+                        "game {id}: log entry {i} does not replay: {err:?}"
+                    ))
                 })?;
                 (ev, json!({ "time_up": true }))
             }

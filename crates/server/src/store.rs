@@ -128,7 +128,9 @@ pub trait Store: Send + Sync + 'static {
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>>;
     /// Every running game's log, by game id, in one go (resuming at start); a game with an
     /// entry that does not parse has the reason instead.
-    fn running_logs(&self) -> BoxFut<'_, std::collections::HashMap<String, Result<Vec<Entry>, String>>>;
+    fn running_logs(
+        &self,
+    ) -> BoxFut<'_, std::collections::HashMap<String, Result<Vec<Entry>, String>>>;
     /// Rows met so far that could not be read (the lobby and `/healthz` report them).
     fn unreadable(&self) -> Vec<Unreadable> {
         Vec::new()
@@ -283,7 +285,6 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
     tx.commit().await
 }
 
-
 impl SqliteStore {
     /// Open (creating it if missing) a database file, or `:memory:`.
     pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
@@ -376,11 +377,13 @@ impl Store for SqliteStore {
                 .bind(name)
                 .execute(&mut *tx)
                 .await?;
-            sqlx::query("INSERT INTO tokens (hash, identity, issued_at) VALUES (?, ?, unixepoch())")
-                .bind(crate::schema::hash_token(token))
-                .bind(id)
-                .execute(&mut *tx)
-                .await?;
+            sqlx::query(
+                "INSERT INTO tokens (hash, identity, issued_at) VALUES (?, ?, unixepoch())",
+            )
+            .bind(crate::schema::hash_token(token))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
             tx.commit().await?;
             Ok(())
         })
