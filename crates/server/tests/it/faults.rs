@@ -350,3 +350,81 @@ async fn a_version_0_database_is_migrated() {
     assert_ne!(dump[0], "oldtoken0123456789");
     pool.close().await;
 }
+
+/// The same with a real full disk: the database on a small tmpfs that a filler file fills up.
+/// Mounting needs root; where it is not possible the test says so and stops (the failing store
+/// above covers the server's side everywhere).
+#[tokio::test]
+async fn a_real_full_disk_on_tmpfs() {
+    use std::process::Command;
+    struct Unmount(std::path::PathBuf);
+    impl Drop for Unmount {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mnt = dir.path().join("mnt");
+    std::fs::create_dir(&mnt).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=4m", "tmpfs"])
+        .arg(&mnt)
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("a_real_full_disk_on_tmpfs: cannot mount a tmpfs here: not run");
+        return;
+    }
+    let _unmount = Unmount(mnt.clone());
+    let db = mnt.join("robodrome.db").to_string_lossy().into_owned();
+    let server = Server::start(Config { bot_delay: Duration::from_millis(20), ..config(&db) })
+        .await
+        .expect("starts on the tmpfs");
+    let addr = server.addr;
+    let token = crate::support::guest(addr, "Ann").await;
+    let (status, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&token),
+        Some(serde_json::json!({"game": "roborally", "seats": ["bot:random", "bot:random"]})),
+    )
+    .await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    // Fill the disk.
+    let filler = mnt.join("filler");
+    {
+        use std::io::Write;
+        let mut f = std::fs::File::create(&filler).unwrap();
+        let chunk = vec![0u8; 16 * 1024];
+        while f.write_all(&chunk).is_ok() {}
+        let _ = f.sync_all();
+    }
+    let shared = &server.shared;
+    let failures = || shared.faults.storage_failures.load(SeqCst);
+    // Four seconds of a full disk (a measured interval): a few attempts, not a loop.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert!(failures() >= 1, "the bots' writes fail on the full disk");
+    assert!(failures() <= 16, "{} failed writes in 4 s", failures());
+    // (On a real disk a write may still fit now and then, in space SQLite's log already has:
+    // then the server is healthy again until the next failure. /healthz answers throughout.)
+    let (status, _) = http(addr, "GET", "/healthz", None, None).await;
+    assert_eq!(status, 200);
+    // Space returns: play goes on by itself (within the longest backoff).
+    std::fs::remove_file(&filler).unwrap();
+    let mut sub = shared.watch(&id, Observer::Spectator).await.unwrap();
+    let resumed = tokio::time::timeout(server::faults::BACKOFF_MAX * 3 / 2, async {
+        loop {
+            let f = sub.rx.recv().await.expect("the game goes on");
+            if f.contains("\"type\":\"update\"") {
+                return;
+            }
+        }
+    })
+    .await;
+    assert!(resumed.is_ok(), "the game goes on once there is space again");
+    assert!(!shared.faults.degraded());
+    server.shutdown().await;
+}
