@@ -32,6 +32,8 @@ pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
         .start(&row.setup, row.seed)
         .map_err(|e| ApiError::Unreadable(format!("game {id}: setup: {e}")))
         .inspect_err(|e| shared.note_unreadable(id, e))?;
+    let static_text = g.static_text();
+    let static_data: Value = serde_json::from_str(&static_text).unwrap_or(Value::Null);
     let mut steps = Vec::with_capacity(log.len() + 1);
     steps.push(
         json!({ "seq": 0, "entry": Value::Null, "events": [], "view": g.view_json(observer) }),
@@ -70,6 +72,8 @@ pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
         "game": row.game,
         "status": row.status.as_str(),
         "setup": row.setup,
+        "static_id": protocol::static_id(&static_text),
+        "static": static_data,
         "seats": crate::lobby::info(&row).seats,
         "outcome": row.outcome,
         "steps": steps,
