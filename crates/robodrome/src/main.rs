@@ -83,6 +83,13 @@ struct ServeArgs {
     /// WebSocket handshakes, and https makes the guest cookie Secure.
     #[arg(long)]
     public_url: Option<String>,
+    /// The ceiling of one bot decision's thinking time in milliseconds: `search:Nms` above it
+    /// is refused, and every bot decision stops at it (docs/security.md).
+    #[arg(long, default_value_t = 2000)]
+    max_bot_ms: u64,
+    /// The most simulations a `search:N` bot may ask for.
+    #[arg(long, default_value_t = 100_000)]
+    max_bot_simulations: u32,
 }
 
 #[derive(Args)]
@@ -232,6 +239,8 @@ fn main() -> ExitCode {
                 init: a.init,
                 token_ttl: std::time::Duration::from_secs(a.token_days.saturating_mul(86_400)),
                 public_url: a.public_url,
+                max_bot_ms: a.max_bot_ms,
+                max_bot_simulations: a.max_bot_simulations,
                 ..Default::default()
             };
             if let Some(u) = &config.public_url

@@ -37,6 +37,7 @@ pub struct Migration {
 pub const MIGRATIONS: &[Migration] = &[
     Migration { name: "identities, games and action logs", up: m1_tables },
     Migration { name: "guest tokens stored hashed, with issue times", up: m2_tokens },
+    Migration { name: "practice games (a chosen seed, never rated)", up: m3_practice },
 ];
 
 /// The schema version this server writes.
@@ -105,6 +106,11 @@ fn m2_tokens(c: &mut SqliteConnection) -> MigrationFut<'_> {
         }
         Ok(())
     })
+}
+
+/// Practice games (docs/security.md "Bot work and seeds"): every older game is a normal one.
+fn m3_practice(c: &mut SqliteConnection) -> MigrationFut<'_> {
+    sql(c, &["ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0"])
 }
 
 /// A token as stored: hex SHA-256 (tokens are 192 random bits, so no salt or slow hash is

@@ -83,6 +83,8 @@ pub struct GameRow {
     pub timer_secs: Option<u32>,
     pub creator: String,
     pub outcome: Option<Value>,
+    /// A practice game: its seed may have been chosen; shown as practice, never rated.
+    pub practice: bool,
 }
 
 /// One stored log entry: `{"kind":"act","seat":0,"action":{…}}` or `{"kind":"time_up"}`.
@@ -354,6 +356,7 @@ impl SqliteStore {
         let outcome: Option<String> = r.try_get("outcome")?;
         let seed: i64 = r.try_get("seed")?;
         let timer: Option<i64> = r.try_get("timer_secs")?;
+        let practice: i64 = r.try_get("practice")?;
         Ok(GameRow {
             id: r.try_get("id")?,
             game: r.try_get("game")?,
@@ -364,6 +367,7 @@ impl SqliteStore {
             timer_secs: timer.map(|t| t as u32),
             creator: r.try_get("creator")?,
             outcome: outcome.map(|o| serde_json::from_str(&o)).transpose()?,
+            practice: practice != 0,
         })
     }
 }
@@ -420,7 +424,7 @@ impl Store for SqliteStore {
 
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()> {
         Box::pin(async move {
-            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .bind(&g.id)
                 .bind(&g.game)
                 .bind(g.setup.to_string())
@@ -429,6 +433,7 @@ impl Store for SqliteStore {
                 .bind(g.status.as_str())
                 .bind(g.timer_secs.map(|t| t as i64))
                 .bind(&g.creator)
+                .bind(i64::from(g.practice))
                 .execute(&self.writer)
                 .await?;
             Ok(())
