@@ -42,6 +42,7 @@ fn create(game: &str, seats: &[&str]) -> CreateGame {
         options: None,
         timer_secs: None,
         seed: None,
+        practice: false,
     }
 }
 
