@@ -59,7 +59,7 @@ export async function showTable(root, id) {
   // The setup (the board) and the history for the log come from the steps of the game so far.
   let setup = null;
   let history = null;
-  try { history = await api.steps(id); setup = history.setup; } catch { /* an older server: standard board, log from now on */ }
+  try { history = await api.steps(id, { views: false }); setup = history.setup; } catch { /* an older server: standard board, log from now on */ }
 
   const table = mod.createTable({
     board, controls, players, setup, act, names, replay: false,
@@ -165,7 +165,7 @@ export async function showTable(root, id) {
       case 'welcome':
         if (m.seq > seq && history) {
           // Back after a gap: the events missed are in the steps; the view is fresh.
-          api.steps(id).then((st) => { for (const s of st.steps.slice(seq + 1, m.seq + 1)) for (const ev of s.events) logEvent(ev, s.seq); }).catch(() => {});
+          api.steps(id, { views: false }).then((st) => { for (const s of st.steps.slice(seq + 1, m.seq + 1)) for (const ev of s.events) logEvent(ev, s.seq); }).catch(() => {});
         }
         seq = m.seq;
         queue.length = 0;

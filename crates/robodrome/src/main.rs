@@ -72,6 +72,9 @@ struct ServeArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Quotas, caps and timeouts (docs/security.md, "Limits").
+    #[command(flatten)]
+    limits: server::limits::Limits,
 }
 
 #[derive(Args)]
@@ -218,6 +221,7 @@ fn main() -> ExitCode {
                 grace: std::time::Duration::from_secs(a.grace_secs),
                 bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
                 threads: a.threads,
+                limits: a.limits,
                 ..Default::default()
             };
             match server::serve_blocking(config) {

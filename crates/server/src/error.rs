@@ -22,6 +22,9 @@ pub enum ApiError {
     Store(#[from] StoreError),
     #[error("{0}")]
     Internal(String),
+    /// A quota or cap (`limits`): 429, with `Retry-After` when waiting helps.
+    #[error("{1}")]
+    TooMany(&'static str, String, Option<std::time::Duration>),
 }
 
 impl ApiError {
@@ -33,7 +36,7 @@ impl ApiError {
     }
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) => c,
+            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) | ApiError::TooMany(c, ..) => c,
             ApiError::NotFound => "not_found",
             ApiError::Unauthorized => "unauthorized",
             ApiError::Forbidden(_) => "forbidden",
@@ -48,6 +51,7 @@ impl ApiError {
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -61,7 +65,17 @@ impl IntoResponse for ApiError {
         } else {
             tracing::debug!(code = self.code(), error = %self, "request refused");
         }
-        (status, Json(HttpError { code: self.code().into(), message: self.to_string() }))
-            .into_response()
+        let retry = match &self {
+            // Whole seconds, rounded up (RFC 9110 §10.2.3).
+            ApiError::TooMany(_, _, Some(d)) => Some(d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+            _ => None,
+        };
+        let mut r =
+            (status, Json(HttpError { code: self.code().into(), message: self.to_string() }))
+                .into_response();
+        if let Some(secs) = retry {
+            r.headers_mut().insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
+        }
+        r
     }
 }

@@ -13,6 +13,8 @@ pub mod client;
 pub mod error;
 pub mod games;
 pub mod http;
+pub mod limits;
+pub mod listen;
 pub mod loadtest;
 pub mod lobby;
 pub mod metrics;
@@ -55,6 +57,8 @@ pub struct Config {
     pub bot_delay: Duration,
     /// Worker threads of `serve_blocking`'s runtime (0: one per core).
     pub threads: usize,
+    /// Quotas, caps and timeouts against strangers (`limits`, docs/security.md).
+    pub limits: limits::Limits,
 }
 
 impl Default for Config {
@@ -70,6 +74,7 @@ impl Default for Config {
             web: Some("web".into()),
             bot_delay: Duration::ZERO,
             threads: 0,
+            limits: limits::Limits::default(),
         }
     }
 }
@@ -87,6 +92,17 @@ pub struct Shared {
     /// Serialises seat changes in the lobby (not game state).
     lobby_lock: tokio::sync::Mutex<()>,
     next_conn: AtomicU64,
+    /// Open connections per address (`listen`).
+    pub conns: Arc<limits::Conns>,
+    /// Guests and games created per address and identity (`lobby`).
+    pub quotas: limits::Quotas,
+    /// Bumped whenever a game's lobby entry changes (created, joined, started, finished): the
+    /// lobby list's ETag.
+    pub lobby_version: AtomicU64,
+    /// Replay steps of finished games, computed once (`steps`).
+    pub steps_cache: steps::Cache,
+    /// Random per start: ETags of one run never match another's.
+    pub boot_id: String,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
@@ -112,7 +128,6 @@ impl Shared {
     ) -> Arc<Shared> {
         Arc::new(Shared {
             bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
-            config,
             store,
             registry: Registry::standard(),
             metrics: Default::default(),
@@ -120,6 +135,12 @@ impl Shared {
             rooms: Mutex::new(HashMap::new()),
             lobby_lock: tokio::sync::Mutex::new(()),
             next_conn: AtomicU64::new(1),
+            conns: Default::default(),
+            quotas: limits::Quotas::new(&config.limits),
+            lobby_version: AtomicU64::new(1),
+            steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
+            boot_id: lobby::random_hex(4).unwrap_or_default(),
+            config,
         })
     }
 
@@ -270,16 +291,7 @@ impl Server {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let app = http::router(shared.clone());
-        let mut sd = shutdown;
-        let task = tokio::spawn(async move {
-            use axum::serve::ListenerExt;
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async move { stopped(&mut sd).await })
-                .await
-        });
+        let task = tokio::spawn(listen::serve(listener, app, shared.clone(), shutdown));
         tracing::info!(%addr, "serving");
         Ok(Server { addr, shared, resumed, stop, task })
     }

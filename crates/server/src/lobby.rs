@@ -77,6 +77,22 @@ impl Shared {
             options: req.options.clone(),
         };
         let setup = kind.make_setup(&setup_req).map_err(|e| ApiError::bad("bad_setup", e))?;
+        let max = self.config.limits.max_setup_bytes;
+        if setup.to_string().len() > max {
+            return Err(ApiError::bad(
+                "setup_too_large",
+                format!("a game's setup (its board included) is at most {max} bytes"),
+            ));
+        }
+        let cap = self.config.limits.open_games_per_identity;
+        if cap > 0 && self.store.open_games_of(&who.id).await? >= u64::from(cap) {
+            self.metrics.quota_refused.fetch_add(1, Relaxed);
+            return Err(ApiError::TooMany(
+                "too_many_open_games",
+                format!("at most {cap} of your games may be open or running at once"),
+                None,
+            ));
+        }
         let seed = match req.seed {
             Some(s) => s,
             None => u64::from_str_radix(&random_hex(8)?, 16).unwrap_or(1),
@@ -97,6 +113,7 @@ impl Shared {
             row.status = Status::Running;
         }
         self.store.insert_game(&row).await?;
+        self.lobby_changed();
         self.metrics.games_created.fetch_add(1, Relaxed);
         tracing::info!(game = %row.id, kind = %row.game, seats = row.seats.len(), "game created");
         if full {
@@ -148,6 +165,7 @@ impl Shared {
             row.status = Status::Running;
         }
         self.store.update_game(&row.id, &row.seats, row.status).await?;
+        self.lobby_changed();
         if row.status == Status::Running {
             self.room(&row.id).await?;
         }
@@ -169,6 +187,7 @@ impl Shared {
         }
         row.status = Status::Running;
         self.store.update_game(&row.id, &row.seats, row.status).await?;
+        self.lobby_changed();
         self.room(&row.id).await?;
         Ok(info(&row))
     }
@@ -178,8 +197,33 @@ impl Shared {
         Ok(info(&row))
     }
 
-    pub async fn list(&self, status: Option<Status>) -> Result<Vec<GameInfo>, ApiError> {
-        Ok(self.store.games(status, 200).await?.iter().map(info).collect())
+    /// A lobby entry changed: lists answered before are stale (their ETag no longer matches).
+    pub fn lobby_changed(&self) {
+        self.lobby_version.fetch_add(1, Relaxed);
+    }
+
+    /// One page of the lobby, newest first: games of `status` created before `before`, and the
+    /// cursor of the next page if there may be one. Without a status: the newest `limit` open,
+    /// running and finished games (three indexed queries), no cursor.
+    pub async fn list(
+        &self,
+        status: Option<Status>,
+        before: Option<(i64, String)>,
+        limit: u32,
+    ) -> Result<(Vec<GameInfo>, Option<String>), ApiError> {
+        let Some(status) = status else {
+            let mut out = Vec::new();
+            for s in [Status::Open, Status::Running, Status::Finished] {
+                out.extend(self.store.lobby(s, None, limit).await?.iter().map(|(g, _)| info(g)));
+            }
+            return Ok((out, None));
+        };
+        let rows =
+            self.store.lobby(status, before.as_ref().map(|(t, id)| (*t, id.as_str())), limit).await?;
+        let next = (rows.len() == limit as usize)
+            .then(|| rows.last().map(|(g, t)| format!("{t}.{}", g.id)))
+            .flatten();
+        Ok((rows.iter().map(|(g, _)| info(g)).collect(), next))
     }
 
     /// A finished game's record and its final omniscient view.

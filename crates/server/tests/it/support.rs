@@ -21,6 +21,11 @@ pub async fn start_server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut Confi
         web: None,
         ..Config::default()
     };
+    // Tests create many guests and games from 127.0.0.1: the quotas are off unless a test
+    // (limits.rs) turns one on.
+    config.limits.guests_per_window = 0;
+    config.limits.games_per_window = 0;
+    config.limits.open_games_per_identity = 0;
     tweak(&mut config);
     Server::start(config).await.expect("server starts")
 }
