@@ -32,7 +32,9 @@ fn car_numbers(v: &Value, out: &mut Vec<(u64, u64)>) {
 async fn no_frame_shows_another_seats_secret_plot() {
     let store: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
     let (_stop, shutdown) = tokio::sync::watch::channel(false);
-    let shared = Shared::new(Config { web: None, ..Config::default() }, store, shutdown);
+    let mut config = Config { web: None, ..Config::default() };
+    config.limits.open_games_per_identity = 0; // 200 games, one creator
+    let shared = Shared::new(config, store, shutdown);
     let who = shared.guest("tester").await.unwrap();
     let who = shared.identity(&who.token).await.unwrap().unwrap();
     let mut checked_frames = 0usize;
