@@ -13,7 +13,11 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 type Error = Box<dyn std::error::Error + Send + Sync>;
 
-async fn get(addr: SocketAddr, path: &str, etag: Option<&str>) -> Result<(u16, String, usize), Error> {
+async fn get(
+    addr: SocketAddr,
+    path: &str,
+    etag: Option<&str>,
+) -> Result<(u16, String, usize), Error> {
     let mut s = tokio::net::TcpStream::connect(addr).await?;
     s.set_nodelay(true)?;
     let inm = etag.map(|e| format!("If-None-Match: {e}\r\n")).unwrap_or_default();
@@ -50,7 +54,8 @@ async fn main() -> Result<(), Error> {
         .await?;
     if have < n {
         let t = Instant::now();
-        let seats = r#"[{"kind":"human","identity":"a","name":"Ann"},{"kind":"bot","spec":"heuristic"}]"#;
+        let seats =
+            r#"[{"kind":"human","identity":"a","name":"Ann"},{"kind":"bot","spec":"heuristic"}]"#;
         let outcome = r#"{"ranking":[[0],[1]],"scores":[3,1]}"#;
         // Twenty games a second over about 14 hours of creation times, ids in random order.
         sqlx::query(
@@ -78,8 +83,14 @@ async fn main() -> Result<(), Error> {
     let total: i64 = sqlx::query_scalar("SELECT count(*) FROM games").fetch_one(&pool).await?;
     println!("games stored: {total}");
     for (what, sql) in [
-        ("first page", "EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = 'finished' ORDER BY created_at DESC, id DESC LIMIT 50"),
-        ("later page", "EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = 'finished' AND (created_at, id) < (1700025000, 'ff') ORDER BY created_at DESC, id DESC LIMIT 50"),
+        (
+            "first page",
+            "EXPLAIN QUERY PLAN SELECT id, game, seed, seats, status, timer_secs, creator, outcome, created_at FROM games WHERE status = 'finished' ORDER BY created_at DESC, id DESC LIMIT 50",
+        ),
+        (
+            "later page",
+            "EXPLAIN QUERY PLAN SELECT id, game, seed, seats, status, timer_secs, creator, outcome, created_at FROM games WHERE status = 'finished' AND (created_at, id) < (1700025000, 'ff') ORDER BY created_at DESC, id DESC LIMIT 50",
+        ),
     ] {
         let rows: Vec<(i64, i64, i64, String)> = sqlx::query_as(sql).fetch_all(&pool).await?;
         let plan: Vec<&str> = rows.iter().map(|r| r.3.as_str()).collect();
@@ -99,7 +110,10 @@ async fn main() -> Result<(), Error> {
         let mut path = "/api/games?status=finished&limit=100".to_string();
         for _ in 0..50 {
             let mut s = tokio::net::TcpStream::connect(addr).await?;
-            s.write_all(format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes()).await?;
+            s.write_all(
+                format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").as_bytes(),
+            )
+            .await?;
             let mut out = Vec::new();
             s.read_to_end(&mut out).await?;
             let text = String::from_utf8_lossy(&out);
@@ -115,7 +129,10 @@ async fn main() -> Result<(), Error> {
         ("finished, page 51 of 100 (cursor)", cursor, None),
         ("lobby, unchanged (If-None-Match: 304)", "/api/games".into(), Some(etag)),
     ];
-    println!("{:<44} {:>7} {:>8} {:>8} {:>8} {:>9}", "GET", "status", "p50 ms", "p99 ms", "max ms", "bytes");
+    println!(
+        "{:<44} {:>7} {:>8} {:>8} {:>8} {:>9}",
+        "GET", "status", "p50 ms", "p99 ms", "max ms", "bytes"
+    );
     for (what, path, etag) in cases {
         let mut times = Vec::new();
         let mut last = (0, 0);

@@ -102,30 +102,23 @@ impl<S: Send + Sync> FromRequestParts<S> for Peer {
     }
 }
 
-/// Take one token of `quota` for `key`, or answer 429 with how long to wait.
-fn spend<K: std::hash::Hash + Eq + Clone>(
+/// 429 when any of the quotas checked (`Quota::peek`) is spent: `Retry-After` is the longest wait.
+fn refuse(
     s: &Shared,
-    quotas: &[(&crate::limits::Quota<K>, &K)],
+    waits: impl IntoIterator<Item = Option<std::time::Duration>>,
     what: &str,
 ) -> Result<(), ApiError> {
-    let mut wait = None;
-    for (q, k) in quotas {
-        if let Err(d) = q.peek(k) {
-            wait = wait.max(Some(d));
+    match waits.into_iter().flatten().max() {
+        None => Ok(()),
+        Some(d) => {
+            s.metrics.quota_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Err(ApiError::TooMany(
+                "rate_limited",
+                format!("too many {what} created: try again in {} s", d.as_secs() + 1),
+                Some(d),
+            ))
         }
     }
-    if let Some(d) = wait {
-        s.metrics.quota_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        return Err(ApiError::TooMany(
-            "rate_limited",
-            format!("too many {what} created: try again in {} s", d.as_secs() + 1),
-            Some(d),
-        ));
-    }
-    for (q, k) in quotas {
-        let _ = q.check(k);
-    }
-    Ok(())
 }
 
 /// A JSON body whose rejections are typed API errors.
@@ -150,8 +143,10 @@ async fn guest(
     Peer(peer): Peer,
     Body(req): Body<GuestRequest>,
 ) -> Result<Response, ApiError> {
+    let q = &s.quotas.guests_by_address;
+    refuse(&s, [peer.and_then(|ip| q.peek(&ip).err())], "guests")?;
     if let Some(ip) = peer {
-        spend(&s, &[(&s.quotas.guests_by_address, &ip)], "guests")?;
+        let _ = q.check(&ip);
     }
     let g = s.guest(&req.name).await?;
     let cookie = format!("{COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000", g.token);
@@ -168,9 +163,16 @@ async fn create(
     Caller(who): Caller,
     Body(req): Body<CreateGame>,
 ) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
-    spend(&s, &[(&s.quotas.games_by_identity, &who.id)], "games")?;
+    // Both the identity's and the address's quota must have room; only then is each charged.
+    let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
+    refuse(
+        &s,
+        [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())],
+        "games",
+    )?;
+    let _ = by_id.check(&who.id);
     if let Some(ip) = peer {
-        spend(&s, &[(&s.quotas.games_by_address, &ip)], "games")?;
+        let _ = by_addr.check(&ip);
     }
     Ok((StatusCode::CREATED, Json(s.create_game(&who, req).await?)))
 }
@@ -218,7 +220,9 @@ async fn list(
         Some(c) => Some(
             c.split_once('.')
                 .and_then(|(t, id)| Some((t.parse::<i64>().ok()?, id.to_string())))
-                .ok_or_else(|| ApiError::bad("bad_query", "before is a cursor from a Link header"))?,
+                .ok_or_else(|| {
+                    ApiError::bad("bad_query", "before is a cursor from a Link header")
+                })?,
         ),
     };
     let status = match q.status.as_deref() {

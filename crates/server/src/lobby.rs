@@ -218,8 +218,10 @@ impl Shared {
             }
             return Ok((out, None));
         };
-        let rows =
-            self.store.lobby(status, before.as_ref().map(|(t, id)| (*t, id.as_str())), limit).await?;
+        let rows = self
+            .store
+            .lobby(status, before.as_ref().map(|(t, id)| (*t, id.as_str())), limit)
+            .await?;
         let next = (rows.len() == limit as usize)
             .then(|| rows.last().map(|(g, t)| format!("{t}.{}", g.id)))
             .flatten();

@@ -294,8 +294,8 @@ mod tests {
         let one = r#"{"seq":0,"view":"v0"}"#.len();
         let mut from = 0;
         let mut seen = Vec::new();
-        while let Some(f) = Some(from) {
-            let p = Page { from: f, limit: usize::MAX, views: true };
+        loop {
+            let p = Page { from, limit: usize::MAX, views: true };
             let v: Value = serde_json::from_str(&render(&d, p, 3 * one + 2)).unwrap();
             let got = v["steps"].as_array().unwrap();
             assert!(!got.is_empty() && got.len() <= 3, "{v}");
@@ -307,7 +307,9 @@ mod tests {
         }
         assert_eq!(seen, (0..10).collect::<Vec<u64>>());
         // A budget smaller than one step still answers one step.
-        let v: Value = serde_json::from_str(&render(&d, Page { from: 4, ..Page::parse(None).unwrap() }, 1)).unwrap();
+        let v: Value =
+            serde_json::from_str(&render(&d, Page { from: 4, ..Page::parse(None).unwrap() }, 1))
+                .unwrap();
         assert_eq!((v["steps"].as_array().unwrap().len(), v["next"].as_u64()), (1, Some(5)));
         let lean = Page::parse(Some("views=false&limit=2")).unwrap();
         let v: Value = serde_json::from_str(&render(&d, lean, 1 << 20)).unwrap();

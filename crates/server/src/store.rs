@@ -303,8 +303,10 @@ fn compact(setup: &Value) -> Result<(Value, Vec<(String, String)>), StoreError> 
             }
             let text = v.to_string();
             if text.len() > BLOB_OVER {
-                let hash: String =
-                    sha2::Sha256::digest(text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+                let hash: String = sha2::Sha256::digest(text.as_bytes())
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
                 *v = serde_json::json!({ BLOB_KEY: hash });
                 blobs.push((hash, text));
             }

@@ -154,9 +154,14 @@ async fn open_games_per_identity_are_capped() {
     let addr = server.addr;
     let ann = guest(addr, "Ann").await;
     for _ in 0..2 {
-        let (status, g) =
-            http(addr, "POST", "/api/games", Some(&ann), Some(create("autoscooter", &["me", "open"])))
-                .await;
+        let (status, g) = http(
+            addr,
+            "POST",
+            "/api/games",
+            Some(&ann),
+            Some(create("autoscooter", &["me", "open"])),
+        )
+        .await;
         assert_eq!(status, 201, "{g}");
     }
     let (status, h, body) = raw(
@@ -244,7 +249,9 @@ fn opcodes(bytes: &[u8]) -> Vec<u8> {
     while i + 2 <= bytes.len() {
         let op = bytes[i] & 0x0f;
         let (len, hdr) = match bytes[i + 1] & 0x7f {
-            126 if i + 4 <= bytes.len() => (u16::from_be_bytes([bytes[i + 2], bytes[i + 3]]) as usize, 4),
+            126 if i + 4 <= bytes.len() => {
+                (u16::from_be_bytes([bytes[i + 2], bytes[i + 3]]) as usize, 4)
+            }
             127 if i + 10 <= bytes.len() => {
                 (u64::from_be_bytes(bytes[i + 2..i + 10].try_into().unwrap()) as usize, 10)
             }
@@ -273,9 +280,8 @@ async fn an_idle_websocket_is_pinged_then_closed() {
     // A client that answers pings (tungstenite does while it reads) outlives the timeout...
     use futures_util::{SinkExt, StreamExt};
     use tokio_tungstenite::tungstenite::Message;
-    let (mut alive, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{id}"))
-        .await
-        .unwrap();
+    let (mut alive, _) =
+        tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{id}")).await.unwrap();
     let (go, mut go_rx) = tokio::sync::oneshot::channel::<()>();
     let keeper = tokio::spawn(async move {
         let mut sent = false;
@@ -339,9 +345,14 @@ async fn steps_are_computed_once_and_paged() {
     .await;
     let (addr, shared) = (server.addr, server.shared.clone());
     let ann = guest(addr, "Ann").await;
-    let (_, g) =
-        http(addr, "POST", "/api/games", Some(&ann), Some(create("autoscooter", &["me", "bot:random"])))
-            .await;
+    let (_, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(create("autoscooter", &["me", "bot:random"])),
+    )
+    .await;
     let id = g["id"].as_str().unwrap().to_string();
     let mut c = Client::connect(addr, &id, Some(&ann)).await;
     play(&mut c, &shared, &id, 0, 5).await;
@@ -376,12 +387,14 @@ async fn steps_are_computed_once_and_paged() {
     assert_eq!(shared.metrics.steps_computed.load(Relaxed) - before, 1, "replayed once");
     assert!(shared.metrics.steps_cache_hits.load(Relaxed) >= 2 * rounds[0] as u64 - 1);
     // Without views: the same steps, smaller.
-    let (_, _, lean) = raw(addr, "GET", &format!("/api/games/{id}/steps?views=false&limit=5"), &[], None).await;
+    let (_, _, lean) =
+        raw(addr, "GET", &format!("/api/games/{id}/steps?views=false&limit=5"), &[], None).await;
     let v: Value = serde_json::from_str(&lean).unwrap();
     assert_eq!(v["steps"].as_array().unwrap().len(), 5);
     assert!(v["steps"][0].get("view").is_none());
     assert_eq!(shared.metrics.steps_computed.load(Relaxed) - before, 1);
-    let (status, _, e) = raw(addr, "GET", &format!("/api/games/{id}/steps?from=x"), &[], None).await;
+    let (status, _, e) =
+        raw(addr, "GET", &format!("/api/games/{id}/steps?from=x"), &[], None).await;
     assert_eq!(status, 400, "{e}");
 }
 
@@ -398,10 +411,14 @@ async fn a_track_is_stored_once_and_setups_are_capped() {
         assert_eq!(status, 201, "{g}");
         ids.push(g["id"].as_str().unwrap().to_string());
     }
-    let db = sqlx::SqlitePool::connect(&format!("sqlite://{}", dir.path().join("robodrome.db").display()))
-        .await
-        .unwrap();
-    let (blobs,): (i64,) = sqlx::query_as("SELECT count(*) FROM blobs").fetch_one(&db).await.unwrap();
+    let db = sqlx::SqlitePool::connect(&format!(
+        "sqlite://{}",
+        dir.path().join("robodrome.db").display()
+    ))
+    .await
+    .unwrap();
+    let (blobs,): (i64,) =
+        sqlx::query_as("SELECT count(*) FROM blobs").fetch_one(&db).await.unwrap();
     assert_eq!(blobs, 1, "one track, two games, one stored copy");
     for id in &ids {
         let (len,): (i64,) = sqlx::query_as("SELECT length(setup) FROM games WHERE id = ?")
@@ -420,9 +437,14 @@ async fn a_track_is_stored_once_and_setups_are_capped() {
     let dir = tempfile::tempdir().unwrap();
     let server = start_server(&dir, |c| c.limits.max_setup_bytes = 100).await;
     let ann = guest(server.addr, "Ann").await;
-    let (status, e) =
-        http(server.addr, "POST", "/api/games", Some(&ann), Some(create("bumping-bots", &["me", "open"])))
-            .await;
+    let (status, e) = http(
+        server.addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(create("bumping-bots", &["me", "open"])),
+    )
+    .await;
     assert_eq!((status, e["code"].as_str()), (400, Some("setup_too_large")));
 }
 
@@ -434,9 +456,14 @@ async fn the_lobby_pages_by_cursor_and_answers_304_when_unchanged() {
     let ann = guest(addr, "Ann").await;
     let mut made = Vec::new();
     for _ in 0..5 {
-        let (_, g) =
-            http(addr, "POST", "/api/games", Some(&ann), Some(create("autoscooter", &["me", "open"])))
-                .await;
+        let (_, g) = http(
+            addr,
+            "POST",
+            "/api/games",
+            Some(&ann),
+            Some(create("autoscooter", &["me", "open"])),
+        )
+        .await;
         made.push(g["id"].as_str().unwrap().to_string());
     }
     let mut seen = Vec::new();
@@ -464,7 +491,8 @@ async fn the_lobby_pages_by_cursor_and_answers_304_when_unchanged() {
     let (status, _, body) = raw(addr, "GET", "/api/games", &[("If-None-Match", &etag)], None).await;
     assert_eq!((status, body.as_str()), (304, ""));
     // A change (a new game) changes the ETag.
-    http(addr, "POST", "/api/games", Some(&ann), Some(create("autoscooter", &["me", "open"]))).await;
+    http(addr, "POST", "/api/games", Some(&ann), Some(create("autoscooter", &["me", "open"])))
+        .await;
     let (status, h2, _) = raw(addr, "GET", "/api/games", &[("If-None-Match", &etag)], None).await;
     assert_eq!(status, 200);
     assert_ne!(header(&h2, "etag"), Some(etag.as_str()));
