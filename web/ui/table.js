@@ -75,16 +75,34 @@ export async function showTable(root, id) {
     },
   });
 
-  function logEvent(ev, seq) {
+  function logLine(ev, seq) {
     const text = table.describe(ev);
-    if (!text) return;
+    if (!text) return null;
     const li = h('li', { 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' || ev.type === 'turn_started' ? 'round' : '' }, text);
     if (seq !== undefined) li.dataset.seq = seq;
+    return li;
+  }
+  function logEvent(ev, seq) {
+    const li = logLine(ev, seq);
+    if (!li) return;
     logList.append(li);
     while (logList.children.length > 400) logList.firstChild.remove();
     logList.scrollTop = logList.scrollHeight;
   }
-  if (history) for (const st of history.steps) for (const ev of st.events) { logEvent(ev, st.seq); if (table.note) table.note(ev); }
+  if (history) {
+    // The history at once: one insertion and one layout, not one per event (a long finished
+    // game has thousands of events).
+    const lines = [];
+    for (const st of history.steps) {
+      for (const ev of st.events) {
+        const li = logLine(ev, st.seq);
+        if (li) lines.push(li);
+        if (table.note) table.note(ev);
+      }
+    }
+    logList.append(...lines.slice(-400));
+    logList.scrollTop = logList.scrollHeight;
+  }
 
   // ---- state ----
   let seq = history ? history.steps.length - 1 : 0;
