@@ -165,11 +165,7 @@ async fn create(
 ) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
     // Both the identity's and the address's quota must have room; only then is each charged.
     let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
-    refuse(
-        &s,
-        [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())],
-        "games",
-    )?;
+    refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
     let _ = by_id.check(&who.id);
     if let Some(ip) = peer {
         let _ = by_addr.check(&ip);
