@@ -79,7 +79,7 @@ fn watch(rt: &tokio::runtime::Runtime, addr: SocketAddr, games: Vec<String>, see
 
 #[test]
 fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
-    let games = env_or("ROBODROME_CRASH_GAMES", 100);
+    let games = env_or("ROBODROME_CRASH_GAMES", 100).min(100);
     let kills = env_or("ROBODROME_CRASH_KILLS", 25);
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("crash.db");
@@ -114,7 +114,14 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
         );
         std::thread::sleep(Duration::from_millis(50 + rng.below(250) as u64));
         let running = rt
-            .block_on(client::expect(addr, "GET", "/api/games?status=running", None, None, 200))
+            .block_on(client::expect(
+                addr,
+                "GET",
+                "/api/games?status=running&limit=100",
+                None,
+                None,
+                200,
+            ))
             .unwrap();
         interrupted += running.as_array().map_or(0, Vec::len);
         child.kill().expect("SIGKILL");
@@ -127,9 +134,17 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
     let deadline = Instant::now() + Duration::from_secs(60);
     let finished: BTreeMap<String, Value> = rt.block_on(async {
         loop {
-            let list = client::expect(addr, "GET", "/api/games?status=finished", None, None, 200)
-                .await
-                .unwrap();
+            // One lobby page holds at most 100 games (docs/protocol.md).
+            let list = client::expect(
+                addr,
+                "GET",
+                "/api/games?status=finished&limit=100",
+                None,
+                None,
+                200,
+            )
+            .await
+            .unwrap();
             let list = list.as_array().cloned().unwrap_or_default();
             if list.len() == ids.len() || Instant::now() > deadline {
                 let mut out = BTreeMap::new();

@@ -8,7 +8,8 @@
 //!
 //! Cost: a finished game is replayed once (off the async threads) and its steps are kept as
 //! JSON text in a cache bounded by bytes ([`Cache`], least recently used out first); requests
-//! for a game being computed wait for that one computation. Answers are pages
+//! for a game being computed wait for that one computation. A running game's steps are cached
+//! by log length (a new action makes a new entry; the old ones age out of the cache). Answers are pages
 //! (`?from=&limit=`, at most `steps_page_bytes` of steps, at least one step) and `?views=false`
 //! leaves the views out (the table's history needs only the events). docs/protocol.md.
 
@@ -149,27 +150,30 @@ pub async fn steps(shared: &Arc<Shared>, id: &str, page: Page) -> Result<String,
     if row.status == Status::Open {
         return Err(ApiError::conflict("not_started", "the game has not started yet"));
     }
-    let doc = if row.status == Status::Finished {
-        let cell = shared.steps_cache.cell(id);
-        let mut computed = false;
-        let r = cell
-            .get_or_try_init(|| {
-                computed = true;
-                compute(shared.clone(), row)
-            })
-            .await
-            .cloned();
-        match &r {
-            Ok(d) if computed => shared.steps_cache.computed(id, d.bytes),
-            Ok(_) => {
-                shared.metrics.steps_cache_hits.fetch_add(1, Relaxed);
-            }
-            Err(_) => shared.steps_cache.forget_failed(id),
-        }
-        r?
-    } else {
-        compute(shared.clone(), row).await?
+    // A finished game is cached under its id; a running one under its id and log length (as a
+    // spectator sees it), so spectators asking between two actions share one computation.
+    let log = shared.store.log(id).await?;
+    let key = match row.status {
+        Status::Finished => id.to_string(),
+        _ => format!("{id}#{}", log.len()),
     };
+    let cell = shared.steps_cache.cell(&key);
+    let mut computed = false;
+    let r = cell
+        .get_or_try_init(|| {
+            computed = true;
+            compute(shared.clone(), row, log)
+        })
+        .await
+        .cloned();
+    match &r {
+        Ok(d) if computed => shared.steps_cache.computed(&key, d.bytes),
+        Ok(_) => {
+            shared.metrics.steps_cache_hits.fetch_add(1, Relaxed);
+        }
+        Err(_) => shared.steps_cache.forget_failed(&key),
+    }
+    let doc = r?;
     Ok(render(&doc, page, shared.config.limits.steps_page_bytes))
 }
 
@@ -204,8 +208,11 @@ fn render(doc: &Doc, page: Page, budget: usize) -> String {
 }
 
 /// Replay the stored log (off the async threads) into steps.
-async fn compute(shared: Arc<Shared>, row: crate::store::GameRow) -> Result<Arc<Doc>, ApiError> {
-    let log = shared.store.log(&row.id).await?;
+async fn compute(
+    shared: Arc<Shared>,
+    row: crate::store::GameRow,
+    log: Vec<crate::store::Entry>,
+) -> Result<Arc<Doc>, ApiError> {
     shared.metrics.steps_computed.fetch_add(1, Relaxed);
     tokio::task::spawn_blocking(move || build(&shared, &row, &log))
         .await
