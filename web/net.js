@@ -1,6 +1,9 @@
 // One game's WebSocket, speaking protocol v1 (docs/protocol.md): welcome, update, over,
 // presence, ack, error, pong. Reconnects by itself with backoff; every (re)connect is answered
-// by a fresh `welcome`, so the table never needs to patch a stale state.
+// by a fresh `welcome`, so the table never needs to patch a stale state. The game's static part
+// (board, rule tables) comes once per connection with the welcome, named by its content id; a
+// welcome without it (the answer to `sync`) gets the one kept for that id, so every `welcome`
+// dispatched carries `static`. Views never repeat it.
 
 export class GameSocket extends EventTarget {
   constructor(gameId) {
@@ -14,6 +17,8 @@ export class GameSocket extends EventTarget {
     this.state = 'connecting';
     this.pingTimer = null;
     this.lastPong = 0;
+    this.staticId = null;
+    this.staticData = null;
     this.online = () => { if (this.state !== 'open') this.reconnectNow(); };
     // The browser knows the network is gone before the socket does: say so at once.
     this.offline = () => this.drop();
@@ -87,9 +92,18 @@ export class GameSocket extends EventTarget {
     this.dispatchEvent(new CustomEvent('state', { detail: s }));
   }
 
+  /** Keep a game's static part under its content id (from a welcome or the game's steps). */
+  rememberStatic(id, data) {
+    if (id && data !== undefined && data !== null) { this.staticId = id; this.staticData = data; }
+  }
+
   receive(text) {
     let m;
     try { m = JSON.parse(text); } catch { return; }
+    if (m.type === 'welcome') {
+      if (m.static !== undefined) this.rememberStatic(m.static_id, m.static);
+      else if (m.static_id === this.staticId) m.static = this.staticData;
+    }
     if (m.type === 'pong') { this.lastPong = Date.now(); return; }
     this.lastPong = Date.now();
     if ((m.type === 'ack' || m.type === 'error') && m.id != null && this.pending.has(m.id)) {

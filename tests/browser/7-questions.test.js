@@ -19,10 +19,10 @@ const golden = (game, name) => JSON.parse(readFileSync(join(ROOT, 'crates', game
 
 /** `robodrome scenario --view 0` on a golden file's position with these actions: its exit and
  * output, with `view` the engine's view for seat 0 (what the server would send the client). */
-function play(file, actions) {
+function play(file, actions, seat = 0) {
   const doc = { ...file, actions };
   delete doc.expect;
-  const r = spawnSync(BIN, ['scenario', '--view', '0', '-'], { input: JSON.stringify(doc), encoding: 'utf8' });
+  const r = spawnSync(BIN, ['scenario', '--view', String(seat), '-'], { input: JSON.stringify(doc), encoding: 'utf8' });
   assert.ok(r.status === 0 || r.status === 3, `robodrome scenario: ${r.status} ${r.stderr}`);
   return { exit: r.status, out: JSON.parse(r.stdout) };
 }
@@ -43,9 +43,10 @@ function expectGolden(file, exit, out) {
   }
 }
 
-/** Draw `game`'s table in the page for seat 0 from a view; the actions it sends are collected. */
-async function drawTable(page, game, setup, view) {
-  await page.evaluate(async ([g, st, v]) => {
+/** Draw `game`'s table in the page for seat 0 from a view and the game's static part, as the
+ * server sends them; the actions it sends are collected. */
+async function drawTable(page, game, setup, stat, view, seat = 0) {
+  await page.evaluate(async ([g, st, sd, v, me]) => {
     const mod = (await import('/games/index.js')).gameModule(g);
     if (window.testTable) window.testTable.destroy();
     const box = document.getElementById('test-table') || document.body.appendChild(Object.assign(document.createElement('div'), { id: 'test-table' }));
@@ -54,13 +55,13 @@ async function drawTable(page, game, setup, view) {
     const [board, controls, players] = [el('board-area'), el('panel controls'), el('panel players-panel')];
     window.sent = [];
     window.testTable = mod.createTable({
-      board, controls, players, setup: st, names: (s) => `Seat ${s + 1}`, mySeats: [0], replay: false,
+      board, controls, players, setup: st, static: sd, names: (s) => `Seat ${s + 1}`, mySeats: [me], replay: false,
       speed: () => 0, say: () => {}, presence: () => null,
       act: async (a) => { window.sent.push(a); return true; },
     });
     window.testTable.show(v);
-    window.testTable.status(v, [0]);
-  }, [game, setup, view]);
+    window.testTable.status(v, [me]);
+  }, [game, setup, stat, view, seat]);
 }
 
 const sent = (page) => page.evaluate(() => window.sent);
@@ -96,7 +97,7 @@ test('RoboRally option questions and locked registers, answered on the table', (
       const { exit, out } = play(file, answers);
       assert.equal(exit, 0, `${name}: the answers so far are legal`);
       assert.equal(out.view.question?.kind, kind, `${name}: the view asks a ${kind} question`);
-      await drawTable(page, 'roborally', null, out.view);
+      await drawTable(page, 'roborally', null, out.static, out.view);
       assert.equal(await page.locator(`#test-table [data-question="${kind}"]`).count(), 1, `${name}: the ${kind} question is shown`);
       await page.click(want.option === null ? '#test-table #decline-option' : `#test-table [data-option="${want.option}"]`);
       const got = await sent(page);
@@ -108,7 +109,7 @@ test('RoboRally option questions and locked registers, answered on the table', (
     if (name === 'rr-7.4-decline-option.json') {
       // 5 damage: the next program has a hand of 4 and register 5 locked (RR-6.1, RR-6.2).
       assert.equal(out.view.phase, 'program');
-      await drawTable(page, 'roborally', null, out.view);
+      await drawTable(page, 'roborally', null, out.static, out.view);
       assert.equal(await page.locator('#test-table .hand .card').count(), 4, 'a hand of 9 - 5 cards');
       assert.deepEqual(await page.locator('#test-table .register.locked').evaluateAll((els) => els.map((e) => e.dataset.register)), ['5'], 'register 5 shown locked');
       for (let k = 1; k <= 4; k++) await page.keyboard.press(String(k));
@@ -123,6 +124,59 @@ test('RoboRally option questions and locked registers, answered on the table', (
   }
 }));
 
+test('Autoscooter: the rink, the chart, the letter ranges and the number columns are the ones the server sends', () => onClientPage(async (page) => {
+  // A golden file's position: a rink of 35 hexes (not the standard 38), car 1 at speed 1.
+  const file = golden('autoscooter', 'as-3.2-chart-n-and-a.json');
+  const { exit, out } = play(file, []);
+  assert.equal(exit, 0);
+  const st = out.static;
+  const letters = st.chart.map((e) => e.letter);
+  const lettersAt = (sd, speed) => { const r = sd.ranges.find((x) => x.speed === speed); const l = sd.chart.map((e) => e.letter); return l.slice(l.indexOf(r.first), l.indexOf(r.last) + 1); };
+  const shown = async () => ({
+    cells: await page.locator('#test-table svg.rink polygon.cell').count(),
+    sheet: await page.locator('#test-table .chart-sheet .chart-cell b').allTextContents(),
+    enabled: await page.locator('#test-table .letters button.letter:not([disabled])').evaluateAll((els) => els.map((e) => e.dataset.letter)),
+    numbers: await page.locator('#test-table .numbers button.num').evaluateAll((els) => els.map((e) => Number(e.dataset.number))),
+  });
+  await drawTable(page, 'autoscooter', null, st, out.view);
+  assert.deepEqual(await shown(), { cells: file.board.cells.length, sheet: letters, enabled: lettersAt(st, 1), numbers: st.columns[0] });
+  // The same position with other tables: the client follows them, it keeps no copy of its own.
+  const other = structuredClone(st);
+  other.chart.find((e) => e.letter === 'C').steps = [0, 0, 0];
+  other.ranges.find((r) => r.speed === 1).first = 'C';
+  other.ranges.find((r) => r.speed === 1).last = 'D';
+  other.columns[0] = [5, 7];
+  other.board.cells = other.board.cells.slice(0, 20);
+  await drawTable(page, 'autoscooter', null, other, out.view);
+  assert.deepEqual(await shown(), { cells: 20, sheet: letters, enabled: ['C', 'D'], numbers: [5, 7] });
+  await page.click('#test-table .letters button[data-letter="C"]');
+  assert.equal(await page.locator('#test-table polygon.path-hex').count(), 3, 'the preview follows the chart sent');
+}));
+
+test('RoboRally re-entry (RR-8.3): the table offers exactly the cells and facings the engine lists', () => onClientPage(async (page) => {
+  // Seats 0 and 1 share the archive [3,3]; seat 0 has re-entered on it, so seat 1 chooses a
+  // free cell around it and a facing with no robot within 3 cells in its line of sight (seat 2
+  // stands at [3,6]): [3,4] facing south is such a blocked choice (the golden file's error).
+  const file = golden('roborally', 'rr-8.3-reenter-line-of-sight.json');
+  const { exit, out } = play(file, file.actions.slice(0, 1), 1);
+  assert.equal(exit, 0);
+  const re = out.view.reentry;
+  assert.equal(re.seat, 1, 'the view names the re-entering robot');
+  await drawTable(page, 'roborally', null, out.static, out.view, 1);
+  const shown = await page.locator('#test-table rect.reenter-target').evaluateAll((els) => els.map((e) => e.dataset.reenter));
+  assert.deepEqual(shown, re.choices.map((c) => c.at.join(',')), 'the highlighted cells are the listed ones');
+  assert.ok(!shown.includes('3,3'), 'not the taken archive');
+  await page.click('#test-table button[data-reenter="3,4"]');
+  const enabled = await page.locator('#test-table .facings button[data-facing]:not([disabled])').evaluateAll((els) => els.map((e) => Number(e.dataset.facing)));
+  assert.deepEqual(enabled, re.choices.find((c) => c.at.join(',') === '3,4').facings, 'the facings offered are the listed ones');
+  assert.ok(!enabled.includes(2), 'south from [3,4] sees seat 2 at [3,6]');
+  await page.click(`#test-table .facings button[data-facing="${enabled[0]}"]`);
+  const got = await sent(page);
+  assert.deepEqual(got, [{ type: 'reenter', at: [3, 4], facing: enabled[0], powered_down: false }]);
+  const next = play(file, [file.actions[0], { seat: 1, ...got[0] }], 1);
+  assert.equal(next.exit, 0, `the engine accepts it: ${JSON.stringify(next.out.error || '')}`);
+}));
+
 test('Bumping Bots shocks: a pushed bot turned instead, per push cell and a chain\'s first bot', () => onClientPage(async (page) => {
   for (const name of ['bb-7.4-lateral-turn-speed4.json', 'bb-7.4-lateral-turn-speed5.json', 'bb-7.6-chain-turn-first-and-last.json']) {
     const file = golden('bumping-bots', name);
@@ -132,7 +186,7 @@ test('Bumping Bots shocks: a pushed bot turned instead, per push cell and a chai
     assert.equal(exit, 0);
     assert.equal(out.phase, 'shock_choice', `${name}: a shock question`);
     const { shock } = out.view;
-    await drawTable(page, 'bumping-bots', { board: file.board }, out.view);
+    await drawTable(page, 'bumping-bots', { board: file.board }, out.static, out.view);
     assert.equal(await page.locator('#test-table [data-shock^="0:"]').count(), shock.turn_cells ? 3 : 0, `${name}: a row per push cell`);
     assert.equal(await page.locator('#test-table [data-shock-first]').count(), shock.turn_first === null ? 0 : 3, `${name}: the first bot's row when it may turn`);
     const cells = Array.from({ length: shock.turn_cells }, (_, i) => (want.turn_passive || [])[i] || 0);

@@ -5,61 +5,52 @@
 // server and the engine decide every rule (a refused action comes back as an error).
 
 import { h, s, clear, sleep } from '../dom.js';
+import { rememberBoard, boardPreview } from '../ui/seat-table.js';
 import { DIRS, DIR_NAMES, key, neighbour, turn, centre, corners, edge, polygon, bounds } from '../hex.js';
 
 const SIZE = 40;
-const LETTERS = 'ABCDEFGHIJKLMNOP';
-// The car chart (chart.rs, AS-3.2): hex steps relative to the start facing, and the end facing.
-export const CHART = [
-  [[0], -2], [[0], -1], [[0], 0], [[0], 1], [[0], 2],
-  [[0, -1], -2], [[0, -1], -1], [[0, -1], 0], [[0, 0], -1], [[0, 0], 0],
-  [[0, 0], 1], [[0, 1], 0], [[0, 1], 1], [[0, 1], 2], [[0, 0], 2],
-  [[0, 0, 0], 0],
-];
+// Words for the chart's letters (the moves themselves come from the engine's chart).
 const LETTER_NOTES = {
   A: 'turn hard left', B: 'turn left', C: 'straight on', D: 'turn right', E: 'turn hard right',
   F: 'bend left, nose further left', G: 'bend left', H: 'side step left', I: 'straight, turn left',
   J: 'two straight', K: 'straight, turn right', L: 'side step right', M: 'bend right',
   N: 'bend right, nose further right', O: 'the spin', P: 'three straight',
 };
-// The letters the chart offers at a speed (AS-3.3), for the picker: the server checks.
-const RANGE = { 1: [0, 14], 2: [0, 15], 3: [5, 15] };
-const STANDARD = {
-  name: 'standard',
-  cells: [
-    [0, 0], [1, 0], [2, 0], [3, 0], [4, 0], [5, 0], [6, 0], [7, 0],
-    [0, 1], [1, 1], [2, 1], [3, 1], [4, 1], [5, 1], [6, 1],
-    [-1, 2], [0, 2], [1, 2], [2, 2], [3, 2], [4, 2], [5, 2], [6, 2],
-    [-1, 3], [0, 3], [1, 3], [2, 3], [3, 3], [4, 3], [5, 3],
-    [-2, 4], [-1, 4], [0, 4], [1, 4], [2, 4], [3, 4], [4, 4], [5, 4],
-  ],
-  starts: [
-    { at: [1, 0], facing: 1 }, { at: [6, 0], facing: 2 }, { at: [0, 1], facing: 0 }, { at: [6, 1], facing: 3 },
-    { at: [-1, 3], facing: 0 }, { at: [5, 3], facing: 3 }, { at: [-1, 4], facing: 5 }, { at: [4, 4], facing: 4 },
-  ],
-};
 
-/** Car `c`'s column of turn numbers on the log sheet (AS-2.1). */
-export const column = (c) => Array.from({ length: 11 }, (_, i) => 8 * i + ((c + 3 * i) % 8) + 1);
 export const carName = (c) => `car ${c + 1}`;
 const Car = (c) => `Car ${c + 1}`;
 
-/** The hexes a letter's move passes from `at` facing `facing`, and its end facing. */
-export function pathOf(at, facing, letter) {
-  const [steps, end] = CHART[LETTERS.indexOf(letter)];
-  const hexes = [];
-  let p = at;
-  for (const st of steps) {
-    p = neighbour(p, turn(facing, st));
-    hexes.push(p);
-  }
-  return { hexes, facing: turn(facing, end), steps: steps.map((st) => turn(facing, st)) };
-}
-
-function lettersAt(speed) {
-  const r = RANGE[speed];
-  if (!r) return [];
-  return LETTERS.slice(r[0], r[1] + 1).split('');
+/**
+ * The engine's tables from the game's static part (sent once per game, docs/protocol.md):
+ * the rink, the car chart (AS-3.2), the letters allowed at each speed (AS-3.3), each car's
+ * column of turn numbers (AS-2.1) and the last round. The client keeps no copy of them.
+ */
+export function rulesOf(st) {
+  const chart = new Map(st.chart.map((e) => [e.letter, e]));
+  const letters = st.chart.map((e) => e.letter);
+  return {
+    board: st.board,
+    letters,
+    lastRound: st.last_round,
+    /** The hexes a letter's move passes from `at` facing `facing`, and its end facing. */
+    path(at, facing, letter) {
+      const { steps, end } = chart.get(letter);
+      const hexes = [];
+      let p = at;
+      for (const st2 of steps) {
+        p = neighbour(p, turn(facing, st2));
+        hexes.push(p);
+      }
+      return { hexes, facing: turn(facing, end), steps: steps.map((st2) => turn(facing, st2)) };
+    },
+    /** The letters a car at `speed` may plot (none for a car standing still). */
+    lettersAt(speed) {
+      const r = st.ranges.find((x) => x.speed === speed);
+      return r ? letters.slice(letters.indexOf(r.first), letters.indexOf(r.last) + 1) : [];
+    },
+    /** Car `c`'s column of turn numbers on the log sheet. */
+    column(c) { return st.columns[c] || []; },
+  };
 }
 
 // ---------- pictures ----------
@@ -105,9 +96,9 @@ function carShape() {
 }
 
 /** One option of the chart as a small picture: the hexes passed and the end facing. */
-function chartPicture(letter) {
+function chartPicture(rules, letter) {
   const start = [0, 0];
-  const { hexes, facing } = pathOf(start, 0, letter);
+  const { hexes, facing } = rules.path(start, 0, letter);
   const all = [start, ...hexes];
   const sz = 10;
   const area = [];
@@ -126,8 +117,8 @@ function chartPicture(letter) {
 }
 
 /** The whole chart (AS-3.2) as a picture. */
-function chartSheet() {
-  return h('div.chart-sheet', LETTERS.split('').map((l) => h('div.chart-cell', { title: `${l}: ${LETTER_NOTES[l]}` }, [chartPicture(l), h('b', l)])));
+function chartSheet(rules) {
+  return h('div.chart-sheet', rules.letters.map((l) => h('div.chart-cell', { title: `${l}: ${LETTER_NOTES[l] || l}` }, [chartPicture(rules, l), h('b', l)])));
 }
 
 // ---------- the module ----------
@@ -146,25 +137,21 @@ export default {
   ],
   options: [{ key: 'beginners', title: 'Beginners (3 cars each for 2 players)' }],
   boardPreview(id) {
-    const svg = rinkSvg(STANDARD, { label: `${id} rink preview` });
-    const cars = s('g.cars');
-    STANDARD.starts.forEach((st, i) => {
-      const [x, y] = centre(st.at, SIZE);
-      cars.append(s('g.car.preview', { transform: `translate(${x},${y}) rotate(${st.facing * 60})`, style: `--car: var(--seat${i % 2})` }, carShape()));
+    return boardPreview('rink', this.boards, id, (b, meta) => {
+      const svg = rinkSvg(b, { label: `${meta.title} preview` });
+      const cars = s('g.cars');
+      (b.starts || []).forEach((st, i) => {
+        const [x, y] = centre(st.at, SIZE);
+        cars.append(s('g.car.preview', { transform: `translate(${x},${y}) rotate(${st.facing * 60})`, style: `--car: var(--seat${i % 2})` }, carShape()));
+      });
+      svg.append(cars);
+      return svg;
     });
-    svg.append(cars);
-    return svg;
   },
   createTable: (ctx) => new AutoscooterTable(ctx),
   describe,
-  boardOf,
+  rulesOf,
 };
-
-function boardOf(setup) {
-  const b = setup && setup.board;
-  if (b && Array.isArray(b.cells) && b.cells.length) return b;
-  return STANDARD;
-}
 
 function holderName(hd, names) {
   if (hd === 'box') return 'the box';
@@ -209,7 +196,11 @@ function describe(ev, names = (s) => `Seat ${s + 1}`) {
 class AutoscooterTable {
   constructor(ctx) {
     this.ctx = ctx;
-    this.board = boardOf(ctx.setup);
+    // The rink and the rule tables: the game's static part, as the server sent it.
+    this.rules = rulesOf(ctx.static);
+    this.board = this.rules.board;
+    const name = ctx.setup && ctx.setup.board && ctx.setup.board.name;
+    rememberBoard('rink', name || 'standard', this.board);
     this.cellSet = new Set(this.board.cells.map(key));
     this.view = null;
     this.waiting = [];
@@ -232,7 +223,7 @@ class AutoscooterTable {
     this.orderStrip = h('div.order-strip', { 'aria-label': 'Acting order' });
     this.roundInfo = h('div.round-info');
     ctx.board.append(h('div.board-head', [this.roundInfo, this.orderStrip]), h('div.rink-wrap', this.svg));
-    this.chartBox = h('details.chart-box', { open: window.innerWidth > 900 }, [h('summary', 'The car chart (AS-3.2)'), chartSheet()]);
+    this.chartBox = h('details.chart-box', { open: window.innerWidth > 900 }, [h('summary', 'The car chart (AS-3.2)'), chartSheet(this.rules)]);
     ctx.board.append(this.chartBox);
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
@@ -307,7 +298,7 @@ class AutoscooterTable {
     if (prevRound !== view.round) this.sel = { car: null, number: null, letter: null, wild: null, startHex: null };
     this.drawCars(view);
     this.roundInfo.replaceChildren(
-      h('span.round', [h('b', `Round ${Math.min(view.round, 11)}`), ' / 11']),
+      h('span.round', [h('b', `Round ${Math.min(view.round, this.rules.lastRound)}`), ` / ${this.rules.lastRound}`]),
       h('span.box', { title: 'Chits in the box' }, `Box: ${view.box}`),
     );
     this.drawOrder(view.order);
@@ -452,7 +443,7 @@ class AutoscooterTable {
       }, `${Car(c.car)}`))));
     }
     const used = new Set(car.used_numbers);
-    const col = column(car.car);
+    const col = this.rules.column(car.car);
     const unused = col.filter((n) => !used.has(n));
     if (this.sel.number === null || used.has(this.sel.number)) this.sel.number = null;
     box.append(h('div.pick-title', [h('b', `${Car(car.car)}`), ` · speed ${car.speed} · facing ${DIR_NAMES[car.facing]}`]));
@@ -465,13 +456,13 @@ class AutoscooterTable {
     if (car.speed === 0) {
       box.append(h('p.hint', 'This car stands still: when its number comes up you will start it by hand (pick a hex beside it and a facing).'));
     } else {
-      const allowed = new Set(lettersAt(car.speed));
+      const allowed = new Set(this.rules.lettersAt(car.speed));
       box.append(h('div.label', 'Move letter (the car chart; keys A–P)'));
-      box.append(h('div.letters', { role: 'group', 'aria-label': 'Move letter' }, LETTERS.split('').map((l) => h('button.letter', {
+      box.append(h('div.letters', { role: 'group', 'aria-label': 'Move letter' }, this.rules.letters.map((l) => h('button.letter', {
         type: 'button', disabled: !allowed.has(l), 'data-letter': l, 'aria-pressed': String(this.sel.letter === l),
-        class: this.sel.letter === l ? 'on' : '', title: `${l}: ${LETTER_NOTES[l]}`,
+        class: this.sel.letter === l ? 'on' : '', title: `${l}: ${LETTER_NOTES[l] || l}`,
         onclick: () => { this.sel.letter = l; this.refresh(); },
-      }, [chartPicture(l), h('b', l)]))));
+      }, [chartPicture(this.rules, l), h('b', l)]))));
     }
     const ready = this.sel.number !== null && (car.speed === 0 || this.sel.letter);
     const label = ready ? `Plot ${carName(car.car)}: ${this.sel.number}${car.speed ? ` · ${this.sel.letter}` : ''}` : 'Choose a number' + (car.speed ? ' and a letter' : '');
@@ -493,12 +484,12 @@ class AutoscooterTable {
   }
 
   wildControls(wild, box) {
-    const allowed = new Set(lettersAt(wild.speed));
+    const allowed = new Set(this.rules.lettersAt(wild.speed));
     box.append(h('div.pick-title', [h('b', 'The wild car'), ` · speed ${wild.speed} — the highest number this round steers it`]));
-    box.append(h('div.letters', { role: 'group', 'aria-label': 'Wild car letter' }, LETTERS.split('').map((l) => h('button.letter', {
+    box.append(h('div.letters', { role: 'group', 'aria-label': 'Wild car letter' }, this.rules.letters.map((l) => h('button.letter', {
       type: 'button', disabled: !allowed.has(l), 'data-letter': l, class: this.sel.wild === l ? 'on' : '', 'aria-pressed': String(this.sel.wild === l),
       onclick: () => { this.sel.wild = l; this.refresh(); },
-    }, [chartPicture(l), h('b', l)]))));
+    }, [chartPicture(this.rules, l), h('b', l)]))));
     box.append(h('button.btn.primary.commit#commit', { type: 'button', disabled: !this.sel.wild, onclick: () => this.commitWild() }, this.sel.wild ? `Plot the wild car: ${this.sel.wild}` : 'Choose a letter'));
   }
 
@@ -597,7 +588,7 @@ class AutoscooterTable {
   }
 
   drawPath(car, letter) {
-    const p = pathOf(car.at, car.facing, letter);
+    const p = this.rules.path(car.at, car.facing, letter);
     const pts = [car.at, ...p.hexes].map((c) => centre(c, SIZE));
     const taken = new Set(this.view.cars.filter((c) => c.car !== car.car).map((c) => key(c.at)));
     for (const hx of p.hexes) {
@@ -631,9 +622,9 @@ class AutoscooterTable {
     if (!wt || wt.kind !== 'plan' || !this.ctx.mySeats.some((s) => wt.seats.includes(s))) return;
     const car = this.view.cars.find((c) => c.car === this.sel.car);
     const L = e.key.length === 1 ? e.key.toUpperCase() : '';
-    if (L && LETTERS.includes(L)) {
-      if (car && this.nextCarToPlot() !== null) { if (lettersAt(car.speed).includes(L)) { this.sel.letter = L; this.refresh(); } }
-      else if (lettersAt((this.view.cars.find((c) => c.wild) || {}).speed).includes(L)) { this.sel.wild = L; this.refresh(); }
+    if (L && this.rules.letters.includes(L)) {
+      if (car && this.nextCarToPlot() !== null) { if (this.rules.lettersAt(car.speed).includes(L)) { this.sel.letter = L; this.refresh(); } }
+      else if (this.rules.lettersAt((this.view.cars.find((c) => c.wild) || {}).speed).includes(L)) { this.sel.wild = L; this.refresh(); }
       e.preventDefault();
     } else if (/^[1-8]$/.test(e.key)) {
       // 1–8: switch to that car, if it is one of yours still to plot.
@@ -642,7 +633,7 @@ class AutoscooterTable {
       if (mine) { this.sel = { ...this.sel, car: c, number: null, letter: null }; this.refresh(); e.preventDefault(); }
     } else if ((e.key === 'ArrowRight' || e.key === 'ArrowLeft') && car) {
       const used = new Set(car.used_numbers);
-      const free = column(car.car).filter((n) => !used.has(n));
+      const free = this.rules.column(car.car).filter((n) => !used.has(n));
       let i = free.indexOf(this.sel.number);
       i = e.key === 'ArrowRight' ? (i + 1) % free.length : (i <= 0 ? free.length - 1 : i - 1);
       this.sel.number = free[i];

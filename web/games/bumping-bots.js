@@ -1,4 +1,4 @@
-// Bumping Bots' table: the track in SVG from the setup's board (cells, walls, the start/finish
+// Bumping Bots' table: the track in SVG from the game's static part (cells, walls, the start/finish
 // line, the grid, obstacles and bumpers), the bots with speed and direction, the race order and
 // laps; speed buttons, the move with a rotation before the last cell and after, shock and orient
 // decisions when the engine asks, tuning cards. The engine decides every rule.
@@ -77,7 +77,8 @@ class BumpingBotsTable extends SeatTable {
 
   ensureBoard(view) {
     if (this.svg) return;
-    const board = this.ctx.setup && this.ctx.setup.board;
+    // The track: the game's static part (sent once per game), never inside a view.
+    const board = this.ctx.static && this.ctx.static.track;
     this.svg = s('svg.bb-track', { role: 'img', 'aria-label': 'The track' });
     this.gTrack = s('g');
     this.gObs = s('g');

@@ -1,4 +1,4 @@
-// RoboRally's table: the course in SVG from the view's board (belts with arrows, pushers,
+// RoboRally's table: the course in SVG from the game's static part (belts with arrows, pushers,
 // gears, lasers, flags, pits, walls, docks), robots with facing, flags and archive markers;
 // the hand of cards clicked (or typed) into five registers, locked registers, power down, submit;
 // the registers resolved step by step from the events; re-entry by clicking a cell and a facing;
@@ -115,11 +115,13 @@ class RoboRallyTable extends SeatTable {
   }
 
   mySeat() { return (this.ctx.mySeats || [])[0]; }
+  /** The course: the game's static part (sent once per game), never inside a view. */
+  board() { return this.ctx.static.board; }
   robot(view, seat) { return (view || this.view).robots.find((r) => r.seat === seat); }
 
   ensureBoard(view) {
     if (this.svg) return;
-    const b = view.board;
+    const b = this.board();
     this.svg = s('svg.course', { viewBox: `-4 -4 ${b.width * S + 8} ${b.height * S + 8}`, role: 'img', 'aria-label': 'The course' });
     this.gCourse = s('g.course-cells');
     this.gMarks = s('g.marks');
@@ -178,7 +180,7 @@ class RoboRallyTable extends SeatTable {
   }
 
   renderPlayers(view) {
-    const flags = view.board.flags.length;
+    const flags = this.board().flags.length;
     this.playersList('Robots', view.robots.map((r) => ({
       seat: r.seat,
       stats: [
@@ -282,40 +284,17 @@ class RoboRallyTable extends SeatTable {
     await this.ctx.act({ type: 'program', registers, power_down_next: !!this.sel.powerDown }, seat);
   }
 
-  reenterChoices(r) {
-    const b = this.view.board;
-    const taken = new Set(this.view.robots.filter((o) => o.at && o.seat !== r.seat).map((o) => `${o.at[0]},${o.at[1]}`));
-    const archive = cellAt(b, r.archive[0], r.archive[1]);
-    if (!taken.has(`${r.archive[0]},${r.archive[1]}`) && archive.kind !== 'void' && archive.kind !== 'pit') return [r.archive];
-    const out = [];
-    for (let dy = -1; dy <= 1; dy++) {
-      for (let dx = -1; dx <= 1; dx++) {
-        const x = r.archive[0] + dx, y = r.archive[1] + dy;
-        const c = cellAt(b, x, y);
-        if (c.kind === 'void' || c.kind === 'pit' || taken.has(`${x},${y}`)) continue;
-        out.push([x, y]);
-      }
-    }
-    return out;
+  /** RR-8.3: the cells the engine allows the re-entering robot, each with its facings. */
+  reentryCells(r) {
+    const re = this.view.reentry;
+    return re && re.seat === r.seat ? re.choices : [];
   }
 
-  /** RR-8.3 (a hint; the engine decides): no robot within 3 cells straight ahead, walls blocking. */
-  clearSight(at, d, seat) {
-    const b = this.view.board;
-    const robots = new Set(this.view.robots.filter((o) => o.at && o.seat !== seat).map((o) => `${o.at[0]},${o.at[1]}`));
-    let [x, y] = at;
-    for (let i = 0; i < 3; i++) {
-      if (wallAt(b, x, y, d)) return true;
-      x += STEP[d][0]; y += STEP[d][1];
-      if (cellAt(b, x, y).kind === 'void') return true;
-      if (robots.has(`${x},${y}`)) return false;
-    }
-    return true;
-  }
+  reenterChoices(r) { return this.reentryCells(r).map((c) => c.at); }
 
   facingsAt(at, r) {
-    const any = this.reenterChoices(r).some((c) => [0, 1, 2, 3].some((d) => this.clearSight(c, d, r.seat)));
-    return [0, 1, 2, 3].filter((d) => !any || this.clearSight(at, d, r.seat));
+    const c = this.reentryCells(r).find((x) => x.at[0] === at[0] && x.at[1] === at[1]);
+    return c ? c.facings : [];
   }
 
   reenterControls(box, r) {

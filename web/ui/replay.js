@@ -21,6 +21,8 @@ export async function showReplay(root, id, startStep) {
   const steps = data.steps;
   const last = steps.length - 1;
   const names = (seat) => seatLabel(data.seats[seat] || { seat, kind: 'open' });
+  // A game with a fixed number of rounds says its last in its static part (the engine's).
+  const lastRound = data.static && data.static.last_round;
 
   const page = h('div.table-page.replay', { 'data-game': id });
   root.append(page);
@@ -53,7 +55,7 @@ export async function showReplay(root, id, startStep) {
     ])])]),
   );
   const table = mod.createTable({
-    board, controls: ctrl, players, setup: data.setup, names, replay: true, mySeats: [], speed: animSpeed,
+    board, controls: ctrl, players, setup: data.setup, static: data.static, names, replay: true, mySeats: [], speed: animSpeed,
     act: async () => false, presence: () => null,
   });
 
@@ -80,7 +82,7 @@ export async function showReplay(root, id, startStep) {
     page.dataset.step = cur;
     const v = steps[cur].view;
     const entry = steps[cur].entry;
-    status.textContent = cur === 0 ? 'Before the first move' : `${v.turn !== undefined ? `Turn ${v.turn}` : `Round ${data.game === 'autoscooter' ? Math.min(v.round, 11) : v.round}`} · ${entryText(entry, names)}`;
+    status.textContent = cur === 0 ? 'Before the first move' : `${v.turn !== undefined ? `Turn ${v.turn}` : `Round ${lastRound ? Math.min(v.round, lastRound) : v.round}`} · ${entryText(entry, names)}`;
     for (const li of lines) {
       const s = Number(li.dataset.seq);
       li.hidden = s > cur;

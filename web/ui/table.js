@@ -56,13 +56,15 @@ export async function showTable(root, id) {
     }
   }
 
-  // The setup (the board) and the history for the log come from the steps of the game so far.
-  let setup = null;
-  let history = null;
-  try { history = await api.steps(id, { views: false }); setup = history.setup; } catch { /* an older server: standard board, log from now on */ }
+  // The setup, the game's static part (board, rule tables: sent once, never inside views) and
+  // the history for the log come from the steps of the game so far (without their views: the
+  // log needs only the events).
+  const history = await api.steps(id, { views: false });
+  const setup = history.setup;
+  sock.rememberStatic(history.static_id, history.static);
 
   const table = mod.createTable({
-    board, controls, players, setup, act, names, replay: false,
+    board, controls, players, setup, static: history.static, act, names, replay: false,
     get mySeats() { return mySeats; },
     speed: animSpeed,
     say: (text) => { status.textContent = text; status.className = 'status moving'; },
@@ -89,7 +91,7 @@ export async function showTable(root, id) {
     while (logList.children.length > 400) logList.firstChild.remove();
     logList.scrollTop = logList.scrollHeight;
   }
-  if (history) {
+  {
     // The history at once: one insertion and one layout, not one per event (a long finished
     // game has thousands of events).
     const lines = [];
@@ -105,7 +107,7 @@ export async function showTable(root, id) {
   }
 
   // ---- state ----
-  let seq = history ? history.steps.length - 1 : 0;
+  let seq = history.steps.length - 1;
   let view = null;
   let waiting = [];
   let deadline = null;
@@ -181,7 +183,7 @@ export async function showTable(root, id) {
     const m = e.detail;
     switch (m.type) {
       case 'welcome':
-        if (m.seq > seq && history) {
+        if (m.seq > seq) {
           // Back after a gap: the events missed are in the steps; the view is fresh.
           api.steps(id, { views: false }).then((st) => { for (const s of st.steps.slice(seq + 1, m.seq + 1)) for (const ev of s.events) logEvent(ev, s.seq); }).catch(() => {});
         }

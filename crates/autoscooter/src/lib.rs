@@ -30,6 +30,7 @@ pub mod resolve;
 pub mod setup;
 pub mod sheet;
 mod state;
+pub mod static_data;
 pub mod svg;
 pub mod view;
 
@@ -40,6 +41,7 @@ pub use event::{CrashKind, Event, Holder, Path};
 pub use resolve::Preview;
 pub use setup::{CarSetup, PlayerSetup, Setup, Variants, WildCar};
 pub use state::{Autoscooter, Car, Plot};
+pub use static_data::Static;
 pub use view::View;
 
 use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SetupError};
@@ -94,6 +96,7 @@ impl Game for Autoscooter {
     type Event = Event;
     type Error = ActionError;
     type View = View;
+    type Static = Static;
 
     fn new(setup: &Setup, seed: u64) -> Result<Self, SetupError> {
         Autoscooter::create(setup, seed)
@@ -275,6 +278,10 @@ impl Game for Autoscooter {
 
     fn view(&self, observer: Observer) -> View {
         self.make_view(observer)
+    }
+
+    fn static_data(&self) -> Static {
+        Static::of(&self.board)
     }
 
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {

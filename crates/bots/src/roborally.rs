@@ -48,9 +48,10 @@ pub fn distance_map(board: &Board, target: Sq) -> Vec<u16> {
 /// Where a robot standing on `at` facing `facing` ends after one register holding a card of
 /// kind `kind` and the board's belts and gears (RR-5.2, RR-5.3), ignoring other robots, pushers
 /// (they depend on the register) and lasers; `None` if it would fall into a pit or off the
-/// board. The model's moves ([`model::moves`]) in register 0, which no pusher pushes in.
+/// board. The game crate's one-robot steps (`roborally::solo::moves`) in register 0, which no
+/// pusher pushes in.
 fn register_effect(board: &Board, at: Sq, facing: SqDir, kind: CardKind) -> Option<(Sq, SqDir)> {
-    model::moves(board, at, facing, Some(kind), 0)
+    roborally::solo::moves(board, at, facing, Some(kind), 0)
 }
 
 /// The index of (cell, facing) in a [`card_map`].

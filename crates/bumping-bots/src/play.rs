@@ -253,6 +253,7 @@ impl Game for BumpingBots {
     type Event = Event;
     type Error = BbError;
     type View = View;
+    type Static = crate::view::Static;
 
     fn new(setup: &Setup, seed: u64) -> Result<Self, SetupError> {
         let mut g = BumpingBots::from_setup(setup, seed)?;
@@ -325,6 +326,10 @@ impl Game for BumpingBots {
 
     fn view(&self, observer: Observer) -> View {
         View::of(self, observer)
+    }
+
+    fn static_data(&self) -> crate::view::Static {
+        crate::view::Static { track: self.board.spec.clone() }
     }
 
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {

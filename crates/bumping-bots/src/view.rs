@@ -67,6 +67,13 @@ pub struct ShockView {
     pub turn_first: Option<Seat>,
 }
 
+/// Bumping Bots' static part ([`engine::Game::Static`]): the track (cells, walls, finish line,
+/// start grid, the obstacles' starting places and the laps), sent once per game.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Static {
+    pub track: crate::track::BoardSpec,
+}
+
 /// The position as one observer may see it; for `Omniscient` it is the scenario `state`.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct View {

@@ -151,8 +151,13 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     type Action: Clone + Debug + PartialEq + Send + Sync + Serialize + DeserializeOwned;
     type Event: GameEvent;
     type Error: RuleError;
-    /// A redacted picture of the state for one observer.
+    /// A redacted picture of the state for one observer: what may change during the game.
     type View: Clone + Debug + Serialize;
+    /// What never changes during one game and every observer may see: the board (rink, course,
+    /// track) and the rule tables a client draws or checks with (Autoscooter's chart). Sent to a
+    /// client once per game and referenced by a content id, so that views carry only what
+    /// changes. A game with nothing static uses `()`.
+    type Static: Clone + Debug + Serialize;
 
     /// Start a game. The engine plays on by itself to the first decision.
     fn new(setup: &Self::Setup, seed: u64) -> Result<Self, SetupError>;
@@ -179,6 +184,9 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     fn sample_action(&self, seat: Seat, rng: &mut Rng) -> Option<Self::Action>;
     /// The state as an observer may see it.
     fn view(&self, observer: Observer) -> Self::View;
+    /// The game's static part ([`Game::Static`]): the same value from the first decision to
+    /// the end, whatever is played, and the same for every observer.
+    fn static_data(&self) -> Self::Static;
     /// A copy in which what `seat` cannot see is resampled (and the RNG reseeded), for search.
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self;
 }

@@ -14,6 +14,17 @@ pub const VERSION: u8 = 1;
 /// The largest frame a client may send, in bytes.
 pub const MAX_FRAME: usize = 64 * 1024;
 
+/// The content id of a game's static part: 16 hex digits of the 64-bit FNV-1a hash of its JSON
+/// text as the server sends it. Equal static data gives equal ids (a client may cache by id).
+pub fn static_id(static_json: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in static_json.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
 /// A message on the wire: the version, then the message's own fields.
 #[derive(Serialize)]
 struct Envelope<'a, T> {
@@ -53,6 +64,13 @@ pub enum ServerMsg {
         seats: Vec<u8>,
         /// Number of log entries applied so far.
         seq: u64,
+        /// The content id of the game's static part (board, rule tables): [`static_id`].
+        static_id: String,
+        /// The game's static part itself: on the welcome that opens a connection (left out on
+        /// the welcome that answers `sync`: the connection has it already). Views and updates
+        /// never repeat it.
+        #[serde(rename = "static", default, skip_serializing_if = "Option::is_none")]
+        static_data: Option<Value>,
         view: Value,
         /// The seats that owe a decision now (empty when the game is over).
         waiting: Vec<u8>,
@@ -394,6 +412,38 @@ mod tests {
             ErrorCode::TooLarge
         );
         assert_eq!(ClientMsg::parse(r#"{"v":1,"type":"ping"}"#).unwrap(), ClientMsg::Ping);
+    }
+
+    #[test]
+    fn static_ids_are_fnv1a_of_the_text() {
+        // The FNV-1a 64 reference values: the empty string and "a".
+        assert_eq!(static_id(""), "cbf29ce484222325");
+        assert_eq!(static_id("a"), "af63dc4c8601ec8c");
+        assert_ne!(static_id(r#"{"board":1}"#), static_id(r#"{"board":2}"#));
+    }
+
+    #[test]
+    fn a_welcome_carries_static_data_under_static() {
+        let w = ServerMsg::Welcome {
+            game_id: "g".into(),
+            game: "x".into(),
+            seats: vec![0],
+            seq: 0,
+            static_id: static_id("{}"),
+            static_data: Some(serde_json::json!({"board": [1]})),
+            view: serde_json::json!({}),
+            waiting: vec![],
+            time_left_ms: None,
+        };
+        let v: Value = serde_json::from_str(&w.to_frame()).unwrap();
+        assert_eq!(v["static"], serde_json::json!({"board": [1]}));
+        assert_eq!(ServerMsg::from_frame(&w.to_frame()).unwrap(), w);
+        let mut sync = w.clone();
+        if let ServerMsg::Welcome { static_data, .. } = &mut sync {
+            *static_data = None;
+        }
+        let v: Value = serde_json::from_str(&sync.to_frame()).unwrap();
+        assert!(v.get("static").is_none());
     }
 
     #[test]

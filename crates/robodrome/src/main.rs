@@ -29,8 +29,8 @@ enum Command {
     Scenario {
         /// The scenario file, or `-` for standard input.
         file: PathBuf,
-        /// Also print the engine's view for this seat (0-based) as `view`: the JSON a client
-        /// is sent in that position.
+        /// Also print the engine's view for this seat (0-based) as `view` and the game's
+        /// static part as `static`: the JSON a client is sent in that position.
         #[arg(long, value_name = "SEAT")]
         view: Option<u8>,
     },

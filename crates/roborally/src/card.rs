@@ -15,6 +15,45 @@ pub enum CardKind {
     Move3,
 }
 
+impl CardKind {
+    /// Every kind, in declaration order (the discriminants index tables by kind).
+    pub const ALL: [CardKind; 7] = [
+        CardKind::Uturn,
+        CardKind::Left,
+        CardKind::Right,
+        CardKind::Backup,
+        CardKind::Move1,
+        CardKind::Move2,
+        CardKind::Move3,
+    ];
+
+    /// Forward steps (negative: back up), or 0 for a rotation (RR-5.2).
+    pub const fn steps(self) -> i32 {
+        match self {
+            CardKind::Move1 => 1,
+            CardKind::Move2 => 2,
+            CardKind::Move3 => 3,
+            CardKind::Backup => -1,
+            _ => 0,
+        }
+    }
+
+    /// Quarter turns clockwise (RR-5.2: left −1, right +1, U-turn +2).
+    pub const fn turn(self) -> i32 {
+        match self {
+            CardKind::Left => -1,
+            CardKind::Right => 1,
+            CardKind::Uturn => 2,
+            _ => 0,
+        }
+    }
+
+    /// How many cards of this kind the deck holds (RR-1.1).
+    pub const fn count(self) -> u8 {
+        TABLE[self as usize].1 as u8
+    }
+}
+
 /// A program card, written `{"card": "move1", "priority": 560}`. The priority identifies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Card {
@@ -58,23 +97,12 @@ impl Card {
 
     /// Forward steps (negative: back up), or 0 for a rotation.
     pub const fn steps(self) -> i32 {
-        match self.card {
-            CardKind::Move1 => 1,
-            CardKind::Move2 => 2,
-            CardKind::Move3 => 3,
-            CardKind::Backup => -1,
-            _ => 0,
-        }
+        self.card.steps()
     }
 
     /// Quarter turns clockwise (RR-5.2: left −1, right +1, U-turn +2).
     pub const fn turn(self) -> i32 {
-        match self.card {
-            CardKind::Left => -1,
-            CardKind::Right => 1,
-            CardKind::Uturn => 2,
-            _ => 0,
-        }
+        self.card.turn()
     }
 }
 
@@ -93,6 +121,16 @@ pub fn full_deck() -> Vec<Card> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn kinds_index_the_table_and_count_the_deck() {
+        for (k, kind) in CardKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind as usize, k);
+            assert_eq!(TABLE[k].0, kind);
+            let n = full_deck().iter().filter(|c| c.card == kind).count();
+            assert_eq!(kind.count() as usize, n, "{kind:?}");
+        }
+    }
 
     #[test]
     fn rr_1_1_deck_table() {

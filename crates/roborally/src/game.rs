@@ -5,7 +5,7 @@ use crate::error::ActionError;
 use crate::event::Event;
 use crate::option::OptionCard;
 use crate::setup::Setup;
-use crate::view::View;
+use crate::view::{BoardView, Static, View};
 use crate::{Action, Pending, Phase, RoboRally};
 use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SeatSet, SetupError};
 use grid::SqDir;
@@ -17,6 +17,7 @@ impl Game for RoboRally {
     type Event = Event;
     type Error = ActionError;
     type View = View;
+    type Static = Static;
 
     fn new(setup: &Setup, seed: u64) -> Result<Self, SetupError> {
         let mut g = RoboRally::from_setup(setup, seed)?;
@@ -249,6 +250,10 @@ impl Game for RoboRally {
 
     fn view(&self, observer: Observer) -> View {
         View::of(self, observer)
+    }
+
+    fn static_data(&self) -> Static {
+        Static { board: BoardView::of(&self.board) }
     }
 
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {

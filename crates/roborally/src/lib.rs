@@ -38,6 +38,7 @@ pub mod robot;
 pub mod scenario_state;
 pub mod setup;
 pub mod sim;
+pub mod solo;
 pub mod view;
 
 pub use board::{Board, Course};
@@ -48,7 +49,7 @@ pub use option::OptionCard;
 pub use robot::Robot;
 pub use setup::{BoardSpec, RobotSetup, ScenarioSetup, Setup, StartPhase, Variants};
 pub use sim::{GameSummary, random_game, random_game_capped};
-pub use view::View;
+pub use view::{Static, View};
 
 use deck::Deck;
 use engine::{Rng, Seat};

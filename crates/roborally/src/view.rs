@@ -75,11 +75,36 @@ pub struct View {
     pub discard_pile: usize,
     pub winner: Option<Seat>,
     pub timer_seconds: u32,
-    /// The course (public, read-only): what a client draws.
-    pub board: BoardView,
     /// The option-card question owed now, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub question: Option<QuestionView>,
+    /// In the `reenter` phase: the robot re-entering now and every choice the rules allow it
+    /// (RR-8.3; public: it follows from the positions).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reentry: Option<ReentryView>,
+}
+
+/// RR-8.3: where the re-entering robot may come back and which facings each cell allows
+/// (the archive with every facing; else the free cells of the nearest ring with a facing whose
+/// line of sight is clear, or any facing when no choice is clear).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReentryView {
+    pub seat: Seat,
+    pub archive: Sq,
+    /// Cells in row-major order, each with its allowed facings (N, E, S, W order).
+    pub choices: Vec<ReentryCell>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ReentryCell {
+    pub at: Sq,
+    pub facings: Vec<SqDir>,
+}
+
+/// RoboRally's static part ([`engine::Game::Static`]): the course, sent once per game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Static {
+    pub board: BoardView,
 }
 
 /// One cell of [`BoardView`] (the kinds of [`crate::board::Cell`], every field named).
@@ -207,7 +232,10 @@ impl View {
             discard_pile: g.deck.discard.len(),
             winner: g.winner,
             timer_seconds: g.rules.timer_seconds,
-            board: BoardView::of(&g.board),
+            reentry: match &g.phase {
+                Phase::Reenter { queue } => queue.first().map(|&i| reentry_view(g, i)),
+                _ => None,
+            },
             question: g.pending.front().map(|p| {
                 let seat = |i: usize| g.robots[i].seat;
                 match *p {
@@ -228,6 +256,20 @@ impl View {
             }),
         }
     }
+}
+
+/// The re-entry choices of robot `i`, grouped by cell.
+fn reentry_view(g: &RoboRally, i: usize) -> ReentryView {
+    let mut moves = g.reentry_moves(i);
+    moves.sort_by_key(|&(c, d)| (c.y, c.x, d.index()));
+    let mut choices: Vec<ReentryCell> = Vec::new();
+    for (at, d) in moves {
+        match choices.last_mut() {
+            Some(c) if c.at == at => c.facings.push(d),
+            _ => choices.push(ReentryCell { at, facings: vec![d] }),
+        }
+    }
+    ReentryView { seat: g.robots[i].seat, archive: g.robots[i].archive, choices }
 }
 
 impl RoboRally {

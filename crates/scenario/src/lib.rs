@@ -104,6 +104,10 @@ struct Output<'a> {
     /// With [`run_with_view`]: the engine's view for that seat (what a client is sent).
     #[serde(skip_serializing_if = "Option::is_none")]
     view: Option<Value>,
+    /// With [`run_with_view`]: the game's static part (board, rule tables), which a client
+    /// receives once per game beside its views.
+    #[serde(rename = "static", skip_serializing_if = "Option::is_none")]
+    static_data: Option<Value>,
 }
 
 #[derive(Serialize)]
@@ -223,6 +227,8 @@ fn run_game<G: ScenarioGame>(
         error,
         view: view
             .map(|s| serde_json::to_value(game.view(Observer::Seat(s))).expect("views serialise")),
+        static_data: view
+            .map(|_| serde_json::to_value(game.static_data()).expect("static data serialises")),
     };
     let mut stdout = serde_json::to_string_pretty(&out).expect("output serialises");
     stdout.push('\n');

@@ -36,6 +36,9 @@ pub trait AnyGame: Send + Sync {
     /// The same view as JSON text, serialised directly (no JSON value built on the way).
     fn view_text(&self, observer: Observer) -> String;
     fn outcome_json(&self) -> Option<Value>;
+    /// The game's static part (`Game::static_data`) as JSON text: sent once per connection,
+    /// never inside views.
+    fn static_text(&self) -> String;
     /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow).
     fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
@@ -78,6 +81,9 @@ impl<G: Game + HasBots> AnyGame for G {
     }
     fn outcome_json(&self) -> Option<Value> {
         self.outcome().map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
+    }
+    fn static_text(&self) -> String {
+        serde_json::to_string(&self.static_data()).unwrap_or_else(|_| "null".into())
     }
     fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value> {
         if !Game::decision(self)?.owes(seat) {
@@ -255,6 +261,52 @@ mod tests {
         assert!(ok.events.iter().any(|(a, _)| *a == Audience::Seat(Seat(0))));
         let too_many = SetupRequest { players: 9, ..req };
         assert!(k.make_setup(&too_many).is_err());
+    }
+
+    /// The static part is the same from the start to the end of a game (so sending it once is
+    /// enough), it is not repeated inside views, and its content id follows its content.
+    #[test]
+    fn static_data_never_changes_during_a_game_and_stays_out_of_views() {
+        let r = Registry::standard();
+        for name in r.names() {
+            let k = r.get(name).unwrap();
+            let req = SetupRequest { players: 4, board: None, variants: None, options: None };
+            let setup = k.make_setup(&req).unwrap();
+            for seed in 0..3 {
+                let mut g = k.start(&setup, seed).unwrap();
+                let first = g.static_text();
+                assert!(first.len() > 100, "{name}: a board is static data");
+                let mut rng = Rng::seeded(seed);
+                for _ in 0..400 {
+                    let Some(d) = g.decision() else { break };
+                    let seat = d.seats().first().unwrap();
+                    let a = g.bot_action(&BotSpec::Random, seat, &mut rng).unwrap();
+                    g.apply_json(seat, &a).unwrap();
+                    assert_eq!(g.static_text(), first, "{name} seed {seed}");
+                }
+                let view = g.view_text(Observer::Omniscient);
+                let board: Value = serde_json::from_str(&first).unwrap();
+                let part = board.as_object().unwrap().values().next().unwrap().to_string();
+                assert!(!view.contains(&part), "{name}: the view repeats the static data");
+            }
+        }
+        let a = r.get("autoscooter").unwrap();
+        let req = |b: Option<&str>| SetupRequest {
+            players: 2,
+            board: b.map(String::from),
+            variants: None,
+            options: None,
+        };
+        let id = |b| {
+            protocol::static_id(&a.start(&a.make_setup(&req(b)).unwrap(), 1).unwrap().static_text())
+        };
+        assert_eq!(id(None), id(Some("standard")));
+        let rr = r.get("roborally").unwrap();
+        let course = |c: &str| {
+            let s = rr.make_setup(&SetupRequest { board: Some(c.into()), ..req(None) }).unwrap();
+            protocol::static_id(&rr.start(&s, 1).unwrap().static_text())
+        };
+        assert_ne!(course("first-steps"), course("grand-tour"));
     }
 
     #[test]

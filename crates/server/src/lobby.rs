@@ -246,6 +246,7 @@ impl Shared {
             "log": log,
             "outcome": row.outcome,
             "final": game.view_json(engine::Observer::Omniscient),
+            "static": serde_json::from_str::<Value>(&game.static_text()).unwrap_or(Value::Null),
         }))
     }
 }

@@ -74,6 +74,9 @@ struct Presence {
 pub struct Room {
     id: String,
     game: Box<dyn AnyGame>,
+    /// The game's static part (sent once per connection) and its content id.
+    static_data: Value,
+    static_id: String,
     seed: u64,
     seats: Vec<SeatOwner>,
     seq: u64,
@@ -111,8 +114,13 @@ impl Room {
                 stand_in: false,
             })
             .collect();
+        let static_text = game.static_text();
+        let static_id = protocol::static_id(&static_text);
+        let static_data = serde_json::from_str(&static_text).unwrap_or(Value::Null);
         let room = Room {
             id,
+            static_data,
+            static_id,
             timer: timer_secs.filter(|&t| t > 0).map(|t| Duration::from_secs(t as u64)),
             game,
             seed,
@@ -178,11 +186,11 @@ impl Room {
                     }
                 }
                 self.subs.insert(conn, Sub { observer, out });
-                self.send_welcome(conn);
+                self.send_welcome(conn, true);
                 let _ = done.send(());
             }
             Cmd::Unsubscribe { conn } => self.drop_sub(conn),
-            Cmd::Sync { conn } => self.send_welcome(conn),
+            Cmd::Sync { conn } => self.send_welcome(conn, false),
             Cmd::Act { conn, seat, action, id, received } => {
                 let Some(sub) = self.subs.get(&conn) else { return };
                 let own = match sub.observer {
@@ -431,7 +439,8 @@ impl Room {
         self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64)
     }
 
-    fn send_welcome(&mut self, conn: u64) {
+    /// The welcome: with the static part on a new connection (`with_static`), without on `sync`.
+    fn send_welcome(&mut self, conn: u64, with_static: bool) {
         let Some(sub) = self.subs.get(&conn) else { return };
         let seats = match sub.observer {
             Observer::Seat(s) => vec![s.0],
@@ -442,6 +451,8 @@ impl Room {
             game: self.game.name().to_string(),
             seats,
             seq: self.seq,
+            static_id: self.static_id.clone(),
+            static_data: with_static.then(|| self.static_data.clone()),
             view: self.game.view_json(sub.observer),
             waiting: self.waiting(),
             time_left_ms: self.time_left_ms(),

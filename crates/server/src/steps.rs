@@ -231,6 +231,8 @@ fn build(
         .get(&row.game)
         .ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
     let mut g = kind.start(&row.setup, row.seed).map_err(ApiError::Internal)?;
+    let static_text = g.static_text();
+    let static_data: Value = serde_json::from_str(&static_text).unwrap_or(Value::Null);
     let mut steps = Vec::with_capacity(log.len() + 1);
     let step = |seq: usize, entry: &Value, events: &[Value], view: String| Step {
         open: format!(
@@ -270,6 +272,8 @@ fn build(
         "game": row.game,
         "status": row.status.as_str(),
         "setup": row.setup,
+        "static_id": protocol::static_id(&static_text),
+        "static": static_data,
         "seats": crate::lobby::info(row).seats,
         "outcome": row.outcome,
     })

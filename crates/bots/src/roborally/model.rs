@@ -1,12 +1,12 @@
 //! A model of one robot alone on the board, register by register, for the search's expectation
-//! over the next deal. It is the bot's picture of the rules, not the rules (they live in the
-//! `roborally` crate): a test plays random solo programs through the engine and checks the
-//! model agrees (`tests/roborally_model.rs`).
+//! over the next deal. Its tables are built by calling the game crate's own one-robot element
+//! steps (`roborally::solo::register`: the card, belts, pushers, gears and board lasers, the
+//! same board functions the engine's elements call); the deck counts are `CardKind::count`.
+//! A test plays random solo programs through the engine and checks the model still agrees
+//! (`tests/roborally_model.rs`).
 //!
-//! Per register (RR-5): the card (single steps, walls stop, a pit or the edge destroys,
-//! RR-5.2, RR-8.1), express belts then all belts with rotating sections (RR-5.3 steps 1–2),
-//! active pushers (step 3), gears (step 4), board lasers (RR-5.4; 10 damage destroys), then the
-//! next flag and the archive (RR-5.5). At the end of the turn a repair site or flag repairs 1
+//! Per register (RR-5): `roborally::solo::register` (RR-5.2 to RR-5.4; 10 damage destroys),
+//! then the next flag and the archive (RR-5.5). At the end of the turn a repair site or flag repairs 1
 //! (RR-6.1); a destroyed robot comes back on its archive with 2 damage and a life less (RR-8).
 //! A powered-down turn (RR-4.4) is the board alone acting. Other robots, robot lasers and
 //! option cards are not modelled.
@@ -15,28 +15,28 @@
 //! shared) through precomputed register tables.
 
 use grid::{Sq, SqDir};
-use roborally::board::Cell;
+use roborally::solo::register;
 use roborally::{Board, CardKind};
 
 /// A destroyed robot's state index.
 pub const DEAD: u16 = u16::MAX;
 
 /// Card kinds in [`CardKind`] order (its discriminants index every table here).
-pub const KINDS: [CardKind; 7] = [
-    CardKind::Uturn,
-    CardKind::Left,
-    CardKind::Right,
-    CardKind::Backup,
-    CardKind::Move1,
-    CardKind::Move2,
-    CardKind::Move3,
-];
+pub const KINDS: [CardKind; 7] = CardKind::ALL;
 
 /// The kind index of an empty register (a powered-down robot's): the board still acts.
 pub const NONE: u8 = 7;
 
-/// RR-1.1: how many cards of each kind the deck holds, in [`KINDS`] order.
-pub const DECK: [u8; 7] = [6, 18, 18, 6, 18, 12, 6];
+/// RR-1.1: how many cards of each kind the deck holds, in [`KINDS`] order (the game crate's).
+pub const DECK: [u8; 7] = {
+    let mut d = [0u8; 7];
+    let mut k = 0;
+    while k < 7 {
+        d[k] = KINDS[k].count();
+        k += 1;
+    }
+    d
+};
 
 /// One register's outcome from a state: the new state (cell × 4 + facing, or [`DEAD`]) and the
 /// board lasers' damage.
@@ -241,121 +241,6 @@ impl Model {
         }
         self.end_turn(s, [u8::MAX; 5])
     }
-}
-
-/// One register for a robot alone on `board` from `at` facing `facing` with a card of `kind`
-/// (`None`: no card, powered down) in register `reg`: where it ends (`None`: destroyed) and
-/// the board lasers' damage there.
-pub fn register(
-    board: &Board,
-    at: Sq,
-    facing: SqDir,
-    kind: Option<CardKind>,
-    reg: u8,
-) -> (Option<(Sq, SqDir)>, u8) {
-    match moves(board, at, facing, kind, reg) {
-        Some((at, facing)) => (Some((at, facing)), laser_damage(board, at)),
-        None => (None, 0),
-    }
-}
-
-/// Where register `reg` takes the robot (`None`: destroyed): the card, belts, pushers, gears.
-pub fn moves(
-    board: &Board,
-    at: Sq,
-    facing: SqDir,
-    kind: Option<CardKind>,
-    reg: u8,
-) -> Option<(Sq, SqDir)> {
-    let (mut at, mut facing) = (at, facing);
-    let falls = |s: Sq| matches!(board.cell(s), Cell::Void | Cell::Pit);
-    // RR-5.2: the card.
-    let (steps, dir) = match kind {
-        None => (0, facing),
-        Some(CardKind::Move1) => (1, facing),
-        Some(CardKind::Move2) => (2, facing),
-        Some(CardKind::Move3) => (3, facing),
-        Some(CardKind::Backup) => (1, facing.opposite()),
-        Some(CardKind::Left) => (0, facing.turn(-1)),
-        Some(CardKind::Right) => (0, facing.turn(1)),
-        Some(CardKind::Uturn) => (0, facing.turn(2)),
-    };
-    if steps == 0 {
-        facing = dir;
-    }
-    for _ in 0..steps {
-        if board.wall(at, dir) {
-            break;
-        }
-        at = at.neighbour(dir);
-        if falls(at) {
-            return None;
-        }
-    }
-    // RR-5.3 steps 1–2: express belts, then every belt; a rotating section turns the robot.
-    for express_only in [true, false] {
-        let Cell::Belt(b) = board.cell(at) else { continue };
-        if (express_only && !b.express) || board.wall(at, b.dir) {
-            continue;
-        }
-        at = at.neighbour(b.dir);
-        if falls(at) {
-            return None;
-        }
-        if let Cell::Belt(n) = board.cell(at)
-            && n.from.is_some()
-        {
-            if n.dir == b.dir.turn(1) {
-                facing = facing.turn(1);
-            } else if n.dir == b.dir.turn(-1) {
-                facing = facing.turn(-1);
-            }
-        }
-    }
-    // Step 3: an active pusher pushes away from its wall.
-    if let Cell::Pusher { side, registers } = board.cell(at)
-        && registers & (1 << reg) != 0
-        && !board.wall(at, side.opposite())
-    {
-        at = at.neighbour(side.opposite());
-        if falls(at) {
-            return None;
-        }
-    }
-    // Step 4: gears.
-    if let Cell::Gear(t) = board.cell(at) {
-        facing = facing.turn(t.quarter_turns());
-    }
-    Some((at, facing))
-}
-
-/// RR-5.4: the damage of the board lasers whose beam reaches a robot alone on `at` (walls and
-/// the edge stop a beam).
-pub fn laser_damage(board: &Board, at: Sq) -> u8 {
-    let mut damage = 0u8;
-    for l in &board.lasers {
-        let (dx, dy) = l.dir.step();
-        let (ox, oy) = (at.x - l.at.x, at.y - l.at.y);
-        let d = if dx != 0 { (oy == 0).then_some(ox * dx) } else { (ox == 0).then_some(oy * dy) };
-        let Some(d) = d.filter(|&d| d >= 0) else { continue };
-        let mut cell = l.at;
-        let mut clear = true;
-        for _ in 0..d {
-            if board.wall(cell, l.dir) {
-                clear = false;
-                break;
-            }
-            cell = cell.neighbour(l.dir);
-            if !board.on_board(cell) {
-                clear = false;
-                break;
-            }
-        }
-        if clear {
-            damage += l.beams;
-        }
-    }
-    damage
 }
 
 /// Points of a robot in the model: 1,000 per flag, −25 per program card still needed

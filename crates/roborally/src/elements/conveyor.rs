@@ -11,7 +11,6 @@
 //!   way the belt turns: by the quarter turn between its travel and the section's direction.
 
 use crate::RoboRally;
-use crate::board::Cell;
 use crate::event::{Cause, Event};
 use crate::few::Few;
 use crate::setup::MAX_ROBOTS;
@@ -51,16 +50,12 @@ impl RoboRally {
         let mut out = Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
-            let Cell::Belt(b) = self.board.cell(at) else { continue };
-            if (express_only && !b.express) || self.board.wall(at, b.dir) {
-                continue;
-            }
-            let to = at.neighbour(b.dir);
+            let Some((to, dir)) = self.board.belt_carry(at, express_only) else { continue };
             out.push(Carry {
                 robot: i,
                 from: at,
                 to,
-                dir: b.dir,
+                dir,
                 moving: true,
                 occupant: self.robot_at(to),
             });
@@ -70,7 +65,7 @@ impl RoboRally {
 
     /// Mark the carries that cannot happen, until nothing changes.
     fn settle(&self, carries: &mut [Carry]) {
-        let falls = |s: Sq| !self.board.on_board(s) || self.board.is_pit(s);
+        let falls = |s: Sq| self.board.falls(s);
         for k in 0..carries.len() {
             let c = carries[k];
             let conflict =
@@ -102,14 +97,9 @@ impl RoboRally {
     }
 
     fn turn_on_section(&mut self, i: usize, at: Sq, travel: SqDir, events: &mut Vec<Event>) {
-        let Cell::Belt(b) = self.board.cell(at) else { return };
-        if b.from.is_none() || self.stabilized(i) {
-            return;
-        }
-        if b.dir == travel.turn(1) {
-            self.rotate(i, 1, Cause::Belt, events);
-        } else if b.dir == travel.turn(-1) {
-            self.rotate(i, -1, Cause::Belt, events);
+        let turn = self.board.section_turn(at, travel);
+        if turn != 0 && !self.stabilized(i) {
+            self.rotate(i, turn, Cause::Belt, events);
         }
     }
 }

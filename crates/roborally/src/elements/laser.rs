@@ -127,17 +127,7 @@ impl RoboRally {
             }
         }
         let (d, target) = best?;
-        let mut cell = start;
-        for _ in 0..d {
-            if self.board.wall(cell, dir) {
-                return None;
-            }
-            cell = cell.neighbour(dir);
-            if !self.board.on_board(cell) {
-                return None;
-            }
-        }
-        Some(target)
+        self.board.beam_clear(start, dir, d).then_some(target)
     }
 
     pub(crate) fn run_lasers(&mut self, events: &mut Vec<Event>) {

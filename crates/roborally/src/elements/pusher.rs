@@ -5,7 +5,6 @@
 //! (a robot pushed onto another pusher is not pushed again); pushers act in row-major order.
 
 use crate::RoboRally;
-use crate::board::Cell;
 use crate::event::{Cause, Event};
 use crate::few::Few;
 use grid::{Sq, SqDir};
@@ -15,16 +14,14 @@ impl RoboRally {
         let mut todo: Few<(Sq, usize, SqDir), { crate::setup::MAX_ROBOTS }> = Few::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
-            if let Cell::Pusher { side, registers } = self.board.cell(at)
-                && registers & (1 << register) != 0
-            {
-                todo.push((at, i, side));
+            if let Some(dir) = self.board.pusher_push(at, register) {
+                todo.push((at, i, dir));
             }
         }
         todo.as_mut_slice().sort_unstable_by_key(|&(at, i, _)| (at.y, at.x, i));
-        for &(at, i, side) in todo.as_slice() {
+        for &(at, i, dir) in todo.as_slice() {
             if self.robots[i].cell() == Some(at) {
-                self.step(i, side.opposite(), Cause::Pusher, events);
+                self.step(i, dir, Cause::Pusher, events);
             }
         }
     }

@@ -57,10 +57,16 @@ async fn full_game_two_humans_a_bot_a_reconnect_and_a_spectator() {
     let mut spectator = Client::connect(addr, &id, None).await;
     let mut a = Client::connect(addr, &id, Some(&ann)).await;
     // Ann commits one plot, then loses her connection in the middle of planning.
-    let (seq, waiting) = match a.recv().await {
-        ServerMsg::Welcome { seats, seq, waiting, .. } => {
+    let (seq, waiting, first_static_id) = match a.recv().await {
+        ServerMsg::Welcome { seats, seq, waiting, static_id, static_data, view, .. } => {
             assert_eq!(seats, vec![0]);
-            (seq, waiting)
+            // The static part comes once, with the welcome: the rink and the chart (AS-3.2),
+            // and the view does not repeat them.
+            let st = static_data.expect("the welcome of a new connection carries the static part");
+            assert_eq!(st["board"]["cells"].as_array().map(Vec::len), Some(38));
+            assert_eq!(st["chart"].as_array().map(Vec::len), Some(16));
+            assert!(view.get("board").is_none() && view.get("chart").is_none(), "{view}");
+            (seq, waiting, static_id)
         }
         other => panic!("{other:?}"),
     };
@@ -81,7 +87,8 @@ async fn full_game_two_humans_a_bot_a_reconnect_and_a_spectator() {
     a.close().await;
     let mut a = Client::connect(addr, &id, Some(&ann)).await;
     match a.recv().await {
-        ServerMsg::Welcome { view, .. } => {
+        ServerMsg::Welcome { view, static_id, .. } => {
+            assert_eq!(static_id, first_static_id, "the same game, the same static id");
             let plots = view["plots"].as_array().expect("plots");
             assert!(
                 plots.iter().any(|p| p["car"] == action["car"] && p["number"] == action["number"]),
@@ -90,7 +97,16 @@ async fn full_game_two_humans_a_bot_a_reconnect_and_a_spectator() {
         }
         other => panic!("{other:?}"),
     }
-    a.send(&ClientMsg::Sync).await; // and `sync` gives it again, then play resumes from there
+    // `sync` gives it again, without the static part (this connection has it already) …
+    a.send(&ClientMsg::Sync).await;
+    match a.recv().await {
+        ServerMsg::Welcome { static_data, static_id, .. } => {
+            assert!(static_data.is_none());
+            assert_eq!(static_id, first_static_id);
+        }
+        other => panic!("{other:?}"),
+    }
+    a.send(&ClientMsg::Sync).await; // … and play resumes from there
     let mut b = Client::connect(addr, &id, Some(&bob)).await;
     let (sa, sb) = (shared.clone(), shared.clone());
     let (ida, idb) = (id.clone(), id.clone());
