@@ -167,6 +167,7 @@ export async function showLobby(root) {
           h('span.game-title', gameModule(g.game)?.title || g.game),
           h('span.game-id', `#${g.id.slice(0, 6)}`),
           g.timer_secs ? h('span.tag', `timer ${g.timer_secs} s`) : null,
+          g.practice ? h('span.tag.practice', { title: 'A practice game: its seed may have been chosen; never rated' }, 'practice') : null,
           h('div.game-seats', g.seats.map((s) => h('span.seat-chip', { class: s.kind }, [h('span.seat-dot', { style: { background: `var(--seat${s.seat})` } }), seatLabel(s)]))),
           g.outcome ? h('div.game-outcome', outcomeText(g)) : null,
         ]),

@@ -27,7 +27,9 @@ export async function showTable(root, id) {
   const status = h('div.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, 'Connecting…');
   const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left' });
   const conn = h('span.conn', { title: 'Connection' });
-  const statusbar = h('div.statusbar', [status, timer, conn]);
+  // A practice game (its seed may have been chosen; never rated) says so to everyone.
+  const practice = info.practice ? h('span.tag.practice', { 'data-testid': 'practice', title: 'A practice game: its seed may have been chosen; never rated' }, 'Practice') : null;
+  const statusbar = h('div.statusbar', [status, practice, timer, conn]);
   const board = h('div.board-area');
   const players = h('div.panel.players-panel', { 'aria-label': 'Players' });
   const controls = h('div.panel.controls', { 'aria-label': 'Your move', hidden: true });
@@ -262,7 +264,7 @@ async function waitingRoom(page, info, gone, cleanups) {
       const ident = api.me();
       const seated = info.seats.some((s) => s.kind === 'human' && s.name === ident?.name);
       clear(box).append(
-        h('h2', `${gameModule(info.game).title} — waiting for players`),
+        h('h2', [`${gameModule(info.game).title} — waiting for players`, info.practice ? h('span.tag.practice', 'practice') : null]),
         h('ul.seat-list', info.seats.map((s) => h('li', { class: s.kind }, [h('span.seat-dot', { style: { background: `var(--seat${s.seat})` } }), `Seat ${s.seat + 1}: `, h('b', seatLabel(s))]))),
         h('div.invite', [
           h('input.invite-url', { readonly: true, value: inviteUrl(info.id), 'aria-label': 'Invite link', onfocus: (e) => e.target.select() }),

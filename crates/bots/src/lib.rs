@@ -25,6 +25,9 @@ pub use search::SearchBot;
 
 use engine::{Game, Rng, Seat};
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// A player that chooses actions.
 pub trait Bot<G: Game>: Send {
@@ -32,6 +35,45 @@ pub trait Bot<G: Game>: Send {
     fn name(&self) -> String;
     /// Choose a legal action for `seat`, which owes a decision in `game`.
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Rng) -> G::Action;
+    /// Like [`Bot::act`], but stop thinking as soon as `stop` says so and play the best action
+    /// found by then. Bots whose work is bounded and small (random, heuristic) may ignore it
+    /// (the default); every search bot overrides it, so that a server can put a ceiling on a
+    /// decision's time and cancel the work of a game that ended or a server that stops.
+    fn act_until(&mut self, game: &G, seat: Seat, rng: &mut Rng, stop: &Stop) -> G::Action {
+        let _ = stop;
+        self.act(game, seat, rng)
+    }
+}
+
+/// When a bot must stop thinking: a deadline, flags another thread may raise, or both.
+///
+/// A search checks it between simulations and then plays its best candidate so far (a search
+/// stopped before its first simulation plays its first candidate). `Stop::default()` never
+/// stops.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    deadline: Option<Instant>,
+    flags: Vec<Arc<AtomicBool>>,
+}
+
+impl Stop {
+    /// Stop at `deadline` (a hard ceiling on the decision's time).
+    pub fn at(deadline: Instant) -> Stop {
+        Stop { deadline: Some(deadline), flags: Vec::new() }
+    }
+    /// Also stop once `flag` is raised (cancellation: the game ended, the server stops).
+    pub fn or_flag(mut self, flag: Arc<AtomicBool>) -> Stop {
+        self.flags.push(flag);
+        self
+    }
+    /// Whether the bot must stop now.
+    pub fn now(&self) -> bool {
+        self.cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+    /// Whether a flag was raised (the answer is not wanted any more).
+    pub fn cancelled(&self) -> bool {
+        self.flags.iter().any(|f| f.load(Ordering::Relaxed))
+    }
 }
 
 /// A bot strength as users name it.

@@ -8,7 +8,7 @@
 //! [`HasBots::evaluate`]. The candidate with the best mean reward among the well-visited ones
 //! is played. Reproducible: the same seed and budget give the same decision.
 
-use crate::{Bot, HasBots};
+use crate::{Bot, HasBots, Stop};
 use engine::{Rng, Seat, harness::next_seat};
 
 /// Determinized root UCB search with playouts.
@@ -45,6 +45,10 @@ impl<G: HasBots> Bot<G> for SearchBot {
     }
 
     fn act(&mut self, game: &G, seat: Seat, rng: &mut Rng) -> G::Action {
+        self.act_until(game, seat, rng, &Stop::default())
+    }
+
+    fn act_until(&mut self, game: &G, seat: Seat, rng: &mut Rng, stop: &Stop) -> G::Action {
         let candidates = G::candidates(game, seat, rng);
         assert!(!candidates.is_empty(), "{seat} owes a decision but has no candidate");
         if candidates.len() == 1 {
@@ -63,6 +67,10 @@ impl<G: HasBots> Bot<G> for SearchBot {
                 && sim % 16 == 0
                 && started.elapsed() >= limit
             {
+                break;
+            }
+            // A ceiling or a cancellation: play the best candidate found so far.
+            if stop.now() {
                 break;
             }
             let i = if (sim as usize) < candidates.len() {

@@ -298,9 +298,14 @@ pub struct CreateGame {
     /// Planning timer in seconds; absent or 0: off.
     #[serde(default)]
     pub timer_secs: Option<u32>,
-    /// Seed of the game's randomness; random when absent.
+    /// Seed of the game's randomness: only with `practice: true` (otherwise refused with
+    /// `seed_not_allowed`); the server draws it from the operating system when absent.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A practice game: it may choose its seed, is shown as practice to everyone and is never
+    /// rated.
+    #[serde(default)]
+    pub practice: bool,
 }
 
 /// A seat as the lobby shows it.
@@ -328,6 +333,9 @@ pub struct GameInfo {
     pub timer_secs: Option<u32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Value>,
+    /// A practice game (its seed may have been chosen by its creator; never rated).
+    #[serde(default)]
+    pub practice: bool,
 }
 
 /// `POST /api/games/{id}/join`.

@@ -75,6 +75,13 @@ struct ServeArgs {
     /// Quotas, caps and timeouts (docs/security.md, "Limits").
     #[command(flatten)]
     limits: server::limits::Limits,
+    /// The ceiling of one bot decision's thinking time in milliseconds: `search:Nms` above it
+    /// is refused, and every bot decision stops at it (docs/security.md).
+    #[arg(long, default_value_t = 2000)]
+    max_bot_ms: u64,
+    /// The most simulations a `search:N` bot may ask for.
+    #[arg(long, default_value_t = 100_000)]
+    max_bot_simulations: u32,
 }
 
 #[derive(Args)]
@@ -222,6 +229,8 @@ fn main() -> ExitCode {
                 bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
                 threads: a.threads,
                 limits: a.limits,
+                max_bot_ms: a.max_bot_ms,
+                max_bot_simulations: a.max_bot_simulations,
                 ..Default::default()
             };
             match server::serve_blocking(config) {

@@ -94,7 +94,7 @@ fn killed_server_resumes_every_game_and_loses_no_acknowledged_action() {
         let mut ids = Vec::new();
         for i in 0..games {
             let seats = vec!["bot:random"; 2 + i % 4];
-            let body = json!({"game": "autoscooter", "seats": seats, "seed": i});
+            let body = json!({"game": "autoscooter", "seats": seats, "seed": i, "practice": true});
             let g = client::expect(addr, "POST", "/api/games", Some(&token), Some(&body), 201)
                 .await
                 .unwrap();

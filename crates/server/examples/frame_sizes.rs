@@ -71,7 +71,10 @@ fn main() {
         for seq in 1..=3000u64 {
             let Some(d) = g.decision() else { break };
             let seat = d.seats().first().expect("a seat owes");
-            let Some(a) = g.bot_action(&BotSpec::Random, seat, &mut rng) else { break };
+            let Some(a) = g.bot_action(&BotSpec::Random, seat, &mut rng, &bots::Stop::default())
+            else {
+                break;
+            };
             let applied = g.apply_json(seat, &a).expect("a bot's action is legal");
             let events: Vec<String> = applied
                 .events

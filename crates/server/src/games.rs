@@ -3,7 +3,7 @@
 //!
 //! The server decides no rule: every action, timer expiry and bot move goes through the engine.
 
-use bots::{BotSpec, HasBots};
+use bots::{BotSpec, HasBots, Stop};
 use engine::{Audience, Decision, Game, GameEvent, Observer, Rng, RuleError, Seat};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -39,8 +39,9 @@ pub trait AnyGame: Send + Sync {
     /// The game's static part (`Game::static_data`) as JSON text: sent once per connection,
     /// never inside views.
     fn static_text(&self) -> String;
-    /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow).
-    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value>;
+    /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow). The
+    /// bot stops thinking when `stop` says so and plays its best action found by then.
+    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
 }
 
@@ -85,12 +86,12 @@ impl<G: Game + HasBots> AnyGame for G {
     fn static_text(&self) -> String {
         serde_json::to_string(&self.static_data()).unwrap_or_else(|_| "null".into())
     }
-    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng) -> Option<Value> {
+    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value> {
         if !Game::decision(self)?.owes(seat) {
             return None;
         }
         let mut bot = G::bot(spec);
-        let a = bot.act(self, seat, rng);
+        let a = bot.act_until(self, seat, rng, stop);
         serde_json::to_value(a).ok()
     }
     fn clone_box(&self) -> Box<dyn AnyGame> {
@@ -280,7 +281,9 @@ mod tests {
                 for _ in 0..400 {
                     let Some(d) = g.decision() else { break };
                     let seat = d.seats().first().unwrap();
-                    let a = g.bot_action(&BotSpec::Random, seat, &mut rng).unwrap();
+                    let a = g
+                        .bot_action(&BotSpec::Random, seat, &mut rng, &bots::Stop::default())
+                        .unwrap();
                     g.apply_json(seat, &a).unwrap();
                     assert_eq!(g.static_text(), first, "{name} seed {seed}");
                 }
@@ -322,7 +325,9 @@ mod tests {
                 Decision::One(s) => s,
                 Decision::Simultaneous(set) => set.first().unwrap(),
             };
-            let a = g.bot_action(&BotSpec::Heuristic, seat, &mut Rng::seeded(1)).unwrap();
+            let a = g
+                .bot_action(&BotSpec::Heuristic, seat, &mut Rng::seeded(1), &Stop::default())
+                .unwrap();
             g.apply_json(seat, &a).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         }
         let k = r.get("roborally").unwrap();

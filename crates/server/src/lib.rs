@@ -30,7 +30,7 @@ use crate::store::{Entry, GameRow, SeatOwner, SqliteStore, Status, Store};
 use engine::{LogEntry, Observer, Seat};
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc, oneshot, watch};
@@ -59,6 +59,12 @@ pub struct Config {
     pub threads: usize,
     /// Quotas, caps and timeouts against strangers (`limits`, docs/security.md).
     pub limits: limits::Limits,
+    /// The ceiling of one bot decision's thinking time, in milliseconds: `search:Nms` above it
+    /// is refused at creation (`bot_too_strong`), and every decision (any budget) is stopped
+    /// at it and plays the best action found so far (docs/security.md).
+    pub max_bot_ms: u64,
+    /// The most simulations a `search:N` bot may ask for (above: `bot_too_strong`).
+    pub max_bot_simulations: u32,
 }
 
 impl Default for Config {
@@ -75,6 +81,8 @@ impl Default for Config {
             bot_delay: Duration::ZERO,
             threads: 0,
             limits: limits::Limits::default(),
+            max_bot_ms: 2000,
+            max_bot_simulations: 100_000,
         }
     }
 }
@@ -85,7 +93,13 @@ pub struct Shared {
     pub store: Arc<dyn Store>,
     pub registry: Registry,
     pub metrics: metrics::Metrics,
+    /// The bot workers: a fair (FIFO) semaphore; each game queues at most one decision on it at
+    /// a time (see `room`), so the queue goes round the games.
     pub bot_pool: Arc<Semaphore>,
+    /// How many bot decisions have been given a worker so far (for the fairness metric).
+    pub(crate) bot_grants: AtomicU64,
+    /// Raised when the server stops: every bot still thinking stops (`bots::Stop`).
+    pub(crate) bots_cancel: Arc<AtomicBool>,
     pub shutdown: watch::Receiver<bool>,
     /// Handles of the running game tasks, by game id.
     rooms: Mutex<HashMap<String, RoomHandle>>,
@@ -128,6 +142,8 @@ impl Shared {
     ) -> Arc<Shared> {
         Arc::new(Shared {
             bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
+            bot_grants: AtomicU64::new(0),
+            bots_cancel: Arc::new(AtomicBool::new(false)),
             store,
             registry: Registry::standard(),
             metrics: Default::default(),
@@ -297,9 +313,12 @@ impl Server {
     }
 
     /// Stop taking connections, close games and connections, wait for the server to end.
+    /// Bots still thinking are told to stop at once (their answers are not wanted); connections
+    /// still open after 2 s (a half-sent request) are dropped.
     pub async fn shutdown(self) {
+        self.shared.bots_cancel.store(true, Relaxed);
         let _ = self.stop.send(true);
-        let _ = tokio::time::timeout(Duration::from_secs(5), self.task).await;
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.task).await;
     }
 
     /// Serve until ctrl-c or SIGTERM.
@@ -354,7 +373,7 @@ pub fn serve_blocking(config: Config) -> Result<(), Box<dyn std::error::Error + 
         rt.worker_threads(config.threads);
     }
     let rt = rt.enable_all().build()?;
-    rt.block_on(async {
+    let result = rt.block_on(async {
         let server = Server::start(config).await?;
         eprintln!(
             "robodrome: serving on http://{} (resumed {} games in {} ms)",
@@ -364,5 +383,9 @@ pub fn serve_blocking(config: Config) -> Result<(), Box<dyn std::error::Error + 
         );
         server.run_until_signal().await;
         Ok(())
-    })
+    });
+    // Dropping a runtime waits for its blocking work without end: bot work is cancelled by
+    // now (it checks its stop between simulations), but a bound keeps SIGTERM's promise.
+    rt.shutdown_timeout(Duration::from_secs(1));
+    result
 }

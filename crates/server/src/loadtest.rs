@@ -32,7 +32,8 @@ pub struct Args {
     /// Each client waits this long before each action (think time), in milliseconds.
     #[arg(long, default_value_t = 200)]
     pub think_ms: u64,
-    /// Seed of the clients' choices.
+    /// Seed of the clients' choices (and of game i: seed + i; the games are practice games, the
+    /// only ones that may choose their seed).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads of the clients' runtime (0: one per core).
@@ -85,7 +86,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
         }
         let mut seat_list = vec!["me".to_string()];
         seat_list.resize(seats, "open".into());
-        let body = json!({"game": "autoscooter", "seats": seat_list, "seed": args.seed + g as u64, "timer_secs": 30});
+        let body = json!({"game": "autoscooter", "seats": seat_list, "seed": args.seed + g as u64, "practice": true, "timer_secs": 30});
         let info =
             client::expect(addr, "POST", "/api/games", Some(&tokens[0]), Some(&body), 201).await?;
         let id = info["id"].as_str().ok_or("no id")?.to_string();

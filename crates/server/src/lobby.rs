@@ -9,6 +9,11 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 
+/// A game's seed from the operating system's generator.
+pub fn random_seed() -> Result<u64, ApiError> {
+    getrandom::u64().map_err(|e| ApiError::Internal(format!("no randomness: {e}")))
+}
+
 /// A random hex string of `bytes` bytes from the operating system's generator.
 pub fn random_hex(bytes: usize) -> Result<String, ApiError> {
     let mut b = vec![0u8; bytes];
@@ -59,6 +64,7 @@ impl Shared {
                 other => match other.strip_prefix("bot:") {
                     Some(spec) => {
                         let spec: bots::BotSpec = spec.parse().map_err(|e: String| ApiError::bad("bad_seat", e))?;
+                        self.check_bot(&spec)?;
                         SeatOwner::Bot { spec: spec.to_string() }
                     }
                     None => {
@@ -93,9 +99,17 @@ impl Shared {
                 None,
             ));
         }
-        let seed = match req.seed {
-            Some(s) => s,
-            None => u64::from_str_radix(&random_hex(8)?, 16).unwrap_or(1),
+        // Fair chance: the seed of a normal game comes from the operating system; a chosen seed
+        // is for practice games only (marked as such to everyone, never rated).
+        let seed = match (req.seed, req.practice) {
+            (Some(s), true) => s,
+            (Some(_), false) => {
+                return Err(ApiError::bad(
+                    "seed_not_allowed",
+                    "only a practice game (\"practice\": true) may choose its seed",
+                ));
+            }
+            (None, _) => random_seed()?,
         };
         let mut row = GameRow {
             id: random_hex(8)?,
@@ -107,6 +121,7 @@ impl Shared {
             timer_secs: req.timer_secs.filter(|&t| t > 0),
             creator: who.id.clone(),
             outcome: None,
+            practice: req.practice,
         };
         let full = !row.seats.contains(&SeatOwner::Open);
         if full {
@@ -120,6 +135,28 @@ impl Shared {
             self.room(&row.id).await?;
         }
         Ok(info(&row))
+    }
+
+    /// A bot's budget within the server's ceilings (`Config::max_bot_ms`,
+    /// `Config::max_bot_simulations`), or `bot_too_strong`.
+    pub fn check_bot(&self, spec: &bots::BotSpec) -> Result<(), ApiError> {
+        let c = &self.config;
+        let too = match *spec {
+            bots::BotSpec::Search { simulations } if simulations > c.max_bot_simulations => {
+                format!("{simulations} simulations per decision",)
+            }
+            bots::BotSpec::SearchFor { millis } if u64::from(millis) > c.max_bot_ms => {
+                format!("{millis} ms per decision")
+            }
+            _ => return Ok(()),
+        };
+        Err(ApiError::bad(
+            "bot_too_strong",
+            format!(
+                "bot {spec} asks for {too}; this server allows at most search:{} or search:{}ms",
+                c.max_bot_simulations, c.max_bot_ms
+            ),
+        ))
     }
 
     pub async fn join(
@@ -242,6 +279,7 @@ impl Shared {
             "game": row.game,
             "setup": row.setup,
             "seed": row.seed,
+            "practice": row.practice,
             "seats": info(&row).seats,
             "log": log,
             "outcome": row.outcome,
@@ -281,5 +319,6 @@ pub(crate) fn info(row: &GameRow) -> GameInfo {
         invite: format!("/games/{}", row.id),
         timer_secs: row.timer_secs,
         outcome: row.outcome.clone(),
+        practice: row.practice,
     }
 }

@@ -16,6 +16,13 @@ pub struct Metrics {
     pub actions: AtomicU64,
     pub rejected: AtomicU64,
     pub bot_actions: AtomicU64,
+    /// The most bot decisions that were given a worker while one bot decision waited for one
+    /// (fair scheduling keeps it below the number of games with bots thinking at once).
+    pub bot_overtaken_max: AtomicU64,
+    /// Bot decisions stopped at the `max_bot_ms` ceiling or cancelled.
+    pub bot_stopped: AtomicU64,
+    /// Bot decisions being thought about on a worker thread now.
+    pub bots_thinking: AtomicI64,
     pub timeouts: AtomicU64,
     pub frames_dropped: AtomicU64,
     pub resumed_games: AtomicU64,
@@ -98,6 +105,27 @@ impl Metrics {
             "Actions chosen by bots.",
             "counter",
             self.bot_actions.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_bot_overtaken_max",
+            "The most bot decisions given a worker while one bot decision waited for one.",
+            "gauge",
+            self.bot_overtaken_max.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_bots_thinking",
+            "Bot decisions being thought about on a worker thread now.",
+            "gauge",
+            self.bots_thinking.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_bot_stopped_total",
+            "Bot decisions stopped at the thinking-time ceiling or cancelled.",
+            "counter",
+            self.bot_stopped.load(Relaxed).to_string(),
         );
         g(
             &mut s,

@@ -5,17 +5,25 @@
 //! its own redacted view and the events its observer may see (filtered by `Audience`). It
 //! runs the planning timer (calling the engine's `time_up`), asks bots to play on a bounded
 //! worker pool, and lets a bot stand in for a player who left once a grace period is over.
+//!
+//! Bot work is bounded and fair (docs/security.md, "Bot work and seeds"): a game queues at most
+//! one bot decision at a time on the shared worker pool (its `bot_lane`), and the pool's
+//! semaphore gives workers out first come, first served, so the queue goes round the games and
+//! one game's many expensive bots cannot starve another game's. Each decision thinks on a
+//! blocking thread for at most `max_bot_ms` and stops earlier when the game's task ends (the
+//! game finished, the server stops: `bot_cancel`, raised when the task is dropped).
 
 use crate::Shared;
 use crate::games::{ActError, AnyGame};
 use crate::store::{Entry, GameRow, SeatOwner, Status};
-use bots::BotSpec;
+use bots::{BotSpec, Stop};
 use engine::{Audience, Decision, LogEntry, Observer, Rng, Seat};
 use protocol::{ErrorCode, ServerMsg};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::{Relaxed, SeqCst};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
@@ -91,6 +99,19 @@ pub struct Room {
     stored_finished: bool,
     shared: Arc<Shared>,
     me: mpsc::WeakSender<Cmd>,
+    /// One bot decision of this game at a time waits for or holds a worker.
+    bot_lane: Arc<tokio::sync::Semaphore>,
+    /// Raised when this task ends (also when it is dropped mid-way): its bots stop thinking.
+    bot_cancel: CancelOnDrop,
+}
+
+/// Raises its flag when dropped.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Relaxed);
+    }
 }
 
 impl Room {
@@ -135,6 +156,8 @@ impl Room {
             stored_finished,
             me: tx.downgrade(),
             shared,
+            bot_lane: Arc::new(tokio::sync::Semaphore::new(1)),
+            bot_cancel: CancelOnDrop(Arc::new(AtomicBool::new(false))),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -299,6 +322,7 @@ impl Room {
             if !self.finished {
                 self.finished = true;
                 self.deadline = None;
+                self.bot_cancel.0.store(true, Relaxed);
                 if !self.stored_finished {
                     let outcome = self.game.outcome_json().unwrap_or(Value::Null);
                     if let Err(e) = self.shared.store.finish_game(&self.id, &outcome).await {
@@ -354,19 +378,47 @@ impl Room {
             let Some(me) = self.me.upgrade() else { return };
             self.bot_pending.insert(seat);
             let game = self.game.clone_box();
-            let pool = self.shared.bot_pool.clone();
-            let delay = self.shared.config.bot_delay;
+            let shared = self.shared.clone();
+            let lane = self.bot_lane.clone();
+            let cancel = self.bot_cancel.0.clone();
+            let delay = shared.config.bot_delay;
+            let ceiling = Duration::from_millis(shared.config.max_bot_ms);
             let mut rng = Rng::seeded(
                 self.seed ^ (self.seq.wrapping_mul(0x9E37_79B9_7F4A_7C15)) ^ (seat.0 as u64) << 56,
             );
             tokio::spawn(async move {
                 let started = Instant::now();
                 let action = {
-                    let Ok(_permit) = pool.acquire_owned().await else { return };
-                    tokio::task::spawn_blocking(move || game.bot_action(&spec, seat, &mut rng))
-                        .await
-                        .ok()
-                        .flatten()
+                    // This game's turn in the pool's queue first, then a worker.
+                    let Ok(_lane) = lane.acquire_owned().await else { return };
+                    if cancel.load(Relaxed) {
+                        return;
+                    }
+                    let queued = shared.bot_grants.load(SeqCst);
+                    let Ok(_worker) = shared.bot_pool.clone().acquire_owned().await else {
+                        return;
+                    };
+                    let before = shared.bot_grants.fetch_add(1, SeqCst);
+                    let overtaken = before.saturating_sub(queued);
+                    shared.metrics.bot_overtaken_max.fetch_max(overtaken, Relaxed);
+                    let stop = Stop::at(std::time::Instant::now() + ceiling)
+                        .or_flag(cancel)
+                        .or_flag(shared.bots_cancel.clone());
+                    if stop.cancelled() {
+                        return;
+                    }
+                    let thinker = shared.clone();
+                    let thinking = tokio::task::spawn_blocking(move || {
+                        let m = &thinker.metrics;
+                        m.bots_thinking.fetch_add(1, Relaxed);
+                        let a = game.bot_action(&spec, seat, &mut rng, &stop);
+                        if stop.now() {
+                            m.bot_stopped.fetch_add(1, Relaxed);
+                        }
+                        m.bots_thinking.fetch_sub(1, Relaxed);
+                        a
+                    });
+                    thinking.await.ok().flatten()
                 };
                 tokio::time::sleep_until(started + delay).await;
                 let _ = me.send(Cmd::BotMove { seat, action }).await;

@@ -74,6 +74,8 @@ pub struct GameRow {
     pub timer_secs: Option<u32>,
     pub creator: String,
     pub outcome: Option<Value>,
+    /// A practice game: its seed may have been chosen; shown as practice, never rated.
+    pub practice: bool,
 }
 
 /// One stored log entry: `{"kind":"act","seat":0,"action":{…}}` or `{"kind":"time_up"}`.
@@ -262,7 +264,7 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
 
 const SCHEMA: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS identities (id TEXT PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
-    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL, timer_secs INTEGER, creator TEXT NOT NULL, outcome TEXT, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
+    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL, timer_secs INTEGER, creator TEXT NOT NULL, outcome TEXT, created_at INTEGER NOT NULL DEFAULT (unixepoch()), practice INTEGER NOT NULL DEFAULT 0)",
     "CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at)",
     "CREATE TABLE IF NOT EXISTS actions (game_id TEXT NOT NULL, idx INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (game_id, idx)) WITHOUT ROWID",
 ];
@@ -366,6 +368,18 @@ impl SqliteStore {
         for s in SCHEMA.iter().chain(LIMITS_MIGRATION) {
             sqlx::query(s).execute(&writer).await?;
         }
+        // Databases made before practice games existed: add the column (every old game is a
+        // normal one).
+        let practice: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'practice'",
+        )
+        .fetch_one(&writer)
+        .await?;
+        if practice == 0 {
+            sqlx::query("ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0")
+                .execute(&writer)
+                .await?;
+        }
         let (appends, rx) = mpsc::channel(4 * BATCH);
         tokio::spawn(append_task(writer.clone(), (!memory).then(|| pool.clone()), rx));
         Ok(SqliteStore { pool, writer, appends })
@@ -378,6 +392,7 @@ impl SqliteStore {
         let outcome: Option<String> = r.try_get("outcome")?;
         let seed: i64 = r.try_get("seed")?;
         let timer: Option<i64> = r.try_get("timer_secs")?;
+        let practice: i64 = r.try_get("practice")?;
         Ok(GameRow {
             id: r.try_get("id")?,
             game: r.try_get("game")?,
@@ -388,6 +403,7 @@ impl SqliteStore {
             timer_secs: timer.map(|t| t as u32),
             creator: r.try_get("creator")?,
             outcome: outcome.map(|o| serde_json::from_str(&o)).transpose()?,
+            practice: practice != 0,
         })
     }
 }
@@ -429,7 +445,7 @@ impl Store for SqliteStore {
                     .execute(&mut *tx)
                     .await?;
             }
-            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .bind(&g.id)
                 .bind(&g.game)
                 .bind(setup.to_string())
@@ -438,6 +454,7 @@ impl Store for SqliteStore {
                 .bind(g.status.as_str())
                 .bind(g.timer_secs.map(|t| t as i64))
                 .bind(&g.creator)
+                .bind(i64::from(g.practice))
                 .execute(&mut *tx)
                 .await?;
             tx.commit().await?;
@@ -568,7 +585,7 @@ impl Store for SqliteStore {
     ) -> BoxFut<'a, Vec<(GameRow, i64)>> {
         Box::pin(async move {
             // No setup: the lobby does not show it, and it may be a reference into `blobs`.
-            const COLS: &str = "id, game, 'null' AS setup, seed, seats, status, timer_secs, creator, outcome, created_at";
+            const COLS: &str = "id, game, 'null' AS setup, seed, seats, status, timer_secs, creator, outcome, created_at, practice";
             let rows = match before {
                 Some((t, id)) => {
                     sqlx::query(&format!(

@@ -193,6 +193,7 @@ mod tests {
             options: None,
             timer_secs: None,
             seed: Some(1),
+            practice: true,
         };
         let info = shared.create_game(&ann, req).await.unwrap();
         // Seat 1 is Bob's, who never connects; the game runs.

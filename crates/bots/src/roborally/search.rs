@@ -12,7 +12,7 @@
 use super::{
     Maps, distinct_programs, forward_uses, model, plans, programming, sample_programs, value,
 };
-use crate::{Bot, lookahead};
+use crate::{Bot, Stop, lookahead};
 use engine::{Decision, Game, Rng, Seat};
 use roborally::{Action, Phase, RoboRally};
 use std::time::{Duration, Instant};
@@ -29,11 +29,21 @@ pub struct RrSearch {
     /// Turns played after the candidate's own.
     pub depth: u32,
     maps: Maps,
+    /// The stop of the decision in progress (see [`Bot::act_until`]).
+    stop: Stop,
 }
 
 impl RrSearch {
     pub fn new(simulations: u32, time_limit: Option<Duration>) -> RrSearch {
-        RrSearch { simulations, time_limit, candidates: 8, follow: 16, depth: 1, maps: Maps::new() }
+        RrSearch {
+            simulations,
+            time_limit,
+            candidates: 8,
+            follow: 16,
+            depth: 1,
+            maps: Maps::new(),
+            stop: Stop::default(),
+        }
     }
 }
 
@@ -46,6 +56,19 @@ impl Bot<RoboRally> for RrSearch {
     }
 
     fn act(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Action {
+        self.act_until(game, seat, rng, &Stop::default())
+    }
+
+    fn act_until(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng, stop: &Stop) -> Action {
+        self.stop = stop.clone();
+        let a = self.decide(game, seat, rng);
+        self.stop = Stop::default();
+        a
+    }
+}
+
+impl RrSearch {
+    fn decide(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Action {
         let started = Instant::now();
         // Card maps live for one decision: every state it looks at shares the game's board.
         self.maps = Maps::new();
@@ -72,9 +95,21 @@ impl Bot<RoboRally> for RrSearch {
             let round_started = Instant::now();
             let det = rng.next_u64();
             let draws = rng.next_u64();
-            for (i, c) in candidates.iter().enumerate() {
+            // Stopped in the middle of a round (a ceiling, a cancellation): only whole rounds
+            // count, so every candidate is judged on the same determinizations.
+            let mut round = Vec::with_capacity(candidates.len());
+            for c in &candidates {
+                if self.stop.now() {
+                    break;
+                }
                 let mut g = game.determinize(seat, &mut Rng::seeded(det));
-                total[i] += self.rollout(&mut g, seat, c, &mut Rng::seeded(draws));
+                round.push(self.rollout(&mut g, seat, c, &mut Rng::seeded(draws)));
+            }
+            if round.len() < candidates.len() {
+                break;
+            }
+            for (t, r) in total.iter_mut().zip(round) {
+                *t += r;
             }
             used += candidates.len() as u32;
             rounds += 1;
@@ -122,6 +157,9 @@ impl RrSearch {
             let mut e = model::Expectation::new(m, maps, hands, seed);
             let mut best = f64::MIN;
             for &(_, _, program, end, _) in judged.iter().filter(|j| !j.4).take(6) {
+                if self.stop.now() {
+                    break;
+                }
                 let v = e.value_deep(end, 12, 12, deep_seed);
                 if v > best {
                     (best, kinds) = (v, program);
@@ -159,7 +197,9 @@ impl RrSearch {
         let mut e = model::Expectation::new(m, maps, hands, seed);
         let mut judged: Vec<Judged> = Vec::new();
         for (tie, end, program) in ends {
-            if !judged.is_empty() && self.time_limit.is_some_and(|t| started.elapsed() * 5 >= t * 4)
+            if !judged.is_empty()
+                && (self.stop.now()
+                    || self.time_limit.is_some_and(|t| started.elapsed() * 5 >= t * 4))
             {
                 break;
             }

@@ -29,7 +29,7 @@ async fn full_game_two_humans_a_bot_a_reconnect_and_a_spectator() {
         "/api/games",
         Some(&ann),
         Some(json!({
-            "game": "autoscooter", "seats": ["me", "open", "bot:random"], "seed": 7
+            "game": "autoscooter", "seats": ["me", "open", "bot:random"], "seed": 7, "practice": true
         })),
     )
     .await;
@@ -156,7 +156,7 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
         "POST",
         "/api/games",
         Some(&ann),
-        Some(json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 3})),
+        Some(json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 3, "practice": true})),
     )
     .await;
     let id = g["id"].as_str().unwrap().to_string();
@@ -308,7 +308,7 @@ async fn away_player_is_replaced_by_a_bot_and_timer_fills_in() {
         "POST",
         "/api/games",
         Some(&ann),
-        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 1})),
+        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 1, "practice": true})),
     )
     .await;
     let id = g["id"].as_str().unwrap().to_string();
@@ -329,7 +329,7 @@ async fn away_player_is_replaced_by_a_bot_and_timer_fills_in() {
         "POST",
         "/api/games",
         Some(&bob),
-        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 2, "timer_secs": 1})),
+        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 2, "practice": true, "timer_secs": 1})),
     )
     .await;
     let id = g["id"].as_str().unwrap().to_string();

@@ -56,6 +56,7 @@ async fn no_frame_shows_another_seats_secret_plot() {
             options: None,
             timer_secs: None,
             seed: Some(1000 + i as u64),
+            practice: true,
         };
         let info = shared.create_game(&who, req).await.unwrap();
         let seats = vec![SeatOwner::Bot { spec: "random".into() }; players];
