@@ -23,6 +23,7 @@
 
 pub mod board;
 pub mod chart;
+mod conformance;
 mod error;
 pub mod event;
 pub mod purse;

@@ -48,7 +48,7 @@ impl BumpingBots {
 
     /// BB-8.4: a lateral arrow turns the bot 60° per cell thrown, towards it, never past it.
     fn turn_towards(&mut self, b: usize, arrow: HexDir, cells: u8, ev: &mut Vec<Event>) {
-        let t = crate::state::turn_between(self.bots[b].facing, arrow);
+        let t = self.bots[b].facing.turn_to(arrow);
         if t == 0 || t.abs() == 3 {
             return;
         }

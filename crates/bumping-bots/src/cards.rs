@@ -85,9 +85,7 @@ impl BumpingBots {
         }
         b.used_cards.push(card);
         ev.push(Event::CardPlayed { seat: b.seat, card });
-        if let Some(t) = self.turn.as_mut() {
-            t.card = Some(card);
-        }
+        self.turn.card = Some(card);
     }
 
     /// A card played at the start of the turn, before the speed choice (BB-9).
@@ -100,7 +98,7 @@ impl BumpingBots {
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
         let card = p.card.ok_or(BbError::IllegalCard("no card named"))?;
-        if self.turn.as_ref().is_some_and(|t| t.card.is_some()) {
+        if self.turn.card.is_some() {
             return Err(BbError::OneCardPerTurn);
         }
         self.check_holds(bot, card)?;
@@ -122,7 +120,7 @@ impl BumpingBots {
             Card::Rotation => check_rotations(&p.rotations, br)?,
         }
         self.spend(bot, card, ev);
-        let t = self.turn.as_mut().expect("a turn in progress");
+        let t = &mut self.turn;
         match card {
             // BB-9.1: position 1–2 gains a ground cell (0 over); others leap over 1/2/3 cells.
             Card::Jumper => t.leap = Some((p.at_cell.unwrap_or(0), br as u8)),
@@ -172,7 +170,7 @@ impl BumpingBots {
         let speed = b.speed;
         let boost = u8::from(b.engine_turns > 0);
         let total = self.cells(speed) + [1, 2, 3, 4][br] + boost;
-        let t = self.turn.as_mut().expect("a turn in progress");
+        let t = &mut self.turn;
         t.chosen_speed = speed;
         t.mv =
             crate::state::MoveCursor { total, taken: 0, before_last: 0, after: 0, straight: true };
@@ -239,7 +237,7 @@ impl BumpingBots {
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
         let Some(card) = p.card else { return Ok(()) };
-        if self.turn.as_ref().is_some_and(|t| t.card.is_some()) {
+        if self.turn.card.is_some() {
             return Err(BbError::OneCardPerTurn);
         }
         if card != Card::Magnet {

@@ -13,6 +13,7 @@
 mod bumpers;
 pub mod cards;
 pub mod championship;
+mod conformance;
 mod error;
 mod event;
 mod finish;

@@ -25,7 +25,7 @@ impl BumpingBots {
     /// Cells this turn's move takes (BB-1.2, BB-9.1 ground leap, BB-9.4 engine).
     pub(crate) fn move_cells(&self, bot: usize) -> u8 {
         let b = &self.bots[bot];
-        let t = self.turn.as_ref().expect("a turn in progress");
+        let t = &self.turn;
         let ground = matches!(t.leap, Some((_, 0)));
         self.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(ground)
     }
@@ -40,7 +40,7 @@ impl BumpingBots {
         check_turn(before_last)?;
         check_turn(after)?;
         let total = self.move_cells(bot);
-        let t = self.turn.as_ref().expect("a turn in progress");
+        let t = &self.turn;
         if t.quick_card && (before_last != 0 || after != 0) {
             return Err(BbError::IllegalRotation(
                 "after a quick rotation card the move carries no rotation (BB-9.5)",
@@ -54,7 +54,7 @@ impl BumpingBots {
                 "at 1 cell only a rotation after the move (BB-6.1)",
             ));
         }
-        let t = self.turn.as_mut().expect("a turn in progress");
+        let t = &mut self.turn;
         t.mv = MoveCursor { total, taken: 0, before_last, after, straight: false };
         self.phase = Phase::Moving;
         Ok(())
@@ -62,7 +62,7 @@ impl BumpingBots {
 
     /// BB-7.1: a collision drops the rotations not yet taken.
     pub(crate) fn drop_rotations(&mut self) {
-        let t = self.turn.as_mut().expect("a turn in progress");
+        let t = &mut self.turn;
         t.collided = true;
         t.mv.before_last = 0;
         t.mv.after = 0;
@@ -71,21 +71,21 @@ impl BumpingBots {
 
     /// One step of the active bot's move.
     pub(crate) fn step_move(&mut self, ev: &mut Vec<Event>) -> Step {
-        let bot = self.turn.as_ref().expect("a turn").bot;
+        let bot = self.turn.bot;
         // BB-9.1: no rotation before or during the leap: it comes before this point's rotations.
-        let t = self.turn.as_ref().expect("a turn");
+        let t = &self.turn;
         if let Some((at, over)) = t.leap
             && over > 0
             && at == t.mv.taken
         {
-            self.turn.as_mut().expect("a turn").leap = None;
+            self.turn.leap = None;
             if self.leap(bot, over, ev) {
                 return Step::Done;
             }
             return Step::Continue;
         }
         self.take_planned_rotations(bot, ev);
-        let t = self.turn.as_ref().expect("a turn");
+        let t = &self.turn;
         if t.mv.taken >= t.mv.total {
             let after = t.mv.after;
             self.rotate(bot, after, ev);
@@ -105,16 +105,12 @@ impl BumpingBots {
             Occ::Free => {
                 let (to, kt) = self.step_bot_at(bot, d, ev);
                 ev.push(Event::Moved { seat: self.bots[bot].seat, from, to });
-                self.turn.as_mut().expect("a turn").mv.taken += 1;
+                self.turn.mv.taken += 1;
                 match self.board.arrow_at(kt) {
                     Some(a) => {
                         // BB-8.4: the move ends on the arrow; thrown 1 (speed 1–3) or 2 (4–6) cells.
-                        let cells = if self.turn.as_ref().expect("a turn").chosen_speed >= 4 {
-                            2
-                        } else {
-                            1
-                        };
-                        self.turn.as_mut().expect("a turn").thrown = true;
+                        let cells = if self.turn.chosen_speed >= 4 { 2 } else { 1 };
+                        self.turn.thrown = true;
                         self.throw(bot, a, cells, ev);
                         Step::Done
                     }
@@ -126,7 +122,7 @@ impl BumpingBots {
 
     /// BB-6.2/6.3 rotation before the last cell, BB-9.5 quick rotations at this point.
     fn take_planned_rotations(&mut self, bot: usize, ev: &mut Vec<Event>) {
-        let t = self.turn.as_mut().expect("a turn");
+        let t = &mut self.turn;
         let taken = t.mv.taken;
         let mut turns = [0i8; 2];
         if let Some(i) = t.quick.iter().position(|q| q.at_cell == taken) {
@@ -170,8 +166,8 @@ impl BumpingBots {
         self.place_bot(bot, Some(h));
         ev.push(Event::Leapt { seat: self.bots[bot].seat, from, to: h });
         if let Some(a) = self.board.arrow(h) {
-            let cells = if self.turn.as_ref().expect("a turn").chosen_speed >= 4 { 2 } else { 1 };
-            self.turn.as_mut().expect("a turn").thrown = true;
+            let cells = if self.turn.chosen_speed >= 4 { 2 } else { 1 };
+            self.turn.thrown = true;
             self.throw(bot, a, cells, ev);
             return true;
         }

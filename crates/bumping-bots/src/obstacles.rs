@@ -2,7 +2,7 @@
 
 use crate::Event;
 use crate::movement::Step;
-use crate::state::{BumpingBots, Occ, PendingShock, Phase, next, opp, turned};
+use crate::state::{BumpingBots, Occ, PendingShock, Phase};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
 
@@ -20,7 +20,7 @@ impl BumpingBots {
         let at = self.pos(a);
         ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "mobile" });
         self.drop_rotations();
-        let t = self.turn.as_mut().expect("a turn");
+        let t = &mut self.turn;
         let speed = t.chosen_speed;
         // Half the remaining cells (the obstacle's cell included), rounded down, straight on.
         t.mv.total = t.mv.taken + (t.mv.total - t.mv.taken) / 2;
@@ -33,7 +33,7 @@ impl BumpingBots {
             let push = crate::shocks::push_cells(speed);
             let chain = self.chain(b, d, push);
             self.shock_chain(&chain, d, push, 0, &[], ev);
-            self.push_mobile(o, turned(d, 2), push, false, ev);
+            self.push_mobile(o, d.turn(2), push, false, ev);
             return Step::Continue;
         }
         if let Some((target, dir)) = self.push_mobile(o, d, speed, true, ev) {
@@ -79,7 +79,7 @@ impl BumpingBots {
                         break;
                     }
                     n -= 1;
-                    dir = crate::state::turned(d, 2);
+                    dir = d.turn(2);
                     turned = true;
                 }
                 Occ::Bot(t) => {
@@ -127,19 +127,19 @@ impl BumpingBots {
     fn turn_motor(&mut self, m: usize, ev: &mut Vec<Event>) {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
-        let arm = turned(o.arm, steps);
+        let arm = o.arm.turn(steps);
         // The common case: both cells the arms step onto are free; the arms just turn.
-        if self.occupant(next(o.at, arm)) == Occ::Free
-            && self.occupant(next(o.at, opp(arm))) == Occ::Free
+        if self.occupant(o.at.neighbour(arm)) == Occ::Free
+            && self.occupant(o.at.neighbour(arm.opposite())) == Occ::Free
         {
             self.set_motor_arm(m, arm);
-            ev.push(Event::MotorTurned { at: o.at, arms: [arm, opp(arm)] });
+            ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
             return;
         }
         // Each arm steps from its cell to the next one round the centre: an arm turning from
         // direction a to a+1 steps along a+2; from a to a-1, along a-2.
         let moves =
-            [o.arm, opp(o.arm)].map(|a| (next(o.at, turned(a, steps)), turned(a, 2 * steps)));
+            [o.arm, o.arm.opposite()].map(|a| (o.at.neighbour(a.turn(steps)), a.turn(2 * steps)));
         let free = moves.iter().all(|&(cell, _)| self.occupant(cell) == Occ::Free);
         if !free && moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir)) {
             for &(cell, _) in &moves {
@@ -155,9 +155,9 @@ impl BumpingBots {
                 self.arm_push(cell, dir, steps as i8, ev);
             }
         }
-        self.set_motor_arm(m, turned(o.arm, steps));
+        self.set_motor_arm(m, o.arm.turn(steps));
         let arm = self.obstacles[m].arm;
-        ev.push(Event::MotorTurned { at: o.at, arms: [arm, opp(arm)] });
+        ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
     }
 
     /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir`. A line

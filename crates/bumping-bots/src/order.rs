@@ -166,7 +166,7 @@ impl BumpingBots {
         ev: &mut Vec<Event>,
     ) -> (grid::Hex, usize) {
         let from = self.pos(bot);
-        let to = crate::state::next(from, d);
+        let to = from.neighbour(d);
         let kf = self.board.idx(from).expect("a bot on the board");
         let kt = self.board.step_idx(kf, d);
         debug_assert_eq!(Some(kt), self.board.idx(to));

@@ -24,7 +24,7 @@ impl BumpingBots {
     }
 
     fn active(&self) -> usize {
-        self.turn.as_ref().expect("a turn in progress").bot
+        self.turn.bot
     }
 
     /// Plays on by itself through everything that needs no decision (BB-4).
@@ -40,7 +40,7 @@ impl BumpingBots {
                 Phase::MagnetCheck => {
                     let bot = self.active();
                     // BB-9.2, with the one-card-per-turn decision: not asked after another card.
-                    let played = self.turn.as_ref().is_some_and(|t| t.card.is_some());
+                    let played = self.turn.card.is_some();
                     let holds = !played && self.bots[bot].cards.contains(&Card::Magnet);
                     self.phase = if holds && self.magnet_target(bot).is_some() {
                         Phase::Magnet
@@ -57,7 +57,7 @@ impl BumpingBots {
     /// BB-7.1 / BB-8.4 / BB-10 after the move: finished bots leave; orient after a collision.
     fn end_move(&mut self) {
         let bot = self.active();
-        let t = self.turn.as_ref().expect("a turn");
+        let t = &self.turn;
         let finished = self.bots[bot].finished;
         let orient = t.collided && !t.thrown && !finished;
         self.remove_finished();
@@ -79,7 +79,7 @@ impl BumpingBots {
         if self.cursor >= self.order.len() && !self.end_round(ev) {
             return;
         }
-        self.turn = Some(Turn::new(self.order[self.cursor].index()));
+        self.turn = Turn::new(self.order[self.cursor].index());
         self.phase = Phase::Speed;
     }
 
@@ -94,7 +94,6 @@ impl BumpingBots {
         self.settle_places(ev);
         if self.check_race_over(ev) {
             self.phase = Phase::Over;
-            self.turn = None;
             return false;
         }
         let (seats, n) = self.sorted_order();
@@ -173,7 +172,7 @@ impl BumpingBots {
         b.reverse = reverse;
         b.changed_direction = choice == SpeedChoice::Reverse;
         ev.push(Event::SpeedChosen { seat: b.seat, speed, reverse });
-        self.turn.as_mut().expect("a turn").chosen_speed = speed;
+        self.turn.chosen_speed = speed;
         self.phase = Phase::Move;
         Ok(())
     }

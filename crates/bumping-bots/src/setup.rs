@@ -134,7 +134,8 @@ impl BumpingBots {
             order: Vec::new(),
             cursor: 0,
             phase: Phase::Speed,
-            turn: None,
+            // Replaced below, once the race order is known.
+            turn: Turn::new(0),
             finishing: Vec::new(),
             grid_rank,
             first_round: round,
@@ -159,7 +160,7 @@ impl BumpingBots {
         if g.bots[g.order[g.cursor].index()].finished {
             return Err(SetupError::one("to_act: that bot has finished"));
         }
-        g.turn = Some(Turn::new(g.order[g.cursor].index()));
+        g.turn = Turn::new(g.order[g.cursor].index());
         if let Some(s) = g.next_picker() {
             g.phase = Phase::Pick(s);
         }

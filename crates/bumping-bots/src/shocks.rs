@@ -19,7 +19,7 @@ impl BumpingBots {
     /// BB-7.4: is a push along `d` lateral for this bot (hits one of its four side edges)?
     pub(crate) fn is_lateral(&self, bot: usize, d: HexDir) -> bool {
         let f = self.bots[bot].facing;
-        d != f && d != crate::state::opp(f)
+        d != f && d != f.opposite()
     }
 
     /// The active bot ran into bot `p` along `d` (BB-7.1, 7.3, 7.4, 7.6).
@@ -29,7 +29,7 @@ impl BumpingBots {
         let at = self.pos(a);
         ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "bot" });
         self.drop_rotations();
-        let speed = self.turn.as_ref().expect("a turn").chosen_speed;
+        let speed = self.turn.chosen_speed;
         let push = push_cells(speed);
         let chain = self.chain(p, d, push);
         let last = *chain.last().expect("non-empty");
@@ -63,7 +63,7 @@ impl BumpingBots {
         if turn_passive.iter().chain([&turn_first]).any(|t| !(-1..=1).contains(t)) {
             return Err(BbError::IllegalShockChoice("each entry is -1, 0 or 1"));
         }
-        let a = self.turn.as_ref().expect("a turn").bot;
+        let a = self.turn.bot;
         match pending {
             PendingShock::Bots { chain, dir, push, first_choice, last_choice } => {
                 if turn_first != 0 && !first_choice {

@@ -65,7 +65,7 @@ impl Obstacle {
     }
     pub fn set_arm(&mut self, arm: HexDir) {
         self.arm = arm;
-        self.cells = [next(self.at, arm), next(self.at, opp(arm))];
+        self.cells = [self.at.neighbour(arm), self.at.neighbour(arm.opposite())];
     }
 }
 
@@ -192,7 +192,10 @@ pub struct BumpingBots {
     /// Index in `order` of the bot acting.
     pub(crate) cursor: usize,
     pub(crate) phase: Phase,
-    pub(crate) turn: Option<Turn>,
+    /// The turn of the bot at `cursor` (BB-4): there is one from the start of the race (the
+    /// first bot's, while cards are picked) to its end (the last one's), so every phase of a
+    /// turn finds it without checking.
+    pub(crate) turn: Turn,
     pub(crate) finishing: Vec<FinishMark>,
     /// Tie-break for the first round: start-grid index, then seat (BB-2.2).
     pub(crate) grid_rank: Vec<u32>,
@@ -208,53 +211,6 @@ pub struct BumpingBots {
 }
 
 const OBSTACLE: u8 = 32;
-
-const STEPS: [(i32, i32); 6] = [(1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1)];
-
-/// `d.opposite()`, inlined in the hot paths (the grid crate's is not inlined across crates).
-#[inline]
-pub(crate) fn opp(d: HexDir) -> HexDir {
-    let i = d.index() as usize + 3;
-    HexDir::ALL[if i >= 6 { i - 6 } else { i }]
-}
-
-/// `d.turn(k)`, inlined in the hot paths.
-#[inline]
-pub(crate) fn turned(d: HexDir, k: i32) -> HexDir {
-    let i = d.index() as i32 + k;
-    // Rotations are small: one correction instead of a division.
-    let i = if (0..6).contains(&i) {
-        i
-    } else if (6..12).contains(&i) {
-        i - 6
-    } else if (-6..0).contains(&i) {
-        i + 6
-    } else {
-        i.rem_euclid(6)
-    };
-    HexDir::ALL[i as usize]
-}
-
-/// `from.turn_to(to)` (in −2..=3), inlined in the hot paths.
-#[inline]
-pub(crate) fn turn_between(from: HexDir, to: HexDir) -> i32 {
-    // The difference is in −5..=5: bring it into −2..=3 without a division.
-    let d = to.index() as i32 - from.index() as i32;
-    if d > 3 {
-        d - 6
-    } else if d < -2 {
-        d + 6
-    } else {
-        d
-    }
-}
-
-/// `h.neighbour(d)`, inlined in the hot paths.
-#[inline]
-pub(crate) fn next(h: Hex, d: HexDir) -> Hex {
-    let (dq, dr) = STEPS[d.index() as usize];
-    Hex { q: h.q + dq, r: h.r + dr }
-}
 
 /// What stands on a cell, for movement (BB-7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -285,7 +241,7 @@ impl BumpingBots {
             return None;
         }
         let to = self.board.step_idx(k, d);
-        debug_assert_eq!(Some(to), self.board.idx(next(from, d)));
+        debug_assert_eq!(Some(to), self.board.idx(from.neighbour(d)));
         Some(to)
     }
 
@@ -437,7 +393,7 @@ impl BumpingBots {
 
     pub(crate) fn travel_dir(&self, bot: usize) -> HexDir {
         let b = &self.bots[bot];
-        if b.reverse { opp(b.facing) } else { b.facing }
+        if b.reverse { b.facing.opposite() } else { b.facing }
     }
 
     #[inline]
@@ -449,7 +405,7 @@ impl BumpingBots {
 
     fn rotate_by(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
         let b = &mut self.bots[bot];
-        b.facing = turned(b.facing, turn as i32);
+        b.facing = b.facing.turn(turn as i32);
         ev.push(crate::Event::Turned { seat: b.seat, facing: b.facing });
     }
 

@@ -5,7 +5,7 @@ use crate::Action;
 use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
-use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, opp, turn_between, turned};
+use crate::state::{BumpingBots, PendingShock, Phase, QuickRot};
 use crate::track::ObstacleKind;
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
@@ -162,7 +162,7 @@ impl View {
             ranking,
             teams,
             move_cells: match g.phase {
-                Phase::Move => g.turn.as_ref().map(|t| g.move_cells(t.bot)),
+                Phase::Move => Some(g.move_cells(g.turn.bot)),
                 _ => None,
             },
             shock: match &g.phase {
@@ -276,7 +276,7 @@ const LEAN: u32 = 16;
 /// One legal action, cheaply: near-uniform, leaning towards the racing line half of the time
 /// so that random races end (a documented choice, `docs/bumping-bots.md`).
 pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
-    let bot = g.turn.as_ref().map(|t| t.bot).unwrap_or(0);
+    let bot = g.turn.bot;
     match &g.phase {
         Phase::Pick(_) => card(g.deck[rng.index(g.deck.len())]),
         Phase::Speed => sample_card(g, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
@@ -316,7 +316,7 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
 fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
     let b = &g.bots[bot];
     let want = g.board.pref(b.at?)?;
-    Some(match turn_between(b.facing, want) {
+    Some(match b.facing.turn_to(want) {
         0 => 0,
         1..=3 => 1,
         _ => -1,
@@ -326,12 +326,12 @@ fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
 /// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
 fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let b = &g.bots[bot];
-    let dir = if b.reverse { opp(b.facing) } else { b.facing };
+    let dir = if b.reverse { b.facing.opposite() } else { b.facing };
     let from = b.at?;
     let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
     let at = if g.board.on(ahead) { ahead } else { from };
     let want = g.board.pref(at)?;
-    Some(match turn_between(b.facing, want) {
+    Some(match b.facing.turn_to(want) {
         0 => 0,
         1..=3 => 1,
         _ => -1,
@@ -357,8 +357,8 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
         return rng.below(3) as i8 - 1;
     }
     let travel = |t: i8| {
-        let f = turned(b.facing, t as i32);
-        if b.reverse { opp(f) } else { f }
+        let f = b.facing.turn(t as i32);
+        if b.reverse { f.opposite() } else { f }
     };
     [want, 1, -1, 0].into_iter().find(|&t| clear(g, bot, travel(t))).unwrap_or(want)
 }
@@ -398,7 +398,7 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
 
 fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
     let b = &g.bots[bot];
-    let played = g.turn.as_ref().is_some_and(|t| t.card.is_some());
+    let played = g.turn.card.is_some();
     if played || b.cards.is_empty() || rng.below(6) != 0 {
         return None;
     }
@@ -422,7 +422,7 @@ fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
 
 fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
-    let t = g.turn.as_ref().expect("a turn");
+    let t = &g.turn;
     if t.quick_card {
         return Action::Move { rotate_before_last: 0, rotate_after: 0 };
     }

@@ -1,11 +1,13 @@
-//! Property tests (BB-1..BB-13 as a whole): random races never panic and always end, no two
-//! pieces share a cell, a race replays identically from its log, and a rejected action changes
-//! nothing.
+//! Property tests (BB-1..BB-13 as a whole), through the engine's conformance suite
+//! (`engine::harness::check_game`): random races never panic and always end, no two pieces
+//! share a cell, a race replays identically from its log, a rejected action changes nothing,
+//! listed actions are accepted, and views hide other players' cards.
 
 use bumping_bots::tracks::{SHIPPED, shipped};
 use bumping_bots::view::View;
-use bumping_bots::{Action, BumpingBots, Setup};
-use engine::{Decision, Game, LogEntry, Observer, Rng, Seat, replay};
+use bumping_bots::{BumpingBots, Setup};
+use engine::harness::{CheckOptions, check_game_with};
+use engine::{Game, Observer};
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 
@@ -37,113 +39,30 @@ fn check_cells(v: &View) -> Result<(), String> {
     Ok(())
 }
 
-fn owing(g: &BumpingBots) -> Option<Seat> {
-    match g.decision()? {
-        Decision::One(s) => Some(s),
-        Decision::Simultaneous(s) => s.first(),
-    }
-}
-
-/// Plays a random race (with a time-up now and then), checking the cells after every step.
-fn play(g: &mut BumpingBots, rng: &mut Rng, max: usize) -> Result<Vec<LogEntry<Action>>, String> {
-    let mut log = Vec::new();
-    let mut events = Vec::new();
-    while let Some(seat) = owing(g) {
-        if log.len() >= max {
-            break;
-        }
-        if rng.below(20) == 0 {
-            g.time_up(&mut events).map_err(|e| format!("time_up refused: {e}"))?;
-            log.push(LogEntry::TimeUp);
-        } else {
-            let a = g.sample_action(seat, rng).ok_or("no sampled action")?;
-            g.apply(seat, &a, &mut events).map_err(|e| format!("sampled {a:?} refused: {e}"))?;
-            log.push(LogEntry::Act { seat, action: a });
-        }
-        check_cells(&g.view(Observer::Omniscient))?;
-        g.check_occupancy()?;
-    }
-    Ok(log)
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 160, ..ProptestConfig::default() })]
 
+    /// The engine's conformance suite (refusals change nothing, listed actions accepted,
+    /// sampled ones listed, views unchanged when other players' cards change (BB-3, BB-9),
+    /// replay identical), with this game's invariants: no two pieces on a cell (BB-7.1) and the
+    /// occupancy index in step; races end within the round limit (BB-10) and rank every bot.
     #[test]
-    fn random_races_end_and_replay(seed in any::<u64>(), track in 0usize..3, bots in 2u8..=9) {
+    fn random_races_conform(seed in any::<u64>(), track in 0usize..3, bots in 2u8..=9) {
         let setup = race(track, bots);
-        let mut g = BumpingBots::new(&setup, seed).expect("starts");
-        let mut rng = Rng::seeded(seed);
-        let log = play(&mut g, &mut rng, 200_000).map_err(TestCaseError::fail)?;
-        prop_assert!(g.outcome().is_some(), "the race did not end");
+        let options = CheckOptions { max_steps: 200_000, timeouts: true, deep_every: 10, listed_limit: 12 };
+        let report = check_game_with::<BumpingBots>(&setup, seed, &options, |g| {
+            check_cells(&g.view(Observer::Omniscient))?;
+            g.check_occupancy()
+        })
+        .map_err(|v| TestCaseError::fail(v.to_string()))?;
+        let g = &report.game;
+        prop_assert!(report.finished, "the race did not end");
         prop_assert!(g.round() <= bumping_bots::settings::DEFAULT_ROUND_LIMIT);
         let placed: usize = g.outcome().unwrap().ranking.iter().map(Vec::len).sum();
         prop_assert_eq!(placed, bots as usize);
-        let again = replay::<BumpingBots>(&setup, seed, &log, &mut Vec::new()).expect("replays");
-        prop_assert!(again == g, "replay differs");
+        prop_assert!(report.scrambles > 0, "some card was secret at some deep check");
+        prop_assert!(report.refused > 0);
     }
-
-    #[test]
-    fn rejected_actions_change_nothing(seed in any::<u64>(), track in 0usize..3, steps in 0usize..400, pick in any::<u64>()) {
-        let setup = race(track, 5);
-        let mut g = BumpingBots::new(&setup, seed).expect("starts");
-        let mut rng = Rng::seeded(seed);
-        play(&mut g, &mut rng, steps).map_err(TestCaseError::fail)?;
-        let Some(seat) = owing(&g) else { return Ok(()) };
-        let mut probe = Rng::seeded(pick);
-        let others = [Seat(((seat.0 as u64 + 1 + pick % 4) % 5) as u8), seat];
-        for who in others {
-            for a in garbage(&mut probe) {
-                let mut h = g.clone();
-                let mut events = vec![];
-                if h.apply(who, &a, &mut events).is_err() {
-                    prop_assert!(h == g, "a rejected {a:?} changed the state");
-                    prop_assert!(events.is_empty());
-                }
-            }
-        }
-        // Every listed legal action is accepted.
-        for a in g.legal_actions(seat) {
-            let mut h = g.clone();
-            prop_assert!(h.apply(seat, &a, &mut vec![]).is_ok(), "listed {a:?} refused");
-        }
-    }
-}
-
-/// Actions of every kind with values in and out of range.
-fn garbage(rng: &mut Rng) -> Vec<Action> {
-    let t = |rng: &mut Rng| rng.below(5) as i8 - 2;
-    let cards = [
-        None,
-        Some(bumping_bots::Card::Jumper),
-        Some(bumping_bots::Card::Magnet),
-        Some(bumping_bots::Card::Nitro),
-        Some(bumping_bots::Card::Engine),
-        Some(bumping_bots::Card::Rotation),
-    ];
-    let mut out = Vec::new();
-    for _ in 0..4 {
-        out.push(Action::Speed {
-            choice: bumping_bots::SpeedChoice::ALL[rng.index(5)],
-            new_speed: [None, Some(1), Some(2), Some(3)][rng.index(4)],
-        });
-        out.push(Action::Move { rotate_before_last: t(rng), rotate_after: t(rng) });
-        out.push(Action::ShockChoice {
-            turn_passive: (0..rng.below(4)).map(|_| t(rng)).collect(),
-            turn_first: t(rng),
-        });
-        out.push(Action::Orient { turn: t(rng) });
-        out.push(Action::Card {
-            card: cards[rng.index(cards.len())],
-            target: Some(Seat(rng.below(7) as u8)),
-            when: None,
-            at_cell: Some(rng.below(8) as u8),
-            rotations: (0..rng.below(4))
-                .map(|_| bumping_bots::QuickRot { at_cell: rng.below(4) as u8, turn: t(rng) })
-                .collect(),
-        });
-    }
-    out
 }
 
 #[test]

@@ -152,7 +152,8 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     type Event: GameEvent;
     type Error: RuleError;
     /// A redacted picture of the state for one observer: what may change during the game.
-    type View: Clone + Debug + Serialize;
+    /// `PartialEq`: the conformance suite ([`harness::check_game`]) compares views.
+    type View: Clone + Debug + PartialEq + Serialize;
     /// What never changes during one game and every observer may see: the board (rink, course,
     /// track) and the rule tables a client draws or checks with (Autoscooter's chart). Sent to a
     /// client once per game and referenced by a content id, so that views carry only what

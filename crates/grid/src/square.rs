@@ -124,6 +124,18 @@ impl Sq {
     pub const fn manhattan(self, o: Sq) -> i32 {
         (self.x - o.x).abs() + (self.y - o.y).abs()
     }
+    /// If `other` lies on the same row or column as `self` (and differs), the direction
+    /// from `self` towards it and the distance along it.
+    #[inline]
+    pub const fn line_to(self, other: Sq) -> Option<(SqDir, i32)> {
+        let (dx, dy) = (other.x - self.x, other.y - self.y);
+        match (dx, dy) {
+            (0, 0) => None,
+            (0, _) => Some((if dy < 0 { SqDir::N } else { SqDir::S }, dy.abs())),
+            (_, 0) => Some((if dx < 0 { SqDir::W } else { SqDir::E }, dx.abs())),
+            _ => None,
+        }
+    }
     /// Chebyshev distance (rings of the 8 surrounding cells).
     #[inline]
     pub const fn chebyshev(self, o: Sq) -> i32 {
@@ -185,6 +197,12 @@ mod tests {
             let d = SqDir::new(n).unwrap();
             let s = Sq::new(x, y);
             prop_assert_eq!(s.neighbour(d).neighbour(d.opposite()), s);
+            // A straight line: `line_to` finds the direction and distance back.
+            for n in 1..5 {
+                prop_assert_eq!(s.line_to(s.offset(d, n)), Some((d, n)));
+            }
+            prop_assert_eq!(s.line_to(s), None);
+            prop_assert_eq!(s.line_to(s.neighbour(d).neighbour(d.turn(1))), None);
             let e = SqEdge::new(s, d);
             prop_assert_eq!(e.normalised(), e.flipped().normalised());
         }

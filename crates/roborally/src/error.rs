@@ -47,8 +47,37 @@ pub enum ActionError {
     OptionNotHeld,
     /// RR-8.2: a destroyed robot must give up one of its options.
     OptionRequired,
-    /// RR-9: the card offers no such use now (wrong choice for it, or its condition is not met).
-    OptionNotUsable,
+    /// RR-9: `use_option` while programming names no option card.
+    OptionMissing,
+    /// RR-9: an argument (`register`, `destroy`, `card`) this use does not take.
+    OptionExtraArgument,
+    /// RR-9 Crab Legs / Dual Processor: the register the card goes with is missing.
+    OptionRegisterRequired,
+    /// A register number outside 1..=5.
+    RegisterOutOfRange {
+        register: u8,
+    },
+    /// RR-9: there is no card on the option to take back or to play.
+    OptionNothingOnIt,
+    /// RR-9 Flywheel / Conditional Program: the card to put on the option is missing.
+    OptionCardRequired,
+    /// RR-9 Crab Legs: only a Move 1 goes with a register.
+    OptionCardUnfit,
+    /// RR-9: only a spare card goes on an option; the hand must still fill every unlocked
+    /// register.
+    OptionNoSpareCard,
+    /// RR-9 Recompile: its price, 1 damage, is not paid at 9 damage or more.
+    RecompileTooDamaged,
+    /// RR-9 Tractor Beam: the target is adjacent.
+    TargetAdjacent,
+    /// RR-9 Scrambler: the target has no card to scramble in the next register (none, or
+    /// locked, or no register left this turn).
+    NoCardToScramble,
+    /// RR-9 Fire Control: neither a register to jam nor an option to destroy is named.
+    OptionTargetRequired,
+    /// RR-9: the card's condition no longer holds (the robot or its target left the board,
+    /// the register does not run).
+    OptionConditionUnmet,
     /// RR-9: the card's use is spent (once a turn).
     OptionAlreadyUsed,
     /// RR-9: the card is not used at this moment of the turn.
@@ -80,7 +109,19 @@ impl RuleError for ActionError {
             ReenterLineOfSight => "reenter_line_of_sight",
             OptionNotHeld => "option_not_held",
             OptionRequired => "option_required",
-            OptionNotUsable => "option_not_usable",
+            OptionMissing => "option_missing",
+            OptionExtraArgument => "option_extra_argument",
+            OptionRegisterRequired => "option_register_required",
+            RegisterOutOfRange { .. } => "register_out_of_range",
+            OptionNothingOnIt => "option_nothing_on_it",
+            OptionCardRequired => "option_card_required",
+            OptionCardUnfit => "option_card_unfit",
+            OptionNoSpareCard => "option_no_spare_card",
+            RecompileTooDamaged => "recompile_too_damaged",
+            TargetAdjacent => "target_adjacent",
+            NoCardToScramble => "no_card_to_scramble",
+            OptionTargetRequired => "option_target_required",
+            OptionConditionUnmet => "option_condition_unmet",
             OptionAlreadyUsed => "option_already_used",
             OptionWrongTime => "option_wrong_time",
         }
@@ -126,7 +167,34 @@ impl fmt::Display for ActionError {
             OptionRequired => {
                 write!(f, "a destroyed robot gives up one of its option cards (RR-8.2)")
             }
-            OptionNotUsable => write!(f, "this option card offers no such use now (RR-9)"),
+            OptionMissing => write!(f, "use_option names no option card (RR-9)"),
+            OptionExtraArgument => {
+                write!(f, "this use of the option card takes no such argument (RR-9)")
+            }
+            OptionRegisterRequired => {
+                write!(f, "name the register the card goes with (RR-9 Crab Legs, Dual Processor)")
+            }
+            RegisterOutOfRange { register } => write!(f, "there is no register {register} (1-5)"),
+            OptionNothingOnIt => write!(f, "there is no card on this option card (RR-9)"),
+            OptionCardRequired => write!(f, "name the program card to put on the option (RR-9)"),
+            OptionCardUnfit => write!(f, "Crab Legs takes a Move 1 only (RR-9)"),
+            OptionNoSpareCard => write!(
+                f,
+                "only a spare card goes on an option: the hand must still fill every unlocked register (RR-9)"
+            ),
+            RecompileTooDamaged => {
+                write!(f, "Recompile costs 1 damage: not with 9 damage or more (RR-9)")
+            }
+            TargetAdjacent => write!(f, "Tractor Beam works only on a robot not adjacent (RR-9)"),
+            NoCardToScramble => {
+                write!(f, "the target has no card to scramble in its next register (RR-9)")
+            }
+            OptionTargetRequired => {
+                write!(f, "Fire Control names a register to jam or an option to destroy (RR-9)")
+            }
+            OptionConditionUnmet => {
+                write!(f, "this option card's condition does not hold now (RR-9)")
+            }
             OptionAlreadyUsed => {
                 write!(f, "this option card has been used already this turn (RR-9)")
             }

@@ -4,6 +4,7 @@
 use crate::error::ActionError;
 use crate::event::Event;
 use crate::option::OptionCard;
+use crate::option_use::OptionUse;
 use crate::setup::Setup;
 use crate::view::{BoardView, Static, View};
 use crate::{Action, Pending, Phase, RoboRally};
@@ -61,8 +62,14 @@ impl Game for RoboRally {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        let i = self.check(seat, action)?;
+        let (i, option_use) = self.check(seat, action)?;
         let mut out = Vec::new();
+        if let Some(used) = option_use {
+            self.apply_use(i, used, &mut out);
+            self.play_on(&mut out);
+            events.append(&mut out);
+            return Ok(());
+        }
         match *action {
             Action::Program { registers, power_down_next } => {
                 self.commit_program(i, &registers, power_down_next, &mut out)
@@ -79,9 +86,8 @@ impl Game for RoboRally {
                 out.push(Event::StayDownSent { seat });
             }
             Action::DiscardOption { option } => self.apply_discard(option, &mut out),
-            Action::UseOption { option, register, destroy, card } => {
-                self.apply_use(i, option, register, destroy, card, &mut out)
-            }
+            // Validated into an `OptionUse` by `check`, applied above.
+            Action::UseOption { .. } => {}
         }
         self.play_on(&mut out);
         events.append(&mut out);
@@ -308,8 +314,13 @@ impl RoboRally {
         }
     }
 
-    /// Check an action without changing anything; returns the robot index.
-    fn check(&self, seat: Seat, action: &Action) -> Result<usize, ActionError> {
+    /// Check an action without changing anything; returns the robot index and, for a
+    /// `use_option`, the validated use.
+    fn check(
+        &self,
+        seat: Seat,
+        action: &Action,
+    ) -> Result<(usize, Option<OptionUse>), ActionError> {
         if self.phase == Phase::Over {
             return Err(ActionError::GameOver);
         }
@@ -318,6 +329,14 @@ impl RoboRally {
         let Some(owed) = self.owed(seat) else {
             return Err(self.why_not(i, action));
         };
+        if let (
+            Owed::UseOption | Owed::Program,
+            Action::UseOption { option, register, destroy, card },
+        ) = (owed, action)
+        {
+            let used = self.check_use(i, *option, *register, *destroy, *card)?;
+            return Ok((i, Some(used)));
+        }
         match (owed, action) {
             (Owed::Program, Action::Program { registers, power_down_next }) => {
                 self.check_program(i, registers, *power_down_next)
@@ -327,17 +346,13 @@ impl RoboRally {
                 self.check_reenter(i, *at, *facing)
             }
             (Owed::Discard, Action::DiscardOption { option }) => self.check_discard(*option),
-            (
-                Owed::UseOption | Owed::Program,
-                Action::UseOption { option, register, destroy, card },
-            ) => self.check_use(i, *option, *register, *destroy, *card),
             (_, Action::UseOption { option: Some(o), .. }) if !self.robots[i].has(*o) => {
                 Err(ActionError::OptionNotHeld)
             }
             (_, Action::UseOption { option: Some(_), .. }) => Err(ActionError::OptionWrongTime),
             (owed, _) => Err(ActionError::WrongAction { expected: owed.name() }),
         }?;
-        Ok(i)
+        Ok((i, None))
     }
 
     /// The most telling error for a seat that owes nothing.

@@ -20,12 +20,12 @@
 pub mod board;
 pub mod card;
 pub mod cleanup;
+mod conformance;
 pub mod damage;
 pub mod deck;
 pub mod elements;
 pub mod error;
 pub mod event;
-mod few;
 mod game;
 pub mod movement;
 pub mod option;

@@ -11,16 +11,90 @@ use crate::option::{ABLATIVE_POINTS, HOWITZER_SHOTS, OptionCard};
 use crate::{Pending, Phase, RoboRally};
 use grid::{Sq, SqDir};
 
-/// The four directions, N E S W.
-const DIRS: [SqDir; 4] = [SqDir::N, SqDir::E, SqDir::S, SqDir::W];
+/// A `use_option` action validated by [`RoboRally::check_use`]: everything
+/// [`RoboRally::apply_use`] needs, with nothing left to check again (RR-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OptionUse {
+    /// While programming, Crab Legs / Dual Processor: `card` leaves the hand to go with
+    /// register `k` (0-based).
+    Combine { option: OptionCard, k: usize, card: Card },
+    /// While programming, Crab Legs / Dual Processor: the card with register `k` goes back to
+    /// the hand.
+    TakeBack { option: OptionCard, k: usize },
+    /// While programming, Flywheel / Conditional Program: `card` leaves the hand for the option.
+    Keep { option: OptionCard, card: Card },
+    /// While programming: a new hand for 1 damage.
+    Recompile,
+    /// While programming: the Gyroscopic Stabilizer switched off for the turn.
+    StabilizerOff,
+    /// The answer to a move-option question: the option used, or `None` (declined).
+    MoveAnswer { used: Option<OptionCard> },
+    /// The answer to a weapon question: declined, so the main laser's `points` hit `target`.
+    WeaponDeclined { target: usize, points: u8 },
+    /// The answer to a weapon question: `weapon` instead of the main laser's damage.
+    Weapon { target: usize, weapon: Weapon },
+    /// The answer to a reveal question: declined.
+    RevealDeclined,
+    /// Conditional Program: its card replaces register `k`'s (0-based) before it is revealed.
+    Conditional { k: usize },
+    /// Abort Switch: registers `k..5` that are not locked get new cards from the deck.
+    Abort { k: usize },
+}
 
-/// The direction from `from` to `to` when they share a row or column (and differ).
-fn direction(from: Sq, to: Sq) -> Option<SqDir> {
-    let (dx, dy) = ((to.x - from.x).signum(), (to.y - from.y).signum());
-    if (dx != 0) == (dy != 0) {
-        return None;
+impl OptionUse {
+    /// Whether this use answers the option question at the head of the queue.
+    const fn answers(self) -> bool {
+        !matches!(
+            self,
+            OptionUse::Combine { .. }
+                | OptionUse::TakeBack { .. }
+                | OptionUse::Keep { .. }
+                | OptionUse::Recompile
+                | OptionUse::StabilizerOff
+        )
     }
-    DIRS.into_iter().find(|d| d.step() == (dx, dy))
+}
+
+/// An RR-9 weapon fired, with its arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Weapon {
+    PressorBeam,
+    TractorBeam,
+    MiniHowitzer,
+    Scrambler,
+    RadioControl,
+    /// Fire Control jamming the target's register `register` (1-based).
+    Jam {
+        register: u8,
+    },
+    /// Fire Control destroying the target's option `option`.
+    Wreck {
+        option: OptionCard,
+    },
+}
+
+impl Weapon {
+    /// The weapon of an option card that takes no argument (all but Fire Control).
+    const fn plain(o: OptionCard) -> Option<Weapon> {
+        Some(match o {
+            OptionCard::PressorBeam => Weapon::PressorBeam,
+            OptionCard::TractorBeam => Weapon::TractorBeam,
+            OptionCard::MiniHowitzer => Weapon::MiniHowitzer,
+            OptionCard::Scrambler => Weapon::Scrambler,
+            OptionCard::RadioControl => Weapon::RadioControl,
+            _ => return None,
+        })
+    }
+    const fn card(self) -> OptionCard {
+        match self {
+            Weapon::PressorBeam => OptionCard::PressorBeam,
+            Weapon::TractorBeam => OptionCard::TractorBeam,
+            Weapon::MiniHowitzer => OptionCard::MiniHowitzer,
+            Weapon::Scrambler => OptionCard::Scrambler,
+            Weapon::RadioControl => OptionCard::RadioControl,
+            Weapon::Jam { .. } | Weapon::Wreck { .. } => OptionCard::FireControl,
+        }
+    }
 }
 
 impl RoboRally {
@@ -81,9 +155,9 @@ impl RoboRally {
             Shooter::Board { at: from } if from == at => {
                 self.board.lasers.iter().find(|l| l.at == from).map(|l| l.dir.opposite())
             }
-            Shooter::Board { at: from } => direction(at, from),
+            Shooter::Board { at: from } => at.line_to(from).map(|(d, _)| d),
             Shooter::Robot { seat } | Shooter::Rear { seat } => {
-                direction(at, self.robots.get(seat.index())?.cell()?)
+                at.line_to(self.robots.get(seat.index())?.cell()?).map(|(d, _)| d)
             }
         }
     }
@@ -151,13 +225,13 @@ impl RoboRally {
         if !self.robots[i].has(OptionCard::MechanicalArm) {
             return v;
         }
-        for d in DIRS {
+        for d in SqDir::ALL {
             if !self.board.wall(at, d) && self.board.on_board(at.neighbour(d)) {
                 v.push(at.neighbour(d));
             }
         }
         for k in 0..4 {
-            let (a, b) = (DIRS[k], DIRS[(k + 1) % 4]);
+            let (a, b) = (SqDir::ALL[k], SqDir::ALL[(k + 1) % 4]);
             let corner = at.neighbour(a).neighbour(b);
             let via = |p: SqDir, q: SqDir| {
                 let mid = at.neighbour(p);
@@ -206,7 +280,7 @@ impl RoboRally {
     }
 
     /// Check a `use_option` action from robot `i` (which owes a program or a `use_option`
-    /// answer) without changing anything.
+    /// answer) without changing anything: the validated use, for [`RoboRally::apply_use`].
     pub(crate) fn check_use(
         &self,
         i: usize,
@@ -214,41 +288,43 @@ impl RoboRally {
         register: Option<u8>,
         destroy: Option<OptionCard>,
         card: Option<Card>,
-    ) -> Result<(), ActionError> {
+    ) -> Result<OptionUse, ActionError> {
+        use ActionError as E;
         let r = &self.robots[i];
         if matches!(self.phase, Phase::Program { .. }) && self.pending.is_empty() {
-            let Some(o) = option else { return Err(ActionError::OptionNotUsable) };
+            let Some(o) = option else { return Err(E::OptionMissing) };
             if !r.has(o) {
-                return Err(ActionError::OptionNotHeld);
+                return Err(E::OptionNotHeld);
             }
             if destroy.is_some() {
-                return Err(ActionError::OptionNotUsable);
+                return Err(E::OptionExtraArgument);
             }
             if let Some(c) = card
                 && !r.hand.contains(&c)
             {
-                return Err(ActionError::CardNotInHand { priority: c.priority });
+                return Err(E::CardNotInHand { priority: c.priority });
             }
             // Only a spare card: the hand must still fill every unlocked register.
             let spare = r.hand.len() > (0..5).filter(|&k| !r.locked(k)).count();
             match o {
                 OptionCard::CrabLegs | OptionCard::DualProcessor => {
-                    let Some(k) = register.filter(|k| (1..=5).contains(k)).map(|k| k as usize - 1)
-                    else {
-                        return Err(ActionError::OptionNotUsable);
-                    };
+                    let Some(n) = register else { return Err(E::OptionRegisterRequired) };
+                    if !(1..=5).contains(&n) {
+                        return Err(E::RegisterOutOfRange { register: n });
+                    }
+                    let k = n as usize - 1;
                     return match card {
-                        None if r.stash.side[k].is_some_and(|(x, _)| x == o) => Ok(()),
-                        None => Err(ActionError::OptionNotUsable),
-                        Some(_) if r.locked(k) => {
-                            Err(ActionError::RegisterLocked { register: k as u8 + 1 })
+                        None if r.stash.side[k].is_some_and(|(x, _)| x == o) => {
+                            Ok(OptionUse::TakeBack { option: o, k })
                         }
-                        Some(_) if r.stash.side[k].is_some() => Err(ActionError::OptionAlreadyUsed),
+                        None => Err(E::OptionNothingOnIt),
+                        Some(_) if r.locked(k) => Err(E::RegisterLocked { register: n }),
+                        Some(_) if r.stash.side[k].is_some() => Err(E::OptionAlreadyUsed),
                         Some(c) if o == OptionCard::CrabLegs && c.card != CardKind::Move1 => {
-                            Err(ActionError::OptionNotUsable)
+                            Err(E::OptionCardUnfit)
                         }
-                        Some(_) if !spare => Err(ActionError::OptionNotUsable),
-                        Some(_) => Ok(()),
+                        Some(_) if !spare => Err(E::OptionNoSpareCard),
+                        Some(card) => Ok(OptionUse::Combine { option: o, k, card }),
                     };
                 }
                 OptionCard::Flywheel | OptionCard::ConditionalProgram => {
@@ -258,256 +334,258 @@ impl RoboRally {
                         r.stash.conditional
                     };
                     return match card {
-                        _ if register.is_some() => Err(ActionError::OptionNotUsable),
-                        None => Err(ActionError::OptionNotUsable),
-                        Some(_) if held.is_some() => Err(ActionError::OptionAlreadyUsed),
-                        Some(_) if !spare => Err(ActionError::OptionNotUsable),
-                        Some(_) => Ok(()),
+                        _ if register.is_some() => Err(E::OptionExtraArgument),
+                        None => Err(E::OptionCardRequired),
+                        Some(_) if held.is_some() => Err(E::OptionAlreadyUsed),
+                        Some(_) if !spare => Err(E::OptionNoSpareCard),
+                        Some(card) => Ok(OptionUse::Keep { option: o, card }),
                     };
                 }
                 _ => {}
             }
             if register.is_some() || card.is_some() {
-                return Err(ActionError::OptionNotUsable);
+                return Err(E::OptionExtraArgument);
             }
             return match o {
-                OptionCard::Recompile if r.opt.recompiled => Err(ActionError::OptionAlreadyUsed),
-                OptionCard::AbortSwitch if r.opt.aborted => Err(ActionError::OptionAlreadyUsed),
-                OptionCard::Recompile if r.damage >= 9 => Err(ActionError::OptionNotUsable),
+                OptionCard::Recompile if r.opt.recompiled => Err(E::OptionAlreadyUsed),
+                OptionCard::AbortSwitch if r.opt.aborted => Err(E::OptionAlreadyUsed),
+                OptionCard::Recompile if r.damage >= 9 => Err(E::RecompileTooDamaged),
                 OptionCard::GyroscopicStabilizer if r.opt.stabilizer_off => {
-                    Err(ActionError::OptionAlreadyUsed)
+                    Err(E::OptionAlreadyUsed)
                 }
-                OptionCard::Recompile | OptionCard::GyroscopicStabilizer => Ok(()),
-                _ => Err(ActionError::OptionWrongTime),
+                OptionCard::Recompile => Ok(OptionUse::Recompile),
+                OptionCard::GyroscopicStabilizer => Ok(OptionUse::StabilizerOff),
+                _ => Err(E::OptionWrongTime),
             };
         }
-        let Some(p) = self.pending.front() else { return Err(ActionError::NotYourDecision) };
+        let Some(p) = self.pending.front() else { return Err(E::NotYourDecision) };
         if card.is_some() {
-            return Err(ActionError::OptionNotUsable);
+            return Err(E::OptionExtraArgument);
         }
         if let Some(o) = option
             && !r.has(o)
         {
-            return Err(ActionError::OptionNotHeld);
+            return Err(E::OptionNotHeld);
         }
+        let bare = register.is_none() && destroy.is_none();
         match *p {
             Pending::MoveOption { option: asked, .. } => match option {
-                None if register.is_none() && destroy.is_none() => Ok(()),
-                Some(o) if o == asked && register.is_none() && destroy.is_none() => Ok(()),
-                Some(_) => Err(ActionError::OptionWrongTime),
-                None => Err(ActionError::OptionNotUsable),
+                Some(o) if o != asked => Err(E::OptionWrongTime),
+                _ if !bare => Err(E::OptionExtraArgument),
+                used => Ok(OptionUse::MoveAnswer { used }),
             },
-            Pending::Weapon { target, .. } => {
+            Pending::Weapon { target, points, .. } => {
                 let Some(o) = option else {
-                    return if register.is_none() && destroy.is_none() {
-                        Ok(())
+                    return if bare {
+                        Ok(OptionUse::WeaponDeclined { target, points })
                     } else {
-                        Err(ActionError::OptionNotUsable)
+                        Err(E::OptionExtraArgument)
                     };
                 };
+                if !OptionCard::WEAPONS.contains(&o) {
+                    return Err(E::OptionWrongTime);
+                }
                 if !self.weapons_for(i, target).contains(&o) {
-                    return Err(if OptionCard::WEAPONS.contains(&o) {
-                        ActionError::OptionNotUsable
-                    } else {
-                        ActionError::OptionWrongTime
+                    return Err(match o {
+                        OptionCard::TractorBeam => E::TargetAdjacent,
+                        OptionCard::Scrambler => E::NoCardToScramble,
+                        _ => E::OptionConditionUnmet,
                     });
                 }
                 let t = &self.robots[target];
-                match (o, register, destroy) {
-                    (OptionCard::FireControl, Some(k), None) if (1..=5).contains(&k) => Ok(()),
-                    (OptionCard::FireControl, None, Some(d)) if t.has(d) => Ok(()),
-                    (OptionCard::FireControl, None, Some(_)) => Err(ActionError::OptionNotHeld),
-                    (OptionCard::FireControl, _, _) => Err(ActionError::OptionNotUsable),
-                    (_, None, None) => Ok(()),
-                    _ => Err(ActionError::OptionNotUsable),
+                let fire_control = o == OptionCard::FireControl;
+                let weapon = match (register, destroy) {
+                    (Some(k), None) if fire_control && (1..=5).contains(&k) => {
+                        Weapon::Jam { register: k }
+                    }
+                    (Some(k), None) if fire_control => {
+                        return Err(E::RegisterOutOfRange { register: k });
+                    }
+                    (None, Some(d)) if fire_control && t.has(d) => Weapon::Wreck { option: d },
+                    (None, Some(_)) if fire_control => return Err(E::OptionNotHeld),
+                    (None, None) if fire_control => return Err(E::OptionTargetRequired),
+                    (None, None) => Weapon::plain(o).ok_or(E::OptionWrongTime)?,
+                    _ => return Err(E::OptionExtraArgument),
+                };
+                Ok(OptionUse::Weapon { target, weapon })
+            }
+            Pending::Reveal { register: n, .. } => {
+                let k = n as usize - 1;
+                let usable = |o: OptionCard| self.reveal_uses(i, n).contains(&o);
+                match option {
+                    _ if !bare => Err(E::OptionExtraArgument),
+                    None => Ok(OptionUse::RevealDeclined),
+                    Some(OptionCard::ConditionalProgram)
+                        if usable(OptionCard::ConditionalProgram) =>
+                    {
+                        Ok(OptionUse::Conditional { k })
+                    }
+                    Some(OptionCard::AbortSwitch) if usable(OptionCard::AbortSwitch) => {
+                        Ok(OptionUse::Abort { k })
+                    }
+                    Some(OptionCard::AbortSwitch) if r.opt.aborted => Err(E::OptionAlreadyUsed),
+                    Some(OptionCard::ConditionalProgram) if r.stash.conditional.is_none() => {
+                        Err(E::OptionNothingOnIt)
+                    }
+                    Some(OptionCard::AbortSwitch | OptionCard::ConditionalProgram) => {
+                        Err(E::OptionConditionUnmet)
+                    }
+                    Some(_) => Err(E::OptionWrongTime),
                 }
             }
-            Pending::Reveal { register: k, .. } => match option {
-                _ if register.is_some() || destroy.is_some() => Err(ActionError::OptionNotUsable),
-                None => Ok(()),
-                Some(o) if self.reveal_uses(i, k).contains(&o) => Ok(()),
-                Some(OptionCard::AbortSwitch) if r.opt.aborted => {
-                    Err(ActionError::OptionAlreadyUsed)
-                }
-                Some(OptionCard::AbortSwitch | OptionCard::ConditionalProgram) => {
-                    Err(ActionError::OptionNotUsable)
-                }
-                Some(_) => Err(ActionError::OptionWrongTime),
-            },
             Pending::Damage { .. } | Pending::LoseOption { .. } => {
-                Err(ActionError::WrongAction { expected: "discard_option" })
+                Err(E::WrongAction { expected: "discard_option" })
             }
         }
     }
 
-    /// Apply a checked `use_option`.
-    pub(crate) fn apply_use(
-        &mut self,
-        i: usize,
-        option: Option<OptionCard>,
-        register: Option<u8>,
-        destroy: Option<OptionCard>,
-        card: Option<Card>,
-        events: &mut Vec<Event>,
-    ) {
+    /// Apply a use validated by [`RoboRally::check_use`]. An answer to an option question
+    /// takes the question off the queue.
+    pub(crate) fn apply_use(&mut self, i: usize, used: OptionUse, events: &mut Vec<Event>) {
         let seat = self.robots[i].seat;
-        if matches!(self.phase, Phase::Program { .. }) && self.pending.is_empty() {
-            match option {
-                Some(
-                    o @ (OptionCard::CrabLegs
-                    | OptionCard::DualProcessor
-                    | OptionCard::Flywheel
-                    | OptionCard::ConditionalProgram),
-                ) => {
-                    let r = &mut self.robots[i];
-                    if let Some(c) = card {
-                        r.hand.retain(|&h| h != c);
-                    }
-                    let back = match (o, register) {
-                        (OptionCard::Flywheel, _) => {
-                            r.stash.flywheel.replace(card.expect("checked"))
-                        }
-                        (OptionCard::ConditionalProgram, _) => {
-                            r.stash.conditional.replace(card.expect("checked"))
-                        }
-                        (_, Some(k)) => std::mem::replace(
-                            &mut r.stash.side[k as usize - 1],
-                            card.map(|c| (o, c)),
-                        )
-                        .map(|(_, c)| c),
-                        _ => None,
-                    };
-                    r.hand.extend(back);
-                    events.push(Event::OptionUsed { seat, option: o });
-                    events.push(Event::Stashed { seat, option: o, register, card });
-                }
-                Some(OptionCard::Recompile) => {
-                    let r = &mut self.robots[i];
-                    r.opt.recompiled = true;
-                    let old = std::mem::take(&mut r.hand);
-                    self.deck.discard_all(old);
-                    let n = self.robots[i].cards_to_deal();
-                    let hand = self.deck.deal(n);
-                    events.push(Event::OptionUsed { seat, option: OptionCard::Recompile });
-                    events.push(Event::Dealt { seat, count: hand.len() });
-                    events.push(Event::Hand { seat, cards: hand.clone() });
-                    let r = &mut self.robots[i];
-                    r.hand_size = hand.len() as u8;
-                    r.hand = hand;
-                    // The price of the card: not preventable (a decision, see the docs).
-                    self.take_damage(i, 1, events);
-                }
-                Some(OptionCard::GyroscopicStabilizer) => {
-                    self.robots[i].opt.stabilizer_off = true;
-                    events
-                        .push(Event::OptionUsed { seat, option: OptionCard::GyroscopicStabilizer });
-                }
-                _ => {}
-            }
-            return;
+        if used.answers() {
+            self.pending.pop_front();
         }
-        let Some(p) = self.pending.pop_front() else { return };
-        match p {
-            Pending::MoveOption { .. } => {
-                self.move_answer = Some(option.is_some());
-                if let Some(o) = option {
-                    events.push(Event::OptionUsed { seat, option: o });
+        match used {
+            OptionUse::Combine { option, k, card } => {
+                let r = &mut self.robots[i];
+                r.hand.retain(|&h| h != card);
+                let back = r.stash.side[k].replace((option, card)).map(|(_, c)| c);
+                r.hand.extend(back);
+                events.push(Event::OptionUsed { seat, option });
+                let register = Some(k as u8 + 1);
+                events.push(Event::Stashed { seat, option, register, card: Some(card) });
+            }
+            OptionUse::TakeBack { option, k } => {
+                let r = &mut self.robots[i];
+                let back = r.stash.side[k].take().map(|(_, c)| c);
+                r.hand.extend(back);
+                events.push(Event::OptionUsed { seat, option });
+                let register = Some(k as u8 + 1);
+                events.push(Event::Stashed { seat, option, register, card: None });
+            }
+            OptionUse::Keep { option, card } => {
+                let r = &mut self.robots[i];
+                r.hand.retain(|&h| h != card);
+                let kept = if option == OptionCard::Flywheel {
+                    &mut r.stash.flywheel
+                } else {
+                    &mut r.stash.conditional
+                };
+                let back = kept.replace(card);
+                r.hand.extend(back);
+                events.push(Event::OptionUsed { seat, option });
+                events.push(Event::Stashed { seat, option, register: None, card: Some(card) });
+            }
+            OptionUse::Recompile => {
+                let r = &mut self.robots[i];
+                r.opt.recompiled = true;
+                let old = std::mem::take(&mut r.hand);
+                self.deck.discard_all(old);
+                let n = self.robots[i].cards_to_deal();
+                let hand = self.deck.deal(n);
+                events.push(Event::OptionUsed { seat, option: OptionCard::Recompile });
+                events.push(Event::Dealt { seat, count: hand.len() });
+                events.push(Event::Hand { seat, cards: hand.clone() });
+                let r = &mut self.robots[i];
+                r.hand_size = hand.len() as u8;
+                r.hand = hand;
+                // The price of the card: not preventable (a decision, see the docs).
+                self.take_damage(i, 1, events);
+            }
+            OptionUse::StabilizerOff => {
+                self.robots[i].opt.stabilizer_off = true;
+                events.push(Event::OptionUsed { seat, option: OptionCard::GyroscopicStabilizer });
+            }
+            OptionUse::MoveAnswer { used } => {
+                self.move_answer = Some(used.is_some());
+                if let Some(option) = used {
+                    events.push(Event::OptionUsed { seat, option });
                 }
             }
-            Pending::Weapon { target, points, .. } => {
+            OptionUse::WeaponDeclined { target, points } => {
                 let by = Shooter::Robot { seat };
-                let Some(o) = option else {
-                    self.in_front(|g| g.damage(target, points, by, events));
-                    return;
-                };
-                events.push(Event::OptionUsed { seat, option: o });
-                let (Some(sa), Some(ta)) = (self.robots[i].cell(), self.robots[target].cell())
-                else {
-                    return;
-                };
-                let away = direction(sa, ta);
-                self.in_front(|g| match o {
-                    OptionCard::PressorBeam => {
-                        if let Some(d) = away {
-                            g.step(target, d, Cause::Push, events);
-                        }
-                    }
-                    OptionCard::TractorBeam => {
-                        if let Some(d) = away {
-                            g.step(target, d.opposite(), Cause::Push, events);
-                        }
-                    }
-                    OptionCard::MiniHowitzer => {
-                        if let Some(d) = away {
-                            g.step(target, d, Cause::Push, events);
-                        }
-                        g.robots[i].opt.howitzer += 1;
-                        if g.robots[i].opt.howitzer >= HOWITZER_SHOTS {
-                            g.discard_option(i, OptionCard::MiniHowitzer, events);
-                        }
-                        g.damage(target, 1, by, events);
-                    }
-                    OptionCard::Scrambler => {
-                        let k = g.register().unwrap_or(5) as usize;
-                        if k < 5
-                            && let Some(old) = g.robots[target].registers[k]
-                            && let Some(new) = g.deck.top(&mut g.rng)
-                        {
-                            g.robots[target].registers[k] = Some(new);
-                            g.deck.discard_all([old]);
-                            events.push(Event::Scrambled {
-                                seat: g.robots[target].seat,
-                                register: k as u8 + 1,
-                            });
-                        }
-                    }
-                    OptionCard::RadioControl => {
-                        g.robots[target].opt.radio = Some(seat);
-                        events
-                            .push(Event::RadioControlled { seat: g.robots[target].seat, by: seat });
-                    }
-                    OptionCard::FireControl => {
-                        let tseat = g.robots[target].seat;
-                        if let Some(k) = register {
-                            g.robots[target].opt.jammed[k as usize - 1] = 2;
-                            events.push(Event::RegisterJammed { seat: tseat, register: k });
-                        } else if let Some(d) = destroy {
-                            g.discard_option(target, d, events);
-                        }
-                    }
-                    _ => {}
-                });
+                self.in_front(|g| g.damage(target, points, by, events));
             }
-            Pending::Reveal { register, .. } => {
-                let k = register as usize - 1;
-                match option {
-                    Some(OptionCard::ConditionalProgram) => {
-                        let r = &mut self.robots[i];
-                        let new = r.stash.conditional.take();
-                        let old = std::mem::replace(&mut r.registers[k], new);
-                        self.deck.discard_all(old);
-                        events.push(Event::OptionUsed {
-                            seat,
-                            option: OptionCard::ConditionalProgram,
-                        });
+            OptionUse::Weapon { target, weapon } => self.fire(i, target, weapon, events),
+            OptionUse::RevealDeclined => {}
+            OptionUse::Conditional { k } => {
+                let r = &mut self.robots[i];
+                let new = r.stash.conditional.take();
+                let old = std::mem::replace(&mut r.registers[k], new);
+                self.deck.discard_all(old);
+                events.push(Event::OptionUsed { seat, option: OptionCard::ConditionalProgram });
+            }
+            OptionUse::Abort { k } => {
+                self.robots[i].opt.aborted = true;
+                events.push(Event::OptionUsed { seat, option: OptionCard::AbortSwitch });
+                for j in k..5 {
+                    if self.robots[i].locked(j) || self.robots[i].registers[j].is_none() {
+                        continue;
                     }
-                    Some(OptionCard::AbortSwitch) => {
-                        self.robots[i].opt.aborted = true;
-                        events.push(Event::OptionUsed { seat, option: OptionCard::AbortSwitch });
-                        for j in k..5 {
-                            if self.robots[i].locked(j) || self.robots[i].registers[j].is_none() {
-                                continue;
-                            }
-                            let Some(new) = self.deck.top(&mut self.rng) else { continue };
-                            let old = self.robots[i].registers[j].replace(new);
-                            self.deck.discard_all(old);
-                        }
-                    }
-                    _ => {}
+                    let Some(new) = self.deck.top(&mut self.rng) else { continue };
+                    let old = self.robots[i].registers[j].replace(new);
+                    self.deck.discard_all(old);
                 }
             }
-            Pending::Damage { .. } | Pending::LoseOption { .. } => {}
         }
+    }
+
+    /// Robot `i` fires `weapon` at robot `target` instead of its main laser's damage.
+    fn fire(&mut self, i: usize, target: usize, weapon: Weapon, events: &mut Vec<Event>) {
+        let seat = self.robots[i].seat;
+        let by = Shooter::Robot { seat };
+        events.push(Event::OptionUsed { seat, option: weapon.card() });
+        let (Some(sa), Some(ta)) = (self.robots[i].cell(), self.robots[target].cell()) else {
+            return;
+        };
+        let away = sa.line_to(ta).map(|(d, _)| d);
+        self.in_front(|g| match weapon {
+            Weapon::PressorBeam => {
+                if let Some(d) = away {
+                    g.step(target, d, Cause::Push, events);
+                }
+            }
+            Weapon::TractorBeam => {
+                if let Some(d) = away {
+                    g.step(target, d.opposite(), Cause::Push, events);
+                }
+            }
+            Weapon::MiniHowitzer => {
+                if let Some(d) = away {
+                    g.step(target, d, Cause::Push, events);
+                }
+                g.robots[i].opt.howitzer += 1;
+                if g.robots[i].opt.howitzer >= HOWITZER_SHOTS {
+                    g.discard_option(i, OptionCard::MiniHowitzer, events);
+                }
+                g.damage(target, 1, by, events);
+            }
+            Weapon::Scrambler => {
+                let k = g.register().unwrap_or(5) as usize;
+                if k < 5
+                    && let Some(old) = g.robots[target].registers[k]
+                    && let Some(new) = g.deck.top(&mut g.rng)
+                {
+                    g.robots[target].registers[k] = Some(new);
+                    g.deck.discard_all([old]);
+                    events.push(Event::Scrambled {
+                        seat: g.robots[target].seat,
+                        register: k as u8 + 1,
+                    });
+                }
+            }
+            Weapon::RadioControl => {
+                g.robots[target].opt.radio = Some(seat);
+                events.push(Event::RadioControlled { seat: g.robots[target].seat, by: seat });
+            }
+            Weapon::Jam { register } => {
+                g.robots[target].opt.jammed[register as usize - 1] = 2;
+                let tseat = g.robots[target].seat;
+                events.push(Event::RegisterJammed { seat: tseat, register });
+            }
+            Weapon::Wreck { option } => g.discard_option(target, option, events),
+        });
     }
 
     /// Conditional Program / Abort Switch: what robot `i` may use before register `register`

@@ -226,8 +226,8 @@ impl RoboRally {
     /// Robots with a card this register, on the board and powered on, by descending priority.
     pub(crate) fn move_order(&self, register: u8) -> Vec<usize> {
         let k = register as usize - 1;
-        let mut keyed: crate::few::Few<(u32, usize), { crate::setup::MAX_ROBOTS }> =
-            crate::few::Few::new();
+        let mut keyed: arrayvec::ArrayVec<(u32, usize), { crate::setup::MAX_ROBOTS }> =
+            arrayvec::ArrayVec::new();
         for (i, r) in self.robots.iter().enumerate() {
             if r.cell().is_none() || r.powered_down {
                 continue;

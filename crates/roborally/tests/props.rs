@@ -1,13 +1,15 @@
-//! Property tests over random games on every shipped course: no panic, the 84 cards are
-//! conserved, no two robots share a cell, replay from the log is identical, views hide other
-//! seats' secrets, illegal actions change nothing.
+//! Property tests over random games on every shipped course, through the engine's
+//! conformance suite (`engine::harness::check_game`): no panic, the 84 cards are conserved,
+//! no two robots share a cell, replay from the log is identical, views hide other seats'
+//! secrets, illegal actions change nothing, listed actions are accepted.
 
-use engine::{Decision, Game, LogEntry, Observer, Rng, Seat};
+use engine::harness::{CheckOptions, Conformance, Report, check_game_with};
+use engine::{Game, Observer, Rng, Seat};
 use proptest::prelude::*;
 use roborally::board::shipped_courses;
 use roborally::card::full_deck;
 use roborally::view::RegisterView;
-use roborally::{Action, BoardSpec, Card, CardKind, OptionCard, RoboRally, Setup, Variants};
+use roborally::{BoardSpec, OptionCard, RoboRally, Setup, Variants};
 
 fn start(
     course: usize,
@@ -65,148 +67,92 @@ fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn check_views(g: &RoboRally, rng: &mut Rng) -> Result<(), TestCaseError> {
+/// What views show of other robots (RR-4.2, RR-9): no hand, no card kept on an option, and
+/// a register's card only once it is revealed. (That views do not change when those secrets
+/// change is the conformance suite's check.)
+fn check_views(g: &RoboRally) -> Result<(), String> {
     for s in 0..g.seats() {
         let seat = Seat(s as u8);
         let v = g.view(Observer::Seat(seat));
-        for rv in &v.robots {
-            if rv.seat == seat {
-                continue;
+        for rv in v.robots.iter().filter(|rv| rv.seat != seat) {
+            if rv.hand.is_some() {
+                return Err(format!("{seat} sees {}'s hand", rv.seat));
             }
-            prop_assert!(rv.hand.is_none(), "another seat's hand is hidden");
             // RR-9: cards kept on options are secret too (a combined register's once revealed).
-            prop_assert!(
-                !matches!(rv.flywheel, RegisterView::Card(_))
-                    && !matches!(rv.conditional, RegisterView::Card(_))
-            );
-            let r = g.robot(rv.seat).unwrap();
+            if matches!(rv.flywheel, RegisterView::Card(_))
+                || matches!(rv.conditional, RegisterView::Card(_))
+            {
+                return Err(format!("{seat} sees a card kept on {}'s option", rv.seat));
+            }
+            let r = g.robot(rv.seat).ok_or("a robot of the view")?;
             for k in 0..5 {
-                if let RegisterView::Card(c) = rv.registers[k] {
-                    prop_assert!(r.revealed[k], "only revealed registers show a card");
-                    prop_assert_eq!(Some(c), r.registers[k]);
+                if let RegisterView::Card(c) = rv.registers[k]
+                    && (!r.revealed[k] || Some(c) != r.registers[k])
+                {
+                    return Err(format!("{seat} sees {}'s register {}", rv.seat, k + 1));
                 }
-                if let RegisterView::Card(_) = rv.side[k] {
-                    prop_assert!(r.revealed[k], "a second card shows with its register");
+                if let RegisterView::Card(_) = rv.side[k]
+                    && !r.revealed[k]
+                {
+                    return Err(format!("{seat} sees {}'s second card {}", rv.seat, k + 1));
                 }
             }
         }
-        // What the seat cannot see may change without its view changing.
-        let d = g.determinize(seat, rng);
-        prop_assert_eq!(d.view(Observer::Seat(seat)), v);
     }
     Ok(())
 }
 
-/// An action that must be refused now, for some seat.
-fn garbage(g: &RoboRally, rng: &mut Rng) -> (Seat, Action) {
-    let seat = Seat(rng.below(g.seats() as u32) as u8);
-    let bogus = Card { card: CardKind::Move3, priority: 841 };
-    let held = |o: &OptionCard| g.robots().iter().any(|r| r.options.contains(o));
-    let a = match rng.below(4) {
-        3 => Action::UseOption {
-            option: OptionCard::ALL.into_iter().find(|o| !held(o)),
-            register: None,
-            destroy: None,
-            card: None,
-        },
-        0 => Action::Program { registers: [Some(bogus); 5], power_down_next: false },
-        1 => Action::Reenter {
-            at: grid::Sq::new(-5, -5),
-            facing: grid::SqDir::N,
-            powered_down: false,
-        },
-        _ => {
-            // An option nobody holds (double repair sites hand options out during play).
-            Action::DiscardOption { option: OptionCard::ALL.into_iter().find(|o| !held(o)) }
-        }
-    };
-    (seat, a)
-}
-
+/// The engine's conformance suite on one random game (refusals change nothing, listed
+/// actions accepted, sampled ones listed, views unchanged when other robots' hands, programs
+/// and kept cards change, replay identical), with this game's invariants after every step:
+/// the 84 cards and 26 options conserved, one robot per cell, the actions of
+/// `Conformance::garbage` always refused, and every `check_views` step the views' redaction.
 fn run(
-    course: usize,
-    robots: u8,
+    setup: &Setup,
     seed: u64,
     steps: usize,
-    options: u8,
-    variants: Variants,
-) -> Result<(), TestCaseError> {
-    let (setup, mut g) = start_with(course, robots, seed, options, variants);
+    deep_every: usize,
+) -> Result<Report<RoboRally>, TestCaseError> {
     let mut rng = Rng::seeded(seed.wrapping_mul(31));
-    let mut log = Vec::new();
-    let mut events = Vec::new();
-    check_invariants(&g)?;
-    for step in 0..steps {
-        let Some(decision) = g.decision() else { break };
-        // RR-9: at an option question, every listed action is accepted.
-        if let Some(
-            roborally::Pending::MoveOption { robot, .. }
-            | roborally::Pending::Weapon { robot, .. }
-            | roborally::Pending::Reveal { robot, .. },
-        ) = g.pending()
-        {
-            let seat = Seat(*robot as u8);
-            let all = g.legal_actions(seat);
-            prop_assert!(all.len() >= 2, "an option question lists a use and the decline");
-            for a in &all {
-                let mut h = g.clone();
-                prop_assert!(
-                    h.apply(seat, a, &mut Vec::new()).is_ok(),
-                    "listed action refused: {:?}",
-                    a
-                );
+    let mut step = 0usize;
+    let options = CheckOptions { max_steps: steps, timeouts: true, deep_every, listed_limit: 8 };
+    let report = check_game_with::<RoboRally>(setup, seed, &options, |g| {
+        check_invariants(g).map_err(|e| e.to_string())?;
+        for (seat, a) in g.garbage(&mut rng) {
+            if g.clone().apply(seat, &a, &mut Vec::new()).is_ok() {
+                return Err(format!("garbage {a:?} of {seat} was accepted"));
             }
         }
-        let (gs, ga) = garbage(&g, &mut rng);
-        let before = g.clone();
-        let mut ev = Vec::new();
-        prop_assert!(g.apply(gs, &ga, &mut ev).is_err(), "garbage is refused");
-        prop_assert!(g == before && ev.is_empty(), "a refused action changes nothing");
-        if step % 7 == 6 {
-            g.time_up(&mut events).expect("time_up works at every decision");
-            log.push(LogEntry::TimeUp);
-        } else {
-            let seat = match decision {
-                Decision::One(s) => s,
-                Decision::Simultaneous(set) => {
-                    let v: Vec<Seat> = set.iter().collect();
-                    v[rng.index(v.len())]
-                }
-            };
-            let a =
-                g.sample_action(seat, &mut rng).expect("a seat that owes a decision has an action");
-            g.apply(seat, &a, &mut events)
-                .map_err(|e| TestCaseError::fail(format!("sampled action refused: {e:?} {a:?}")))?;
-            log.push(LogEntry::Act { seat, action: a });
-        }
-        check_invariants(&g)?;
-        if step % 10 == 0 {
-            check_views(&g, &mut rng)?;
-        }
-    }
-    let replayed: RoboRally = engine::replay(&setup, seed, &log, &mut Vec::new())
-        .map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
-    prop_assert!(replayed == g, "replay from the log is identical");
-    Ok(())
+        step += 1;
+        if step % 10 == 1 { check_views(g) } else { Ok(()) }
+    })
+    .map_err(|v| TestCaseError::fail(v.to_string()))?;
+    prop_assert!(report.refused > 0);
+    Ok(report)
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 80, ..ProptestConfig::default() })]
 
     #[test]
     fn random_games_keep_the_invariants(course in 0usize..4, robots in 2u8..=8, seed in any::<u64>(), options in 0u8..3) {
-        run(course, robots, seed, 120, options, Variants::default())?;
+        let (setup, _) = start_with(course, robots, seed, options, Variants::default());
+        let report = run(&setup, seed, 120, 3)?;
+        prop_assert!(report.scrambles > 0, "some secret was scrambled");
     }
 
     #[test]
     fn random_games_full_ranking_lives4(course in 0usize..4, robots in 2u8..=4, seed in any::<u64>()) {
-        run(course, robots, seed, 80, 0, Variants { lives4: true, full_ranking: true })?;
+        let variants = Variants { lives4: true, full_ranking: true };
+        let (setup, _) = start_with(course, robots, seed, 0, variants);
+        run(&setup, seed, 80, 3)?;
     }
 
     /// RR-9: every option card in play (20 dealt out, 6 in the deck), longer games.
     #[test]
     fn random_games_with_option_cards(course in 0usize..4, robots in 2u8..=6, seed in any::<u64>()) {
-        run(course, robots, seed, 250, 2, Variants::default())?;
+        let (setup, _) = start_with(course, robots, seed, 2, Variants::default());
+        run(&setup, seed, 250, 3)?;
     }
 }
 
@@ -225,14 +171,52 @@ fn legal_actions_are_accepted() {
     }
 }
 
+/// Random games on every shipped course reach an outcome within the turn limit of
+/// `random_game`, and the outcome agrees with the final state: the winner touched every flag
+/// (RR-6.2) and ranks first, or nobody won and no robot is left in play (RR-7.6); every seat is
+/// ranked once; the scores are the flags touched. `random_game`'s summary agrees too.
 #[test]
 fn random_full_games_end() {
+    use roborally::{random_game, sim::RANDOM_GAME_MAX_TURNS};
     for (i, c) in shipped_courses().iter().enumerate() {
-        let s = roborally::random_game(c, 4, i as u64).unwrap();
-        assert!(s.turns >= 1);
-        assert!(
-            roborally::random_game(c, 9, 0).is_err() && roborally::random_game(c, 0, 0).is_err()
-        );
+        for seed in [i as u64, 100 + i as u64] {
+            let setup = Setup::new_game(BoardSpec::Named(c.name.clone()), 4, Variants::default());
+            let mut g = RoboRally::new(&setup, seed).expect("starts");
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            while g.decision().is_some() && g.turn() <= RANDOM_GAME_MAX_TURNS {
+                engine::play_random(&mut g, &mut rng, &mut events, 1);
+                events.clear();
+            }
+            let name = &c.name;
+            let out = g.outcome().unwrap_or_else(|| {
+                panic!("{name} seed {seed}: no outcome after {} turns", g.turn())
+            });
+            assert!(g.turn() <= RANDOM_GAME_MAX_TURNS, "{name}: past the turn limit");
+            let flags = g.board().flags.len() as u8;
+            match g.winner() {
+                Some(w) => {
+                    assert_eq!(g.robot(w).unwrap().flags_touched, flags, "{name}: winner's flags");
+                    assert_eq!(out.winners(), &[w], "{name}: the winner ranks first alone");
+                }
+                None => {
+                    assert!(g.robots().iter().all(|r| !r.active()), "{name}: robots still in play");
+                    assert!(
+                        g.robots().iter().all(|r| r.flags_touched < flags),
+                        "{name}: a finisher"
+                    );
+                }
+            }
+            let mut ranked: Vec<Seat> = out.ranking.iter().flatten().copied().collect();
+            ranked.sort();
+            assert_eq!(ranked, (0..4).map(Seat).collect::<Vec<_>>(), "{name}: every seat once");
+            let scores: Vec<i64> = g.robots().iter().map(|r| r.flags_touched as i64).collect();
+            assert_eq!(out.scores, Some(scores), "{name}: scores are flags touched");
+            // The simulation driver agrees: its games end by the rules, within the limit.
+            let s = random_game(c, 4, seed).unwrap();
+            assert!(s.finished && s.turns <= RANDOM_GAME_MAX_TURNS, "{name}: {s:?}");
+        }
+        assert!(random_game(c, 9, 0).is_err() && random_game(c, 0, 0).is_err());
     }
 }
 
@@ -335,29 +319,12 @@ mod random_boards {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
         #[test]
         fn crowded_random_boards(seed in any::<u64>(), robots in 2u8..=8) {
             let setup = random_setup(seed, robots);
-            let mut g = RoboRally::new(&setup, seed).expect("random setups start");
-            let mut rng = Rng::seeded(seed ^ 1);
-            let mut log = Vec::new();
-            check_invariants(&g)?;
-            for _ in 0..60 {
-                let Some(d) = g.decision() else { break };
-                let seat = d.seats().first().unwrap();
-                let before = g.clone();
-                let (gs, ga) = garbage(&g, &mut rng);
-                prop_assert!(g.apply(gs, &ga, &mut Vec::new()).is_err());
-                prop_assert!(g == before);
-                let a = g.sample_action(seat, &mut rng).unwrap();
-                g.apply(seat, &a, &mut Vec::new()).map_err(|e| TestCaseError::fail(format!("{e:?}")))?;
-                log.push(LogEntry::Act { seat, action: a });
-                check_invariants(&g)?;
-            }
-            let replayed: RoboRally = engine::replay(&setup, seed, &log, &mut Vec::new()).unwrap();
-            prop_assert!(replayed == g);
+            run(&setup, seed, 60, 3)?;
         }
     }
 }

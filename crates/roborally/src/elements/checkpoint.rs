@@ -16,8 +16,8 @@ impl RoboRally {
         }) {
             return;
         }
-        let mut rest: crate::few::Few<(u8, usize), { crate::setup::MAX_ROBOTS }> =
-            crate::few::Few::new();
+        let mut rest: arrayvec::ArrayVec<(u8, usize), { crate::setup::MAX_ROBOTS }> =
+            arrayvec::ArrayVec::new();
         for i in (0..self.robots.len()).filter(|i| !order.contains(i)) {
             rest.push((self.robots[i].dock, i));
         }

@@ -12,8 +12,8 @@
 
 use crate::RoboRally;
 use crate::event::{Cause, Event};
-use crate::few::Few;
 use crate::setup::MAX_ROBOTS;
+use arrayvec::ArrayVec;
 use grid::{Sq, SqDir};
 
 #[derive(Clone, Copy, Default)]
@@ -46,8 +46,8 @@ impl RoboRally {
     }
 
     /// The robots a belt would carry (walls already stop some of them).
-    fn belt_carries(&self, express_only: bool) -> Few<Carry, MAX_ROBOTS> {
-        let mut out = Few::new();
+    fn belt_carries(&self, express_only: bool) -> ArrayVec<Carry, MAX_ROBOTS> {
+        let mut out = ArrayVec::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
             let Some((to, dir)) = self.board.belt_carry(at, express_only) else { continue };

@@ -6,12 +6,12 @@
 
 use crate::RoboRally;
 use crate::event::{Cause, Event};
-use crate::few::Few;
+use arrayvec::ArrayVec;
 use grid::{Sq, SqDir};
 
 impl RoboRally {
     pub(crate) fn run_pushers(&mut self, register: u8, events: &mut Vec<Event>) {
-        let mut todo: Few<(Sq, usize, SqDir), { crate::setup::MAX_ROBOTS }> = Few::new();
+        let mut todo: ArrayVec<(Sq, usize, SqDir), { crate::setup::MAX_ROBOTS }> = ArrayVec::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
             if let Some(dir) = self.board.pusher_push(at, register) {
