@@ -53,6 +53,8 @@ async function authed(method, path, body) {
   }
 }
 
+// What the lobby and the tables need of each game the server offers (docs/protocol.md).
+export const kinds = () => call('GET', '/api/kinds');
 // The lobby list is fetched conditionally: the server's ETag changes only when some game's
 // lobby entry does, so an unchanged list costs a 304 with no body (docs/protocol.md).
 const listCache = new Map();

@@ -51,7 +51,7 @@ pub struct Config {
     pub outbox: usize,
     /// Messages per second a connection may send (a burst of twice as many is allowed).
     pub rate: u32,
-    /// Where the browser client's files are (served at `/` when present).
+    /// Not read: the browser client is always served from the binary (`assets`, rust-embed).
     pub web: Option<std::path::PathBuf>,
     /// The least time a bot takes per decision (so people can follow; 0 in simulations).
     pub bot_delay: Duration,
@@ -65,6 +65,9 @@ pub struct Config {
     pub max_bot_ms: u64,
     /// The most simulations a `search:N` bot may ask for (above: `bot_too_strong`).
     pub max_bot_simulations: u32,
+    /// Offer every registered game, the toy game included (`serve --all-games`); otherwise only
+    /// the public ones.
+    pub all_games: bool,
 }
 
 impl Default for Config {
@@ -83,6 +86,7 @@ impl Default for Config {
             limits: limits::Limits::default(),
             max_bot_ms: 2000,
             max_bot_simulations: 100_000,
+            all_games: false,
         }
     }
 }
@@ -140,12 +144,13 @@ impl Shared {
         store: Arc<dyn Store>,
         shutdown: watch::Receiver<bool>,
     ) -> Arc<Shared> {
+        let registry = if config.all_games { Registry::everything() } else { Registry::standard() };
         Arc::new(Shared {
             bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
             bot_grants: AtomicU64::new(0),
             bots_cancel: Arc::new(AtomicBool::new(false)),
             store,
-            registry: Registry::standard(),
+            registry,
             metrics: Default::default(),
             shutdown,
             rooms: Mutex::new(HashMap::new()),
