@@ -1,5 +1,6 @@
-//! Bumping Bots (rules BB-1..BB-13 of `docs/rules/bumping-bots.md`): robots racing bumper cars
-//! round a hex track. A pure [`engine::Game`]: no I/O, no clock, all chance from the seed.
+//! Bumping Bots (rules BB-1..BB-13, as implemented: `docs/bumping-bots.md`): robots racing
+//! bumper cars round a hex track. A pure [`engine::Game`]: no I/O, no clock, all chance from
+//! the seed.
 //!
 //! Codemap: [`track`] (boards, BB-2.1/BB-13), [`tracks`] (the track-file format, shipped tracks,
 //! BB-12 validation), `order` (BB-2.2/2.3), [`speed`] (BB-5), `movement` (BB-6), `shocks`
@@ -38,7 +39,6 @@ pub use setup::{BotSetup, Setup};
 pub use speed::SpeedChoice;
 pub use state::{BumpingBots, QuickRot};
 pub use track::{Board, BoardSpec};
-pub use tracks::{RaceSummary, random_race, render_svg};
 
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! Coordinates, directions and cell edges for Robodrome's boards, done once.
 //!
-//! Two grids, both exactly as the project's `conventions` define them
-//! (see `docs/rules/conventions.md`):
+//! Two grids, both exactly as the rules spec's `conventions.md` defines them (summarised for
+//! users in `docs/scenarios.md`):
 //!
 //! * [`Hex`] / [`HexDir`]: pointy-top hexes in axial coordinates `[q, r]`,
 //!   directions 0..5 clockwise from east (Autoscooter, Bumping Bots);

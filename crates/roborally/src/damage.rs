@@ -1,6 +1,6 @@
 //! RR-7 Damage and RR-8.1–8.2 destruction. `RoboRally::damage` is the one way a robot takes
-//! damage (lasers today; option cards of RR-9 later), `RoboRally::destroy` the one way it is
-//! destroyed.
+//! damage (lasers, the RR-9 weapons and Ramming Gear; Ablative Coat, Power-Down Shield and
+//! the RR-7.4 discard may prevent it), `RoboRally::destroy` the one way it is destroyed.
 
 use crate::error::ActionError;
 use crate::event::{DestroyCause, Event, Shooter};

@@ -1,16 +1,20 @@
 //! A small client for tools and tests outside the server (`robodrome loadtest`, the crash test):
-//! plain HTTP/1.1 requests for the lobby and WebSocket connections for play.
+//! HTTP/1.1 requests for the lobby (hyper) and WebSocket connections for play.
 
 use futures_util::{SinkExt, StreamExt};
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::{Method, Request, header};
+use hyper_util::rt::TokioIo;
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::Value;
 use std::net::SocketAddr;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
 
-/// One request (`Connection: close`); the status and the JSON body (text as a JSON string).
+/// One request on a connection of its own (hyper's HTTP/1.1 client); the status and the JSON
+/// body (a body that is not JSON comes back as a JSON string).
 pub async fn http(
     addr: SocketAddr,
     method: &str,
@@ -18,39 +22,28 @@ pub async fn http(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> Result<(u16, Value), Error> {
-    let mut s = tokio::net::TcpStream::connect(addr).await?;
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(req.as_bytes()).await?;
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).await?;
-    let text = String::from_utf8_lossy(&out);
-    let status: u16 =
-        text.split(' ').nth(1).and_then(|c| c.parse().ok()).ok_or("no status line")?;
-    let (head, rest) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let rest = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        dechunk(rest)
-    } else {
-        rest.to_string()
-    };
-    Ok((status, serde_json::from_str(&rest).unwrap_or(Value::String(rest))))
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || rest.len() < n {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = rest[n..].trim_start_matches("\r\n");
+    let stream = tokio::net::TcpStream::connect(addr).await?;
+    let _ = stream.set_nodelay(true);
+    let (mut send, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
+    // The connection's driver; it ends when `send` is dropped after the one exchange.
+    tokio::spawn(conn);
+    let mut req = Request::builder()
+        .method(Method::from_bytes(method.as_bytes())?)
+        .uri(path)
+        .header(header::HOST, addr.to_string())
+        .header(header::CONTENT_TYPE, "application/json");
+    if let Some(t) = token {
+        req = req.header(header::AUTHORIZATION, format!("Bearer {t}"));
     }
-    out
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let res = send.send_request(req.body(Full::new(Bytes::from(body)))?).await?;
+    let status = res.status().as_u16();
+    let bytes = res.into_body().collect().await?.to_bytes();
+    let v = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(_) => Value::String(String::from_utf8_lossy(&bytes).into_owned()),
+    };
+    Ok((status, v))
 }
 
 /// A request that must answer `want`; returns the body.

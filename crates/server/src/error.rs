@@ -35,6 +35,9 @@ pub enum ApiError {
     UnsupportedMediaType,
     #[error("{0}")]
     Internal(String),
+    /// A quota or cap (`limits`): 429, with `Retry-After` when waiting helps.
+    #[error("{1}")]
+    TooMany(&'static str, String, Option<std::time::Duration>),
 }
 
 impl From<StoreError> for ApiError {
@@ -56,7 +59,7 @@ impl ApiError {
     }
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) => c,
+            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) | ApiError::TooMany(c, ..) => c,
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::TooLarge => "too_large",
@@ -77,6 +80,7 @@ impl ApiError {
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Store(_) | ApiError::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unreadable(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
@@ -101,10 +105,16 @@ impl IntoResponse for ApiError {
         } else {
             tracing::debug!(code = self.code(), error = %self, "request refused");
         }
+        let retry = match &self {
+            // Whole seconds, rounded up (RFC 9110 §10.2.3).
+            ApiError::TooMany(_, _, Some(d)) => Some(d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+            // Storage is backing off (docs/security.md "Faults").
+            _ if status == StatusCode::SERVICE_UNAVAILABLE => Some(5),
+            _ => None,
+        };
         let mut r = (status, Json(HttpError { code: self.code().into(), message })).into_response();
-        if status == StatusCode::SERVICE_UNAVAILABLE {
-            r.headers_mut()
-                .insert(axum::http::header::RETRY_AFTER, axum::http::HeaderValue::from_static("5"));
+        if let Some(secs) = retry {
+            r.headers_mut().insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
         }
         r
     }

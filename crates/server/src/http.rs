@@ -26,6 +26,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
     let mut r = Router::new()
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
+        .route("/api/kinds", get(kinds))
         .route("/api/guest", post(guest))
         .route("/api/guest/revoke", post(revoke))
         .route("/api/games", post(create).get(list))
@@ -41,6 +42,13 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .layer(axum::middleware::map_response(error_object))
         .layer(DefaultBodyLimit::max(MAX_FRAME))
         .with_state(shared)
+}
+
+/// The games this server offers and what the lobby and the tables need of each (seat range,
+/// boards with titles, variants and options with labels, the default timer): docs/protocol.md.
+async fn kinds(State(shared): AppState) -> Response {
+    Json(serde_json::json!({ "v": protocol::VERSION, "kinds": shared.registry.infos() }))
+        .into_response()
 }
 
 async fn method_not_allowed() -> ApiError {
@@ -179,6 +187,40 @@ pub fn origin_of(url: &str) -> Option<String> {
     (!authority.is_empty()).then(|| format!("{scheme}://{authority}").to_ascii_lowercase())
 }
 
+/// The peer's IP address (set by the accept loop, `listen`); `None` in-process.
+pub struct Peer(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Peer(
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|c| crate::limits::address_key(c.0.ip())),
+        ))
+    }
+}
+
+/// 429 when any of the quotas checked (`Quota::peek`) is spent: `Retry-After` is the longest wait.
+fn refuse(
+    s: &Shared,
+    waits: impl IntoIterator<Item = Option<std::time::Duration>>,
+    what: &str,
+) -> Result<(), ApiError> {
+    match waits.into_iter().flatten().max() {
+        None => Ok(()),
+        Some(d) => {
+            s.metrics.quota_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Err(ApiError::TooMany(
+                "rate_limited",
+                format!("too many {what} created: try again in {} s", d.as_secs() + 1),
+                Some(d),
+            ))
+        }
+    }
+}
+
 /// A JSON body whose rejections are typed API errors.
 pub struct Body<T>(pub T);
 
@@ -218,7 +260,16 @@ fn cookie(s: &Shared, token: &str, max_age: u64) -> HeaderMap {
     headers
 }
 
-async fn guest(State(s): AppState, Body(req): Body<GuestRequest>) -> Result<Response, ApiError> {
+async fn guest(
+    State(s): AppState,
+    Peer(peer): Peer,
+    Body(req): Body<GuestRequest>,
+) -> Result<Response, ApiError> {
+    let q = &s.quotas.guests_by_address;
+    refuse(&s, [peer.and_then(|ip| q.peek(&ip).err())], "guests")?;
+    if let Some(ip) = peer {
+        let _ = q.check(&ip);
+    }
     let g = s.guest(&req.name).await?;
     let headers = cookie(&s, &g.token, s.config.token_ttl.as_secs());
     Ok((StatusCode::CREATED, headers, Json(g)).into_response())
@@ -233,21 +284,68 @@ async fn revoke(State(s): AppState, Caller(who): Caller) -> Result<Response, Api
 
 async fn create(
     State(s): AppState,
+    Peer(peer): Peer,
     Caller(who): Caller,
     Body(req): Body<CreateGame>,
 ) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
+    // Both the identity's and the address's quota must have room; only then is each charged.
+    let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
+    refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
+    let _ = by_id.check(&who.id);
+    if let Some(ip) = peer {
+        let _ = by_addr.check(&ip);
+    }
     Ok((StatusCode::CREATED, Json(s.create_game(&who, req).await?)))
 }
 
 #[derive(Deserialize)]
 struct ListQuery {
     status: Option<String>,
+    /// Games per status (1 to 100, default 50).
+    limit: Option<u32>,
+    /// The cursor of the page before (`next` from its `Link` header).
+    before: Option<String>,
 }
 
+/// The lobby list's default and largest page.
+const LIST_LIMIT: (u32, u32) = (50, 100);
+
+/// `GET /api/games[?status=&limit=&before=]`: one page, newest first. The answer carries an
+/// `ETag` that changes whenever any game's lobby entry does; `If-None-Match` with it answers
+/// `304 Not Modified` without reading the database. With a status, a `Link: <…>; rel="next"`
+/// header points at the next page when there may be one.
 async fn list(
     State(s): AppState,
-    Query(q): Query<ListQuery>,
-) -> Result<Json<Vec<GameInfo>>, ApiError> {
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+) -> Result<Response, ApiError> {
+    let Query(q): Query<ListQuery> =
+        Query::try_from_uri(&uri).map_err(|e| ApiError::bad("bad_query", e.body_text()))?;
+    // The version first: a change that lands while the page is read makes the next ETag differ.
+    let version = s.lobby_version.load(std::sync::atomic::Ordering::Acquire);
+    let etag = format!("\"{}-{version}-{}\"", s.boot_id, uri.query().unwrap_or(""));
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim().trim_start_matches("W/") == etag));
+    if matches {
+        s.metrics.lobby_not_modified.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+    }
+    let limit = q.limit.unwrap_or(LIST_LIMIT.0);
+    if !(1..=LIST_LIMIT.1).contains(&limit) {
+        return Err(ApiError::bad("bad_query", format!("limit is 1 to {}", LIST_LIMIT.1)));
+    }
+    let before = match q.before.as_deref() {
+        None => None,
+        Some(c) => Some(
+            c.split_once('.')
+                .and_then(|(t, id)| Some((t.parse::<i64>().ok()?, id.to_string())))
+                .ok_or_else(|| {
+                    ApiError::bad("bad_query", "before is a cursor from a Link header")
+                })?,
+        ),
+    };
     let status = match q.status.as_deref() {
         None => None,
         Some("open") => Some(Status::Open),
@@ -260,7 +358,21 @@ async fn list(
             ));
         }
     };
-    Ok(Json(s.list(status).await?))
+    let (games, next) = s.list(status, before, limit).await?;
+    let mut r = Json(games).into_response();
+    let h = r.headers_mut();
+    if let Ok(v) = etag.parse() {
+        h.insert(header::ETAG, v);
+    }
+    // Revalidate every time: the ETag makes that cheap.
+    h.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-cache"));
+    if let (Some(n), Some(st)) = (next, q.status.as_deref())
+        && let Ok(v) =
+            format!("</api/games?status={st}&limit={limit}&before={n}>; rel=\"next\"").parse()
+    {
+        h.insert(header::LINK, v);
+    }
+    Ok(r)
 }
 
 async fn game(State(s): AppState, Path(id): Path<String>) -> Result<Json<GameInfo>, ApiError> {
@@ -312,8 +424,12 @@ async fn socket(
         .max_frame_size(1 << 20);
     Ok(up.on_upgrade(move |socket: WebSocket| async move {
         let (sink, stream) = socket.split();
-        let sink =
-            sink.with(|s: String| async move { Ok::<_, axum::Error>(Message::Text(s.into())) });
+        let sink = sink.with(|o: ws::Out| async move {
+            Ok::<_, axum::Error>(match o {
+                ws::Out::Text(s) => Message::Text(s.into()),
+                ws::Out::Ping => Message::Ping(Default::default()),
+            })
+        });
         let stream = stream
             .take_while(|m| {
                 std::future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_))))
@@ -329,6 +445,12 @@ async fn socket(
     }))
 }
 
-async fn steps(State(s): AppState, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(crate::steps::steps(&s, &id).await?))
+async fn steps(
+    State(s): AppState,
+    Path(id): Path<String>,
+    uri: axum::http::Uri,
+) -> Result<Response, ApiError> {
+    let page = crate::steps::Page::parse(uri.query())?;
+    let body = crate::steps::steps(&s, &id, page).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }

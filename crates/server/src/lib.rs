@@ -14,6 +14,8 @@ pub mod error;
 pub mod faults;
 pub mod games;
 pub mod http;
+pub mod limits;
+pub mod listen;
 pub mod loadtest;
 pub mod lobby;
 pub mod metrics;
@@ -51,7 +53,7 @@ pub struct Config {
     pub outbox: usize,
     /// Messages per second a connection may send (a burst of twice as many is allowed).
     pub rate: u32,
-    /// Where the browser client's files are (served at `/` when present).
+    /// Not read: the browser client is always served from the binary (`assets`, rust-embed).
     pub web: Option<std::path::PathBuf>,
     /// The least time a bot takes per decision (so people can follow; 0 in simulations).
     pub bot_delay: Duration,
@@ -65,12 +67,17 @@ pub struct Config {
     /// The server's public address (`--public-url https://…`): its origin is accepted on the
     /// WebSocket handshake, and `https` makes the cookie `Secure`.
     pub public_url: Option<String>,
+    /// Quotas, caps and timeouts against strangers (`limits`, docs/security.md).
+    pub limits: limits::Limits,
     /// The ceiling of one bot decision's thinking time, in milliseconds: `search:Nms` above it
     /// is refused at creation (`bot_too_strong`), and every decision (any budget) is stopped
     /// at it and plays the best action found so far (docs/security.md).
     pub max_bot_ms: u64,
     /// The most simulations a `search:N` bot may ask for (above: `bot_too_strong`).
     pub max_bot_simulations: u32,
+    /// Offer every registered game, the toy game included (`serve --all-games`); otherwise only
+    /// the public ones.
+    pub all_games: bool,
 }
 
 impl Default for Config {
@@ -89,8 +96,10 @@ impl Default for Config {
             init: false,
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             public_url: None,
+            limits: limits::Limits::default(),
             max_bot_ms: 2000,
             max_bot_simulations: 100_000,
+            all_games: false,
         }
     }
 }
@@ -116,6 +125,17 @@ pub struct Shared {
     /// Serialises seat changes in the lobby (not game state).
     lobby_lock: tokio::sync::Mutex<()>,
     next_conn: AtomicU64,
+    /// Open connections per address (`listen`).
+    pub conns: Arc<limits::Conns>,
+    /// Guests and games created per address and identity (`lobby`).
+    pub quotas: limits::Quotas,
+    /// Bumped whenever a game's lobby entry changes (created, joined, started, finished): the
+    /// lobby list's ETag.
+    pub lobby_version: AtomicU64,
+    /// Replay steps of finished games, computed once (`steps`).
+    pub steps_cache: steps::Cache,
+    /// Random per start: ETags of one run never match another's.
+    pub boot_id: String,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
@@ -139,19 +159,25 @@ impl Shared {
         store: Arc<dyn Store>,
         shutdown: watch::Receiver<bool>,
     ) -> Arc<Shared> {
+        let registry = if config.all_games { Registry::everything() } else { Registry::standard() };
         Arc::new(Shared {
             bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
             bot_grants: AtomicU64::new(0),
             bots_cancel: Arc::new(AtomicBool::new(false)),
-            config,
             store,
-            registry: Registry::standard(),
+            registry,
             metrics: Default::default(),
             faults: Default::default(),
             shutdown,
             rooms: Mutex::new(HashMap::new()),
             lobby_lock: tokio::sync::Mutex::new(()),
             next_conn: AtomicU64::new(1),
+            conns: Default::default(),
+            quotas: limits::Quotas::new(&config.limits),
+            lobby_version: AtomicU64::new(1),
+            steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
+            boot_id: lobby::random_hex(4).unwrap_or_default(),
+            config,
         })
     }
 
@@ -343,16 +369,7 @@ impl Server {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let app = http::router(shared.clone());
-        let mut sd = shutdown;
-        let task = tokio::spawn(async move {
-            use axum::serve::ListenerExt;
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async move { stopped(&mut sd).await })
-                .await
-        });
+        let task = tokio::spawn(listen::serve(listener, app, shared.clone(), shutdown));
         tracing::info!(%addr, "serving");
         Ok(Server { addr, shared, resumed, stop, task })
     }

@@ -123,6 +123,22 @@ impl Shared {
             options: req.options.clone(),
         };
         let setup = kind.make_setup(&setup_req).map_err(|e| ApiError::bad("bad_setup", e))?;
+        let max = self.config.limits.max_setup_bytes;
+        if setup.to_string().len() > max {
+            return Err(ApiError::bad(
+                "setup_too_large",
+                format!("a game's setup (its board included) is at most {max} bytes"),
+            ));
+        }
+        let cap = self.config.limits.open_games_per_identity;
+        if cap > 0 && self.store.open_games_of(&who.id).await? >= u64::from(cap) {
+            self.metrics.quota_refused.fetch_add(1, Relaxed);
+            return Err(ApiError::TooMany(
+                "too_many_open_games",
+                format!("at most {cap} of your games may be open or running at once"),
+                None,
+            ));
+        }
         // Fair chance: the seed of a normal game comes from the operating system; a chosen seed
         // is for practice games only (marked as such to everyone, never rated).
         let seed = match (req.seed, req.practice) {
@@ -137,7 +153,7 @@ impl Shared {
         };
         let mut row = GameRow {
             id: random_hex(8)?,
-            game: kind.name.to_string(),
+            game: kind.name().to_string(),
             setup,
             seed,
             seats,
@@ -152,6 +168,7 @@ impl Shared {
             row.status = Status::Running;
         }
         self.write(self.store.insert_game(&row)).await?;
+        self.lobby_changed();
         self.metrics.games_created.fetch_add(1, Relaxed);
         tracing::info!(game = %row.id, kind = %row.game, seats = row.seats.len(), "game created");
         if full {
@@ -225,6 +242,7 @@ impl Shared {
             row.status = Status::Running;
         }
         self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
+        self.lobby_changed();
         if row.status == Status::Running {
             self.room(&row.id).await?;
         }
@@ -246,6 +264,7 @@ impl Shared {
         }
         row.status = Status::Running;
         self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
+        self.lobby_changed();
         self.room(&row.id).await?;
         Ok(info(&row))
     }
@@ -255,24 +274,49 @@ impl Shared {
         Ok(info(&row))
     }
 
-    /// The lobby list. Rows that cannot be read, and games of a kind this server does not
-    /// know, are left out (and reported in `/healthz`), never an error for everybody.
-    pub async fn list(&self, status: Option<Status>) -> Result<Vec<GameInfo>, ApiError> {
-        let rows = self.store.games(status, 200).await?;
-        // Games already found unreadable (a log that does not parse or replay) are left out.
+    /// A lobby entry changed: lists answered before are stale (their ETag no longer matches).
+    pub fn lobby_changed(&self) {
+        self.lobby_version.fetch_add(1, Relaxed);
+    }
+
+    /// One page of the lobby, newest first: games of `status` created before `before`, and the
+    /// cursor of the next page if there may be one. Without a status: the newest `limit` open,
+    /// running and finished games (three indexed queries), no cursor. Rows that cannot be read,
+    /// and games of a kind this server does not know, are left out (and reported in
+    /// `/healthz`), never an error for everybody.
+    pub async fn list(
+        &self,
+        status: Option<Status>,
+        before: Option<(i64, String)>,
+        limit: u32,
+    ) -> Result<(Vec<GameInfo>, Option<String>), ApiError> {
         let skipped = self.faults.skipped();
-        Ok(rows
-            .iter()
-            .filter(|r| !skipped.contains_key(&r.id))
-            .filter(|r| {
-                let known = self.registry.get(&r.game).is_some();
-                if !known {
-                    self.faults.skip(&r.id, &format!("unknown game kind {:?}", r.game));
-                }
-                known
-            })
-            .map(info)
-            .collect())
+        let listable = |r: &GameRow| {
+            if skipped.contains_key(&r.id) {
+                return false;
+            }
+            let known = self.registry.get(&r.game).is_some();
+            if !known {
+                self.faults.skip(&r.id, &format!("unknown game kind {:?}", r.game));
+            }
+            known
+        };
+        let Some(status) = status else {
+            let mut out = Vec::new();
+            for s in [Status::Open, Status::Running, Status::Finished] {
+                let rows = self.store.lobby(s, None, limit).await?;
+                out.extend(rows.iter().filter(|(g, _)| listable(g)).map(|(g, _)| info(g)));
+            }
+            return Ok((out, None));
+        };
+        let rows = self
+            .store
+            .lobby(status, before.as_ref().map(|(t, id)| (*t, id.as_str())), limit)
+            .await?;
+        let next = (rows.len() == limit as usize)
+            .then(|| rows.last().map(|(g, t)| format!("{t}.{}", g.id)))
+            .flatten();
+        Ok((rows.iter().filter(|(g, _)| listable(g)).map(|(g, _)| info(g)).collect(), next))
     }
 
     /// A finished game's record and its final omniscient view.

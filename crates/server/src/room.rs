@@ -344,6 +344,7 @@ impl Room {
                     }
                     self.stored_finished = true;
                     self.shared.metrics.games_finished.fetch_add(1, Relaxed);
+                    self.shared.lobby_changed();
                     self.broadcast_all(&ServerMsg::Over { outcome });
                     tracing::info!(game = %self.id, "game over");
                 }

@@ -38,6 +38,10 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration { name: "identities, games and action logs", up: m1_tables },
     Migration { name: "guest tokens stored hashed, with issue times", up: m2_tokens },
     Migration { name: "practice games (a chosen seed, never rated)", up: m3_practice },
+    Migration {
+        name: "boards stored once, the lobby's keyset index, open games per creator",
+        up: m4_limits,
+    },
 ];
 
 /// The schema version this server writes.
@@ -113,6 +117,12 @@ fn m3_practice(c: &mut SqliteConnection) -> MigrationFut<'_> {
     sql(c, &["ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0"])
 }
 
+/// docs/security.md "Limits": the `blobs` table (large setup values by content hash), the
+/// lobby's keyset index and the open-games count's index (`store::LIMITS_MIGRATION`).
+fn m4_limits(c: &mut SqliteConnection) -> MigrationFut<'_> {
+    sql(c, crate::store::LIMITS_MIGRATION)
+}
+
 /// A token as stored: hex SHA-256 (tokens are 192 random bits, so no salt or slow hash is
 /// needed: nobody can guess one from its hash).
 pub fn hash_token(token: &str) -> String {
@@ -182,7 +192,7 @@ pub fn check_file(db: &str, init: bool) -> Result<bool, Refused> {
 }
 
 /// Tables a database made by this server may hold (any version).
-const OURS: &[&str] = &["identities", "games", "actions", "tokens", "identities2"];
+const OURS: &[&str] = &["identities", "games", "actions", "tokens", "identities2", "blobs"];
 
 /// After opening: refuse foreign or newer databases, then bring the schema up to date.
 /// `may_be_empty`: the file was just created, or `--init` was given.

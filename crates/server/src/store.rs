@@ -26,6 +26,9 @@ pub enum StoreError {
     Closed,
     #[error(transparent)]
     Refused(#[from] crate::schema::Refused),
+    /// A setup this store will not keep as it is (`compact`).
+    #[error("refused: {0}")]
+    BadSetup(&'static str),
 }
 
 impl From<crate::schema::MigrateError> for StoreError {
@@ -137,6 +140,16 @@ pub trait Store: Send + Sync + 'static {
     fn unreadable(&self) -> Vec<Unreadable> {
         Vec::new()
     }
+    /// One page of the lobby: games of `status`, newest first, created before the cursor
+    /// `(created_at, id)` if given; each with its cursor. Rows carry no setup (`Value::Null`).
+    fn lobby<'a>(
+        &'a self,
+        status: Status,
+        before: Option<(i64, &'a str)>,
+        limit: u32,
+    ) -> BoxFut<'a, Vec<(GameRow, i64)>>;
+    /// Open and running games `creator` created.
+    fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64>;
 }
 
 /// SQLite has one writer at a time: every write goes through one connection (`writer`), and
@@ -287,7 +300,70 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
     tx.commit().await
 }
 
+/// The limits step of the schema (issue 14: boards stored once, the lobby's keyset index, the
+/// open-games count), migration 4 of `crate::schema::MIGRATIONS`. Idempotent; rows written before it keep their inline setups, which read as before.
+pub const LIMITS_MIGRATION: &[&str] = &[
+    // Large parts of setups (boards, courses, tracks), stored once by content (SHA-256).
+    "CREATE TABLE IF NOT EXISTS blobs (hash TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID",
+    // The lobby's pages: WHERE status = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC.
+    "CREATE INDEX IF NOT EXISTS games_lobby ON games (status, created_at DESC, id DESC)",
+    "DROP INDEX IF EXISTS games_status",
+    // Open games per identity.
+    "CREATE INDEX IF NOT EXISTS games_creator ON games (creator, status)",
+];
+
+/// A top-level value of a setup longer than this (as JSON) is stored once in `blobs`.
+const BLOB_OVER: usize = 512;
+const BLOB_KEY: &str = "$blob";
+
+fn blob_ref(v: &Value) -> Option<&str> {
+    match v {
+        Value::Object(m) if m.len() == 1 => m.get(BLOB_KEY)?.as_str(),
+        _ => None,
+    }
+}
+
+/// A setup with its large top-level values replaced by `{"$blob": sha256}`, and those values.
+fn compact(setup: &Value) -> Result<(Value, Vec<(String, String)>), StoreError> {
+    use sha2::Digest;
+    let mut out = setup.clone();
+    let mut blobs = Vec::new();
+    if let Value::Object(m) = &mut out {
+        for v in m.values_mut() {
+            if blob_ref(v).is_some() {
+                return Err(StoreError::BadSetup("a setup value looks like a stored reference"));
+            }
+            let text = v.to_string();
+            if text.len() > BLOB_OVER {
+                let hash: String = sha2::Sha256::digest(text.as_bytes())
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                *v = serde_json::json!({ BLOB_KEY: hash });
+                blobs.push((hash, text));
+            }
+        }
+    }
+    Ok((out, blobs))
+}
+
 impl SqliteStore {
+    /// A stored setup with its blob references filled in.
+    async fn expand(&self, mut setup: Value) -> Result<Value, StoreError> {
+        if let Value::Object(m) = &mut setup {
+            for v in m.values_mut() {
+                if let Some(hash) = blob_ref(v) {
+                    let body: String = sqlx::query_scalar("SELECT body FROM blobs WHERE hash = ?")
+                        .bind(hash)
+                        .fetch_one(&self.pool)
+                        .await?;
+                    *v = serde_json::from_str(&body)?;
+                }
+            }
+        }
+        Ok(setup)
+    }
+
     /// Open (creating it if missing) a database file, or `:memory:`.
     pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
         Self::open_with(path, false).await
@@ -424,18 +500,28 @@ impl Store for SqliteStore {
 
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()> {
         Box::pin(async move {
+            let (setup, blobs) = compact(&g.setup)?;
+            let mut tx = self.writer.begin().await?;
+            for (hash, body) in &blobs {
+                sqlx::query("INSERT OR IGNORE INTO blobs (hash, body) VALUES (?, ?)")
+                    .bind(hash)
+                    .bind(body)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .bind(&g.id)
                 .bind(&g.game)
-                .bind(g.setup.to_string())
+                .bind(setup.to_string())
                 .bind(g.seed as i64)
                 .bind(serde_json::to_string(&g.seats)?)
                 .bind(g.status.as_str())
                 .bind(g.timer_secs.map(|t| t as i64))
                 .bind(&g.creator)
                 .bind(i64::from(g.practice))
-                .execute(&self.writer)
+                .execute(&mut *tx)
                 .await?;
+            tx.commit().await?;
             Ok(())
         })
     }
@@ -474,7 +560,13 @@ impl Store for SqliteStore {
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?;
-            r.as_ref().map(Self::row).transpose()
+            match r.as_ref().map(Self::row).transpose()? {
+                Some(mut g) => {
+                    g.setup = self.expand(std::mem::take(&mut g.setup)).await?;
+                    Ok(Some(g))
+                }
+                None => Ok(None),
+            }
         })
     }
 
@@ -499,7 +591,13 @@ impl Store for SqliteStore {
             let mut out = Vec::with_capacity(rows.len());
             for r in &rows {
                 match Self::row(r) {
-                    Ok(g) => out.push(g),
+                    Ok(mut g) => match self.expand(std::mem::take(&mut g.setup)).await {
+                        Ok(setup) => {
+                            g.setup = setup;
+                            out.push(g);
+                        }
+                        Err(e) => self.poison(&g.id, e.to_string()),
+                    },
                     Err(e) => {
                         let id: String = r.try_get("id").unwrap_or_default();
                         self.poison(&id, e.to_string());
@@ -568,6 +666,66 @@ impl Store for SqliteStore {
                 }
             }
             Ok(out)
+        })
+    }
+
+    fn lobby<'a>(
+        &'a self,
+        status: Status,
+        before: Option<(i64, &'a str)>,
+        limit: u32,
+    ) -> BoxFut<'a, Vec<(GameRow, i64)>> {
+        Box::pin(async move {
+            // No setup: the lobby does not show it, and it may be a reference into `blobs`.
+            const COLS: &str = "id, game, 'null' AS setup, seed, seats, status, timer_secs, creator, outcome, created_at, practice";
+            let rows = match before {
+                Some((t, id)) => {
+                    sqlx::query(&format!(
+                        "SELECT {COLS} FROM games WHERE status = ? AND (created_at, id) < (?, ?) \
+                         ORDER BY created_at DESC, id DESC LIMIT ?"
+                    ))
+                    .bind(status.as_str())
+                    .bind(t)
+                    .bind(id)
+                    .bind(limit as i64)
+                    .fetch_all(&self.pool)
+                    .await?
+                }
+                None => {
+                    sqlx::query(&format!(
+                        "SELECT {COLS} FROM games WHERE status = ? ORDER BY created_at DESC, id DESC LIMIT ?"
+                    ))
+                    .bind(status.as_str())
+                    .bind(limit as i64)
+                    .fetch_all(&self.pool)
+                    .await?
+                }
+            };
+            // A row that cannot be read is left out of the list (and reported), never an
+            // error for everybody.
+            let mut out = Vec::with_capacity(rows.len());
+            for r in &rows {
+                match Self::row(r).and_then(|g| Ok((g, r.try_get("created_at")?))) {
+                    Ok(page_row) => out.push(page_row),
+                    Err(e) => {
+                        let id: String = r.try_get("id").unwrap_or_default();
+                        self.poison(&id, e.to_string());
+                    }
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64> {
+        Box::pin(async move {
+            let n: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM games WHERE creator = ? AND status IN ('open', 'running')",
+            )
+            .bind(creator)
+            .fetch_one(&self.pool)
+            .await?;
+            Ok(n as u64)
         })
     }
 }

@@ -184,6 +184,17 @@ impl Store for FailingStore {
     fn running_logs(&self) -> BoxFut<'_, HashMap<String, Result<Vec<Entry>, String>>> {
         self.inner.running_logs()
     }
+    fn lobby<'a>(
+        &'a self,
+        status: Status,
+        before: Option<(i64, &'a str)>,
+        limit: u32,
+    ) -> BoxFut<'a, Vec<(GameRow, i64)>> {
+        self.inner.lobby(status, before, limit)
+    }
+    fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64> {
+        self.inner.open_games_of(creator)
+    }
 }
 
 /// A full disk: bots and stand-ins do not retry in a loop (counted over a minute of the paused

@@ -1,9 +1,13 @@
 //! The server as clients see it: a real server on 127.0.0.1:0 with a temporary SQLite file,
-//! driven by WebSocket clients (tokio-tungstenite) and plain HTTP/1.1 requests.
+//! driven by WebSocket clients (tokio-tungstenite) and HTTP/1.1 requests (hyper, through
+//! `server::client`); and the timers on tokio's paused clock over an in-memory store (`paused`).
 
 mod fair;
 mod faults;
 mod identity;
+mod kinds;
+mod limits;
+mod paused;
 mod play;
 mod secrecy;
 mod support;

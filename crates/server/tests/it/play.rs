@@ -250,7 +250,7 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
         }
     }
     assert_eq!(shared.store.log(&id).await.unwrap().len() as u64, seq);
-    // Rate limit: a flood gets `rate_limited`, and the connection still answers afterwards.
+    // Rate limit: a flood over a real socket gets `rate_limited`.
     for _ in 0..60 {
         a.send(&ClientMsg::Ping).await;
     }
@@ -265,9 +265,7 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
             other => panic!("{other:?}"),
         }
     }
-    assert!(limited);
-    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
-    a.ping().await;
+    assert!(limited); // the refill is timed on a paused clock: paused.rs
     // HTTP errors are typed too.
     let (status, e) = http(
         addr,
@@ -294,57 +292,4 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
     server.shutdown().await;
 }
 
-/// A player who leaves is replaced by a bot after the grace period and takes the seat back.
-/// With a planning timer, a silent player's plots are filled in by the engine's `time_up`.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn away_player_is_replaced_by_a_bot_and_timer_fills_in() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |c| c.grace = std::time::Duration::from_millis(300)).await;
-    let (addr, shared) = (server.addr, server.shared.clone());
-    let ann = guest(addr, "Ann").await;
-    // Ann never connects: after the grace period a bot plays for her and the game finishes.
-    let (_, g) = http(
-        addr,
-        "POST",
-        "/api/games",
-        Some(&ann),
-        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 1, "practice": true})),
-    )
-    .await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let mut s = Client::connect(addr, &id, None).await;
-    let mut stood_in = false;
-    for _ in 0..10_000 {
-        match s.recv().await {
-            ServerMsg::Presence { seat: 0, bot: true, .. } => stood_in = true,
-            ServerMsg::Over { .. } => break,
-            _ => {}
-        }
-    }
-    assert!(stood_in);
-    // A timer: Bob connects but does nothing; time_up plots for him, so the round goes on.
-    let bob = guest(addr, "Bob").await;
-    let (_, g) = http(
-        addr,
-        "POST",
-        "/api/games",
-        Some(&bob),
-        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 2, "practice": true, "timer_secs": 1})),
-    )
-    .await;
-    let id = g["id"].as_str().unwrap().to_string();
-    let mut b = Client::connect(addr, &id, Some(&bob)).await;
-    let mut auto = false;
-    for _ in 0..1000 {
-        if let ServerMsg::Update { events, .. } = b.recv().await
-            && events.iter().any(|e| e["type"] == "auto_plotted")
-        {
-            auto = true;
-            break;
-        }
-    }
-    assert!(auto, "time_up filled in Bob's plots");
-    let log = shared.store.log(&id).await.unwrap();
-    assert!(log.iter().any(|e| matches!(e, engine::LogEntry::TimeUp)));
-    server.shutdown().await;
-}
+// The grace period and the planning timer: paused.rs, on tokio's paused clock.

@@ -1,12 +1,15 @@
-//! Test clients: HTTP over a raw socket, a WebSocket client, and an oracle that picks a legal
-//! action for a seat by replaying the stored log (the client logic is not what is tested).
+//! Test clients: HTTP through `server::client` (hyper), a WebSocket client, an oracle that picks
+//! a legal action for a seat by replaying the stored log (the client logic is not what is
+//! tested), and an in-memory store for tests on tokio's paused clock.
 
 use autoscooter::Autoscooter;
 use engine::{Game, LogEntry, Rng, Seat};
 use futures_util::{SinkExt, StreamExt};
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
+use server::store::{BoxFut, Entry, GameRow, Identity, SeatOwner, Status, Store, StoreError};
 use server::{Config, Server, Shared};
+use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,6 +24,11 @@ pub async fn start_server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut Confi
         web: None,
         ..Config::default()
     };
+    // Tests create many guests and games from 127.0.0.1: the quotas are off unless a test
+    // (limits.rs) turns one on.
+    config.limits.guests_per_window = 0;
+    config.limits.games_per_window = 0;
+    config.limits.open_games_per_identity = 0;
     tweak(&mut config);
     Server::start(config).await.expect("server starts")
 }
@@ -152,4 +160,137 @@ pub async fn play(c: &mut Client, shared: &Arc<Shared>, id: &str, seat: u8, seed
         }
     }
     panic!("the game did not end");
+}
+
+/// The [`Store`] in memory, for tests on tokio's paused clock: SQLite answers from threads of its
+/// own, and a paused clock jumps to the next timer whenever the runtime waits for them.
+#[derive(Default)]
+pub struct MemStore(std::sync::Mutex<Mem>);
+
+#[derive(Default)]
+struct Mem {
+    /// Identities by token.
+    identities: BTreeMap<String, Identity>,
+    /// Games in creation order.
+    games: Vec<GameRow>,
+    logs: BTreeMap<String, Vec<Entry>>,
+}
+
+fn done<'a, T: Send + 'a>(v: Result<T, StoreError>) -> BoxFut<'a, T> {
+    Box::pin(std::future::ready(v))
+}
+
+impl MemStore {
+    fn mem(&self) -> std::sync::MutexGuard<'_, Mem> {
+        self.0.lock().expect("not poisoned")
+    }
+}
+
+impl Store for MemStore {
+    fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
+        let issued_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let who = Identity { id: id.to_string(), name: name.to_string(), issued_at };
+        self.mem().identities.insert(token.to_string(), who);
+        done(Ok(()))
+    }
+    fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>> {
+        done(Ok(self.mem().identities.get(token).cloned()))
+    }
+    fn revoke_tokens<'a>(&'a self, identity: &'a str) -> BoxFut<'a, u64> {
+        let mut mem = self.mem();
+        let before = mem.identities.len();
+        mem.identities.retain(|_, who| who.id != identity);
+        done(Ok((before - mem.identities.len()) as u64))
+    }
+    fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()> {
+        self.mem().games.push(g.clone());
+        done(Ok(()))
+    }
+    fn update_game<'a>(
+        &'a self,
+        id: &'a str,
+        seats: &'a [SeatOwner],
+        status: Status,
+    ) -> BoxFut<'a, ()> {
+        if let Some(g) = self.mem().games.iter_mut().find(|g| g.id == id) {
+            g.seats = seats.to_vec();
+            g.status = status;
+        }
+        done(Ok(()))
+    }
+    fn finish_game<'a>(&'a self, id: &'a str, outcome: &'a Value) -> BoxFut<'a, ()> {
+        if let Some(g) = self.mem().games.iter_mut().find(|g| g.id == id) {
+            g.status = Status::Finished;
+            g.outcome = Some(outcome.clone());
+        }
+        done(Ok(()))
+    }
+    fn game<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<GameRow>> {
+        done(Ok(self.mem().games.iter().find(|g| g.id == id).cloned()))
+    }
+    fn games<'a>(&'a self, status: Option<Status>, limit: u32) -> BoxFut<'a, Vec<GameRow>> {
+        let mem = self.mem();
+        let rows = mem.games.iter().rev().filter(|g| status.is_none_or(|s| g.status == s));
+        done(Ok(rows.take(limit as usize).cloned().collect()))
+    }
+    fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()> {
+        let mut mem = self.mem();
+        let log = mem.logs.entry(id.to_string()).or_default();
+        if log.len() as u64 != index {
+            return done(Err(StoreError::Gap(index)));
+        }
+        log.push(entry.clone());
+        done(Ok(()))
+    }
+    fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>> {
+        done(Ok(self.mem().logs.get(id).cloned().unwrap_or_default()))
+    }
+    fn lobby<'a>(
+        &'a self,
+        status: Status,
+        before: Option<(i64, &'a str)>,
+        limit: u32,
+    ) -> BoxFut<'a, Vec<(GameRow, i64)>> {
+        // The position in creation order stands for `created_at`.
+        let mem = self.mem();
+        let page = mem
+            .games
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, g)| g.status == status)
+            .filter(|(i, g)| before.is_none_or(|(t, id)| (*i as i64, g.id.as_str()) < (t, id)))
+            .take(limit as usize)
+            .map(|(i, g)| (GameRow { setup: Value::Null, ..g.clone() }, i as i64))
+            .collect();
+        done(Ok(page))
+    }
+    fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64> {
+        let mem = self.mem();
+        let open = mem
+            .games
+            .iter()
+            .filter(|g| g.creator == creator && matches!(g.status, Status::Open | Status::Running));
+        done(Ok(open.count() as u64))
+    }
+    fn running_logs(&self) -> BoxFut<'_, HashMap<String, Result<Vec<Entry>, String>>> {
+        let mem = self.mem();
+        let running = mem.games.iter().filter(|g| g.status == Status::Running);
+        let logs = running
+            .map(|g| (g.id.clone(), Ok(mem.logs.get(&g.id).cloned().unwrap_or_default())))
+            .collect();
+        done(Ok(logs))
+    }
+}
+
+/// Game tasks over a [`MemStore`], no sockets: for tests on tokio's paused clock.
+pub fn in_memory(
+    tweak: impl FnOnce(&mut Config),
+) -> (Arc<Shared>, tokio::sync::watch::Sender<bool>) {
+    let mut config = Config { web: None, ..Config::default() };
+    tweak(&mut config);
+    let (stop, shutdown) = tokio::sync::watch::channel(false);
+    (Shared::new(config, Arc::new(MemStore::default()), shutdown), stop)
 }
