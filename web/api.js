@@ -55,10 +55,38 @@ async function authed(method, path, body) {
 
 // What the lobby and the tables need of each game the server offers (docs/protocol.md).
 export const kinds = () => call('GET', '/api/kinds');
-export const listGames = (status) => call('GET', `/api/games${status ? `?status=${status}` : ''}`);
+// The lobby list is fetched conditionally: the server's ETag changes only when some game's
+// lobby entry does, so an unchanged list costs a 304 with no body (docs/protocol.md).
+const listCache = new Map();
+export async function listGames(status) {
+  const path = `/api/games${status ? `?status=${status}` : ''}`;
+  const prev = listCache.get(path);
+  const headers = prev ? { 'if-none-match': prev.etag } : {};
+  const res = await fetch(path, { headers, credentials: 'same-origin' });
+  if (res.status === 304 && prev) return { games: prev.games, changed: false };
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) throw new ApiError(res.status, data?.code || String(res.status), data?.message || res.statusText);
+  const etag = res.headers.get('etag');
+  if (etag) listCache.set(path, { etag, games: data });
+  return { games: data, changed: true };
+}
 export const gameInfo = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
 export const createGame = (req) => authed('POST', '/api/games', req);
 export const joinGame = (id, seat) => authed('POST', `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? {} : { seat });
-export const startGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/start`);
+export const startGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/start`, {});
 export const replay = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/replay`);
-export const steps = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/steps`);
+/** Every step of a game, page by page (each answer is bounded; `next` is where the following
+ * page starts). `views: false` leaves the views out (the table's history needs events only). */
+export async function steps(id, { views = true } = {}) {
+  const base = `/api/games/${encodeURIComponent(id)}/steps${views ? '' : '?views=false'}`;
+  const first = await call('GET', base);
+  let next = first.next;
+  while (next !== null && next !== undefined) {
+    const page = await call('GET', `${base}${views ? '?' : '&'}from=${next}`);
+    first.steps.push(...page.steps);
+    next = page.next;
+  }
+  return first;
+}

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, createFromLobby, ARTIFACTS } from './helpers.js';
+import { launch, api, allSteps, createFromLobby, ARTIFACTS } from './helpers.js';
 
 const SIZE = 40;
 const centre = ([q, r]) => [SIZE * Math.sqrt(3) * (q + r / 2), SIZE * 1.5 * r];
@@ -20,7 +20,7 @@ test('replay steps match the server\'s log, forwards, backwards and by link', as
       await page.waitForTimeout(200);
     }
     const rec = await api(`/api/games/${id}/replay`);
-    const steps = (await api(`/api/games/${id}/steps`)).steps;
+    const steps = (await allSteps(id)).steps;
     assert.equal(steps.length, rec.log.length + 1, 'one step per log entry, and the start');
 
     await page.goto('/');

@@ -18,7 +18,7 @@ test('a practice game shows its badge in the lobby and at the table', async () =
     await eve.waitForSelector(`[data-game="${practice.id}"] .tag.practice`);
     assert.equal(await eve.locator(`[data-game="${normal.id}"] .tag.practice`).count(), 0);
     // The practice game at the table, watched by a spectator once it runs (bots fill it).
-    await api(`/api/games/${practice.id}/start`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    await api(`/api/games/${practice.id}/start`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{}' });
     await eve.goto(`/#/g/${practice.id}`);
     await eve.waitForSelector('[data-testid="practice"]');
     assert.match(await eve.locator('[data-testid="practice"]').textContent(), /practice/i);

@@ -76,6 +76,17 @@ export async function api(path, init) {
   return res.json();
 }
 
+/** Every step of a game: `/steps` answers in bounded pages chained by `next` (docs/protocol.md). */
+export async function allSteps(id) {
+  const first = await api(`/api/games/${id}/steps`);
+  for (let next = first.next; next !== null && next !== undefined;) {
+    const page = await api(`/api/games/${id}/steps?from=${next}`);
+    first.steps.push(...page.steps);
+    next = page.next;
+  }
+  return first;
+}
+
 /**
  * The result panel must show the server's record of the finished game (`/api/games/{id}/replay`):
  * the winners, the scores and the ranking in order. Returns the record for further checks.

@@ -133,8 +133,13 @@ export async function showLobby(root) {
   page.append(form, lists);
 
   async function refresh() {
+    if (document.hidden) return; // a tab in the background asks nothing
     let games;
-    try { games = await api.listGames(); } catch { return; }
+    try {
+      const r = await api.listGames();
+      if (!r.changed && lists.childElementCount) return; // 304: nothing moved
+      games = r.games;
+    } catch { return; }
     const mine = api.me()?.name;
     const open = games.filter((g) => g.status === 'open');
     const running = games.filter((g) => g.status === 'running');
@@ -181,8 +186,11 @@ export async function showLobby(root) {
     ]);
   }
   await refresh();
+  // Conditional requests: an unchanged lobby is a 304 without a body or a database read.
   const timer = setInterval(refresh, 3000);
-  return { destroy: () => clearInterval(timer) };
+  const onVisible = () => { if (!document.hidden) refresh(); };
+  document.addEventListener('visibilitychange', onVisible);
+  return { destroy: () => { clearInterval(timer); document.removeEventListener('visibilitychange', onVisible); } };
 }
 
 function outcomeText(g) {

@@ -59,8 +59,9 @@ export async function showTable(root, id) {
   }
 
   // The setup, the game's static part (board, rule tables: sent once, never inside views) and
-  // the history for the log come from the steps of the game so far.
-  const history = await api.steps(id);
+  // the history for the log come from the steps of the game so far (without their views: the
+  // log needs only the events).
+  const history = await api.steps(id, { views: false });
   const setup = history.setup;
   sock.rememberStatic(history.static_id, history.static);
 
@@ -78,16 +79,34 @@ export async function showTable(root, id) {
     },
   });
 
-  function logEvent(ev, seq) {
+  function logLine(ev, seq) {
     const text = table.describe(ev);
-    if (!text) return;
+    if (!text) return null;
     const li = h('li', { 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' || ev.type === 'turn_started' ? 'round' : '' }, text);
     if (seq !== undefined) li.dataset.seq = seq;
+    return li;
+  }
+  function logEvent(ev, seq) {
+    const li = logLine(ev, seq);
+    if (!li) return;
     logList.append(li);
     while (logList.children.length > 400) logList.firstChild.remove();
     logList.scrollTop = logList.scrollHeight;
   }
-  for (const st of history.steps) for (const ev of st.events) { logEvent(ev, st.seq); if (table.note) table.note(ev); }
+  {
+    // The history at once: one insertion and one layout, not one per event (a long finished
+    // game has thousands of events).
+    const lines = [];
+    for (const st of history.steps) {
+      for (const ev of st.events) {
+        const li = logLine(ev, st.seq);
+        if (li) lines.push(li);
+        if (table.note) table.note(ev);
+      }
+    }
+    logList.append(...lines.slice(-400));
+    logList.scrollTop = logList.scrollHeight;
+  }
 
   // ---- state ----
   let seq = history.steps.length - 1;
@@ -168,7 +187,7 @@ export async function showTable(root, id) {
       case 'welcome':
         if (m.seq > seq) {
           // Back after a gap: the events missed are in the steps; the view is fresh.
-          api.steps(id).then((st) => { for (const s of st.steps.slice(seq + 1, m.seq + 1)) for (const ev of s.events) logEvent(ev, s.seq); }).catch(() => {});
+          api.steps(id, { views: false }).then((st) => { for (const s of st.steps.slice(seq + 1, m.seq + 1)) for (const ev of s.events) logEvent(ev, s.seq); }).catch(() => {});
         }
         seq = m.seq;
         queue.length = 0;

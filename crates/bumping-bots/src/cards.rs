@@ -22,9 +22,12 @@ impl Card {
         [Card::Jumper, Card::Magnet, Card::Nitro, Card::Engine, Card::Rotation];
 }
 
+/// Cards of each kind in the tuning deck (BB-1.3).
+pub const COPIES_PER_KIND: usize = 9;
+
 /// BB-1.3: 45 cards, 9 of each kind (the split is a decision of the spec).
 pub fn full_deck() -> Vec<Card> {
-    Card::ALL.iter().flat_map(|&c| std::iter::repeat_n(c, 9)).collect()
+    Card::ALL.iter().flat_map(|&c| std::iter::repeat_n(c, COPIES_PER_KIND)).collect()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

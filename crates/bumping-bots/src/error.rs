@@ -35,7 +35,8 @@ pub enum BbError {
     MagnetBadTarget,
     /// BB-9: a card field missing or out of range.
     IllegalCard(&'static str),
-    /// BB-3 `choose_cards`: the deck holds no more of that card.
+    /// BB-3 `choose_cards`: the seat already holds every card of that kind (its own set of the
+    /// deck; never other seats' secret picks).
     CardNotInDeck,
 }
 
@@ -92,7 +93,7 @@ impl fmt::Display for BbError {
                 f.write_str("no such bot on the track to pull towards (BB-9.2)")
             }
             BbError::IllegalCard(w) => write!(f, "illegal card play: {w}"),
-            BbError::CardNotInDeck => f.write_str("no card of that kind is left to pick"),
+            BbError::CardNotInDeck => f.write_str("you already hold every card of that kind"),
         }
     }
 }

@@ -177,13 +177,19 @@ impl BumpingBots {
         Ok(())
     }
 
-    /// BB-3 `choose_cards`: pick one card from what is left of the deck.
+    /// BB-3 `choose_cards`: pick one card. **Decision (secrecy):** every seat picks from its
+    /// own full set of the 45 tuning cards (9 of each kind), not from what the earlier pickers
+    /// left: their picks are secret (`CardPicked` is for the picker only), and a shared,
+    /// shrinking supply would let a refusal tell a seat what the others took. So a pick is
+    /// refused only when the seat itself already holds all 9 cards of that kind — whatever the
+    /// other seats hold.
     // Rare in a race: kept out of the engine loop (`advance`, `act`).
     #[inline(never)]
     fn pick(&mut self, seat: Seat, card: Option<Card>, ev: &mut Vec<Event>) -> Result<(), BbError> {
         let card = card.ok_or(BbError::IllegalCard("name the card to pick"))?;
-        let i = self.deck.iter().position(|&c| c == card).ok_or(BbError::CardNotInDeck)?;
-        self.deck.remove(i);
+        if !self.pickable(seat, card) {
+            return Err(BbError::CardNotInDeck);
+        }
         self.bots[seat.index()].cards.push(card);
         self.picks_left[seat.index()] -= 1;
         ev.push(Event::CardPicked { seat, card });
@@ -194,11 +200,18 @@ impl BumpingBots {
         Ok(())
     }
 
+    /// `choose_cards`: may `seat` pick one more `card`? Depends on its own hand only.
+    pub(crate) fn pickable(&self, seat: Seat, card: Card) -> bool {
+        let held = self.bots[seat.index()].cards.iter().filter(|&&c| c == card).count();
+        held < crate::cards::COPIES_PER_KIND
+    }
+
     /// The rules' default for the decision owed now (`time_up`).
     fn default_action(&self) -> Option<Action> {
         Some(match &self.phase {
-            Phase::Pick(_) => Action::Card {
-                card: self.deck.first().copied(),
+            // The shuffled deck's first kind the picker may still take.
+            Phase::Pick(s) => Action::Card {
+                card: self.deck.iter().copied().find(|&c| self.pickable(*s, c)),
                 target: None,
                 when: None,
                 at_cell: None,

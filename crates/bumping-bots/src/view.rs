@@ -278,7 +278,10 @@ const LEAN: u32 = 16;
 pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
     let bot = g.turn.bot;
     match &g.phase {
-        Phase::Pick(_) => card(g.deck[rng.index(g.deck.len())]),
+        Phase::Pick(s) => {
+            let kinds: Vec<Card> = Card::ALL.into_iter().filter(|&c| g.pickable(*s, c)).collect();
+            card(kinds[rng.index(kinds.len())])
+        }
         Phase::Speed => sample_card(g, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
         Phase::Move => sample_move(g, bot, rng),
         Phase::Shock(p) => match p {

@@ -143,8 +143,9 @@ pub enum ErrorCode {
     GameOver,
     /// Too many messages: slow down.
     RateLimited,
-    /// The server could not store the action; nothing changed.
-    Storage,
+    /// The server could not store the action (storage is failing or degraded, see
+    /// docs/security.md "Faults"); nothing changed: try again later.
+    StorageUnavailable,
     /// The game's task is gone (server shutting down).
     Unavailable,
 }
@@ -165,7 +166,7 @@ impl ErrorCode {
             NotYourSeat => "not_your_seat",
             GameOver => "game_over",
             RateLimited => "rate_limited",
-            Storage => "storage",
+            StorageUnavailable => "storage_unavailable",
             Unavailable => "unavailable",
         }
     }

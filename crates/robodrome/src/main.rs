@@ -70,6 +70,20 @@ struct ServeArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Create the database in an existing empty file (a missing file is always created; a file
+    /// that is not a robodrome database is always refused).
+    #[arg(long)]
+    init: bool,
+    /// Days a guest token stays valid after it was issued.
+    #[arg(long, default_value_t = 30)]
+    token_days: u64,
+    /// The server's public URL (e.g. https://robodrome.example): its origin is accepted on
+    /// WebSocket handshakes, and https makes the guest cookie Secure.
+    #[arg(long)]
+    public_url: Option<String>,
+    /// Quotas, caps and timeouts (docs/security.md, "Limits").
+    #[command(flatten)]
+    limits: server::limits::Limits,
     /// The ceiling of one bot decision's thinking time in milliseconds: `search:Nms` above it
     /// is refused, and every bot decision stops at it (docs/security.md).
     #[arg(long, default_value_t = 2000)]
@@ -227,11 +241,20 @@ fn main() -> ExitCode {
                 grace: std::time::Duration::from_secs(a.grace_secs),
                 bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
                 threads: a.threads,
+                init: a.init,
+                token_ttl: std::time::Duration::from_secs(a.token_days.saturating_mul(86_400)),
+                public_url: a.public_url,
+                limits: a.limits,
                 max_bot_ms: a.max_bot_ms,
                 max_bot_simulations: a.max_bot_simulations,
                 all_games: a.all_games,
                 ..Default::default()
             };
+            if let Some(u) = &config.public_url
+                && server::http::origin_of(u).is_none()
+            {
+                return fail(format!("serve: --public-url {u:?} is not a URL like https://host"));
+            }
             match server::serve_blocking(config) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => fail(format!("serve: {e}")),

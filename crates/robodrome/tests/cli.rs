@@ -168,6 +168,35 @@ fn board_render_draws_every_shipped_board() {
     assert!(out.stdout.starts_with(b"<svg"));
 }
 
+/// docs/security.md "Faults": `serve` refuses an existing empty database file with a clear
+/// message (exit 2, the file untouched) and a file that is not SQLite even with `--init`.
+#[test]
+fn serve_refuses_an_empty_or_foreign_database_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let empty = dir.join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, b"not a database").unwrap();
+    for (db, init, want) in [
+        (&empty, false, "exists but is empty; start with --init"),
+        (&notes, false, "is not an SQLite database"),
+        (&notes, true, "is not an SQLite database"),
+    ] {
+        let mut cmd = robodrome();
+        cmd.args(["serve", "--addr", "127.0.0.1:0", "--db"]).arg(db);
+        if init {
+            cmd.arg("--init");
+        }
+        let out = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(want), "{err}");
+    }
+    assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+    assert_eq!(std::fs::read(&notes).unwrap(), b"not a database");
+}
+
 #[test]
 fn the_toy_game_plays_in_scenario_sim_and_tournament() {
     let f = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

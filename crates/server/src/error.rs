@@ -14,14 +14,40 @@ pub enum ApiError {
     Conflict(&'static str, String),
     #[error("no such game")]
     NotFound,
+    #[error("that method is not allowed here")]
+    MethodNotAllowed,
+    #[error("the body is over 64 KiB")]
+    TooLarge,
     #[error("sign in as a guest first (POST /api/guest)")]
     Unauthorized,
     #[error("{0}")]
     Forbidden(String),
     #[error("storage: {0}")]
-    Store(#[from] StoreError),
+    Store(StoreError),
+    /// Storage is backing off after failed writes (docs/security.md "Faults").
+    #[error("storage is unavailable")]
+    StorageUnavailable,
+    /// A game's stored data cannot be read (the detail is logged, not answered).
+    #[error("{0}")]
+    Unreadable(String),
+    /// The body's content type is not `application/json`.
+    #[error("state-changing requests take a JSON body (Content-Type: application/json)")]
+    UnsupportedMediaType,
     #[error("{0}")]
     Internal(String),
+    /// A quota or cap (`limits`): 429, with `Retry-After` when waiting helps.
+    #[error("{1}")]
+    TooMany(&'static str, String, Option<std::time::Duration>),
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            // A row that does not parse is poison data, not a storage failure.
+            StoreError::Data(d) => ApiError::Unreadable(format!("stored data: {d}")),
+            e => ApiError::Store(e),
+        }
+    }
 }
 
 impl ApiError {
@@ -33,11 +59,15 @@ impl ApiError {
     }
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) => c,
+            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) | ApiError::TooMany(c, ..) => c,
             ApiError::NotFound => "not_found",
+            ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::TooLarge => "too_large",
             ApiError::Unauthorized => "unauthorized",
             ApiError::Forbidden(_) => "forbidden",
-            ApiError::Store(_) => "storage",
+            ApiError::Store(_) | ApiError::StorageUnavailable => "storage_unavailable",
+            ApiError::Unreadable(_) => "unreadable_game",
+            ApiError::UnsupportedMediaType => "unsupported_media_type",
             ApiError::Internal(_) => "internal",
         }
     }
@@ -46,9 +76,14 @@ impl ApiError {
             ApiError::BadRequest(..) => StatusCode::BAD_REQUEST,
             ApiError::Conflict(..) => StatusCode::CONFLICT,
             ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
-            ApiError::Store(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Store(_) | ApiError::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::Unreadable(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
 }
@@ -56,12 +91,31 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
+        // Server faults are logged in full and answered without internal details.
+        let message = match &self {
+            ApiError::Store(_) | ApiError::StorageUnavailable => {
+                "storage is unavailable; nothing changed: try again later".to_string()
+            }
+            ApiError::Unreadable(_) => "this game's stored data cannot be read".to_string(),
+            ApiError::Internal(_) => "internal error".to_string(),
+            e => e.to_string(),
+        };
         if status.is_server_error() {
-            tracing::error!(error = %self, "request failed");
+            tracing::error!(code = self.code(), error = %self, "request failed");
         } else {
             tracing::debug!(code = self.code(), error = %self, "request refused");
         }
-        (status, Json(HttpError { code: self.code().into(), message: self.to_string() }))
-            .into_response()
+        let retry = match &self {
+            // Whole seconds, rounded up (RFC 9110 §10.2.3).
+            ApiError::TooMany(_, _, Some(d)) => Some(d.as_secs() + u64::from(d.subsec_nanos() > 0)),
+            // Storage is backing off (docs/security.md "Faults").
+            _ if status == StatusCode::SERVICE_UNAVAILABLE => Some(5),
+            _ => None,
+        };
+        let mut r = (status, Json(HttpError { code: self.code().into(), message })).into_response();
+        if let Some(secs) = retry {
+            r.headers_mut().insert(axum::http::header::RETRY_AFTER, secs.max(1).into());
+        }
+        r
     }
 }

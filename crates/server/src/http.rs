@@ -24,10 +24,11 @@ type AppState = State<Arc<Shared>>;
 
 pub fn router(shared: Arc<Shared>) -> Router {
     let mut r = Router::new()
-        .route("/healthz", get(|| async { "ok" }))
+        .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .route("/api/kinds", get(kinds))
         .route("/api/guest", post(guest))
+        .route("/api/guest/revoke", post(revoke))
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/join", post(join))
@@ -36,8 +37,11 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/steps", get(steps))
         .route("/ws/games/{id}", get(socket));
     // The browser client, embedded (crate::assets); client routes answer index.html.
-    r = r.fallback(crate::assets::serve);
-    r.layer(DefaultBodyLimit::max(MAX_FRAME)).with_state(shared)
+    r = r.fallback(crate::assets::serve).method_not_allowed_fallback(method_not_allowed);
+    r.layer(axum::middleware::from_fn(json_only))
+        .layer(axum::middleware::map_response(error_object))
+        .layer(DefaultBodyLimit::max(MAX_FRAME))
+        .with_state(shared)
 }
 
 /// The games this server offers and what the lobby and the tables need of each (seat range,
@@ -47,7 +51,65 @@ async fn kinds(State(shared): AppState) -> Response {
         .into_response()
 }
 
-/// The caller's guest identity: cookie, `Authorization: Bearer`, or `?token=`.
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+/// State-changing requests (anything but GET/HEAD/OPTIONS) take `application/json` only, even
+/// with an empty body: a form or `text/plain` post (which a browser sends cross-site without
+/// asking) is refused with 415 before any handler runs.
+async fn json_only(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    use axum::http::Method;
+    if !matches!(*req.method(), Method::GET | Method::HEAD | Method::OPTIONS) {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|m| m.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return ApiError::UnsupportedMediaType.into_response();
+        }
+    }
+    next.run(req).await
+}
+
+/// Every error answer is the `{code, message}` object: axum's own rejections (a bad path or
+/// query, a body over the limit, ...) and plain-text answers are rewritten by status.
+async fn error_object(r: Response) -> Response {
+    let status = r.status();
+    let is_json = r
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return r;
+    }
+    let (code, message) = match status {
+        StatusCode::NOT_FOUND => ("not_found", "no such page or resource"),
+        StatusCode::METHOD_NOT_ALLOWED => ("method_not_allowed", "that method is not allowed here"),
+        StatusCode::PAYLOAD_TOO_LARGE => ("too_large", "the body is over 64 KiB"),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            ("unsupported_media_type", "state-changing requests take a JSON body")
+        }
+        s if s.is_server_error() => ("internal", "internal error"),
+        _ => ("bad_request", "the request is not understood"),
+    };
+    let mut out =
+        (status, Json(protocol::HttpError { code: code.into(), message: message.into() }))
+            .into_response();
+    // Keep headers such as Allow (405) and Retry-After.
+    for (k, v) in r.headers() {
+        if k != header::CONTENT_TYPE && k != header::CONTENT_LENGTH {
+            out.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    out
+}
+
+/// The caller's guest identity: cookie or `Authorization: Bearer` (`?token=` only on the
+/// WebSocket handshake, where a browser cannot set a header: see [`MaybeCaller`]).
 pub struct Caller(pub Identity);
 
 #[derive(Deserialize)]
@@ -55,7 +117,7 @@ struct TokenQuery {
     token: Option<String>,
 }
 
-fn token_of(parts: &Parts) -> Option<String> {
+fn token_of(parts: &Parts, query: bool) -> Option<String> {
     if let Some(b) = parts.headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok())
         && let Some(t) = b.strip_prefix("Bearer ")
     {
@@ -68,6 +130,9 @@ fn token_of(parts: &Parts) -> Option<String> {
             }
         }
     }
+    if !query {
+        return None;
+    }
     let q: Query<TokenQuery> = Query::try_from_uri(&parts.uri).ok()?;
     q.0.token
 }
@@ -75,22 +140,83 @@ fn token_of(parts: &Parts) -> Option<String> {
 impl FromRequestParts<Arc<Shared>> for Caller {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, shared: &Arc<Shared>) -> Result<Self, ApiError> {
-        let token = token_of(parts).ok_or(ApiError::Unauthorized)?;
+        let token = token_of(parts, false).ok_or(ApiError::Unauthorized)?;
         shared.identity(&token).await?.map(Caller).ok_or(ApiError::Unauthorized)
     }
 }
 
-/// Like [`Caller`], but spectators need no identity.
+/// The WebSocket handshake's caller: like [`Caller`], also `?token=`, and spectators need no
+/// identity. It checks `Origin` first (docs/security.md "Identity").
 pub struct MaybeCaller(pub Option<Identity>);
 
 impl FromRequestParts<Arc<Shared>> for MaybeCaller {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, shared: &Arc<Shared>) -> Result<Self, ApiError> {
-        match token_of(parts) {
+        check_origin(parts, shared.config.public_url.as_deref())?;
+        match token_of(parts, true) {
             None => Ok(MaybeCaller(None)),
             Some(t) => {
                 Ok(MaybeCaller(Some(shared.identity(&t).await?.ok_or(ApiError::Unauthorized)?)))
             }
+        }
+    }
+}
+
+/// A browser's WebSocket handshake carries `Origin`; it must be this server's own: the origin
+/// of the `Host` it was asked at (either scheme), or that of `--public-url`. Clients that send
+/// no `Origin` (not browsers, so no cross-site page can ride on a cookie) are let through.
+fn check_origin(parts: &Parts, public_url: Option<&str>) -> Result<(), ApiError> {
+    let Some(origin) = parts.headers.get(header::ORIGIN) else { return Ok(()) };
+    let origin = origin.to_str().unwrap_or("").trim_end_matches('/').to_ascii_lowercase();
+    let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
+    let host = host.to_ascii_lowercase();
+    let ok = (!host.is_empty()
+        && (origin == format!("http://{host}") || origin == format!("https://{host}")))
+        || public_url.and_then(origin_of).is_some_and(|p| p == origin);
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::Forbidden(format!("the WebSocket origin {origin:?} is not this server's")))
+    }
+}
+
+/// `scheme://host[:port]` of a URL, lower case.
+pub fn origin_of(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    (!authority.is_empty()).then(|| format!("{scheme}://{authority}").to_ascii_lowercase())
+}
+
+/// The peer's IP address (set by the accept loop, `listen`); `None` in-process.
+pub struct Peer(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Self::Rejection> {
+        Ok(Peer(
+            parts
+                .extensions
+                .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+                .map(|c| crate::limits::address_key(c.0.ip())),
+        ))
+    }
+}
+
+/// 429 when any of the quotas checked (`Quota::peek`) is spent: `Retry-After` is the longest wait.
+fn refuse(
+    s: &Shared,
+    waits: impl IntoIterator<Item = Option<std::time::Duration>>,
+    what: &str,
+) -> Result<(), ApiError> {
+    match waits.into_iter().flatten().max() {
+        None => Ok(()),
+        Some(d) => {
+            s.metrics.quota_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Err(ApiError::TooMany(
+                "rate_limited",
+                format!("too many {what} created: try again in {} s", d.as_secs() + 1),
+                Some(d),
+            ))
         }
     }
 }
@@ -103,42 +229,123 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<
     async fn from_request(req: axum::extract::Request, state: &S) -> Result<Self, ApiError> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(t)) => Ok(Body(t)),
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::TooLarge),
             Err(e) => Err(ApiError::bad("bad_request", e.body_text())),
         }
     }
 }
 
 async fn metrics(State(s): AppState) -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], s.metrics.render())
+    let mut text = s.metrics.render();
+    text.push_str(&s.fault_metrics());
+    ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
 }
 
-async fn guest(State(s): AppState, Body(req): Body<GuestRequest>) -> Result<Response, ApiError> {
-    let g = s.guest(&req.name).await?;
-    let cookie = format!("{COOKIE}={}; Path=/; HttpOnly; SameSite=Lax; Max-Age=31536000", g.token);
+/// `GET /healthz`: 200 while the server answers, with what is wrong (docs/protocol.md).
+async fn healthz(State(s): AppState) -> Json<crate::faults::Health> {
+    Json(s.faults.health(s.store.unreadable()))
+}
+
+/// The guest cookie: `Secure` when the server sits behind https (`--public-url https://…`).
+fn cookie(s: &Shared, token: &str, max_age: u64) -> HeaderMap {
+    let secure = s.config.public_url.as_deref().is_some_and(|u| u.starts_with("https://"));
+    let cookie = format!(
+        "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{}",
+        if secure { "; Secure" } else { "" }
+    );
     let mut headers = HeaderMap::new();
     if let Ok(v) = cookie.parse() {
         headers.insert(header::SET_COOKIE, v);
     }
+    headers
+}
+
+async fn guest(
+    State(s): AppState,
+    Peer(peer): Peer,
+    Body(req): Body<GuestRequest>,
+) -> Result<Response, ApiError> {
+    let q = &s.quotas.guests_by_address;
+    refuse(&s, [peer.and_then(|ip| q.peek(&ip).err())], "guests")?;
+    if let Some(ip) = peer {
+        let _ = q.check(&ip);
+    }
+    let g = s.guest(&req.name).await?;
+    let headers = cookie(&s, &g.token, s.config.token_ttl.as_secs());
     Ok((StatusCode::CREATED, headers, Json(g)).into_response())
+}
+
+/// `POST /api/guest/revoke`: log out everywhere (every token of the caller's identity).
+async fn revoke(State(s): AppState, Caller(who): Caller) -> Result<Response, ApiError> {
+    let n = s.revoke_all(&who).await?;
+    let headers = cookie(&s, "", 0);
+    Ok((headers, Json(serde_json::json!({ "revoked": n }))).into_response())
 }
 
 async fn create(
     State(s): AppState,
+    Peer(peer): Peer,
     Caller(who): Caller,
     Body(req): Body<CreateGame>,
 ) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
+    // Both the identity's and the address's quota must have room; only then is each charged.
+    let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
+    refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
+    let _ = by_id.check(&who.id);
+    if let Some(ip) = peer {
+        let _ = by_addr.check(&ip);
+    }
     Ok((StatusCode::CREATED, Json(s.create_game(&who, req).await?)))
 }
 
 #[derive(Deserialize)]
 struct ListQuery {
     status: Option<String>,
+    /// Games per status (1 to 100, default 50).
+    limit: Option<u32>,
+    /// The cursor of the page before (`next` from its `Link` header).
+    before: Option<String>,
 }
 
+/// The lobby list's default and largest page.
+const LIST_LIMIT: (u32, u32) = (50, 100);
+
+/// `GET /api/games[?status=&limit=&before=]`: one page, newest first. The answer carries an
+/// `ETag` that changes whenever any game's lobby entry does; `If-None-Match` with it answers
+/// `304 Not Modified` without reading the database. With a status, a `Link: <…>; rel="next"`
+/// header points at the next page when there may be one.
 async fn list(
     State(s): AppState,
-    Query(q): Query<ListQuery>,
-) -> Result<Json<Vec<GameInfo>>, ApiError> {
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+) -> Result<Response, ApiError> {
+    let Query(q): Query<ListQuery> =
+        Query::try_from_uri(&uri).map_err(|e| ApiError::bad("bad_query", e.body_text()))?;
+    // The version first: a change that lands while the page is read makes the next ETag differ.
+    let version = s.lobby_version.load(std::sync::atomic::Ordering::Acquire);
+    let etag = format!("\"{}-{version}-{}\"", s.boot_id, uri.query().unwrap_or(""));
+    let matches = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim().trim_start_matches("W/") == etag));
+    if matches {
+        s.metrics.lobby_not_modified.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+    }
+    let limit = q.limit.unwrap_or(LIST_LIMIT.0);
+    if !(1..=LIST_LIMIT.1).contains(&limit) {
+        return Err(ApiError::bad("bad_query", format!("limit is 1 to {}", LIST_LIMIT.1)));
+    }
+    let before = match q.before.as_deref() {
+        None => None,
+        Some(c) => Some(
+            c.split_once('.')
+                .and_then(|(t, id)| Some((t.parse::<i64>().ok()?, id.to_string())))
+                .ok_or_else(|| {
+                    ApiError::bad("bad_query", "before is a cursor from a Link header")
+                })?,
+        ),
+    };
     let status = match q.status.as_deref() {
         None => None,
         Some("open") => Some(Status::Open),
@@ -151,7 +358,21 @@ async fn list(
             ));
         }
     };
-    Ok(Json(s.list(status).await?))
+    let (games, next) = s.list(status, before, limit).await?;
+    let mut r = Json(games).into_response();
+    let h = r.headers_mut();
+    if let Ok(v) = etag.parse() {
+        h.insert(header::ETAG, v);
+    }
+    // Revalidate every time: the ETag makes that cheap.
+    h.insert(header::CACHE_CONTROL, header::HeaderValue::from_static("no-cache"));
+    if let (Some(n), Some(st)) = (next, q.status.as_deref())
+        && let Ok(v) =
+            format!("</api/games?status={st}&limit={limit}&before={n}>; rel=\"next\"").parse()
+    {
+        h.insert(header::LINK, v);
+    }
+    Ok(r)
 }
 
 async fn game(State(s): AppState, Path(id): Path<String>) -> Result<Json<GameInfo>, ApiError> {
@@ -164,7 +385,7 @@ async fn join(
     Caller(who): Caller,
     body: axum::body::Bytes,
 ) -> Result<Json<GameInfo>, ApiError> {
-    // The body is optional: no body takes the first open seat.
+    // The body may be empty (still `Content-Type: application/json`): the first open seat.
     let req: JoinGame = if body.iter().all(u8::is_ascii_whitespace) {
         JoinGame::default()
     } else {
@@ -203,8 +424,12 @@ async fn socket(
         .max_frame_size(1 << 20);
     Ok(up.on_upgrade(move |socket: WebSocket| async move {
         let (sink, stream) = socket.split();
-        let sink =
-            sink.with(|s: String| async move { Ok::<_, axum::Error>(Message::Text(s.into())) });
+        let sink = sink.with(|o: ws::Out| async move {
+            Ok::<_, axum::Error>(match o {
+                ws::Out::Text(s) => Message::Text(s.into()),
+                ws::Out::Ping => Message::Ping(Default::default()),
+            })
+        });
         let stream = stream
             .take_while(|m| {
                 std::future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_))))
@@ -220,6 +445,12 @@ async fn socket(
     }))
 }
 
-async fn steps(State(s): AppState, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(crate::steps::steps(&s, &id).await?))
+async fn steps(
+    State(s): AppState,
+    Path(id): Path<String>,
+    uri: axum::http::Uri,
+) -> Result<Response, ApiError> {
+    let page = crate::steps::Page::parse(uri.query())?;
+    let body = crate::steps::steps(&s, &id, page).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }

@@ -11,12 +11,16 @@
 pub mod assets;
 pub mod client;
 pub mod error;
+pub mod faults;
 pub mod games;
 pub mod http;
+pub mod limits;
+pub mod listen;
 pub mod loadtest;
 pub mod lobby;
 pub mod metrics;
 pub mod room;
+pub mod schema;
 pub mod steps;
 pub mod store;
 pub mod ws;
@@ -55,6 +59,16 @@ pub struct Config {
     pub bot_delay: Duration,
     /// Worker threads of `serve_blocking`'s runtime (0: one per core).
     pub threads: usize,
+    /// Create the database in an existing empty file (`serve --init`); a missing file is
+    /// always created.
+    pub init: bool,
+    /// How long a guest token stays valid after it was issued.
+    pub token_ttl: Duration,
+    /// The server's public address (`--public-url https://…`): its origin is accepted on the
+    /// WebSocket handshake, and `https` makes the cookie `Secure`.
+    pub public_url: Option<String>,
+    /// Quotas, caps and timeouts against strangers (`limits`, docs/security.md).
+    pub limits: limits::Limits,
     /// The ceiling of one bot decision's thinking time, in milliseconds: `search:Nms` above it
     /// is refused at creation (`bot_too_strong`), and every decision (any budget) is stopped
     /// at it and plays the best action found so far (docs/security.md).
@@ -79,6 +93,10 @@ impl Default for Config {
             web: Some("web".into()),
             bot_delay: Duration::ZERO,
             threads: 0,
+            init: false,
+            token_ttl: Duration::from_secs(30 * 24 * 3600),
+            public_url: None,
+            limits: limits::Limits::default(),
             max_bot_ms: 2000,
             max_bot_simulations: 100_000,
             all_games: false,
@@ -92,6 +110,8 @@ pub struct Shared {
     pub store: Arc<dyn Store>,
     pub registry: Registry,
     pub metrics: metrics::Metrics,
+    /// Storage health: degraded after a failed write, with exponential backoff.
+    pub faults: faults::Faults,
     /// The bot workers: a fair (FIFO) semaphore; each game queues at most one decision on it at
     /// a time (see `room`), so the queue goes round the games.
     pub bot_pool: Arc<Semaphore>,
@@ -105,6 +125,17 @@ pub struct Shared {
     /// Serialises seat changes in the lobby (not game state).
     lobby_lock: tokio::sync::Mutex<()>,
     next_conn: AtomicU64,
+    /// Open connections per address (`listen`).
+    pub conns: Arc<limits::Conns>,
+    /// Guests and games created per address and identity (`lobby`).
+    pub quotas: limits::Quotas,
+    /// Bumped whenever a game's lobby entry changes (created, joined, started, finished): the
+    /// lobby list's ETag.
+    pub lobby_version: AtomicU64,
+    /// Replay steps of finished games, computed once (`steps`).
+    pub steps_cache: steps::Cache,
+    /// Random per start: ETags of one run never match another's.
+    pub boot_id: String,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
@@ -133,14 +164,20 @@ impl Shared {
             bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
             bot_grants: AtomicU64::new(0),
             bots_cancel: Arc::new(AtomicBool::new(false)),
-            config,
             store,
             registry,
             metrics: Default::default(),
+            faults: Default::default(),
             shutdown,
             rooms: Mutex::new(HashMap::new()),
             lobby_lock: tokio::sync::Mutex::new(()),
             next_conn: AtomicU64::new(1),
+            conns: Default::default(),
+            quotas: limits::Quotas::new(&config.limits),
+            lobby_version: AtomicU64::new(1),
+            steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
+            boot_id: lobby::random_hex(4).unwrap_or_default(),
+            config,
         })
     }
 
@@ -161,18 +198,22 @@ impl Shared {
         row: &GameRow,
         log: &[Entry],
     ) -> Result<Box<dyn AnyGame>, ApiError> {
-        let kind = self
-            .registry
-            .get(&row.game)
-            .ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
-        let mut g = kind.start(&row.setup, row.seed).map_err(ApiError::Internal)?;
+        let kind = self.registry.get(&row.game).ok_or_else(|| {
+            ApiError::Unreadable(format!("game {}: unknown game kind {:?}", row.id, row.game))
+        })?;
+        let mut g = kind
+            .start(&row.setup, row.seed)
+            .map_err(|e| ApiError::Unreadable(format!("game {}: setup: {e}", row.id)))?;
         for (i, e) in log.iter().enumerate() {
             let r = match e {
                 LogEntry::Act { seat, action } => g.apply_json(*seat, action).map(|_| ()),
                 LogEntry::TimeUp => g.time_up().map(|_| ()),
             };
             r.map_err(|e| {
-                ApiError::Internal(format!("game {} log entry {i} does not replay: {e:?}", row.id))
+                ApiError::Unreadable(format!(
+                    "game {} log entry {i} does not replay: {e:?}",
+                    row.id
+                ))
             })?;
         }
         Ok(g)
@@ -187,8 +228,27 @@ impl Shared {
         if row.status == Status::Open {
             return Err(ApiError::conflict("not_started", "the game has not started yet"));
         }
-        let log = self.store.log(id).await?;
-        self.spawn_room(row, &log)
+        let log = self.store.log(id).await.map_err(|e| self.unreadable(id, e))?;
+        self.spawn_room(row, &log).inspect_err(|e| self.note_unreadable(id, e))
+    }
+
+    /// A game whose stored data cannot be read: remembered for `/healthz` and `/metrics`.
+    pub(crate) fn note_unreadable(&self, id: &str, e: &ApiError) {
+        if let ApiError::Unreadable(reason) = e {
+            self.faults.skip(id, reason);
+        }
+    }
+
+    /// A failed read of one game's log: poison data becomes `Unreadable`.
+    pub(crate) fn unreadable(&self, id: &str, e: crate::store::StoreError) -> ApiError {
+        match e {
+            crate::store::StoreError::Data(d) => {
+                let e = ApiError::Unreadable(format!("game {id}: {d}"));
+                self.note_unreadable(id, &e);
+                e
+            }
+            e => e.into(),
+        }
     }
 
     /// Rebuild a stored game and start its task (unless another request just did).
@@ -252,10 +312,19 @@ impl Shared {
         let mut n = 0;
         for row in rows {
             let id = row.id.clone();
-            let log = logs.remove(&id).unwrap_or_default();
+            let log = match logs.remove(&id).unwrap_or(Ok(Vec::new())) {
+                Ok(log) => log,
+                Err(reason) => {
+                    self.faults.skip(&id, &reason);
+                    continue;
+                }
+            };
             match self.spawn_room(row, &log) {
                 Ok(_) => n += 1,
-                Err(e) => tracing::error!(game = %id, error = %e, "cannot resume"),
+                Err(e) => {
+                    self.note_unreadable(&id, &e);
+                    tracing::error!(game = %id, error = %e, "cannot resume: skipped");
+                }
             }
         }
         Ok(n)
@@ -279,7 +348,16 @@ pub struct Server {
 impl Server {
     /// Open the database, resume running games, bind and serve (port 0 picks a free port).
     pub async fn start(config: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&config.db).await?);
+        let store: Arc<dyn Store> =
+            Arc::new(SqliteStore::open_with(&config.db, config.init).await?);
+        Self::start_with(config, store).await
+    }
+
+    /// Serve over a given store (tests wrap the SQLite store to make it fail on purpose).
+    pub async fn start_with(
+        config: Config,
+        store: Arc<dyn Store>,
+    ) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
         let (stop, shutdown) = watch::channel(false);
         let shared = Shared::new(config.clone(), store, shutdown.clone());
         let t0 = std::time::Instant::now();
@@ -291,16 +369,7 @@ impl Server {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
         let addr = listener.local_addr()?;
         let app = http::router(shared.clone());
-        let mut sd = shutdown;
-        let task = tokio::spawn(async move {
-            use axum::serve::ListenerExt;
-            let listener = listener.tap_io(|tcp| {
-                let _ = tcp.set_nodelay(true);
-            });
-            axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async move { stopped(&mut sd).await })
-                .await
-        });
+        let task = tokio::spawn(listen::serve(listener, app, shared.clone(), shutdown));
         tracing::info!(%addr, "serving");
         Ok(Server { addr, shared, resumed, stop, task })
     }

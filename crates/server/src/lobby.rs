@@ -22,6 +22,29 @@ pub fn random_hex(bytes: usize) -> Result<String, ApiError> {
 }
 
 impl Shared {
+    /// A lobby write: refused at once while storage backs off; a failure starts a backoff.
+    pub(crate) async fn write<T>(
+        &self,
+        f: impl std::future::Future<Output = Result<T, crate::store::StoreError>>,
+    ) -> Result<T, ApiError> {
+        if self.faults.backing_off().is_some() {
+            self.faults.storage_refused.fetch_add(1, Relaxed);
+            return Err(ApiError::StorageUnavailable);
+        }
+        match f.await {
+            Ok(t) => {
+                self.faults.write_ok();
+                Ok(t)
+            }
+            Err(e @ crate::store::StoreError::Db(_))
+            | Err(e @ crate::store::StoreError::Closed) => {
+                self.faults.write_failed(&e);
+                Err(ApiError::Store(e))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
     pub async fn guest(&self, name: &str) -> Result<GuestResponse, ApiError> {
         let name = name.trim();
         if name.is_empty() || name.chars().count() > 40 {
@@ -29,15 +52,32 @@ impl Shared {
         }
         let id = random_hex(8)?;
         let token = random_hex(24)?;
-        self.store.create_identity(&id, name, &token).await?;
+        self.write(self.store.create_identity(&id, name, &token)).await?;
         Ok(GuestResponse { id, name: name.to_string(), token })
     }
 
+    /// The identity a token stands for, if the token is known and has not expired.
     pub async fn identity(&self, token: &str) -> Result<Option<Identity>, ApiError> {
         if token.len() > 128 {
             return Ok(None);
         }
-        Ok(self.store.identity_by_token(token).await?)
+        let Some(who) = self.store.identity_by_token(token).await? else { return Ok(None) };
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let ttl = i64::try_from(self.config.token_ttl.as_secs()).unwrap_or(i64::MAX);
+        if now >= who.issued_at.saturating_add(ttl) {
+            tracing::debug!(identity = %who.id, "expired token refused");
+            return Ok(None);
+        }
+        Ok(Some(who))
+    }
+
+    /// "Log out everywhere": every token of the identity stops working. Returns how many.
+    pub async fn revoke_all(&self, who: &Identity) -> Result<u64, ApiError> {
+        let n = self.write(self.store.revoke_tokens(&who.id)).await?;
+        tracing::info!(identity = %who.id, tokens = n, "logged out everywhere");
+        Ok(n)
     }
 
     pub async fn create_game(
@@ -83,6 +123,22 @@ impl Shared {
             options: req.options.clone(),
         };
         let setup = kind.make_setup(&setup_req).map_err(|e| ApiError::bad("bad_setup", e))?;
+        let max = self.config.limits.max_setup_bytes;
+        if setup.to_string().len() > max {
+            return Err(ApiError::bad(
+                "setup_too_large",
+                format!("a game's setup (its board included) is at most {max} bytes"),
+            ));
+        }
+        let cap = self.config.limits.open_games_per_identity;
+        if cap > 0 && self.store.open_games_of(&who.id).await? >= u64::from(cap) {
+            self.metrics.quota_refused.fetch_add(1, Relaxed);
+            return Err(ApiError::TooMany(
+                "too_many_open_games",
+                format!("at most {cap} of your games may be open or running at once"),
+                None,
+            ));
+        }
         // Fair chance: the seed of a normal game comes from the operating system; a chosen seed
         // is for practice games only (marked as such to everyone, never rated).
         let seed = match (req.seed, req.practice) {
@@ -111,7 +167,8 @@ impl Shared {
         if full {
             row.status = Status::Running;
         }
-        self.store.insert_game(&row).await?;
+        self.write(self.store.insert_game(&row)).await?;
+        self.lobby_changed();
         self.metrics.games_created.fetch_add(1, Relaxed);
         tracing::info!(game = %row.id, kind = %row.game, seats = row.seats.len(), "game created");
         if full {
@@ -184,7 +241,8 @@ impl Shared {
         if !row.seats.contains(&SeatOwner::Open) {
             row.status = Status::Running;
         }
-        self.store.update_game(&row.id, &row.seats, row.status).await?;
+        self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
+        self.lobby_changed();
         if row.status == Status::Running {
             self.room(&row.id).await?;
         }
@@ -205,7 +263,8 @@ impl Shared {
             *s = SeatOwner::Bot { spec: "random".into() };
         }
         row.status = Status::Running;
-        self.store.update_game(&row.id, &row.seats, row.status).await?;
+        self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
+        self.lobby_changed();
         self.room(&row.id).await?;
         Ok(info(&row))
     }
@@ -215,8 +274,49 @@ impl Shared {
         Ok(info(&row))
     }
 
-    pub async fn list(&self, status: Option<Status>) -> Result<Vec<GameInfo>, ApiError> {
-        Ok(self.store.games(status, 200).await?.iter().map(info).collect())
+    /// A lobby entry changed: lists answered before are stale (their ETag no longer matches).
+    pub fn lobby_changed(&self) {
+        self.lobby_version.fetch_add(1, Relaxed);
+    }
+
+    /// One page of the lobby, newest first: games of `status` created before `before`, and the
+    /// cursor of the next page if there may be one. Without a status: the newest `limit` open,
+    /// running and finished games (three indexed queries), no cursor. Rows that cannot be read,
+    /// and games of a kind this server does not know, are left out (and reported in
+    /// `/healthz`), never an error for everybody.
+    pub async fn list(
+        &self,
+        status: Option<Status>,
+        before: Option<(i64, String)>,
+        limit: u32,
+    ) -> Result<(Vec<GameInfo>, Option<String>), ApiError> {
+        let skipped = self.faults.skipped();
+        let listable = |r: &GameRow| {
+            if skipped.contains_key(&r.id) {
+                return false;
+            }
+            let known = self.registry.get(&r.game).is_some();
+            if !known {
+                self.faults.skip(&r.id, &format!("unknown game kind {:?}", r.game));
+            }
+            known
+        };
+        let Some(status) = status else {
+            let mut out = Vec::new();
+            for s in [Status::Open, Status::Running, Status::Finished] {
+                let rows = self.store.lobby(s, None, limit).await?;
+                out.extend(rows.iter().filter(|(g, _)| listable(g)).map(|(g, _)| info(g)));
+            }
+            return Ok((out, None));
+        };
+        let rows = self
+            .store
+            .lobby(status, before.as_ref().map(|(t, id)| (*t, id.as_str())), limit)
+            .await?;
+        let next = (rows.len() == limit as usize)
+            .then(|| rows.last().map(|(g, t)| format!("{t}.{}", g.id)))
+            .flatten();
+        Ok((rows.iter().filter(|(g, _)| listable(g)).map(|(g, _)| info(g)).collect(), next))
     }
 
     /// A finished game's record and its final omniscient view.
@@ -225,8 +325,8 @@ impl Shared {
         if row.status != Status::Finished {
             return Err(ApiError::conflict("not_finished", "replays are for finished games"));
         }
-        let log = self.store.log(id).await?;
-        let game = self.load_game(&row, &log)?;
+        let log = self.store.log(id).await.map_err(|e| self.unreadable(id, e))?;
+        let game = self.load_game(&row, &log).inspect_err(|e| self.note_unreadable(id, e))?;
         Ok(json!({
             "v": protocol::VERSION,
             "id": row.id,

@@ -30,6 +30,13 @@ pub struct Metrics {
     buckets: [AtomicU64; BUCKETS_MS.len()],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
+    // Limits (limits.rs, docs/security.md).
+    pub conns_refused: AtomicU64,
+    pub quota_refused: AtomicU64,
+    pub ws_idle_closed: AtomicU64,
+    pub steps_computed: AtomicU64,
+    pub steps_cache_hits: AtomicU64,
+    pub lobby_not_modified: AtomicU64,
 }
 
 impl Metrics {
@@ -174,6 +181,40 @@ impl Metrics {
         let _ = writeln!(s, "{name}_bucket{{le=\"+Inf\"}} {n}");
         let _ = writeln!(s, "{name}_sum {}", self.latency_sum_us.load(Relaxed) as f64 / 1e6);
         let _ = writeln!(s, "{name}_count {n}");
+        for (name, help, v) in [
+            (
+                "robodrome_connections_refused_total",
+                "Connections closed at once: too many from their address.",
+                &self.conns_refused,
+            ),
+            (
+                "robodrome_quota_refused_total",
+                "Requests refused with 429 (quotas and the open-games cap).",
+                &self.quota_refused,
+            ),
+            (
+                "robodrome_ws_idle_closed_total",
+                "WebSockets closed after saying nothing for the idle timeout.",
+                &self.ws_idle_closed,
+            ),
+            (
+                "robodrome_steps_computed_total",
+                "Replays computed for /steps (cache misses and running games).",
+                &self.steps_computed,
+            ),
+            (
+                "robodrome_steps_cache_hits_total",
+                "/steps answers served from the cache.",
+                &self.steps_cache_hits,
+            ),
+            (
+                "robodrome_lobby_not_modified_total",
+                "Lobby lists answered 304 Not Modified.",
+                &self.lobby_not_modified,
+            ),
+        ] {
+            g(&mut s, name, help, "counter", v.load(Relaxed).to_string());
+        }
         s
     }
 }

@@ -94,6 +94,8 @@ pub struct Room {
     subs: HashMap<u64, Sub>,
     presence: Vec<Presence>,
     bot_pending: engine::SeatSet,
+    /// Storage is backing off: bots (and stand-ins) are asked again at this time, not before.
+    bot_retry: Option<Instant>,
     finished: bool,
     /// The store already says the game is finished (a finished game loaded for watching).
     stored_finished: bool,
@@ -152,6 +154,7 @@ impl Room {
             subs: HashMap::new(),
             presence,
             bot_pending: engine::SeatSet::EMPTY,
+            bot_retry: None,
             finished: false,
             stored_finished,
             me: tx.downgrade(),
@@ -268,6 +271,8 @@ impl Room {
                         self.broadcast_update(&events);
                         self.after_change().await;
                     }
+                    // Storage failing: the bots try again when the backoff is over, not now.
+                    Err((ErrorCode::StorageUnavailable, ..)) => self.retry_bots_later(),
                     Err((code, rule, msg)) => {
                         tracing::warn!(game = %self.id, %seat, ?code, ?rule, %msg, "bot move refused");
                         self.schedule_bots();
@@ -296,21 +301,30 @@ impl Room {
         let entry = LogEntry::Act { seat, action: applied.action };
         if let Err(e) = self.store(&entry).await {
             self.game = backup;
-            return Err((ErrorCode::Storage, None, e));
+            return Err((ErrorCode::StorageUnavailable, None, e));
         }
         Ok(applied.events)
     }
 
+    /// Append to the stored log; refused at once while storage is backing off (no write is
+    /// tried, so a full disk costs no work per attempt), and a failure starts a backoff.
     async fn store(&mut self, entry: &Entry) -> Result<(), String> {
+        let faults = &self.shared.faults;
+        if faults.backing_off().is_some() {
+            faults.storage_refused.fetch_add(1, Relaxed);
+            return Err("storage is unavailable; nothing changed: try again later".into());
+        }
         match self.shared.store.append(&self.id, self.seq, entry).await {
             Ok(()) => {
+                faults.write_ok();
                 self.seq += 1;
                 self.shared.metrics.actions.fetch_add(1, Relaxed);
                 Ok(())
             }
             Err(e) => {
                 tracing::error!(game = %self.id, error = %e, "cannot store an action");
-                Err("the action could not be stored; nothing changed".into())
+                faults.write_failed(&e);
+                Err("the action could not be stored; nothing changed: try again later".into())
             }
         }
     }
@@ -330,6 +344,7 @@ impl Room {
                     }
                     self.stored_finished = true;
                     self.shared.metrics.games_finished.fetch_add(1, Relaxed);
+                    self.shared.lobby_changed();
                     self.broadcast_all(&ServerMsg::Over { outcome });
                     tracing::info!(game = %self.id, "game over");
                 }
@@ -366,8 +381,22 @@ impl Room {
         self.bot_spec(seat).is_some()
     }
 
+    /// Wake the bots when storage's backoff is over (at least a backoff step from now).
+    fn retry_bots_later(&mut self) {
+        let at = self
+            .shared
+            .faults
+            .backing_off()
+            .unwrap_or_else(|| Instant::now() + crate::faults::BACKOFF_START);
+        self.bot_retry = Some(at);
+    }
+
     /// Ask the worker pool for every owed bot decision not already being thought about.
     fn schedule_bots(&mut self) {
+        if self.shared.faults.backing_off().is_some() {
+            // Nothing could be stored now: no bot thinks until storage may work again.
+            return self.retry_bots_later();
+        }
         let Some(decision) = self.game.decision() else { return };
         for seat in decision.seats().iter() {
             if self.bot_pending.contains(seat) {
@@ -438,14 +467,15 @@ impl Room {
             .filter(|(i, p)| !p.stand_in && waiting.contains(Seat(*i as u8)))
             .filter_map(|(_, p)| p.away_since.map(|t| t + grace))
             .min();
-        match (self.deadline, away) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.deadline, away, self.bot_retry].into_iter().flatten().min()
     }
 
     async fn on_wake(&mut self) {
         let now = Instant::now();
+        if self.bot_retry.is_some_and(|t| t <= now) {
+            self.bot_retry = None;
+            self.schedule_bots();
+        }
         // Players away past the grace period: a bot stands in until they come back.
         let grace = self.shared.config.grace;
         let mut changed = false;
@@ -470,7 +500,13 @@ impl Room {
                 Ok(events) => {
                     if self.store(&LogEntry::TimeUp).await.is_err() {
                         self.game = backup;
-                        self.deadline = Some(now + Duration::from_secs(1));
+                        // Again when storage's backoff is over.
+                        self.deadline = Some(
+                            self.shared
+                                .faults
+                                .backing_off()
+                                .unwrap_or(now + crate::faults::BACKOFF_START),
+                        );
                         return;
                     }
                     self.shared.metrics.timeouts.fetch_add(1, Relaxed);

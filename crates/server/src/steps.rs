@@ -6,39 +6,254 @@
 //! game is shown as a spectator sees it: public events and views only, and each entry names
 //! its seat but not its action (plots stay secret).
 //!
-//! Wiring (http.rs): `.route("/api/games/{id}/steps", get(steps))` with
-//! `async fn steps(State(s): AppState, Path(id): Path<String>) -> Result<Json<Value>, ApiError> { Ok(Json(crate::steps::steps(&s, &id).await?)) }`.
+//! Cost: a finished game is replayed once (off the async threads) and its steps are kept as
+//! JSON text in a cache bounded by bytes ([`Cache`], least recently used out first); requests
+//! for a game being computed wait for that one computation. A running game's steps are cached
+//! by log length (a new action makes a new entry; the old ones age out of the cache). Answers are pages
+//! (`?from=&limit=`, at most `steps_page_bytes` of steps, at least one step) and `?views=false`
+//! leaves the views out (the table's history needs only the events). docs/protocol.md.
 
 use crate::Shared;
 use crate::error::ApiError;
 use crate::store::Status;
 use engine::{LogEntry, Observer};
 use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex};
+use tokio::sync::OnceCell;
 
-pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
+/// One step as JSON text: `{"seq":…,"entry":…,"events":[…]` (not closed) and its view.
+struct Step {
+    open: String,
+    view: String,
+}
+
+/// A game's steps, computed once.
+pub struct Doc {
+    /// `{"v":…,"id":…,…,"outcome":…` (not closed).
+    head: String,
+    steps: Vec<Step>,
+    bytes: usize,
+}
+
+/// Which steps to answer with.
+#[derive(Debug, Clone, Copy)]
+pub struct Page {
+    pub from: usize,
+    pub limit: usize,
+    pub views: bool,
+}
+
+impl Page {
+    /// `from` (default 0), `limit` (default: as many as fit), `views` (`true`/`false`, default true).
+    pub fn parse(query: Option<&str>) -> Result<Page, ApiError> {
+        let mut p = Page { from: 0, limit: usize::MAX, views: true };
+        for kv in query.unwrap_or("").split('&').filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            let num = || {
+                v.parse::<usize>().map_err(|_| {
+                    ApiError::bad("bad_query", format!("{k} is a whole number, not {v:?}"))
+                })
+            };
+            match k {
+                "from" => p.from = num()?,
+                "limit" => p.limit = num()?.max(1),
+                "views" => {
+                    p.views = match v {
+                        "true" | "1" => true,
+                        "false" | "0" => false,
+                        _ => return Err(ApiError::bad("bad_query", "views is true or false")),
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(p)
+    }
+}
+
+type Cell = Arc<OnceCell<Arc<Doc>>>;
+
+/// Finished games' steps by game id, bounded by the bytes of their text.
+pub struct Cache {
+    cap: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    cells: HashMap<String, (Cell, u64)>,
+    bytes: usize,
+    tick: u64,
+}
+
+impl Cache {
+    pub fn new(cap: usize) -> Cache {
+        Cache { cap, inner: Mutex::new(Inner::default()) }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The cell of a game (new and empty if unknown); marks it used.
+    fn cell(&self, id: &str) -> Cell {
+        let mut inner = self.lock();
+        inner.tick += 1;
+        let tick = inner.tick;
+        let e = inner.cells.entry(id.to_string()).or_insert_with(|| (Cell::default(), 0));
+        e.1 = tick;
+        e.0.clone()
+    }
+
+    /// A game's steps were computed: count them, and evict the least recently used others
+    /// while over the cap (a document larger than the whole cap is not kept).
+    fn computed(&self, id: &str, bytes: usize) {
+        let mut inner = self.lock();
+        inner.bytes += bytes;
+        while inner.bytes > self.cap {
+            let Some(victim) = inner
+                .cells
+                .iter()
+                .filter(|(_, (c, _))| c.initialized())
+                .min_by_key(|(k, (_, t))| (k.as_str() == id, *t))
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
+            if let Some((c, _)) = inner.cells.remove(&victim) {
+                inner.bytes -= c.get().map_or(0, |d| d.bytes);
+            }
+            if victim == id {
+                break;
+            }
+        }
+    }
+
+    fn forget_failed(&self, id: &str) {
+        let mut inner = self.lock();
+        if inner.cells.get(id).is_some_and(|(c, _)| !c.initialized()) {
+            inner.cells.remove(id);
+        }
+    }
+
+    /// Bytes of steps held.
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
+    }
+}
+
+/// The steps of a game, one page of them, as JSON text.
+pub async fn steps(shared: &Arc<Shared>, id: &str, page: Page) -> Result<String, ApiError> {
     let row = shared.store.game(id).await?.ok_or(ApiError::NotFound)?;
     if row.status == Status::Open {
         return Err(ApiError::conflict("not_started", "the game has not started yet"));
     }
+    // A finished game is cached under its id; a running one under its id and log length (as a
+    // spectator sees it), so spectators asking between two actions share one computation.
+    let log = shared.store.log(id).await.map_err(|e| shared.unreadable(id, e))?;
+    let key = match row.status {
+        Status::Finished => id.to_string(),
+        _ => format!("{id}#{}", log.len()),
+    };
+    let cell = shared.steps_cache.cell(&key);
+    let mut computed = false;
+    let r = cell
+        .get_or_try_init(|| {
+            computed = true;
+            compute(shared.clone(), row, log)
+        })
+        .await
+        .cloned();
+    match &r {
+        Ok(d) if computed => shared.steps_cache.computed(&key, d.bytes),
+        Ok(_) => {
+            shared.metrics.steps_cache_hits.fetch_add(1, Relaxed);
+        }
+        Err(_) => shared.steps_cache.forget_failed(&key),
+    }
+    let doc = r?;
+    Ok(render(&doc, page, shared.config.limits.steps_page_bytes))
+}
+
+fn render(doc: &Doc, page: Page, budget: usize) -> String {
+    let total = doc.steps.len();
+    let from = page.from.min(total);
+    let mut out = String::with_capacity(doc.head.len() + 256);
+    let mut body = String::new();
+    let mut end = from;
+    for st in &doc.steps[from..] {
+        let len = st.open.len() + if page.views { st.view.len() + 9 } else { 0 } + 2;
+        if end - from >= page.limit || (end > from && body.len() + len > budget) {
+            break;
+        }
+        if end > from {
+            body.push(',');
+        }
+        body.push_str(&st.open);
+        if page.views {
+            body.push_str(",\"view\":");
+            body.push_str(&st.view);
+        }
+        body.push('}');
+        end += 1;
+    }
+    let next = if end < total { end.to_string() } else { "null".into() };
+    out.push_str(&doc.head);
+    out.push_str(&format!(",\"total\":{total},\"from\":{from},\"next\":{next},\"steps\":["));
+    out.push_str(&body);
+    out.push_str("]}");
+    out
+}
+
+/// Replay the stored log (off the async threads) into steps.
+async fn compute(
+    shared: Arc<Shared>,
+    row: crate::store::GameRow,
+    log: Vec<crate::store::Entry>,
+) -> Result<Arc<Doc>, ApiError> {
+    shared.metrics.steps_computed.fetch_add(1, Relaxed);
+    tokio::task::spawn_blocking(move || build(&shared, &row, &log))
+        .await
+        .map_err(|e| ApiError::Internal(format!("steps: {e}")))?
+}
+
+fn build(
+    shared: &Shared,
+    row: &crate::store::GameRow,
+    log: &[crate::store::Entry],
+) -> Result<Arc<Doc>, ApiError> {
     let finished = row.status == Status::Finished;
     let observer = if finished { Observer::Omniscient } else { Observer::Spectator };
-    let log = shared.store.log(id).await?;
+    let id = row.id.as_str();
     let kind = shared
         .registry
         .get(&row.game)
-        .ok_or_else(|| ApiError::Internal(format!("unknown game {}", row.game)))?;
-    let mut g = kind.start(&row.setup, row.seed).map_err(ApiError::Internal)?;
+        .ok_or_else(|| ApiError::Unreadable(format!("game {id}: unknown game kind {}", row.game)))
+        .inspect_err(|e| shared.note_unreadable(id, e))?;
+    let mut g = kind
+        .start(&row.setup, row.seed)
+        .map_err(|e| ApiError::Unreadable(format!("game {id}: setup: {e}")))
+        .inspect_err(|e| shared.note_unreadable(id, e))?;
     let static_text = g.static_text();
     let static_data: Value = serde_json::from_str(&static_text).unwrap_or(Value::Null);
     let mut steps = Vec::with_capacity(log.len() + 1);
-    steps.push(
-        json!({ "seq": 0, "entry": Value::Null, "events": [], "view": g.view_json(observer) }),
-    );
+    let step = |seq: usize, entry: &Value, events: &[Value], view: String| Step {
+        open: format!(
+            "{{\"seq\":{seq},\"entry\":{entry},\"events\":{}",
+            Value::Array(events.to_vec())
+        ),
+        view,
+    };
+    steps.push(step(0, &Value::Null, &[], g.view_text(observer)));
     for (i, e) in log.iter().enumerate() {
         let (events, entry) = match e {
             LogEntry::Act { seat, action } => {
                 let a = g.apply_json(*seat, action).map_err(|err| {
-                    ApiError::Internal(format!("log entry {i} does not replay: {err:?}"))
+                    ApiError::Unreadable(format!(
+                        "game {id}: log entry {i} does not replay: {err:?}"
+                    ))
                 })?;
                 let entry = if finished {
                     json!({ "seat": seat, "action": action })
@@ -49,16 +264,18 @@ pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
             }
             LogEntry::TimeUp => {
                 let ev = g.time_up().map_err(|err| {
-                    ApiError::Internal(format!("log entry {i} does not replay: {err:?}"))
+                    ApiError::Unreadable(format!(
+                        "game {id}: log entry {i} does not replay: {err:?}"
+                    ))
                 })?;
                 (ev, json!({ "time_up": true }))
             }
         };
         let events: Vec<Value> =
             events.into_iter().filter(|(a, _)| a.admits(observer)).map(|(_, v)| v).collect();
-        steps.push(json!({ "seq": i + 1, "entry": entry, "events": events, "view": g.view_json(observer) }));
+        steps.push(step(i + 1, &entry, &events, g.view_text(observer)));
     }
-    Ok(json!({
+    let head = json!({
         "v": protocol::VERSION,
         "id": row.id,
         "game": row.game,
@@ -66,8 +283,71 @@ pub async fn steps(shared: &Shared, id: &str) -> Result<Value, ApiError> {
         "setup": row.setup,
         "static_id": protocol::static_id(&static_text),
         "static": static_data,
-        "seats": crate::lobby::info(&row).seats,
+        "seats": crate::lobby::info(row).seats,
         "outcome": row.outcome,
-        "steps": steps,
-    }))
+    })
+    .to_string();
+    let head = head.strip_suffix('}').unwrap_or(&head).to_string();
+    let bytes = head.len() + steps.iter().map(|s| s.open.len() + s.view.len()).sum::<usize>();
+    Ok(Arc::new(Doc { head, steps, bytes }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(n: usize) -> Doc {
+        let steps = (0..n)
+            .map(|i| Step { open: format!("{{\"seq\":{i}"), view: format!("\"v{i}\"") })
+            .collect();
+        Doc { head: "{\"id\":\"x\"".into(), steps, bytes: 0 }
+    }
+
+    #[test]
+    fn pages_are_bounded_and_chain() {
+        let d = doc(10);
+        let all: Value =
+            serde_json::from_str(&render(&d, Page::parse(None).unwrap(), 1 << 20)).unwrap();
+        assert_eq!((all["total"].as_u64(), all["next"].clone()), (Some(10), Value::Null));
+        assert_eq!(all["steps"][9], json!({"seq": 9, "view": "v9"}));
+        // A byte budget of about three steps: pages of three, chained by `next`.
+        let one = r#"{"seq":0,"view":"v0"}"#.len();
+        let mut from = 0;
+        let mut seen = Vec::new();
+        loop {
+            let p = Page { from, limit: usize::MAX, views: true };
+            let v: Value = serde_json::from_str(&render(&d, p, 3 * one + 2)).unwrap();
+            let got = v["steps"].as_array().unwrap();
+            assert!(!got.is_empty() && got.len() <= 3, "{v}");
+            seen.extend(got.iter().map(|s| s["seq"].as_u64().unwrap()));
+            match v["next"].as_u64() {
+                Some(n) => from = n as usize,
+                None => break,
+            }
+        }
+        assert_eq!(seen, (0..10).collect::<Vec<u64>>());
+        // A budget smaller than one step still answers one step.
+        let v: Value =
+            serde_json::from_str(&render(&d, Page { from: 4, ..Page::parse(None).unwrap() }, 1))
+                .unwrap();
+        assert_eq!((v["steps"].as_array().unwrap().len(), v["next"].as_u64()), (1, Some(5)));
+        let lean = Page::parse(Some("views=false&limit=2")).unwrap();
+        let v: Value = serde_json::from_str(&render(&d, lean, 1 << 20)).unwrap();
+        assert_eq!(v["steps"], json!([{"seq": 0}, {"seq": 1}]));
+        assert!(Page::parse(Some("from=x")).is_err());
+    }
+
+    #[test]
+    fn the_cache_stays_under_its_cap() {
+        let c = Cache::new(100);
+        for (i, id) in ["a", "b", "c"].iter().enumerate() {
+            let cell = c.cell(id);
+            assert!(cell.set(Arc::new(Doc { bytes: 40, ..doc(0) })).is_ok());
+            c.computed(id, 40);
+            assert!(c.bytes() <= 100, "after {i}: {}", c.bytes());
+        }
+        // "a" was the least recently used: gone; "b" and "c" kept.
+        assert!(!c.cell("a").initialized());
+        assert!(c.cell("c").initialized());
+    }
 }

@@ -24,6 +24,20 @@ pub enum StoreError {
     Gap(u64),
     #[error("the store is closed")]
     Closed,
+    #[error(transparent)]
+    Refused(#[from] crate::schema::Refused),
+    /// A setup this store will not keep as it is (`compact`).
+    #[error("refused: {0}")]
+    BadSetup(&'static str),
+}
+
+impl From<crate::schema::MigrateError> for StoreError {
+    fn from(e: crate::schema::MigrateError) -> StoreError {
+        match e {
+            crate::schema::MigrateError::Refused(r) => StoreError::Refused(r),
+            crate::schema::MigrateError::Db(d) => StoreError::Db(d),
+        }
+    }
 }
 
 /// A seat as stored.
@@ -83,11 +97,25 @@ pub type Entry = engine::LogEntry<Value>;
 pub struct Identity {
     pub id: String,
     pub name: String,
+    /// When the token that found this identity was issued (Unix seconds; expiry is the
+    /// server's `token_ttl` after it).
+    pub issued_at: i64,
+}
+
+/// A game row that cannot be read (poison): skipped, logged and reported, never fatal.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unreadable {
+    pub id: String,
+    pub reason: String,
 }
 
 pub trait Store: Send + Sync + 'static {
+    /// A new identity and its first token (stored hashed).
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()>;
+    /// The identity a token belongs to (any age: the caller checks expiry on `issued_at`).
     fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>>;
+    /// "Log out everywhere": forget every token of an identity. Returns how many.
+    fn revoke_tokens<'a>(&'a self, identity: &'a str) -> BoxFut<'a, u64>;
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()>;
     /// Seats and status of a game not yet running (joins, start).
     fn update_game<'a>(
@@ -98,12 +126,30 @@ pub trait Store: Send + Sync + 'static {
     ) -> BoxFut<'a, ()>;
     fn finish_game<'a>(&'a self, id: &'a str, outcome: &'a Value) -> BoxFut<'a, ()>;
     fn game<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<GameRow>>;
+    /// The newest games; rows that cannot be read are left out and listed in `unreadable`.
     fn games<'a>(&'a self, status: Option<Status>, limit: u32) -> BoxFut<'a, Vec<GameRow>>;
     /// Append entry `index` (0-based) of a game's log; must be the next one.
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()>;
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>>;
-    /// Every running game's log, by game id, in one go (resuming at start).
-    fn running_logs(&self) -> BoxFut<'_, std::collections::HashMap<String, Vec<Entry>>>;
+    /// Every running game's log, by game id, in one go (resuming at start); a game with an
+    /// entry that does not parse has the reason instead.
+    fn running_logs(
+        &self,
+    ) -> BoxFut<'_, std::collections::HashMap<String, Result<Vec<Entry>, String>>>;
+    /// Rows met so far that could not be read (the lobby and `/healthz` report them).
+    fn unreadable(&self) -> Vec<Unreadable> {
+        Vec::new()
+    }
+    /// One page of the lobby: games of `status`, newest first, created before the cursor
+    /// `(created_at, id)` if given; each with its cursor. Rows carry no setup (`Value::Null`).
+    fn lobby<'a>(
+        &'a self,
+        status: Status,
+        before: Option<(i64, &'a str)>,
+        limit: u32,
+    ) -> BoxFut<'a, Vec<(GameRow, i64)>>;
+    /// Open and running games `creator` created.
+    fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64>;
 }
 
 /// SQLite has one writer at a time: every write goes through one connection (`writer`), and
@@ -113,6 +159,10 @@ pub struct SqliteStore {
     pool: SqlitePool,
     writer: SqlitePool,
     appends: mpsc::Sender<Append>,
+    /// Poison rows met, by game id.
+    unreadable: std::sync::Mutex<std::collections::BTreeMap<String, String>>,
+    /// The one-server lock (`schema::lock`), held while the store lives.
+    _lock: Option<std::fs::File>,
 }
 
 struct Append {
@@ -250,17 +300,85 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
     tx.commit().await
 }
 
-const SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS identities (id TEXT PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, created_at INTEGER NOT NULL DEFAULT (unixepoch()))",
-    "CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT NOT NULL, setup TEXT NOT NULL, seed INTEGER NOT NULL, seats TEXT NOT NULL, status TEXT NOT NULL, timer_secs INTEGER, creator TEXT NOT NULL, outcome TEXT, created_at INTEGER NOT NULL DEFAULT (unixepoch()), practice INTEGER NOT NULL DEFAULT 0)",
-    "CREATE INDEX IF NOT EXISTS games_status ON games (status, created_at)",
-    "CREATE TABLE IF NOT EXISTS actions (game_id TEXT NOT NULL, idx INTEGER NOT NULL, entry TEXT NOT NULL, PRIMARY KEY (game_id, idx)) WITHOUT ROWID",
+/// The limits step of the schema (issue 14: boards stored once, the lobby's keyset index, the
+/// open-games count), migration 4 of `crate::schema::MIGRATIONS`. Idempotent; rows written before it keep their inline setups, which read as before.
+pub const LIMITS_MIGRATION: &[&str] = &[
+    // Large parts of setups (boards, courses, tracks), stored once by content (SHA-256).
+    "CREATE TABLE IF NOT EXISTS blobs (hash TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID",
+    // The lobby's pages: WHERE status = ? AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC.
+    "CREATE INDEX IF NOT EXISTS games_lobby ON games (status, created_at DESC, id DESC)",
+    "DROP INDEX IF EXISTS games_status",
+    // Open games per identity.
+    "CREATE INDEX IF NOT EXISTS games_creator ON games (creator, status)",
 ];
 
+/// A top-level value of a setup longer than this (as JSON) is stored once in `blobs`.
+const BLOB_OVER: usize = 512;
+const BLOB_KEY: &str = "$blob";
+
+fn blob_ref(v: &Value) -> Option<&str> {
+    match v {
+        Value::Object(m) if m.len() == 1 => m.get(BLOB_KEY)?.as_str(),
+        _ => None,
+    }
+}
+
+/// A setup with its large top-level values replaced by `{"$blob": sha256}`, and those values.
+fn compact(setup: &Value) -> Result<(Value, Vec<(String, String)>), StoreError> {
+    use sha2::Digest;
+    let mut out = setup.clone();
+    let mut blobs = Vec::new();
+    if let Value::Object(m) = &mut out {
+        for v in m.values_mut() {
+            if blob_ref(v).is_some() {
+                return Err(StoreError::BadSetup("a setup value looks like a stored reference"));
+            }
+            let text = v.to_string();
+            if text.len() > BLOB_OVER {
+                let hash: String = sha2::Sha256::digest(text.as_bytes())
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                *v = serde_json::json!({ BLOB_KEY: hash });
+                blobs.push((hash, text));
+            }
+        }
+    }
+    Ok((out, blobs))
+}
+
 impl SqliteStore {
-    /// Open (creating if needed) a database file, or `:memory:`.
+    /// A stored setup with its blob references filled in.
+    async fn expand(&self, mut setup: Value) -> Result<Value, StoreError> {
+        if let Value::Object(m) = &mut setup {
+            for v in m.values_mut() {
+                if let Some(hash) = blob_ref(v) {
+                    let body: String = sqlx::query_scalar("SELECT body FROM blobs WHERE hash = ?")
+                        .bind(hash)
+                        .fetch_one(&self.pool)
+                        .await?;
+                    *v = serde_json::from_str(&body)?;
+                }
+            }
+        }
+        Ok(setup)
+    }
+
+    /// Open (creating it if missing) a database file, or `:memory:`.
     pub async fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        Self::open_with(path, false).await
+    }
+
+    /// Open a database file: lock it for this server, refuse files that are not ours (an
+    /// existing empty file only with `init`), migrate the schema (`crate::schema`).
+    pub async fn open_with(path: &str, init: bool) -> Result<SqliteStore, StoreError> {
         let memory = path == ":memory:";
+        let (lock, missing) = if memory {
+            (None, true)
+        } else {
+            let lock = crate::schema::lock(path)?;
+            (Some(lock), crate::schema::check_file(path, init)?)
+        };
         let opts = if memory {
             SqliteConnectOptions::from_str("sqlite::memory:")?
         } else {
@@ -289,24 +407,22 @@ impl SqliteStore {
         } else {
             SqlitePoolOptions::new().max_connections(4).connect_with(opts).await?
         };
-        for s in SCHEMA {
-            sqlx::query(s).execute(&writer).await?;
-        }
-        // Databases made before practice games existed: add the column (every old game is a
-        // normal one).
-        let practice: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM pragma_table_info('games') WHERE name = 'practice'",
-        )
-        .fetch_one(&writer)
-        .await?;
-        if practice == 0 {
-            sqlx::query("ALTER TABLE games ADD COLUMN practice INTEGER NOT NULL DEFAULT 0")
-                .execute(&writer)
-                .await?;
+        {
+            let mut c = writer.acquire().await?;
+            crate::schema::migrate(&mut c, path, init || missing).await?;
         }
         let (appends, rx) = mpsc::channel(4 * BATCH);
         tokio::spawn(append_task(writer.clone(), (!memory).then(|| pool.clone()), rx));
-        Ok(SqliteStore { pool, writer, appends })
+        Ok(SqliteStore { pool, writer, appends, unreadable: Default::default(), _lock: lock })
+    }
+
+    /// Note a poison row (logged once).
+    fn poison(&self, id: &str, reason: String) {
+        let mut m = self.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+        if !m.contains_key(id) {
+            tracing::error!(game = %id, %reason, "a stored game cannot be read: skipped");
+            m.insert(id.to_string(), reason);
+        }
     }
 
     fn row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
@@ -335,43 +451,77 @@ impl SqliteStore {
 impl Store for SqliteStore {
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
         Box::pin(async move {
-            sqlx::query("INSERT INTO identities (id, name, token) VALUES (?, ?, ?)")
+            let mut tx = self.writer.begin().await?;
+            sqlx::query("INSERT INTO identities (id, name) VALUES (?, ?)")
                 .bind(id)
                 .bind(name)
-                .bind(token)
-                .execute(&self.writer)
+                .execute(&mut *tx)
                 .await?;
+            sqlx::query(
+                "INSERT INTO tokens (hash, identity, issued_at) VALUES (?, ?, unixepoch())",
+            )
+            .bind(crate::schema::hash_token(token))
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            tx.commit().await?;
             Ok(())
         })
     }
 
     fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>> {
         Box::pin(async move {
-            let r = sqlx::query("SELECT id, name FROM identities WHERE token = ?")
-                .bind(token)
-                .fetch_optional(&self.pool)
-                .await?;
+            let r = sqlx::query(
+                "SELECT i.id, i.name, t.issued_at FROM tokens t JOIN identities i ON i.id = t.identity WHERE t.hash = ?",
+            )
+            .bind(crate::schema::hash_token(token))
+            .fetch_optional(&self.pool)
+            .await?;
             Ok(match r {
-                Some(r) => Some(Identity { id: r.try_get("id")?, name: r.try_get("name")? }),
+                Some(r) => Some(Identity {
+                    id: r.try_get("id")?,
+                    name: r.try_get("name")?,
+                    issued_at: r.try_get("issued_at")?,
+                }),
                 None => None,
             })
         })
     }
 
+    fn revoke_tokens<'a>(&'a self, identity: &'a str) -> BoxFut<'a, u64> {
+        Box::pin(async move {
+            let r = sqlx::query("DELETE FROM tokens WHERE identity = ?")
+                .bind(identity)
+                .execute(&self.writer)
+                .await?;
+            Ok(r.rows_affected())
+        })
+    }
+
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()> {
         Box::pin(async move {
+            let (setup, blobs) = compact(&g.setup)?;
+            let mut tx = self.writer.begin().await?;
+            for (hash, body) in &blobs {
+                sqlx::query("INSERT OR IGNORE INTO blobs (hash, body) VALUES (?, ?)")
+                    .bind(hash)
+                    .bind(body)
+                    .execute(&mut *tx)
+                    .await?;
+            }
             sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .bind(&g.id)
                 .bind(&g.game)
-                .bind(g.setup.to_string())
+                .bind(setup.to_string())
                 .bind(g.seed as i64)
                 .bind(serde_json::to_string(&g.seats)?)
                 .bind(g.status.as_str())
                 .bind(g.timer_secs.map(|t| t as i64))
                 .bind(&g.creator)
                 .bind(i64::from(g.practice))
-                .execute(&self.writer)
+                .execute(&mut *tx)
                 .await?;
+            tx.commit().await?;
             Ok(())
         })
     }
@@ -410,7 +560,13 @@ impl Store for SqliteStore {
                 .bind(id)
                 .fetch_optional(&self.pool)
                 .await?;
-            r.as_ref().map(Self::row).transpose()
+            match r.as_ref().map(Self::row).transpose()? {
+                Some(mut g) => {
+                    g.setup = self.expand(std::mem::take(&mut g.setup)).await?;
+                    Ok(Some(g))
+                }
+                None => Ok(None),
+            }
         })
     }
 
@@ -432,7 +588,23 @@ impl Store for SqliteStore {
                             .await?
                     }
                 };
-            rows.iter().map(Self::row).collect()
+            let mut out = Vec::with_capacity(rows.len());
+            for r in &rows {
+                match Self::row(r) {
+                    Ok(mut g) => match self.expand(std::mem::take(&mut g.setup)).await {
+                        Ok(setup) => {
+                            g.setup = setup;
+                            out.push(g);
+                        }
+                        Err(e) => self.poison(&g.id, e.to_string()),
+                    },
+                    Err(e) => {
+                        let id: String = r.try_get("id").unwrap_or_default();
+                        self.poison(&id, e.to_string());
+                    }
+                }
+            }
+            Ok(out)
         })
     }
 
@@ -444,6 +616,11 @@ impl Store for SqliteStore {
             self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
             answer.await.map_err(|_| StoreError::Closed)?
         })
+    }
+
+    fn unreadable(&self) -> Vec<Unreadable> {
+        let m = self.unreadable.lock().unwrap_or_else(|p| p.into_inner());
+        m.iter().map(|(id, reason)| Unreadable { id: id.clone(), reason: reason.clone() }).collect()
     }
 
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>> {
@@ -461,7 +638,9 @@ impl Store for SqliteStore {
         })
     }
 
-    fn running_logs(&self) -> BoxFut<'_, std::collections::HashMap<String, Vec<Entry>>> {
+    fn running_logs(
+        &self,
+    ) -> BoxFut<'_, std::collections::HashMap<String, Result<Vec<Entry>, String>>> {
         Box::pin(async move {
             let rows = sqlx::query(
                 "SELECT a.game_id, a.entry FROM actions a JOIN games g ON g.id = a.game_id \
@@ -469,13 +648,84 @@ impl Store for SqliteStore {
             )
             .fetch_all(&self.pool)
             .await?;
-            let mut out: std::collections::HashMap<String, Vec<Entry>> = Default::default();
+            let mut out: std::collections::HashMap<String, Result<Vec<Entry>, String>> =
+                Default::default();
             for r in rows {
                 let id: String = r.try_get("game_id")?;
                 let entry: String = r.try_get("entry")?;
-                out.entry(id).or_default().push(serde_json::from_str(&entry)?);
+                let log = out.entry(id.clone()).or_insert_with(|| Ok(Vec::new()));
+                if let Ok(l) = log {
+                    match serde_json::from_str(&entry) {
+                        Ok(e) => l.push(e),
+                        Err(e) => {
+                            let reason = format!("log entry {} does not parse: {e}", l.len());
+                            self.poison(&id, reason.clone());
+                            *log = Err(reason);
+                        }
+                    }
+                }
             }
             Ok(out)
+        })
+    }
+
+    fn lobby<'a>(
+        &'a self,
+        status: Status,
+        before: Option<(i64, &'a str)>,
+        limit: u32,
+    ) -> BoxFut<'a, Vec<(GameRow, i64)>> {
+        Box::pin(async move {
+            // No setup: the lobby does not show it, and it may be a reference into `blobs`.
+            const COLS: &str = "id, game, 'null' AS setup, seed, seats, status, timer_secs, creator, outcome, created_at, practice";
+            let rows = match before {
+                Some((t, id)) => {
+                    sqlx::query(&format!(
+                        "SELECT {COLS} FROM games WHERE status = ? AND (created_at, id) < (?, ?) \
+                         ORDER BY created_at DESC, id DESC LIMIT ?"
+                    ))
+                    .bind(status.as_str())
+                    .bind(t)
+                    .bind(id)
+                    .bind(limit as i64)
+                    .fetch_all(&self.pool)
+                    .await?
+                }
+                None => {
+                    sqlx::query(&format!(
+                        "SELECT {COLS} FROM games WHERE status = ? ORDER BY created_at DESC, id DESC LIMIT ?"
+                    ))
+                    .bind(status.as_str())
+                    .bind(limit as i64)
+                    .fetch_all(&self.pool)
+                    .await?
+                }
+            };
+            // A row that cannot be read is left out of the list (and reported), never an
+            // error for everybody.
+            let mut out = Vec::with_capacity(rows.len());
+            for r in &rows {
+                match Self::row(r).and_then(|g| Ok((g, r.try_get("created_at")?))) {
+                    Ok(page_row) => out.push(page_row),
+                    Err(e) => {
+                        let id: String = r.try_get("id").unwrap_or_default();
+                        self.poison(&id, e.to_string());
+                    }
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64> {
+        Box::pin(async move {
+            let n: i64 = sqlx::query_scalar(
+                "SELECT count(*) FROM games WHERE creator = ? AND status IN ('open', 'running')",
+            )
+            .bind(creator)
+            .fetch_one(&self.pool)
+            .await?;
+            Ok(n as u64)
         })
     }
 }

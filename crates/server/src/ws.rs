@@ -20,6 +20,14 @@ pub enum Incoming {
     Other,
 }
 
+/// What the loop writes: a text frame, or a ping (idle check; the client's pong counts as
+/// something said).
+#[derive(Debug)]
+pub enum Out {
+    Text(String),
+    Ping,
+}
+
 /// A token bucket: `rate` per second, bursts of `2 × rate`.
 struct RateLimit {
     tokens: f64,
@@ -49,24 +57,39 @@ impl RateLimit {
 /// Frames written together at most.
 const BURST: usize = 16;
 
-/// Run a connection until the client leaves, the game task drops it, or the server stops.
+/// Run a connection until the client leaves, the game task drops it, the server stops, or the
+/// client says nothing (no message, no pong) for `ws_idle_secs` (pinged every third of it).
 pub async fn run<S, R>(shared: Arc<Shared>, mut sub: Subscription, mut sink: S, mut stream: R)
 where
-    S: Sink<String> + Unpin,
+    S: Sink<Out> + Unpin,
     R: Stream<Item = Incoming> + Unpin,
 {
     shared.metrics.connections.fetch_add(1, Relaxed);
     let mut limit = RateLimit::new(shared.config.rate);
     let mut shutdown = shared.shutdown.clone();
+    let idle = shared.config.limits.ws_idle();
+    let mut heard = Instant::now();
+    let mut ping = tokio::time::interval_at(Instant::now() + idle / 3, idle / 3);
+    ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
+            _ = ping.tick() => {
+                if heard.elapsed() >= idle {
+                    shared.metrics.ws_idle_closed.fetch_add(1, Relaxed);
+                    tracing::debug!(conn = sub.conn, "idle: closed");
+                    break;
+                }
+                if sink.send(Out::Ping).await.is_err() {
+                    break;
+                }
+            }
             frame = sub.rx.recv() => match frame {
                 Some(f) => {
                     // Frames already queued (an ack and its update) leave in one write.
-                    let mut ok = sink.feed(f.to_string()).await.is_ok();
+                    let mut ok = sink.feed(Out::Text(f.to_string())).await.is_ok();
                     for _ in 0..BURST {
                         let Ok(f) = sub.rx.try_recv() else { break };
-                        ok = ok && sink.feed(f.to_string()).await.is_ok();
+                        ok = ok && sink.feed(Out::Text(f.to_string())).await.is_ok();
                     }
                     if !ok || sink.flush().await.is_err() {
                         break;
@@ -74,30 +97,33 @@ where
                 }
                 None => break, // dropped by the game task (too slow) or the game task ended
             },
-            msg = stream.next() => match msg {
-                Some(Incoming::Text(text)) => {
-                    let reply = match handle(&sub, &mut limit, text).await {
-                        Ok(reply) => reply,
-                        Err(e) => {
-                            shared.metrics.rejected.fetch_add(1, Relaxed);
-                            Some(e)
-                        }
-                    };
-                    if let Some(r) = reply
-                        && sink.send(r.to_frame()).await.is_err() {
+            msg = stream.next() => {
+                heard = Instant::now();
+                match msg {
+                    Some(Incoming::Text(text)) => {
+                        let reply = match handle(&sub, &mut limit, text).await {
+                            Ok(reply) => reply,
+                            Err(e) => {
+                                shared.metrics.rejected.fetch_add(1, Relaxed);
+                                Some(e)
+                            }
+                        };
+                        if let Some(r) = reply
+                            && sink.send(Out::Text(r.to_frame())).await.is_err() {
+                                break;
+                            }
+                    }
+                    Some(Incoming::Binary(_)) => {
+                        shared.metrics.rejected.fetch_add(1, Relaxed);
+                        let e = ServerMsg::error(ErrorCode::BinaryNotSupported, "send JSON text frames");
+                        if sink.send(Out::Text(e.to_frame())).await.is_err() {
                             break;
                         }
-                }
-                Some(Incoming::Binary(_)) => {
-                    shared.metrics.rejected.fetch_add(1, Relaxed);
-                    let e = ServerMsg::error(ErrorCode::BinaryNotSupported, "send JSON text frames");
-                    if sink.send(e.to_frame()).await.is_err() {
-                        break;
                     }
+                    Some(Incoming::Other) => {}
+                    None => break,
                 }
-                Some(Incoming::Other) => {}
-                None => break,
-            },
+            }
             _ = crate::stopped(&mut shutdown) => break,
         }
     }
@@ -181,8 +207,10 @@ mod tests {
 
         let (to_client, mut client_rx) = mpsc::channel::<String>(64);
         let (client_tx, from_client) = mpsc::channel::<Incoming>(64);
-        let out = Box::pin(sink::unfold(to_client, |tx, frame: String| async move {
-            tx.send(frame).await.map_err(|_| ())?;
+        let out = Box::pin(sink::unfold(to_client, |tx, frame: Out| async move {
+            if let Out::Text(frame) = frame {
+                tx.send(frame).await.map_err(|_| ())?;
+            }
             Ok::<_, ()>(tx)
         }));
         let input = Box::pin(stream::unfold(from_client, |mut rx| async move {

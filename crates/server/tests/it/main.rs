@@ -3,7 +3,10 @@
 //! `server::client`); and the timers on tokio's paused clock over an in-memory store (`paused`).
 
 mod fair;
+mod faults;
+mod identity;
 mod kinds;
+mod limits;
 mod paused;
 mod play;
 mod secrecy;

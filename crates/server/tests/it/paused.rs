@@ -96,8 +96,11 @@ async fn a_flooding_connection_is_refused_until_its_bucket_refills() {
     let sub = shared.subscribe(&id, Some(&ann.id)).await.expect("subscribe");
     let (to_client, mut client_rx) = mpsc::channel::<String>(64);
     let (client_tx, from_client) = mpsc::channel::<Incoming>(64);
-    let out = Box::pin(sink::unfold(to_client, |tx, frame: String| async move {
-        tx.send(frame).await.map_err(|_| ())?;
+    let out = Box::pin(sink::unfold(to_client, |tx, out: ws::Out| async move {
+        // The server's keep-alive pings are not frames of the protocol.
+        if let ws::Out::Text(frame) = out {
+            tx.send(frame).await.map_err(|_| ())?;
+        }
         Ok::<_, ()>(tx)
     }));
     let input =

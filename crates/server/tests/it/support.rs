@@ -24,6 +24,11 @@ pub async fn start_server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut Confi
         web: None,
         ..Config::default()
     };
+    // Tests create many guests and games from 127.0.0.1: the quotas are off unless a test
+    // (limits.rs) turns one on.
+    config.limits.guests_per_window = 0;
+    config.limits.games_per_window = 0;
+    config.limits.open_games_per_identity = 0;
     tweak(&mut config);
     Server::start(config).await.expect("server starts")
 }
@@ -183,12 +188,21 @@ impl MemStore {
 
 impl Store for MemStore {
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
-        let who = Identity { id: id.to_string(), name: name.to_string() };
+        let issued_at = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let who = Identity { id: id.to_string(), name: name.to_string(), issued_at };
         self.mem().identities.insert(token.to_string(), who);
         done(Ok(()))
     }
     fn identity_by_token<'a>(&'a self, token: &'a str) -> BoxFut<'a, Option<Identity>> {
         done(Ok(self.mem().identities.get(token).cloned()))
+    }
+    fn revoke_tokens<'a>(&'a self, identity: &'a str) -> BoxFut<'a, u64> {
+        let mut mem = self.mem();
+        let before = mem.identities.len();
+        mem.identities.retain(|_, who| who.id != identity);
+        done(Ok((before - mem.identities.len()) as u64))
     }
     fn insert_game<'a>(&'a self, g: &'a GameRow) -> BoxFut<'a, ()> {
         self.mem().games.push(g.clone());
@@ -233,11 +247,39 @@ impl Store for MemStore {
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>> {
         done(Ok(self.mem().logs.get(id).cloned().unwrap_or_default()))
     }
-    fn running_logs(&self) -> BoxFut<'_, HashMap<String, Vec<Entry>>> {
+    fn lobby<'a>(
+        &'a self,
+        status: Status,
+        before: Option<(i64, &'a str)>,
+        limit: u32,
+    ) -> BoxFut<'a, Vec<(GameRow, i64)>> {
+        // The position in creation order stands for `created_at`.
+        let mem = self.mem();
+        let page = mem
+            .games
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, g)| g.status == status)
+            .filter(|(i, g)| before.is_none_or(|(t, id)| (*i as i64, g.id.as_str()) < (t, id)))
+            .take(limit as usize)
+            .map(|(i, g)| (GameRow { setup: Value::Null, ..g.clone() }, i as i64))
+            .collect();
+        done(Ok(page))
+    }
+    fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64> {
+        let mem = self.mem();
+        let open = mem
+            .games
+            .iter()
+            .filter(|g| g.creator == creator && matches!(g.status, Status::Open | Status::Running));
+        done(Ok(open.count() as u64))
+    }
+    fn running_logs(&self) -> BoxFut<'_, HashMap<String, Result<Vec<Entry>, String>>> {
         let mem = self.mem();
         let running = mem.games.iter().filter(|g| g.status == Status::Running);
         let logs = running
-            .map(|g| (g.id.clone(), mem.logs.get(&g.id).cloned().unwrap_or_default()))
+            .map(|g| (g.id.clone(), Ok(mem.logs.get(&g.id).cloned().unwrap_or_default())))
             .collect();
         done(Ok(logs))
     }
