@@ -294,6 +294,34 @@ impl Game for Rps {
     }
 }
 
+/// The conformance suite's hooks (`engine::harness::check_game`), written from TOY-1/TOY-2:
+/// the only secret is a throw made this round and not yet shown.
+impl engine::harness::Conformance for Rps {
+    fn scramble_secrets(&mut self, observer: Observer, rng: &mut Rng) {
+        for i in 0..2 {
+            let hidden = match observer {
+                Observer::Omniscient => false,
+                Observer::Seat(s) => s.index() != i,
+                Observer::Spectator => true,
+            };
+            if let (true, Some(t)) = (hidden, self.throws[i]) {
+                // Another throw than the one made (one of the two others).
+                let at = Throw::ALL.iter().position(|&x| x == t).unwrap_or(0);
+                self.throws[i] = Some(Throw::ALL[(at + 1 + rng.index(2)) % 3]);
+            }
+        }
+    }
+    fn garbage(&self, rng: &mut Rng) -> Vec<(Seat, Action)> {
+        // A seat that is not in the game, and seats that have already thrown this round.
+        let throw = Throw::ALL[rng.index(3)];
+        let mut out = vec![(Seat(2), Action::Throw { throw })];
+        out.extend(
+            (0..2u8).map(Seat).filter(|&s| !self.owes(s)).map(|s| (s, Action::Throw { throw })),
+        );
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
