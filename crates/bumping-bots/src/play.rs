@@ -162,8 +162,9 @@ impl BumpingBots {
             (TurnStep::Move, Action::Move { rotate_before_last, rotate_after }) => {
                 self.start_move(t, t.bot, *rotate_before_last, *rotate_after)
             }
-            (TurnStep::Shock(_), Action::ShockChoice { turn_passive, turn_first }) => {
-                self.resolve_shock_choice(t, turn_passive, *turn_first, ev)
+            (TurnStep::Shock(pending), Action::ShockChoice { turn_passive, turn_first }) => {
+                let pending = pending.clone();
+                self.resolve_shock_choice(t, pending, turn_passive, *turn_first, ev)
             }
             (TurnStep::Orient, Action::Orient { turn }) => {
                 if !(-1..=1).contains(turn) {

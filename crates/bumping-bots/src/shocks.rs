@@ -66,13 +66,11 @@ impl BumpingBots {
     pub(crate) fn resolve_shock_choice(
         &mut self,
         t: &mut Turn,
+        pending: PendingShock,
         turn_passive: &[i8],
         turn_first: i8,
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
-        let TurnStep::Shock(pending) = t.step.clone() else {
-            unreachable!("checked by the caller")
-        };
         if turn_passive.iter().chain([&turn_first]).any(|t| !(-1..=1).contains(t)) {
             return Err(BbError::IllegalShockChoice("each entry is -1, 0 or 1"));
         }
