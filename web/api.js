@@ -53,6 +53,8 @@ async function authed(method, path, body) {
   }
 }
 
+// What the lobby and the tables need of each game the server offers (docs/protocol.md).
+export const kinds = () => call('GET', '/api/kinds');
 export const listGames = (status) => call('GET', `/api/games${status ? `?status=${status}` : ''}`);
 export const gameInfo = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
 export const createGame = (req) => authed('POST', '/api/games', req);

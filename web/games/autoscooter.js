@@ -126,18 +126,9 @@ function chartSheet(rules) {
 export default {
   name: 'autoscooter',
   title: 'Autoscooter',
-  minPlayers: 2,
-  maxPlayers: 8,
-  boards: [{ id: 'standard', title: 'Standard rink (38 hexes)' }],
-  variants: [
-    { key: 'jolting', title: 'Jolting (AS-7.2)', help: 'A car rammed from behind is jolted one hex forward.' },
-    { key: 'wild_car', title: 'Wild car (AS-7.1)', help: 'A car of nobody that every player steers.' },
-    { key: 'colour_scoring', title: 'Colour scoring (AS-7.3)', help: 'Score = chits × colours held.' },
-    { key: 'per_car_scoring', title: 'Per-car scoring (AS-7.4)', help: 'With colour scoring: each car scores on its own.' },
-  ],
-  options: [{ key: 'beginners', title: 'Beginners (3 cars each for 2 players)' }],
-  boardPreview(id) {
-    return boardPreview('rink', this.boards, id, (b, meta) => {
+  // The lobby's picture of the rink (`boards`: the server's list, GET /api/kinds).
+  boardPreview(id, boards) {
+    return boardPreview('rink', boards, id, (b, meta) => {
       const svg = rinkSvg(b, { label: `${meta.title} preview` });
       const cars = s('g.cars');
       (b.starts || []).forEach((st, i) => {

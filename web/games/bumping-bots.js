@@ -8,11 +8,6 @@ import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
 import { DIRS, DIR_NAMES, key, centre, corners, edge, polygon, bounds } from '../hex.js';
 
 const SIZE = 30;
-const TRACKS = [
-  { id: 'oval', title: 'Oval' },
-  { id: 'chicane', title: 'Chicane' },
-  { id: 'factory', title: 'Factory' },
-];
 const CARD = { jumper: 'Jumper', magnet: 'Magnet', nitro: 'Nitro', engine: 'Boosted engine', rotation: 'Quick rotation' };
 const SPEED = [
   ['keep', 'Keep speed'], ['accelerate', 'Accelerate'], ['accelerate_to_3', 'Straight to 3'], ['decelerate', 'Decelerate'],
@@ -291,17 +286,9 @@ class BumpingBotsTable extends SeatTable {
 export default {
   name: 'bumping-bots',
   title: 'Bumping Bots',
-  minPlayers: 2,
-  maxPlayers: 9,
-  boards: TRACKS,
-  variants: [
-    { key: 'choose_cards', title: 'Choose tuning cards', help: 'Players pick their tuning cards instead of drawing them' },
-  ],
-  options: [
-    { key: 'laps', value: 1, title: 'Short race (1 lap)', help: 'One lap instead of the track\'s own number of laps' },
-  ],
-  boardPreview(id) {
-    return boardPreview('track', TRACKS, id, (seen, b) => {
+  // The lobby's picture of a track (`boards`: the server's list, GET /api/kinds).
+  boardPreview(id, boards) {
+    return boardPreview('track', boards, id, (seen, b) => {
       const svg = s('svg.bb-track', { role: 'img', 'aria-label': b.title });
       const g = s('g');
       const cells = drawTrack(seen, g);

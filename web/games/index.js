@@ -1,4 +1,5 @@
-// The games the client can show: one module per game.
+// The games the client has a table for: one module per game (what each game offers — seats,
+// boards, variants — comes from the server: GET /api/kinds).
 import autoscooter from './autoscooter.js';
 import roborally from './roborally.js';
 import bumpingBots from './bumping-bots.js';
@@ -8,7 +9,5 @@ export const GAMES = {
   roborally,
   'bumping-bots': bumpingBots,
 };
-
-export const COMING = [];
 
 export const gameModule = (name) => GAMES[name] || null;

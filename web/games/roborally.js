@@ -16,12 +16,6 @@ const CARD = {
   uturn: 'U-turn', left: 'Turn left', right: 'Turn right', backup: 'Back up', move1: 'Move 1', move2: 'Move 2', move3: 'Move 3',
 };
 const CARD_ICON = { uturn: '⟲', left: '↶', right: '↷', backup: '⇩', move1: '1', move2: '2', move3: '3' };
-const BOARDS = [
-  { id: 'first-steps', title: 'First Steps' },
-  { id: 'dizzy-dash', title: 'Dizzy Dash' },
-  { id: 'laser-gauntlet', title: 'Laser Gauntlet' },
-  { id: 'grand-tour', title: 'Grand Tour' },
-];
 
 const optionName = (o) => String(o).replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 const cardText = (c) => (c ? `${CARD[c.card] || c.card} (${c.priority})` : '—');
@@ -495,16 +489,9 @@ class RoboRallyTable extends SeatTable {
 export default {
   name: 'roborally',
   title: 'RoboRally',
-  minPlayers: 2,
-  maxPlayers: 8,
-  boards: BOARDS,
-  variants: [
-    { key: 'lives4', title: 'Four lives', help: 'Each robot has four lives instead of three' },
-    { key: 'full_ranking', title: 'Full ranking', help: 'Play on until every robot is placed' },
-  ],
-  options: [],
-  boardPreview(id) {
-    return boardPreview('course', BOARDS, id, (seen, b) => {
+  // The lobby's picture of a course (`boards`: the server's list, GET /api/kinds).
+  boardPreview(id, boards) {
+    return boardPreview('course', boards, id, (seen, b) => {
       const svg = s('svg.course', { viewBox: `-4 -4 ${seen.width * S + 8} ${seen.height * S + 8}`, role: 'img', 'aria-label': b.title });
       const g = s('g');
       drawCourse(seen, g);

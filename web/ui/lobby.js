@@ -1,9 +1,10 @@
 // The lobby: create a game (game, board with a preview, variants, timer, seats), open games to
-// join, running games to play or watch, finished games to replay.
+// join, running games to play or watch, finished games to replay. What each game offers (seat
+// range, boards, variants, options, labels) comes from the server: GET /api/kinds.
 
 import { $, clear, h, toast } from '../dom.js';
 import * as api from '../api.js';
-import { GAMES, COMING, gameModule } from '../games/index.js';
+import { gameModule } from '../games/index.js';
 import { go } from '../app.js';
 import { seatLabel, copyText, inviteUrl } from './common.js';
 
@@ -16,17 +17,19 @@ const BOTS = [
 
 export async function showLobby(root) {
   const ident = await api.ensureGuest().catch(() => api.me());
+  const kinds = (await api.kinds().catch(() => ({ kinds: [] }))).kinds || [];
+  const kindOf = (name) => kinds.find((k) => k.name === name);
   const page = h('div.lobby');
   root.append(page);
 
   // ---- create ----
-  const gameSel = h('select#new-game', { name: 'game', 'aria-label': 'Game' }, [
-    ...Object.values(GAMES).map((g) => h('option', { value: g.name }, g.title)),
-    ...COMING.map((g) => h('option', { value: g.name, disabled: true }, `${g.title} (coming soon)`)),
-  ]);
+  // A game the server offers but this client has no table for is listed, not playable.
+  const gameSel = h('select#new-game', { name: 'game', 'aria-label': 'Game' }, kinds.map((k) => (gameModule(k.name)
+    ? h('option', { value: k.name }, k.title)
+    : h('option', { value: k.name, disabled: true }, `${k.title} (no table in this client)`))));
   const boardSel = h('select#new-board', { name: 'board', 'aria-label': 'Board' });
   const preview = h('div.board-preview', { 'aria-hidden': 'true' });
-  const players = h('input#new-players', { type: 'number', min: 2, max: 8, value: 2, 'aria-label': 'Players' });
+  const players = h('input#new-players', { type: 'number', value: 2, 'aria-label': 'Players' }); // min, max: the game's (seatsUI)
   const seatsBox = h('div.seats-edit');
   const variantsBox = h('div.variants');
   const timerSel = h('select#new-timer', { 'aria-label': 'Planning timer' }, [
@@ -39,9 +42,10 @@ export async function showLobby(root) {
 
   const seatRows = [];
   function seatsUI() {
-    const g = gameModule(gameSel.value);
-    const n = Math.max(g.minPlayers, Math.min(g.maxPlayers, Number(players.value) || g.minPlayers));
-    players.min = g.minPlayers; players.max = g.maxPlayers;
+    const k = kindOf(gameSel.value);
+    if (!k) return;
+    const n = Math.max(k.min_players, Math.min(k.max_players, Number(players.value) || k.min_players));
+    players.min = k.min_players; players.max = k.max_players;
     while (seatRows.length < n) {
       const i = seatRows.length;
       const sel = h('select', { 'data-seat': i, 'aria-label': `Seat ${i + 1}` }, [
@@ -56,8 +60,12 @@ export async function showLobby(root) {
     clear(seatsBox).append(...seatRows.map((sel, i) => h('label.seat-row', [h('span.seat-dot', { style: { background: `var(--seat${i})` } }), `Seat ${i + 1}`, sel])));
   }
   function gameUI() {
-    const g = gameModule(gameSel.value);
+    const g = kindOf(gameSel.value);
+    if (!g) return;
     clear(boardSel).append(...g.boards.map((b) => h('option', { value: b.id }, b.title)));
+    if (g.default_board) boardSel.value = g.default_board;
+    boardSel.disabled = g.boards.length === 0;
+    if (g.default_timer_secs) timerSel.value = String(g.default_timer_secs);
     clear(variantsBox).append(
       ...g.variants.map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-variant': v.key }), ` ${v.title}`])),
       ...(g.options || []).map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-option': v.key, 'data-value': v.value !== undefined ? JSON.stringify(v.value) : undefined }), ` ${v.title}`])),
@@ -66,8 +74,10 @@ export async function showLobby(root) {
     seatsUI();
   }
   function boardUI() {
-    const g = gameModule(gameSel.value);
-    clear(preview).append(g.boardPreview(boardSel.value));
+    const k = kindOf(gameSel.value);
+    const mod = gameModule(gameSel.value);
+    if (!k || !mod || k.boards.length === 0) { clear(preview); return; }
+    clear(preview).append(mod.boardPreview(boardSel.value, k.boards));
   }
   gameSel.addEventListener('change', gameUI);
   boardSel.addEventListener('change', boardUI);
@@ -89,7 +99,7 @@ export async function showLobby(root) {
       variantsBox.querySelectorAll('[data-option]').forEach((c) => { if (c.checked) options[c.dataset.option] = c.dataset.value ? JSON.parse(c.dataset.value) : true; });
       const req = {
         game: gameSel.value,
-        board: boardSel.value,
+        board: boardSel.value || undefined,
         seats: seatRows.map((s) => s.value),
         variants,
         options,
@@ -159,7 +169,7 @@ export async function showLobby(root) {
       h('h2', [title, h('span.count', String(games.length))]),
       games.length === 0 ? h('p.empty', empty) : h('ul.games', games.map((g) => h('li.game-row', { 'data-game': g.id }, [
         h('div.game-main', [
-          h('span.game-title', gameModule(g.game)?.title || g.game),
+          h('span.game-title', kindOf(g.game)?.title || gameModule(g.game)?.title || g.game),
           h('span.game-id', `#${g.id.slice(0, 6)}`),
           g.timer_secs ? h('span.tag', `timer ${g.timer_secs} s`) : null,
           g.practice ? h('span.tag.practice', { title: 'A practice game: its seed may have been chosen; never rated' }, 'practice') : null,

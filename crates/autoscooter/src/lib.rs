@@ -32,7 +32,6 @@ pub mod setup;
 pub mod sheet;
 mod state;
 pub mod static_data;
-pub mod svg;
 pub mod view;
 
 pub use board::{Board, BoardSpec, Start};

@@ -89,6 +89,9 @@ fn first_round() -> u8 {
 pub const TOTAL_CHITS: u32 = 80;
 
 /// Cars and chits per player for a normal game (AS-1.3). `None` for an unsupported count.
+/// AS-1.3: a game is for 2 to 8 players (the rows of [`table`]).
+pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=8;
+
 pub fn table(players: usize, beginners: bool) -> Option<(usize, u32)> {
     Some(match players {
         2 => (if beginners { 3 } else { 4 }, 20),

@@ -39,7 +39,6 @@ pub use setup::{BotSetup, Setup};
 pub use speed::SpeedChoice;
 pub use state::{BumpingBots, QuickRot};
 pub use track::{Board, BoardSpec};
-pub use tracks::{RaceSummary, random_race, render_svg};
 
 use serde::{Deserialize, Serialize};
 

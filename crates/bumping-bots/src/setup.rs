@@ -9,6 +9,14 @@ use grid::{Hex, HexDir};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+/// BB-1: a race is for 2 to 9 bots.
+pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=9;
+/// Laps of a race: 2 or 3 by the rules (intro), and 1 for the short race Robodrome also
+/// offers (docs/bumping-bots.md).
+pub const LAPS: std::ops::RangeInclusive<u8> = 1..=3;
+/// The track a new race is run on when none is chosen.
+pub const DEFAULT_TRACK: &str = "oval";
+
 /// One bot as a setup places it (BB-13). Fields left out take the starting values.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BotSetup {

@@ -1,15 +1,10 @@
 //! Track files (`docs/bumping-bots-tracks.md`): a drawn hex map plus a few keyword lines;
 //! progress and lane computed from the racing line (BB-2.1); the BB-12 validator; the
-//! shipped tracks; a random-race driver and an SVG drawing.
+//! shipped tracks. (The random-race driver and the SVG drawing live in the `games` crate.)
 
-use crate::BumpingBots;
-use crate::setup::Setup;
-use crate::track::Board;
 use crate::track::{BoardSpec, CellSpec, GridSpot, ObstacleKind, ObstacleSpec, Spin};
-use engine::{Game, Rng, Seat};
 use grid::{Hex, HexDir, HexEdge};
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
-use std::sync::Arc;
 
 /// The tracks the project ships, by name (`"board": "oval"` in a scenario).
 pub const SHIPPED: [(&str, &str); 3] = [
@@ -187,7 +182,7 @@ fn map_row(n: usize, r: i32, raw: &str, spec: &mut BoardSpec) -> Result<(), Trac
 }
 
 /// Walls of a spec as a set of normalised edges, the border included.
-fn walled_edges(spec: &BoardSpec) -> (BTreeSet<Hex>, BTreeSet<HexEdge>) {
+pub fn walled_edges(spec: &BoardSpec) -> (BTreeSet<Hex>, BTreeSet<HexEdge>) {
     let on: BTreeSet<Hex> = spec.cells.iter().map(|c| c.at).collect();
     let mut walls: BTreeSet<HexEdge> = spec.walls.iter().map(|e| e.normalised()).collect();
     for &h in &on {
@@ -349,127 +344,4 @@ pub fn validate(spec: &BoardSpec) -> Validation {
         }
     }
     v
-}
-
-/// What [`random_race`] reports.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RaceSummary {
-    pub ranking: Vec<Vec<Seat>>,
-    pub rounds: u32,
-    pub actions: usize,
-}
-
-/// A race of `bots` random players (`sample_action`) on `track` over `laps` laps.
-pub fn random_race(track: &BoardSpec, bots: u8, laps: u8, seed: u64) -> RaceSummary {
-    RandomRacer::new(track, bots, laps).race(seed)
-}
-
-/// Random races on one track, the board built once (for simulations and benches).
-#[derive(Clone, Debug)]
-pub struct RandomRacer {
-    setup: Setup,
-    board: Arc<Board>,
-}
-
-impl RandomRacer {
-    pub fn new(track: &BoardSpec, bots: u8, laps: u8) -> RandomRacer {
-        let mut spec = track.clone();
-        spec.laps = laps;
-        let board = Arc::new(Board::build(&spec).expect("a valid track"));
-        RandomRacer { setup: Setup::race(spec, bots), board }
-    }
-
-    /// One race of random players (`sample_action`), seeded.
-    pub fn race(&self, seed: u64) -> RaceSummary {
-        let mut g = BumpingBots::on_board(self.board.clone(), &self.setup, seed)
-            .expect("a shipped track starts");
-        let mut rng = Rng::seeded(seed ^ 0x9e37_79b9_7f4a_7c15);
-        let mut events = Vec::new();
-        let mut actions = 0;
-        // `sample_action` without its check that `seat` owes the decision (it does).
-        while let Some(engine::Decision::One(seat)) = g.decision() {
-            let a = crate::view::sample(&g, &mut rng);
-            events.clear();
-            if g.apply(seat, &a, &mut events).is_err() {
-                break;
-            }
-            actions += 1;
-        }
-        RaceSummary { ranking: g.ranking(), rounds: g.round(), actions }
-    }
-}
-
-/// A picture of a track as SVG (pointy-top hexes, size 20): cells, walls, the line, the grid
-/// and the obstacles.
-pub fn render_svg(track: &BoardSpec) -> String {
-    let size = 20.0_f64;
-    let s3 = 3f64.sqrt();
-    let centre = |h: Hex| (size * s3 * (h.q as f64 + h.r as f64 / 2.0), size * 1.5 * h.r as f64);
-    let corner = |h: Hex, i: i32| {
-        let (x, y) = centre(h);
-        let a = std::f64::consts::PI / 180.0 * (60.0 * i as f64 - 30.0);
-        (x + size * a.cos(), y + size * a.sin())
-    };
-    // Side d lies between corners d and d+1 (corner 0 at -30°, E side between -30° and 30°).
-    let edge =
-        |e: HexEdge| (corner(e.at, e.side.index() as i32), corner(e.at, e.side.index() as i32 + 1));
-    let pts: Vec<(f64, f64)> = track.cells.iter().map(|c| centre(c.at)).collect();
-    let (minx, maxx) = pts.iter().fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.0), b.max(p.0)));
-    let (miny, maxy) = pts.iter().fold((0.0f64, 0.0f64), |(a, b), p| (a.min(p.1), b.max(p.1)));
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{:.1} {:.1} {:.1} {:.1}\">\n",
-        minx - 2.0 * size,
-        miny - 2.0 * size,
-        maxx - minx + 4.0 * size,
-        maxy - miny + 4.0 * size
-    );
-    for c in &track.cells {
-        let p: Vec<String> =
-            (0..6).map(|i| corner(c.at, i)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
-        out += &format!("<polygon points=\"{}\" fill=\"#ddd\" stroke=\"#bbb\"/>\n", p.join(" "));
-    }
-    let (_, walls) = walled_edges(track);
-    for e in walls {
-        let ((x1, y1), (x2, y2)) = edge(e);
-        out += &format!(
-            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"#222\" stroke-width=\"3\"/>\n"
-        );
-    }
-    for e in &track.finish_line {
-        let ((x1, y1), (x2, y2)) = edge(*e);
-        out += &format!(
-            "<line x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\" stroke=\"#c00\" stroke-width=\"4\"/>\n"
-        );
-    }
-    for (i, g) in track.start_grid.iter().enumerate() {
-        let (x, y) = centre(g.at);
-        out += &format!(
-            "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">{}</text>\n",
-            y + 4.0,
-            i + 1
-        );
-    }
-    for o in &track.obstacles {
-        let (x, y) = centre(o.at);
-        let colour = match o.kind {
-            ObstacleKind::Fixed => "#000",
-            ObstacleKind::Motorised => "#777",
-            ObstacleKind::Mobile => "#d22",
-            ObstacleKind::Bumper => "#fa0",
-        };
-        out += &format!(
-            "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"{colour}\"/>\n",
-            size * 0.6
-        );
-        if let Some(arms) = o.arms {
-            for a in arms {
-                let (ax, ay) = centre(o.at.neighbour(a));
-                out += &format!(
-                    "<line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{ax:.1}\" y2=\"{ay:.1}\" stroke=\"#777\" stroke-width=\"8\"/>\n"
-                );
-            }
-        }
-    }
-    out += "</svg>\n";
-    out
 }

@@ -1,12 +1,10 @@
 //! The `robodrome` command: scenarios, simulations, benchmarks, boards.
 
-mod sim;
-mod sim_autoscooter;
-mod sim_others;
 mod tournament;
 
-use autoscooter::{Autoscooter, Setup as AsSetup, Variants as AsVariants, WildCar};
 use clap::{Args, Parser, Subcommand};
+use games::{Kind, Registry, SetupRequest};
+use indicatif::{ProgressBar, ProgressStyle};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -34,9 +32,9 @@ enum Command {
         #[arg(long, value_name = "SEAT")]
         view: Option<u8>,
     },
-    /// Play many random games and print a summary (games/s, scores, game-specific counts).
-    #[command(subcommand)]
-    Sim(SimCommand),
+    /// Play many games with any mix of bots and print a summary (games/s, wins by seat, the
+    /// game's own figures).
+    Sim(SimArgs),
     /// Measure how fast the engines play random games (a quick figure; `cargo bench` for
     /// criterion's careful one).
     Bench {
@@ -79,19 +77,18 @@ struct ServeArgs {
     /// The most simulations a `search:N` bot may ask for.
     #[arg(long, default_value_t = 100_000)]
     max_bot_simulations: u32,
+    /// Offer every registered game in the lobby, the toy game included (docs/protocol.md).
+    #[arg(long)]
+    all_games: bool,
 }
 
 #[derive(Args)]
 struct TournamentArgs {
-    /// The game: autoscooter, roborally or bumping-bots (two seats).
+    /// The game (`robodrome board list` lists every game); two seats.
     #[arg(long)]
     game: String,
-    /// RoboRally: the course.
-    #[arg(long, default_value = "first-steps")]
-    course: String,
-    /// Bumping Bots: the track.
-    #[arg(long, default_value = "oval")]
-    track: String,
+    #[command(flatten)]
+    setup: SetupArgs,
     /// Comma-separated bots: random, heuristic, search:N (N simulations per decision).
     #[arg(long, value_delimiter = ',', default_value = "random,heuristic")]
     bots: Vec<String>,
@@ -111,80 +108,87 @@ struct TournamentArgs {
     plot: Option<PathBuf>,
 }
 
-#[derive(Subcommand)]
-enum SimCommand {
-    /// Autoscooter: random legal plots and starts on the standard rink.
-    Autoscooter(AsSim),
-    /// RoboRally: programs on a shipped course.
-    Roborally(RrSim),
-    /// Bumping Bots: races on a shipped track.
-    BumpingBots(BbSim),
-}
-
+/// How a game is set up from the command line (`sim`, `tournament`): each game checks and
+/// interprets these through the registry.
 #[derive(Args)]
-struct RrSim {
-    /// A shipped course (`robodrome board list`).
-    #[arg(long, default_value = "first-steps")]
-    course: String,
-    /// Robots, 2 to 8.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(2..=8))]
-    robots: u8,
-    #[arg(long, default_value_t = 100)]
-    games: u64,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Bots by seat, comma-separated and repeated over the seats: random, heuristic, search:N.
-    #[arg(long, value_delimiter = ',', default_value = "random")]
-    bots: Vec<String>,
-    /// Stop a game after this many turns (random robots rarely reach every flag).
-    #[arg(long, default_value_t = 100)]
-    max_turns: u32,
+struct SetupArgs {
+    /// A shipped board, course or track (`robodrome board list`; default: the game's own).
+    #[arg(long, visible_aliases = ["course", "track"])]
+    board: Option<String>,
+    /// Optional rules, comma-separated (Autoscooter: wild_car, jolting, colour_scoring,
+    /// per_car_scoring; RoboRally: lives4, full_ranking; Bumping Bots: choose_cards).
+    #[arg(long, value_delimiter = ',')]
+    variants: Vec<String>,
+    /// A game option, `KEY` (true) or `KEY=VALUE` (a JSON value), repeatable: Autoscooter
+    /// `beginners`, Bumping Bots `laps=N`, RoboRally `max_turns=N` (sim: the turn cap).
+    #[arg(long = "option", short = 'o', value_name = "KEY[=VALUE]")]
+    options: Vec<String>,
+    /// Shorthand of `--option beginners` (Autoscooter: two players with 3 cars each).
     #[arg(long)]
-    json: bool,
-}
-
-#[derive(Args)]
-struct BbSim {
-    /// A shipped track (`robodrome board list`).
-    #[arg(long, default_value = "oval")]
-    track: String,
-    /// Bots in each race, 2 to 9.
-    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u8).range(2..=9))]
-    bots: u8,
-    /// Laps, 2 or 3.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=3))]
-    laps: u8,
-    /// Races to run (points are added up as a championship, BB-11.1).
-    #[arg(long, default_value_t = 100)]
-    races: u64,
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Who drives, by seat, comma-separated and repeated: random, heuristic, search:N.
-    #[arg(long, value_delimiter = ',', default_value = "random")]
-    strengths: Vec<String>,
+    beginners: bool,
+    /// Shorthand of `--option laps=N` (Bumping Bots).
     #[arg(long)]
-    json: bool,
+    laps: Option<u8>,
+    /// Shorthand of `--option max_turns=N` (RoboRally sim: stop a game after N turns).
+    #[arg(long)]
+    max_turns: Option<u32>,
+}
+
+impl SetupArgs {
+    fn request(&self, players: usize) -> Result<SetupRequest, String> {
+        let mut variants = serde_json::Map::new();
+        for v in self.variants.iter().map(|v| v.trim()).filter(|v| !v.is_empty()) {
+            variants.insert(v.to_string(), serde_json::Value::Bool(true));
+        }
+        let mut options = serde_json::Map::new();
+        for o in &self.options {
+            let (k, v) = match o.split_once('=') {
+                Some((k, v)) => (
+                    k.trim(),
+                    serde_json::from_str(v.trim())
+                        .unwrap_or_else(|_| serde_json::Value::String(v.trim().to_string())),
+                ),
+                None => (o.trim(), serde_json::Value::Bool(true)),
+            };
+            options.insert(k.to_string(), v);
+        }
+        if self.beginners {
+            options.insert("beginners".into(), true.into());
+        }
+        if let Some(l) = self.laps {
+            options.insert("laps".into(), l.into());
+        }
+        if let Some(t) = self.max_turns {
+            options.insert("max_turns".into(), t.into());
+        }
+        Ok(SetupRequest {
+            players,
+            board: self.board.clone(),
+            variants: (!variants.is_empty()).then_some(serde_json::Value::Object(variants)),
+            options: (!options.is_empty()).then_some(serde_json::Value::Object(options)),
+        })
+    }
 }
 
 #[derive(Args)]
-struct AsSim {
-    /// Number of games.
-    #[arg(long, default_value_t = 1000)]
-    games: u64,
-    /// Players, 2 to 8 (cars and chits per player follow AS-1.3).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u8).range(2..=8))]
-    players: u8,
+struct SimArgs {
+    /// The game (`robodrome board list` lists every game).
+    game: String,
+    /// Players (default: the game's own); `--robots` is an alias.
+    #[arg(long, visible_alias = "robots")]
+    players: Option<usize>,
+    #[command(flatten)]
+    setup: SetupArgs,
+    /// Number of games (default: the game's own); `--races` is an alias.
+    #[arg(long, visible_alias = "races")]
+    games: Option<u64>,
     /// Seed of the first game; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Optional rules, comma-separated: wild_car, jolting, colour_scoring, per_car_scoring.
-    #[arg(long, value_delimiter = ',')]
-    variants: Vec<String>,
-    /// Two players with 3 cars each instead of 4 (AS-1.3).
-    #[arg(long)]
-    beginners: bool,
-    /// Bots by seat, comma-separated and repeated over the seats: random, heuristic, search:N.
-    #[arg(long, value_delimiter = ',', default_value = "random")]
+    /// Bots by seat, comma-separated and repeated over the seats: random, heuristic, search:N
+    /// (`--strengths` is an alias; a number here is the player count, as Bumping Bots' old
+    /// `--bots 9` had it).
+    #[arg(long, value_delimiter = ',', visible_alias = "strengths")]
     bots: Vec<String>,
     /// Print the summary as JSON.
     #[arg(long)]
@@ -197,7 +201,7 @@ enum BoardCommand {
     List,
     /// Draw a board or course as SVG: a file of yours, a shipped one, or the Autoscooter chart.
     Render {
-        /// `autoscooter`, `roborally` or `bumping-bots`.
+        /// The game (`robodrome board list`).
         game: String,
         /// A board file, a shipped board's name (`robodrome board list`), or `chart` for the
         /// Autoscooter car chart.
@@ -212,9 +216,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Scenario { file, view } => scenario(&file, view),
-        Command::Sim(SimCommand::Autoscooter(a)) => sim_autoscooter(a),
-        Command::Sim(SimCommand::Roborally(a)) => sim_roborally(a),
-        Command::Sim(SimCommand::BumpingBots(a)) => sim_bumping_bots(a),
+        Command::Sim(a) => sim(a),
         Command::Bench { seconds } => bench(seconds),
         Command::Board(b) => board(b),
         Command::Tournament(t) => tournament(t),
@@ -227,6 +229,7 @@ fn main() -> ExitCode {
                 threads: a.threads,
                 max_bot_ms: a.max_bot_ms,
                 max_bot_simulations: a.max_bot_simulations,
+                all_games: a.all_games,
                 ..Default::default()
             };
             match server::serve_blocking(config) {
@@ -268,127 +271,74 @@ fn scenario(file: &PathBuf, view: Option<u8>) -> ExitCode {
     }
 }
 
-fn as_variants(names: &[String]) -> Result<AsVariants, String> {
-    let mut v = AsVariants::default();
-    for n in names {
-        match n.trim() {
-            "wild_car" => v.wild_car = Some(WildCar::Lowest(true)),
-            "jolting" => v.jolting = true,
-            "colour_scoring" => v.colour_scoring = true,
-            "per_car_scoring" => v.per_car_scoring = true,
-            "" => {}
-            other => {
-                return Err(format!(
-                    "unknown Autoscooter variant {other:?} (known: wild_car, jolting, colour_scoring, per_car_scoring)"
-                ));
-            }
-        }
-    }
-    Ok(v)
+/// A game of the registry by name, or a message listing them.
+fn kind(name: &str) -> Result<&'static Kind, String> {
+    let r = Registry::everything();
+    r.get(name).ok_or_else(|| r.unknown(name))
 }
 
-fn sim_autoscooter(a: AsSim) -> ExitCode {
-    let variants = match as_variants(&a.variants) {
-        Ok(v) => v,
+fn sim(a: SimArgs) -> ExitCode {
+    let kind = match kind(&a.game) {
+        Ok(k) => k,
         Err(e) => return fail(e),
     };
-    let setup = match AsSetup::standard(a.players as usize, a.beginners, variants) {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    if let Err(e) = <Autoscooter as engine::Game>::new(&setup, a.seed) {
-        return fail(format!("this setup cannot start: {e}"));
-    }
-    let bots = match parse_bots(&a.bots) {
+    // A number among the bots is the player count (the old `sim bumping-bots --bots 9`).
+    let (counts, names): (Vec<&String>, Vec<&String>) =
+        a.bots.iter().partition(|b| b.trim().parse::<usize>().is_ok());
+    let players = a
+        .players
+        .or_else(|| counts.last().and_then(|c| c.trim().parse().ok()))
+        .unwrap_or(kind.info.sim_players);
+    let names: Vec<String> = names.into_iter().cloned().collect();
+    let bots = match parse_bots(&names) {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let summary = sim::run::<Autoscooter, sim_autoscooter::AutoscooterTally>(
-        &setup, a.games, a.seed, &bots, !a.json, 100_000,
-    );
-    print_summary::<Autoscooter, _>(&summary, a.json);
-    ExitCode::SUCCESS
-}
-
-fn print_summary<G: bots::HasBots, T: sim::Tally<G>>(summary: &sim::Summary<T>, json: bool) {
-    if json {
-        println!("{}", serde_json::to_string_pretty(summary).expect("summaries serialise"));
+    let setup = match a.setup.request(players) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let games = a.games.unwrap_or(kind.info.sim_games);
+    let req = games::sim::Request { setup, games, seed: a.seed, bots };
+    let bar = if !a.json && games >= 2_000 {
+        let b = ProgressBar::new(games);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{spinner} {msg} [{bar:40}] {pos}/{len} games ({per_sec}, {eta} left)",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        b.set_message(kind.name());
+        b
     } else {
-        sim::print::<G, T>(summary);
+        ProgressBar::hidden()
+    };
+    let report = kind.sim(&req, &|n| bar.set_position(n));
+    bar.finish_and_clear();
+    match report {
+        Ok(r) if a.json => {
+            println!("{}", serde_json::to_string_pretty(&r.json).expect("summaries serialise"));
+            ExitCode::SUCCESS
+        }
+        Ok(r) => {
+            print!("{}", r.text);
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
     }
-}
-
-fn rr_setup(course: &str, robots: u8) -> Result<roborally::Setup, String> {
-    if roborally::board::course::course_by_name(course).is_none() {
-        let names: Vec<String> = roborally::board::course::shipped_courses()
-            .iter()
-            .map(|c| roborally::board::course::slug(&c.name))
-            .collect();
-        return Err(format!("no shipped course {course:?} (shipped: {})", names.join(", ")));
-    }
-    Ok(roborally::Setup::new_game(
-        roborally::BoardSpec::Named(course.to_string()),
-        robots,
-        roborally::Variants::default(),
-    ))
-}
-
-fn sim_roborally(a: RrSim) -> ExitCode {
-    let setup = match rr_setup(&a.course, a.robots) {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    if let Err(e) = <roborally::RoboRally as engine::Game>::new(&setup, a.seed) {
-        return fail(format!("this setup cannot start: {e}"));
-    }
-    let bots = match parse_bots(&a.bots) {
-        Ok(b) => b,
-        Err(e) => return fail(e),
-    };
-    // A turn is at most a few dozen decisions: cap the actions accordingly.
-    let cap = a.max_turns as usize * (a.robots as usize * 3 + 8);
-    let summary = sim::run::<roborally::RoboRally, sim_others::RoboRallyTally>(
-        &setup, a.games, a.seed, &bots, !a.json, cap,
-    );
-    print_summary::<roborally::RoboRally, _>(&summary, a.json);
-    ExitCode::SUCCESS
-}
-
-fn bb_setup(track: &str, bots: u8, laps: u8) -> Result<bumping_bots::Setup, String> {
-    let Some(mut spec) = bumping_bots::tracks::shipped(track) else {
-        let names: Vec<&str> = bumping_bots::tracks::SHIPPED.iter().map(|(n, _)| *n).collect();
-        return Err(format!("no shipped track {track:?} (shipped: {})", names.join(", ")));
-    };
-    spec.laps = laps;
-    Ok(bumping_bots::Setup::race(spec, bots))
-}
-
-fn sim_bumping_bots(a: BbSim) -> ExitCode {
-    let setup = match bb_setup(&a.track, a.bots, a.laps) {
-        Ok(s) => s,
-        Err(e) => return fail(e),
-    };
-    if let Err(e) = <bumping_bots::BumpingBots as engine::Game>::new(&setup, a.seed) {
-        return fail(format!("this setup cannot start: {e}"));
-    }
-    let bots = match parse_bots(&a.strengths) {
-        Ok(b) => b,
-        Err(e) => return fail(e),
-    };
-    let summary = sim::run::<bumping_bots::BumpingBots, sim_others::BumpingBotsTally>(
-        &setup, a.races, a.seed, &bots, !a.json, 1_000_000,
-    );
-    print_summary::<bumping_bots::BumpingBots, _>(&summary, a.json);
-    ExitCode::SUCCESS
 }
 
 fn bench(seconds: f64) -> ExitCode {
-    use engine::{Game, Rng, play_random};
     use std::time::{Duration, Instant};
     let budget = Duration::from_secs_f64(seconds.max(0.1));
     println!("random full games, one core, {seconds} s each:");
-    // Repeat `one` (which plays a game and returns its action count) for the time budget.
-    let measure = |name: &str, one: &mut dyn FnMut(u64) -> u64| {
+    for kind in Registry::everything().kinds() {
+        let (name, mut one) = match kind.bench() {
+            Ok(b) => b,
+            Err(e) => return fail(format!("{}: {e}", kind.name())),
+        };
+        // Repeat `one` (which plays a game and returns its action count) for the time budget.
         let (mut games, mut actions) = (0u64, 0u64);
         let t = Instant::now();
         while t.elapsed() < budget {
@@ -403,44 +353,29 @@ fn bench(seconds: f64) -> ExitCode {
             games as f64 / s,
             actions as f64 / s
         );
-    };
-    let setup = AsSetup::standard(8, false, AsVariants::default()).expect("standard setup");
-    let start = Autoscooter::new(&setup, 1).expect("standard game");
-    let mut rng = Rng::seeded(1);
-    let mut events = Vec::with_capacity(512);
-    measure("autoscooter, 8 cars, standard rink", &mut |_| {
-        let mut g = start.clone();
-        events.clear();
-        play_random(&mut g, &mut rng, &mut events, 100_000) as u64
-    });
-    let course = roborally::board::course::course_by_name("dizzy-dash").expect("shipped course");
-    measure("roborally, 4 robots, dizzy-dash (≤ 200 turns)", &mut |i| {
-        roborally::random_game(&course, 4, i).map_or(0, |s| s.actions as u64)
-    });
-    let mut track = bumping_bots::tracks::shipped("factory").expect("shipped track");
-    track.laps = 2;
-    let racer = bumping_bots::tracks::RandomRacer::new(&track, 9, 2);
-    measure("bumping-bots, 9 bots, 2 laps, factory", &mut |i| racer.race(i).actions as u64);
+    }
     ExitCode::SUCCESS
 }
 
 fn board(b: BoardCommand) -> ExitCode {
     match b {
         BoardCommand::List => {
-            println!(
-                "autoscooter: {} (and `chart`, the car chart)",
-                autoscooter::BoardSpec::SHIPPED.join(", ")
-            );
-            let courses: Vec<String> = roborally::board::course::shipped_courses()
-                .iter()
-                .map(|c| format!("{} ({})", roborally::board::course::slug(&c.name), c.difficulty))
-                .collect();
-            println!("roborally: {}", courses.join(", "));
-            let tracks: Vec<&str> = bumping_bots::tracks::SHIPPED.iter().map(|(n, _)| *n).collect();
-            println!("bumping-bots: {}", tracks.join(", "));
+            for k in Registry::everything().kinds() {
+                let mut names: Vec<String> =
+                    k.info.boards.iter().map(|b| format!("{} ({})", b.id, b.title)).collect();
+                names.extend(k.extra_pictures().iter().map(|p| format!("{p} (a picture)")));
+                if names.is_empty() {
+                    names.push("(no boards)".into());
+                }
+                println!("{}: {}", k.name(), names.join(", "));
+            }
             ExitCode::SUCCESS
         }
         BoardCommand::Render { game, name, out } => {
+            let kind = match kind(&game) {
+                Ok(k) => k,
+                Err(e) => return fail(e),
+            };
             // A path to a board file, or the name of a shipped board.
             let file = std::path::Path::new(&name);
             let text = if file.is_file() {
@@ -451,54 +386,9 @@ fn board(b: BoardCommand) -> ExitCode {
             } else {
                 None
             };
-            let svg = match (game.as_str(), name.as_str(), text) {
-                ("autoscooter", "chart", None) => autoscooter::svg::chart(),
-                ("autoscooter", _, Some(t)) => {
-                    match serde_json::from_str::<autoscooter::BoardSpec>(&t) {
-                        Ok(spec) => match autoscooter::Board::new(&spec) {
-                            Ok(_) => autoscooter::svg::rink(&spec),
-                            Err(p) => return fail(format!("{name}: {}", p.join("; "))),
-                        },
-                        Err(e) => return fail(format!("{name}: {e}")),
-                    }
-                }
-                ("autoscooter", n, None) => match autoscooter::BoardSpec::named(n) {
-                    Some(spec) => autoscooter::svg::rink(&spec),
-                    None => {
-                        return fail(format!(
-                            "no shipped Autoscooter board {n:?} (see `robodrome board list`)"
-                        ));
-                    }
-                },
-                ("roborally", _, Some(t)) => match roborally::board::course::load_text(&t) {
-                    Ok(c) => roborally::render::render_svg(&c),
-                    Err(e) => return fail(format!("{name}: {e}")),
-                },
-                ("roborally", n, None) => match roborally::board::course::course_by_name(n) {
-                    Some(c) => roborally::render::render_svg(&c),
-                    None => {
-                        return fail(format!(
-                            "no shipped RoboRally course {n:?} (see `robodrome board list`)"
-                        ));
-                    }
-                },
-                ("bumping-bots", _, Some(t)) => match bumping_bots::tracks::load(&t) {
-                    Ok(spec) => bumping_bots::render_svg(&spec),
-                    Err(e) => return fail(format!("{name}: {e}")),
-                },
-                ("bumping-bots", n, None) => match bumping_bots::tracks::shipped(n) {
-                    Some(t) => bumping_bots::render_svg(&t),
-                    None => {
-                        return fail(format!(
-                            "no shipped Bumping Bots track {n:?} (see `robodrome board list`)"
-                        ));
-                    }
-                },
-                (g, _, _) => {
-                    return fail(format!(
-                        "unknown game {g:?} (known: autoscooter, roborally, bumping-bots)"
-                    ));
-                }
+            let svg = match kind.render(&name, text.as_deref()) {
+                Ok(svg) => svg,
+                Err(e) => return fail(e),
             };
             match out {
                 Some(path) => {
@@ -528,28 +418,17 @@ fn tournament(t: TournamentArgs) -> ExitCode {
     }
     let jobs =
         t.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let report = match t.game.as_str() {
-        "autoscooter" => {
-            let setup = AsSetup::standard(2, false, AsVariants::default()).expect("two players");
-            tournament::run::<Autoscooter>(&setup, &specs, t.games, t.seed, jobs, !t.json)
-        }
-        "roborally" => match rr_setup(&t.course, 2) {
-            Ok(setup) => tournament::run::<roborally::RoboRally>(
-                &setup, &specs, t.games, t.seed, jobs, !t.json,
-            ),
-            Err(e) => return fail(e),
-        },
-        "bumping-bots" => match bb_setup(&t.track, 2, 2) {
-            Ok(setup) => tournament::run::<bumping_bots::BumpingBots>(
-                &setup, &specs, t.games, t.seed, jobs, !t.json,
-            ),
-            Err(e) => return fail(e),
-        },
-        other => {
-            return fail(format!(
-                "unknown game {other:?} (known: autoscooter, roborally, bumping-bots)"
-            ));
-        }
+    let kind = match kind(&t.game) {
+        Ok(k) => k,
+        Err(e) => return fail(e),
+    };
+    let setup = match t.setup.request(2).and_then(|r| kind.make_setup(&r)) {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let report = match tournament::run(kind, &setup, &specs, t.games, t.seed, jobs, !t.json) {
+        Ok(r) => r,
+        Err(e) => return fail(e),
     };
     if t.json {
         println!("{}", serde_json::to_string_pretty(&report).expect("reports serialise"));

@@ -1,66 +1,12 @@
 //! `robodrome tournament`: every pairing of bots, seats rotated, with a table and a picture.
 
-use bots::{BotSpec, HasBots};
-use engine::{Decision, Rng, Seat};
+use bots::BotSpec;
+use games::Kind;
+use games::duel::GameResult;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+use serde_json::Value;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
-
-/// One game's result for the two bots of a pairing.
-#[derive(Clone, Copy, Default)]
-struct GameResult {
-    /// Points of bot A: 1 win, 0.5 shared first place, 0 loss.
-    a_points: f64,
-    a_score: f64,
-    b_score: f64,
-    decisions: [u64; 2],
-    nanos: [u64; 2],
-}
-
-/// Play one two-bot game: `a` sits in seat `a_seat`.
-fn play<G: HasBots>(
-    setup: &G::Setup,
-    seed: u64,
-    a: &BotSpec,
-    b: &BotSpec,
-    a_seat: u8,
-) -> GameResult {
-    let mut g = G::new(setup, seed).expect("tournament setups are valid");
-    let mut bots = [G::bot(a), G::bot(b)];
-    let mut rngs = [Rng::seeded(seed ^ 0xA), Rng::seeded(seed ^ 0xB)];
-    let mut pick = Rng::seeded(seed ^ 0xC);
-    let mut res = GameResult::default();
-    let mut events = Vec::new();
-    let mut steps = 0;
-    while let Some(d) = g.decision() {
-        let seat = match d {
-            Decision::One(s) => s,
-            Decision::Simultaneous(set) => {
-                engine::harness::next_seat(&Decision::Simultaneous(set), &mut pick)
-                    .expect("a seat owes")
-            }
-        };
-        let who = if seat.0 == a_seat { 0 } else { 1 };
-        let t = Instant::now();
-        let action = bots[who].act(&g, seat, &mut rngs[who]);
-        res.nanos[who] += t.elapsed().as_nanos() as u64;
-        res.decisions[who] += 1;
-        g.apply(seat, &action, &mut events).expect("bots play legal actions");
-        events.clear();
-        steps += 1;
-        assert!(steps < 100_000, "a game did not end");
-    }
-    let o = g.outcome().expect("the game is over");
-    let winners = o.winners();
-    if winners.contains(&Seat(a_seat)) {
-        res.a_points = 1.0 / winners.len() as f64;
-    }
-    let scores = o.scores.unwrap_or_default();
-    res.a_score = scores.get(a_seat as usize).copied().unwrap_or(0) as f64;
-    res.b_score = scores.get(1 - a_seat as usize).copied().unwrap_or(0) as f64;
-    res
-}
 
 #[derive(Serialize, Clone)]
 pub struct Pairing {
@@ -100,14 +46,15 @@ fn wilson(p: f64, n: f64) -> [f64; 2] {
 }
 
 /// Play every pairing of `specs` for `games` games each on `jobs` threads.
-pub fn run<G: HasBots>(
-    setup: &G::Setup,
+pub fn run(
+    kind: &Kind,
+    setup: &Value,
     specs: &[BotSpec],
     games: u64,
     seed: u64,
     jobs: usize,
     progress: bool,
-) -> Report {
+) -> Result<Report, String> {
     let pairs: Vec<(usize, usize)> =
         (0..specs.len()).flat_map(|i| (i + 1..specs.len()).map(move |j| (i, j))).collect();
     let total = pairs.len() as u64 * games;
@@ -118,7 +65,7 @@ pub fn run<G: HasBots>(
                 .expect("template")
                 .progress_chars("=> "),
         );
-        b.set_message(format!("{} tournament", G::NAME));
+        b.set_message(format!("{} tournament", kind.name()));
         b
     } else {
         ProgressBar::hidden()
@@ -127,7 +74,7 @@ pub fn run<G: HasBots>(
     for (i, j) in &pairs {
         let (a, b) = (&specs[*i], &specs[*j]);
         let next = AtomicU64::new(0);
-        let results: Vec<GameResult> = std::thread::scope(|scope| {
+        let results: Result<Vec<GameResult>, String> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..jobs.max(1))
                 .map(|_| {
                     scope.spawn(|| {
@@ -138,7 +85,7 @@ pub fn run<G: HasBots>(
                                 break;
                             }
                             // Seats rotate fairly: A takes seat 0 in even games, seat 1 in odd.
-                            out.push(play::<G>(
+                            out.push(kind.duel(
                                 setup,
                                 seed.wrapping_add(k / 2),
                                 a,
@@ -156,6 +103,7 @@ pub fn run<G: HasBots>(
                 .flat_map(|h| h.join().expect("a tournament thread panicked"))
                 .collect()
         });
+        let results = results?;
         let n = results.len() as f64;
         let pts: f64 = results.iter().map(|r| r.a_points).sum();
         let dec = |w: usize| results.iter().map(|r| r.decisions[w]).sum::<u64>().max(1) as f64;
@@ -175,13 +123,13 @@ pub fn run<G: HasBots>(
     }
     bar.finish_and_clear();
     let names: Vec<String> = specs.iter().map(|s| s.to_string()).collect();
-    Report {
-        game: G::NAME,
+    Ok(Report {
+        game: kind.name(),
         seed,
         games_per_pairing: games,
         elo: fit_elo(&names, &pairings),
         pairings,
-    }
+    })
 }
 
 /// Elo ratings that best explain the pairings' scores (gradient steps on the logistic model).

@@ -1,10 +1,16 @@
 //! Architecture invariants (ARCHITECTURE.md), checked on the source:
-//! the grid, the engine and the game crates do no I/O, read no clock, use no async and no
-//! thread-local randomness, iterate no hash map, and depend only on the allowed crates.
+//! the grid, the engine and the game crates (every game of the registry) do no I/O, read no
+//! clock, use no async and no thread-local randomness, iterate no hash map, and depend only on
+//! the allowed crates; the browser client keeps no per-game list that the server serves.
 
 use std::path::{Path, PathBuf};
 
-const PURE: &[&str] = &["grid", "engine", "autoscooter", "roborally", "bumping-bots"];
+/// The pure crates: `grid`, `engine` and every registered game's rules crate.
+fn pure() -> Vec<&'static str> {
+    let mut v = vec!["grid", "engine"];
+    v.extend(games::Registry::everything().kinds().map(|k| k.info.rules_crate));
+    v
+}
 const FORBIDDEN: &[&str] = &[
     "std::fs",
     "std::net",
@@ -48,7 +54,9 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn pure_crates_do_no_io_and_read_no_clock() {
     let mut checked = 0;
     let mut problems = Vec::new();
-    for name in PURE {
+    let pure = pure();
+    assert!(pure.len() >= 6, "{pure:?}");
+    for name in pure {
         let src = crates_dir().join(name).join("src");
         if !src.is_dir() {
             continue;
@@ -83,7 +91,7 @@ fn pure_crates_do_no_io_and_read_no_clock() {
 
 #[test]
 fn pure_crates_depend_only_on_allowed_crates() {
-    for name in PURE {
+    for name in pure() {
         let manifest = crates_dir().join(name).join("Cargo.toml");
         let Ok(text) = std::fs::read_to_string(&manifest) else { continue };
         let deps = text.split("[dependencies]").nth(1).unwrap_or_default();
@@ -96,4 +104,58 @@ fn pure_crates_depend_only_on_allowed_crates() {
             );
         }
     }
+}
+
+/// `web/` holds no per-game list the server also knows (`GET /api/kinds` serves seat ranges,
+/// boards, variants and options): no player limits, no board lists, no variant lists.
+#[test]
+fn the_web_client_keeps_no_per_game_lists() {
+    let web = crates_dir().join("../web");
+    let mut files = Vec::new();
+    fn js(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                js(&p, out);
+            } else if p.extension().is_some_and(|x| x == "js") {
+                out.push(p);
+            }
+        }
+    }
+    js(&web, &mut files);
+    assert!(files.len() > 5, "found only {} client files", files.len());
+    let r = games::Registry::everything();
+    let mut problems = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let l = line.trim_start();
+            if l.starts_with("//") {
+                continue;
+            }
+            let mut bad = Vec::new();
+            for key in ["minPlayers:", "maxPlayers:", "boards:", "variants: [", "options: ["] {
+                if l.contains(key) {
+                    bad.push(key.to_string());
+                }
+            }
+            for k in r.kinds() {
+                // A shipped board's id or a variant's key written as a string: a list entry.
+                for b in &k.info.boards {
+                    if l.contains(&format!("id: '{}'", b.id)) {
+                        bad.push(format!("board {}", b.id));
+                    }
+                }
+                for v in k.info.variants.iter().chain(&k.info.options) {
+                    if l.contains(&format!("key: '{}'", v.key)) {
+                        bad.push(format!("variant or option {}", v.key));
+                    }
+                }
+            }
+            for b in bad {
+                problems.push(format!("{}:{}: {b}: {l}", f.display(), i + 1));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "per-game lists in web/:\n{}", problems.join("\n"));
 }

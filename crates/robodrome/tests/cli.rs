@@ -167,3 +167,45 @@ fn board_render_draws_every_shipped_board() {
     let out = robodrome().args(["board", "render", "roborally"]).arg(&f).output().unwrap();
     assert!(out.stdout.starts_with(b"<svg"));
 }
+
+#[test]
+fn the_toy_game_plays_in_scenario_sim_and_tournament() {
+    let f = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../toy/tests/golden/toy-3-first-to-three-wins.json");
+    let out = robodrome().arg("scenario").arg(&f).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((s["game"].as_str(), s["phase"].as_str()), (Some("rps"), Some("over")));
+
+    let out = robodrome()
+        .args(["sim", "rps", "--games", "40", "--bots", "random,heuristic", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["games"], 40);
+    assert_eq!(s["unfinished"], 0);
+    let wins: u64 = s["wins_by_seat"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).sum();
+    assert_eq!(wins, 40, "one winner a game (TOY-3)");
+
+    let out = robodrome()
+        .args([
+            "tournament",
+            "--game",
+            "rps",
+            "--bots",
+            "random,heuristic",
+            "--games",
+            "20",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["pairings"][0]["games"], 20);
+
+    let out = robodrome().args(["sim", "rps", "--players", "3"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("2 to 2 players"));
+}

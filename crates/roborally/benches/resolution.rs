@@ -4,7 +4,7 @@
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::{Rng, Seat};
 use grid::{Sq, SqDir};
-use roborally::board::{Cell, course_by_name, shipped_courses};
+use roborally::board::{Cell, course_by_name};
 use roborally::card::full_deck;
 use roborally::{BoardSpec, RoboRally, RobotSetup, Setup, StartPhase, Variants};
 use std::hint::black_box;
@@ -66,25 +66,10 @@ fn register_resolution(c: &mut Criterion<bench_cpu::CpuTime>) {
     g.finish();
 }
 
-fn full_games(c: &mut Criterion<bench_cpu::CpuTime>) {
-    let mut g = c.benchmark_group("roborally_random_game_4_robots");
-    g.throughput(Throughput::Elements(1));
-    for course in shipped_courses() {
-        let mut seed = 0;
-        g.bench_function(roborally::board::course::slug(&course.name), |b| {
-            b.iter(|| {
-                seed += 1;
-                black_box(roborally::random_game(&course, 4, seed).unwrap())
-            })
-        });
-    }
-    g.finish();
-}
-
 criterion_group! {
     name = benches;
     // CPU time of the benchmark thread: the shared machine's other work does not count.
     config = bench_cpu::criterion();
-    targets = register_resolution, full_games
+    targets = register_resolution
 }
 criterion_main!(benches);

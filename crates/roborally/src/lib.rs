@@ -32,12 +32,10 @@ pub mod option;
 mod option_use;
 pub mod programming;
 pub mod reentry;
-pub mod render;
 pub mod resolve;
 pub mod robot;
 pub mod scenario_state;
 pub mod setup;
-pub mod sim;
 pub mod solo;
 pub mod view;
 
@@ -48,7 +46,6 @@ pub use event::Event;
 pub use option::OptionCard;
 pub use robot::Robot;
 pub use setup::{BoardSpec, RobotSetup, ScenarioSetup, Setup, StartPhase, Variants};
-pub use sim::{GameSummary, random_game, random_game_capped};
 pub use view::{Static, View};
 
 use deck::Deck;

@@ -16,6 +16,10 @@ use std::sync::Arc;
 
 /// At most 8 robots (RR intro: 2 to 8; a setup may have 1).
 pub const MAX_ROBOTS: usize = 8;
+/// A game (not a scenario) is for 2 to [`MAX_ROBOTS`] players (RR intro).
+pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=MAX_ROBOTS;
+/// The course a new game is played on when none is chosen (the first of the booklet's courses).
+pub const DEFAULT_COURSE: &str = "first-steps";
 
 /// A shipped course by name, or an inline board (RR-11).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -326,4 +330,17 @@ fn collect_cards(robots: &[Robot], problems: &mut Vec<String>) -> BTreeSet<Card>
         }
     }
     used
+}
+
+impl RoboRally {
+    /// Start a game on an already built board (skips looking the course up by name).
+    pub fn from_board(
+        setup: &Setup,
+        board: Board,
+        seed: u64,
+    ) -> Result<RoboRally, engine::SetupError> {
+        let mut g = RoboRally::from_setup_with_board(setup, board, seed)?;
+        g.play_on(&mut Vec::new());
+        Ok(g)
+    }
 }

@@ -174,10 +174,12 @@ fn legal_actions_are_accepted() {
 /// Random games on every shipped course reach an outcome within the turn limit of
 /// `random_game`, and the outcome agrees with the final state: the winner touched every flag
 /// (RR-6.2) and ranks first, or nobody won and no robot is left in play (RR-7.6); every seat is
-/// ranked once; the scores are the flags touched. `random_game`'s summary agrees too.
+/// ranked once; the scores are the flags touched. (The simulation driver, `games::random`, has
+/// its own test in `crates/games/tests/drivers.rs`.)
 #[test]
 fn random_full_games_end() {
-    use roborally::{random_game, sim::RANDOM_GAME_MAX_TURNS};
+    /// Random programs on the shipped courses all end well within this many turns.
+    const RANDOM_GAME_MAX_TURNS: u32 = 200;
     for (i, c) in shipped_courses().iter().enumerate() {
         for seed in [i as u64, 100 + i as u64] {
             let setup = Setup::new_game(BoardSpec::Named(c.name.clone()), 4, Variants::default());
@@ -212,11 +214,7 @@ fn random_full_games_end() {
             assert_eq!(ranked, (0..4).map(Seat).collect::<Vec<_>>(), "{name}: every seat once");
             let scores: Vec<i64> = g.robots().iter().map(|r| r.flags_touched as i64).collect();
             assert_eq!(out.scores, Some(scores), "{name}: scores are flags touched");
-            // The simulation driver agrees: its games end by the rules, within the limit.
-            let s = random_game(c, 4, seed).unwrap();
-            assert!(s.finished && s.turns <= RANDOM_GAME_MAX_TURNS, "{name}: {s:?}");
         }
-        assert!(random_game(c, 9, 0).is_err() && random_game(c, 0, 0).is_err());
     }
 }
 

@@ -1,247 +1,42 @@
-//! The server's view of a game: an object-safe adapter implemented once for every
-//! `G: engine::Game + bots::HasBots`, and the registry of games the server offers.
+//! The server's view of the games: the registry's type-erased games (`games` crate), and the
+//! set of games this server offers.
 //!
-//! The server decides no rule: every action, timer expiry and bot move goes through the engine.
+//! The server decides no rule: every action, timer expiry and bot move goes through the engine,
+//! and every game, its seat range, boards and variants come from the registry.
 
-use bots::{BotSpec, HasBots, Stop};
-use engine::{Audience, Decision, Game, GameEvent, Observer, Rng, RuleError, Seat};
-use serde_json::Value;
-use std::collections::BTreeMap;
-use std::sync::Arc;
-
-/// Why an action was refused (nothing changed).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ActError {
-    /// The JSON is not an action of this game.
-    BadAction(String),
-    /// The rules refused it: the game's stable code and message.
-    Rule { code: &'static str, message: String },
-}
-
-/// An accepted action: its canonical JSON (as stored) and the events it caused.
-#[derive(Debug, Clone)]
-pub struct Applied {
-    pub action: Value,
-    pub events: Vec<(Audience, Value)>,
-}
-
-/// A running game of any kind.
-pub trait AnyGame: Send + Sync {
-    fn name(&self) -> &'static str;
-    fn seats(&self) -> usize;
-    fn decision(&self) -> Option<Decision>;
-    fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError>;
-    fn time_up(&mut self) -> Result<Vec<(Audience, Value)>, ActError>;
-    fn view_json(&self, observer: Observer) -> Value;
-    /// The same view as JSON text, serialised directly (no JSON value built on the way).
-    fn view_text(&self, observer: Observer) -> String;
-    fn outcome_json(&self) -> Option<Value>;
-    /// The game's static part (`Game::static_data`) as JSON text: sent once per connection,
-    /// never inside views.
-    fn static_text(&self) -> String;
-    /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow). The
-    /// bot stops thinking when `stop` says so and plays its best action found by then.
-    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value>;
-    fn clone_box(&self) -> Box<dyn AnyGame>;
-}
-
-fn events_json<E: GameEvent>(events: &[E]) -> Vec<(Audience, Value)> {
-    events.iter().map(|e| (e.audience(), serde_json::to_value(e).unwrap_or(Value::Null))).collect()
-}
-
-impl<G: Game + HasBots> AnyGame for G {
-    fn name(&self) -> &'static str {
-        G::NAME
-    }
-    fn seats(&self) -> usize {
-        Game::seats(self)
-    }
-    fn decision(&self) -> Option<Decision> {
-        Game::decision(self)
-    }
-    fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError> {
-        let action: G::Action = serde_json::from_value(action.clone())
-            .map_err(|e| ActError::BadAction(e.to_string()))?;
-        let mut events = Vec::new();
-        self.apply(seat, &action, &mut events)
-            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
-        let action = serde_json::to_value(&action).unwrap_or(Value::Null);
-        Ok(Applied { action, events: events_json(&events) })
-    }
-    fn time_up(&mut self) -> Result<Vec<(Audience, Value)>, ActError> {
-        let mut events = Vec::new();
-        Game::time_up(self, &mut events)
-            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
-        Ok(events_json(&events))
-    }
-    fn view_json(&self, observer: Observer) -> Value {
-        serde_json::to_value(self.view(observer)).unwrap_or(Value::Null)
-    }
-    fn view_text(&self, observer: Observer) -> String {
-        serde_json::to_string(&self.view(observer)).unwrap_or_else(|_| "null".into())
-    }
-    fn outcome_json(&self) -> Option<Value> {
-        self.outcome().map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
-    }
-    fn static_text(&self) -> String {
-        serde_json::to_string(&self.static_data()).unwrap_or_else(|_| "null".into())
-    }
-    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value> {
-        if !Game::decision(self)?.owes(seat) {
-            return None;
-        }
-        let mut bot = G::bot(spec);
-        let a = bot.act_until(self, seat, rng, stop);
-        serde_json::to_value(a).ok()
-    }
-    fn clone_box(&self) -> Box<dyn AnyGame> {
-        Box::new(self.clone())
-    }
-}
-
-/// What a lobby request asks for, as a game's setup builder sees it.
-#[derive(Debug, Clone)]
-pub struct SetupRequest {
-    pub players: usize,
-    pub board: Option<String>,
-    pub variants: Option<Value>,
-    pub options: Option<Value>,
-}
-
-type MakeSetup = Box<dyn Fn(&SetupRequest) -> Result<Value, String> + Send + Sync>;
-type Start = Box<dyn Fn(&Value, u64) -> Result<Box<dyn AnyGame>, String> + Send + Sync>;
-
-/// One game the server offers.
-pub struct GameKind {
-    pub name: &'static str,
-    /// Build the game's setup JSON from a lobby request (checked by starting a game).
-    make_setup: MakeSetup,
-    /// Start a game from a stored setup JSON and seed.
-    start: Start,
-}
-
-impl GameKind {
-    pub fn of<G: Game + HasBots>(
-        make_setup: impl Fn(&SetupRequest) -> Result<G::Setup, String> + Send + Sync + 'static,
-    ) -> GameKind {
-        GameKind {
-            name: G::NAME,
-            make_setup: Box::new(move |req| {
-                let s = make_setup(req)?;
-                serde_json::to_value(&s).map_err(|e| e.to_string())
-            }),
-            start: Box::new(|setup, seed| {
-                let s: G::Setup =
-                    serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
-                let g = G::new(&s, seed).map_err(|e| e.to_string())?;
-                Ok(Box::new(g) as Box<dyn AnyGame>)
-            }),
-        }
-    }
-    pub fn make_setup(&self, req: &SetupRequest) -> Result<Value, String> {
-        let setup = (self.make_setup)(req)?;
-        // Check it starts, so a bad request fails at creation and not at start.
-        (self.start)(&setup, 0)?;
-        Ok(setup)
-    }
-    pub fn start(&self, setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {
-        (self.start)(setup, seed)
-    }
-}
+pub use games::{ActError, AnyGame, Applied, Info, Kind as GameKind, SetupRequest};
 
 /// The games this server offers, by name.
-#[derive(Clone)]
-pub struct Registry(Arc<BTreeMap<&'static str, GameKind>>);
+#[derive(Clone, Copy)]
+pub struct Registry(&'static games::Registry);
 
 impl Registry {
-    /// Every game Robodrome has, one line each.
+    /// The games a normal `robodrome serve` offers (every public game of the registry).
     pub fn standard() -> Registry {
-        let mut m = BTreeMap::new();
-        for k in [
-            GameKind::of::<autoscooter::Autoscooter>(autoscooter_setup),
-            GameKind::of::<roborally::RoboRally>(roborally_setup),
-            GameKind::of::<bumping_bots::BumpingBots>(bumping_bots_setup),
-        ] {
-            m.insert(k.name, k);
-        }
-        Registry(Arc::new(m))
+        Registry(games::Registry::public())
     }
-    pub fn get(&self, name: &str) -> Option<&GameKind> {
+    /// Every registered game, the toy game included (`serve --all-games`, tests).
+    pub fn everything() -> Registry {
+        Registry(games::Registry::everything())
+    }
+    pub fn get(&self, name: &str) -> Option<&'static GameKind> {
         self.0.get(name)
     }
     pub fn names(&self) -> Vec<&'static str> {
-        self.0.keys().copied().collect()
+        self.0.names()
     }
-}
-
-fn autoscooter_setup(req: &SetupRequest) -> Result<autoscooter::Setup, String> {
-    let variants: autoscooter::Variants = match &req.variants {
-        None | Some(Value::Null) => Default::default(),
-        Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("variants: {e}"))?,
-    };
-    let beginners = req
-        .options
-        .as_ref()
-        .and_then(|o| o.get("beginners"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false);
-    let mut setup = autoscooter::Setup::standard(req.players, beginners, variants)?;
-    if let Some(b) = &req.board {
-        setup.board =
-            autoscooter::BoardSpec::named(b).ok_or_else(|| format!("unknown board {b:?}"))?;
+    /// What the lobby and the tables need of each game (`GET /api/kinds`).
+    pub fn infos(&self) -> Vec<&'static Info> {
+        self.0.kinds().map(|k| &k.info).collect()
     }
-    Ok(setup)
-}
-
-fn variants<T: serde::de::DeserializeOwned + Default>(req: &SetupRequest) -> Result<T, String> {
-    match &req.variants {
-        None | Some(Value::Null) => Ok(T::default()),
-        Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("variants: {e}")),
-    }
-}
-
-fn roborally_setup(req: &SetupRequest) -> Result<roborally::Setup, String> {
-    if !(2..=8).contains(&req.players) {
-        return Err(format!("RoboRally is for 2 to 8 robots, not {}", req.players));
-    }
-    let course = req.board.clone().unwrap_or_else(|| "first-steps".into());
-    if roborally::board::course::course_by_name(&course).is_none() {
-        return Err(format!("unknown course {course:?}"));
-    }
-    let mut setup = roborally::Setup::new_game(
-        roborally::BoardSpec::Named(course),
-        req.players as u8,
-        variants(req)?,
-    );
-    if let Some(t) =
-        req.options.as_ref().and_then(|o| o.get("timer_seconds")).and_then(Value::as_u64)
-    {
-        setup.timer_seconds = t as u32;
-    }
-    Ok(setup)
-}
-
-fn bumping_bots_setup(req: &SetupRequest) -> Result<bumping_bots::Setup, String> {
-    if !(2..=9).contains(&req.players) {
-        return Err(format!("Bumping Bots is for 2 to 9 bots, not {}", req.players));
-    }
-    let name = req.board.clone().unwrap_or_else(|| "oval".into());
-    let mut track =
-        bumping_bots::tracks::shipped(&name).ok_or_else(|| format!("unknown track {name:?}"))?;
-    if let Some(l) = req.options.as_ref().and_then(|o| o.get("laps")).and_then(Value::as_u64) {
-        if !(1..=3).contains(&l) {
-            return Err(format!("a race is 1 to 3 laps, not {l}"));
-        }
-        track.laps = l as u8;
-    }
-    let mut setup = bumping_bots::Setup::race(track, req.players as u8);
-    setup.variants = variants(req)?;
-    Ok(setup)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bots::BotSpec;
+    use engine::{Audience, Decision, Observer, Rng, Seat};
+    use serde_json::Value;
 
     #[test]
     fn autoscooter_through_the_adapter() {
@@ -315,10 +110,11 @@ mod tests {
     #[test]
     fn every_game_starts_and_plays_a_bot_move_through_the_adapter() {
         let r = Registry::standard();
-        assert_eq!(r.names(), vec!["autoscooter", "bumping-bots", "roborally"]);
-        for name in r.names() {
-            let k = r.get(name).unwrap();
-            let req = SetupRequest { players: 3, board: None, variants: None, options: None };
+        assert_eq!(r.names(), vec!["autoscooter", "roborally", "bumping-bots"]);
+        assert!(Registry::everything().get("rps").is_some());
+        for name in Registry::everything().names() {
+            let k = Registry::everything().get(name).unwrap();
+            let req = SetupRequest { players: 2, board: None, variants: None, options: None };
             let setup = k.make_setup(&req).unwrap();
             let mut g = k.start(&setup, 7).unwrap();
             let seat = match g.decision().unwrap() {
@@ -326,7 +122,7 @@ mod tests {
                 Decision::Simultaneous(set) => set.first().unwrap(),
             };
             let a = g
-                .bot_action(&BotSpec::Heuristic, seat, &mut Rng::seeded(1), &Stop::default())
+                .bot_action(&BotSpec::Heuristic, seat, &mut Rng::seeded(1), &bots::Stop::default())
                 .unwrap();
             g.apply_json(seat, &a).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         }

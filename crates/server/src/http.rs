@@ -26,6 +26,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
     let mut r = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route("/metrics", get(metrics))
+        .route("/api/kinds", get(kinds))
         .route("/api/guest", post(guest))
         .route("/api/games", post(create).get(list))
         .route("/api/games/{id}", get(game))
@@ -37,6 +38,13 @@ pub fn router(shared: Arc<Shared>) -> Router {
     // The browser client, embedded (crate::assets); client routes answer index.html.
     r = r.fallback(crate::assets::serve);
     r.layer(DefaultBodyLimit::max(MAX_FRAME)).with_state(shared)
+}
+
+/// The games this server offers and what the lobby and the tables need of each (seat range,
+/// boards with titles, variants and options with labels, the default timer): docs/protocol.md.
+async fn kinds(State(shared): AppState) -> Response {
+    Json(serde_json::json!({ "v": protocol::VERSION, "kinds": shared.registry.infos() }))
+        .into_response()
 }
 
 /// The caller's guest identity: cookie, `Authorization: Bearer`, or `?token=`.

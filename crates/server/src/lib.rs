@@ -61,6 +61,9 @@ pub struct Config {
     pub max_bot_ms: u64,
     /// The most simulations a `search:N` bot may ask for (above: `bot_too_strong`).
     pub max_bot_simulations: u32,
+    /// Offer every registered game, the toy game included (`serve --all-games`); otherwise only
+    /// the public ones.
+    pub all_games: bool,
 }
 
 impl Default for Config {
@@ -78,6 +81,7 @@ impl Default for Config {
             threads: 0,
             max_bot_ms: 2000,
             max_bot_simulations: 100_000,
+            all_games: false,
         }
     }
 }
@@ -124,13 +128,14 @@ impl Shared {
         store: Arc<dyn Store>,
         shutdown: watch::Receiver<bool>,
     ) -> Arc<Shared> {
+        let registry = if config.all_games { Registry::everything() } else { Registry::standard() };
         Arc::new(Shared {
             bot_pool: Arc::new(Semaphore::new(config.bot_workers.max(1))),
             bot_grants: AtomicU64::new(0),
             bots_cancel: Arc::new(AtomicBool::new(false)),
             config,
             store,
-            registry: Registry::standard(),
+            registry,
             metrics: Default::default(),
             shutdown,
             rooms: Mutex::new(HashMap::new()),

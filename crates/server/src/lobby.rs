@@ -97,7 +97,7 @@ impl Shared {
         };
         let mut row = GameRow {
             id: random_hex(8)?,
-            game: kind.name.to_string(),
+            game: kind.name().to_string(),
             setup,
             seed,
             seats,

@@ -3,6 +3,7 @@
 //! `server::client`); and the timers on tokio's paused clock over an in-memory store (`paused`).
 
 mod fair;
+mod kinds;
 mod paused;
 mod play;
 mod secrecy;

@@ -1,7 +1,8 @@
 //! Random full races (9 bots, 2 laps, the `factory` track: motorised, mobile, bumpers).
-//! `cargo bench -p bumping-bots --bench races`
-use bumping_bots::tracks::{RandomRacer, shipped};
+//! `cargo bench -p games --bench races`
+use bumping_bots::tracks::shipped;
 use criterion::{Criterion, criterion_group, criterion_main};
+use games::random::RandomRacer;
 
 fn races(c: &mut Criterion<bench_cpu::CpuTime>) {
     let racer = RandomRacer::new(&shipped("factory").expect("shipped"), 9, 2);

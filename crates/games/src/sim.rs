@@ -1,10 +1,30 @@
-//! `robodrome sim`: many random games, a progress bar, and a summary.
+//! `robodrome sim`: many games with any mix of bots, and a summary (each game's own figures
+//! through its [`Tally`]).
 
-use bots::{BotSpec, HasBots};
+use crate::{Registered, SetupRequest};
+use bots::BotSpec;
 use engine::{Game, Rng, Seat, harness::next_seat, play_random};
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
+use serde_json::Value;
 use std::time::Instant;
+
+/// What a simulation is asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub setup: SetupRequest,
+    pub games: u64,
+    /// Game `i` uses seed `seed + i`.
+    pub seed: u64,
+    /// Bots by seat, cycled over the seats (none: every seat random).
+    pub bots: Vec<BotSpec>,
+}
+
+/// A finished simulation: the summary as JSON and as a short report.
+#[derive(Debug, Clone)]
+pub struct Report {
+    pub json: Value,
+    pub text: String,
+}
 
 /// What a simulation reports, whatever the game.
 #[derive(Serialize, Debug)]
@@ -29,43 +49,54 @@ pub struct Summary<S: Serialize> {
 pub trait Tally<G: Game>: Default + Serialize {
     fn event(&mut self, e: &G::Event);
     fn finished(&mut self, g: &G);
-    fn print(&self);
+    /// The figures as lines of text.
+    fn report(&self) -> String;
 }
 
-/// Play `games` games from `setup`, game `i` seeded with `seed + i`. Seat `s` is played by
+/// No figures beyond the common ones.
+#[derive(Default, Serialize)]
+pub struct NoTally {}
+
+impl<G: Game> Tally<G> for NoTally {
+    fn event(&mut self, _e: &G::Event) {}
+    fn finished(&mut self, _g: &G) {}
+    fn report(&self) -> String {
+        String::new()
+    }
+}
+
+pub(crate) fn run_erased<G: Registered>(
+    req: &Request,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Report, String> {
+    let setup = G::setup(&req.setup)?;
+    G::new(&setup, req.seed).map_err(|e| format!("this setup cannot start: {e}"))?;
+    let summary = run::<G>(&setup, req, G::action_cap(&req.setup), progress);
+    Ok(Report {
+        json: serde_json::to_value(&summary).map_err(|e| e.to_string())?,
+        text: text(&summary),
+    })
+}
+
+/// Play `req.games` games from `setup`, game `i` seeded with `seed + i`. Seat `s` is played by
 /// `bots[s mod len]`; with no bots (or only `random`) every seat plays random legal actions.
-pub fn run<G: HasBots, T: Tally<G>>(
+pub fn run<G: Registered>(
     setup: &G::Setup,
-    games: u64,
-    seed: u64,
-    bots: &[BotSpec],
-    show_progress: bool,
+    req: &Request,
     max_actions: usize,
-) -> Summary<T> {
+    progress: &(dyn Fn(u64) + Sync),
+) -> Summary<G::Tally> {
+    let bots = &req.bots;
     let all_random = bots.iter().all(|b| *b == BotSpec::Random);
-    let bar = if show_progress && games >= 2_000 {
-        let b = ProgressBar::new(games);
-        b.set_style(
-            ProgressStyle::with_template(
-                "{spinner} {msg} [{bar:40}] {pos}/{len} games ({per_sec}, {eta} left)",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        b.set_message(G::NAME);
-        b
-    } else {
-        ProgressBar::hidden()
-    };
-    let mut tally = T::default();
+    let mut tally = G::Tally::default();
     let mut wins: Vec<u64> = Vec::new();
     let mut actions = 0u64;
     let mut unfinished = 0u64;
     let mut events = Vec::with_capacity(1024);
     let started = Instant::now();
-    for i in 0..games {
-        let game_seed = seed.wrapping_add(i);
-        let mut g = G::new(setup, game_seed).expect("setup checked before the run");
+    for i in 0..req.games {
+        let game_seed = req.seed.wrapping_add(i);
+        let Ok(mut g) = G::new(setup, game_seed) else { continue };
         let mut rng = Rng::seeded(game_seed ^ 0x5eed);
         events.clear();
         actions += if all_random {
@@ -89,22 +120,22 @@ pub fn run<G: HasBots, T: Tally<G>>(
             None => unfinished += 1,
         }
         if i % 256 == 0 {
-            bar.set_position(i);
+            progress(i);
         }
     }
-    bar.finish_and_clear();
+    progress(req.games);
     let seconds = started.elapsed().as_secs_f64();
     Summary {
         game: G::NAME,
-        games,
-        seed,
+        games: req.games,
+        seed: req.seed,
         bots: if bots.is_empty() {
             vec!["random".into()]
         } else {
             bots.iter().map(|b| b.to_string()).collect()
         },
         seconds,
-        games_per_second: games as f64 / seconds.max(1e-9),
+        games_per_second: req.games as f64 / seconds.max(1e-9),
         actions,
         unfinished,
         wins_by_seat: wins,
@@ -113,7 +144,7 @@ pub fn run<G: HasBots, T: Tally<G>>(
 }
 
 /// Play a game to its end with one bot per seat (cycling through `specs`).
-fn play_bots<G: HasBots>(
+fn play_bots<G: Registered>(
     g: &mut G,
     specs: &[BotSpec],
     rng: &mut Rng,
@@ -136,10 +167,10 @@ fn play_bots<G: HasBots>(
     n
 }
 
-/// Print a summary as a short human-readable report.
-pub fn print<G: Game, T: Tally<G>>(s: &Summary<T>) {
-    println!(
-        "{} {} games (seed {}, bots {}) in {:.2} s: {:.0} games/s, {} actions",
+/// A summary as a short human-readable report.
+pub fn text<G: Game, T: Tally<G>>(s: &Summary<T>) -> String {
+    let mut out = format!(
+        "{} {} games (seed {}, bots {}) in {:.2} s: {:.0} games/s, {} actions\n",
         s.games,
         s.game,
         s.seed,
@@ -157,9 +188,10 @@ pub fn print<G: Game, T: Tally<G>>(s: &Summary<T>) {
             format!("{}: {} ({:.1}%)", Seat(i as u8), w, 100.0 * *w as f64 / total.max(1) as f64)
         })
         .collect();
-    println!("first places: {}", wins.join(", "));
+    out += &format!("first places: {}\n", wins.join(", "));
     if s.unfinished > 0 {
-        println!("{} games stopped unfinished at the action cap", s.unfinished);
+        out += &format!("{} games stopped unfinished at the action cap\n", s.unfinished);
     }
-    s.details.print();
+    out += &s.details.report();
+    out
 }

@@ -1,9 +1,10 @@
 //! Runs N random races (9 bots, 2 laps, `factory` or the track named second) for `perf stat`:
-//! `cargo build --release -p bumping-bots --example race_cpu && perf stat -e task-clock
+//! `cargo build --release -p games --example race_cpu && perf stat -e task-clock
 //! target/release/examples/race_cpu 2000 [track]`; divide the task-clock (CPU time, robust on a
 //! loaded machine) by N. The digest printed last fingerprints every race (rounds, actions,
 //! ranking): an optimisation that keeps the same races keeps the same digest.
-use bumping_bots::tracks::{RandomRacer, shipped};
+use bumping_bots::tracks::shipped;
+use games::random::RandomRacer;
 fn main() {
     let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1000);
     let track = std::env::args().nth(2).unwrap_or_else(|| "factory".into());

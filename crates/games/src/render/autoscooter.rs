@@ -1,7 +1,6 @@
-//! Pictures: the rink and the car chart as SVG text (pure string building, no I/O).
+//! Autoscooter's pictures: the rink and the car chart as SVG text (pure string building).
 
-use crate::board::BoardSpec;
-use crate::chart::{CHART, Letter};
+use autoscooter::{BoardSpec, CHART, Letter};
 use grid::{Hex, HexDir};
 use std::fmt::Write;
 
@@ -172,7 +171,7 @@ pub fn chart() -> String {
 mod tests {
     #[test]
     fn pictures_are_svg() {
-        let r = super::rink(&crate::BoardSpec::standard());
+        let r = super::rink(&autoscooter::BoardSpec::standard());
         assert!(r.starts_with("<svg") && r.ends_with("</svg>\n"));
         assert_eq!(r.matches("<polygon points").count() - 8, 38, "38 hexes + 8 start arrows");
         let c = super::chart();

@@ -1,5 +1,6 @@
-//! Prints how random races go on the shipped tracks: `cargo run -p bumping-bots --example race_stats`.
-use bumping_bots::tracks::{SHIPPED, random_race, shipped, validate};
+//! Prints how random races go on the shipped tracks: `cargo run -p games --example race_stats`.
+use bumping_bots::tracks::{SHIPPED, shipped, validate};
+use games::random::random_race;
 
 fn main() {
     for (name, _) in SHIPPED {

@@ -1,7 +1,7 @@
-//! SVG drawing of a course (pure: returns the document as a string).
+//! RoboRally's pictures: a course as SVG (pure: returns the document as a string).
 
-use crate::board::{Board, Cell, Course};
 use grid::{Sq, SqDir};
+use roborally::board::{Board, Cell, Course};
 use std::fmt::Write;
 
 const S: i32 = 40;
@@ -136,7 +136,7 @@ fn cell_svg(o: &mut String, at: Sq, cell: Cell) {
                 o,
                 r#"<text x="{cx}" y="{}" font-size="18" text-anchor="middle">{}</text>"#,
                 cy + 6,
-                if t == crate::board::Turn::Left { "↺" } else { "↻" }
+                if t == roborally::board::Turn::Left { "↺" } else { "↻" }
             );
         }
         Cell::Repair | Cell::RepairOption => {
@@ -158,7 +158,7 @@ fn escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::shipped_courses;
+    use roborally::board::shipped_courses;
 
     #[test]
     fn renders_every_shipped_course() {

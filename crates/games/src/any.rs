@@ -1,0 +1,97 @@
+//! The object-safe face of a running game, implemented once for every registered game: what
+//! the server holds (actions and views travel as JSON).
+
+use crate::Registered;
+use bots::{BotSpec, Stop};
+use engine::{Audience, Decision, Game, GameEvent, Observer, Rng, RuleError, Seat};
+use serde_json::Value;
+
+/// Why an action was refused (nothing changed).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ActError {
+    /// The JSON is not an action of this game.
+    BadAction(String),
+    /// The rules refused it: the game's stable code and message.
+    Rule { code: &'static str, message: String },
+}
+
+/// An accepted action: its canonical JSON (as stored) and the events it caused.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    pub action: Value,
+    pub events: Vec<(Audience, Value)>,
+}
+
+/// A running game of any kind.
+pub trait AnyGame: Send + Sync {
+    fn name(&self) -> &'static str;
+    fn seats(&self) -> usize;
+    fn decision(&self) -> Option<Decision>;
+    fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError>;
+    fn time_up(&mut self) -> Result<Vec<(Audience, Value)>, ActError>;
+    fn view_json(&self, observer: Observer) -> Value;
+    /// The same view as JSON text, serialised directly (no JSON value built on the way).
+    fn view_text(&self, observer: Observer) -> String;
+    fn outcome_json(&self) -> Option<Value>;
+    /// The game's static part (`Game::static_data`) as JSON text: sent once per connection,
+    /// never inside views.
+    fn static_text(&self) -> String;
+    /// A bot's action for `seat` (call it on a copy, off the game's task: it may be slow). The
+    /// bot stops thinking when `stop` says so and plays its best action found by then.
+    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value>;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+}
+
+fn events_json<E: GameEvent>(events: &[E]) -> Vec<(Audience, Value)> {
+    events.iter().map(|e| (e.audience(), serde_json::to_value(e).unwrap_or(Value::Null))).collect()
+}
+
+impl<G: Registered> AnyGame for G {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn seats(&self) -> usize {
+        Game::seats(self)
+    }
+    fn decision(&self) -> Option<Decision> {
+        Game::decision(self)
+    }
+    fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError> {
+        let action: G::Action = serde_json::from_value(action.clone())
+            .map_err(|e| ActError::BadAction(e.to_string()))?;
+        let mut events = Vec::new();
+        self.apply(seat, &action, &mut events)
+            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
+        let action = serde_json::to_value(&action).unwrap_or(Value::Null);
+        Ok(Applied { action, events: events_json(&events) })
+    }
+    fn time_up(&mut self) -> Result<Vec<(Audience, Value)>, ActError> {
+        let mut events = Vec::new();
+        Game::time_up(self, &mut events)
+            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
+        Ok(events_json(&events))
+    }
+    fn view_json(&self, observer: Observer) -> Value {
+        serde_json::to_value(self.view(observer)).unwrap_or(Value::Null)
+    }
+    fn view_text(&self, observer: Observer) -> String {
+        serde_json::to_string(&self.view(observer)).unwrap_or_else(|_| "null".into())
+    }
+    fn outcome_json(&self) -> Option<Value> {
+        self.outcome().map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
+    }
+    fn static_text(&self) -> String {
+        serde_json::to_string(&self.static_data()).unwrap_or_else(|_| "null".into())
+    }
+    fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value> {
+        if !Game::decision(self)?.owes(seat) {
+            return None;
+        }
+        let mut bot = G::bot(spec);
+        let a = bot.act_until(self, seat, rng, stop);
+        serde_json::to_value(a).ok()
+    }
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+}

@@ -1,0 +1,252 @@
+//! Autoscooter (AS-1 … AS-8) in the registry.
+
+use crate::sim::Tally;
+use crate::{BoardInfo, Choice, Info, Registered, SchemaError, SetupRequest, from_value};
+use autoscooter::{
+    Autoscooter, BoardSpec, CarSetup, CrashKind, Event, PlayerSetup, Setup, Variants,
+};
+use bots::{Bot, BotSpec, HasBots};
+use engine::{Game, Observer, Seat};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+impl Registered for Autoscooter {
+    type Tally = AutoscooterTally;
+
+    fn info() -> Info {
+        Info {
+            name: Self::NAME,
+            title: "Autoscooter",
+            min_players: *autoscooter::setup::PLAYERS.start(),
+            max_players: *autoscooter::setup::PLAYERS.end(),
+            board_noun: "board",
+            boards: BoardSpec::SHIPPED
+                .iter()
+                .map(|&id| BoardInfo { id: id.into(), title: board_title(id) })
+                .collect(),
+            default_board: BoardSpec::SHIPPED.first().map(|b| b.to_string()),
+            variants: vec![
+                Choice::new(
+                    "jolting",
+                    "Jolting (AS-7.2)",
+                    "A car rammed from behind is jolted one hex forward.",
+                ),
+                Choice::new(
+                    "wild_car",
+                    "Wild car (AS-7.1)",
+                    "A car of nobody that every player steers.",
+                ),
+                Choice::new(
+                    "colour_scoring",
+                    "Colour scoring (AS-7.3)",
+                    "Score = chits × colours held.",
+                ),
+                Choice::new(
+                    "per_car_scoring",
+                    "Per-car scoring (AS-7.4)",
+                    "With colour scoring: each car scores on its own.",
+                ),
+            ],
+            options: vec![Choice::new("beginners", "Beginners (3 cars each for 2 players)", "")],
+            default_timer_secs: None,
+            public: true,
+            rules_crate: "autoscooter",
+            conformance_prefix: Some("as-"),
+            sim_players: *autoscooter::setup::PLAYERS.end(),
+            sim_games: 1000,
+        }
+    }
+
+    fn setup(req: &SetupRequest) -> Result<Setup, String> {
+        let variants: Variants = crate::variants(req)?;
+        let beginners = req.option("beginners").and_then(Value::as_bool).unwrap_or(false);
+        let mut setup = Setup::standard(req.players, beginners, variants)?;
+        if let Some(b) = &req.board {
+            setup.board = BoardSpec::named(b).ok_or_else(|| format!("unknown board {b:?}"))?;
+        }
+        Ok(setup)
+    }
+
+    fn action_cap(_req: &SetupRequest) -> usize {
+        100_000
+    }
+
+    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
+        <Self as HasBots>::bot(spec)
+    }
+
+    fn scenario_setup(
+        board: &Value,
+        setup: &Value,
+        variants: &Value,
+    ) -> Result<Setup, SchemaError> {
+        let board = match board {
+            Value::String(name) => BoardSpec::named(name).ok_or_else(|| {
+                SchemaError::at(
+                    "board",
+                    format!(
+                        "no shipped board {name:?} (shipped: {})",
+                        BoardSpec::SHIPPED.join(", ")
+                    ),
+                )
+            })?,
+            Value::Null => BoardSpec::standard(),
+            v => from_value(v, "board")?,
+        };
+        let variants: Variants = match variants {
+            Value::Null => Variants::default(),
+            v => from_value(v, "variants")?,
+        };
+        let s: SetupFile = match setup {
+            Value::Null => {
+                return Err(SchemaError::at("setup", "missing field (players, cars, round)"));
+            }
+            v => from_value(v, "setup")?,
+        };
+        Ok(Setup {
+            board,
+            players: s.players,
+            cars: s.cars,
+            round: s.round,
+            box_chits: s.box_chits,
+            variants,
+        })
+    }
+
+    fn scenario_round(&self) -> u32 {
+        self.round() as u32
+    }
+
+    fn scenario_phase(&self) -> &'static str {
+        self.phase()
+    }
+
+    fn scenario_state(&self) -> Value {
+        serde_json::to_value(self.view(Observer::Omniscient)).expect("views serialise")
+    }
+
+    fn render(name: &str, file: Option<&str>) -> Result<String, String> {
+        match (name, file) {
+            ("chart", None) => Ok(crate::render::autoscooter::chart()),
+            (_, Some(t)) => {
+                let spec =
+                    serde_json::from_str::<BoardSpec>(t).map_err(|e| format!("{name}: {e}"))?;
+                autoscooter::Board::new(&spec).map_err(|p| format!("{name}: {}", p.join("; ")))?;
+                Ok(crate::render::autoscooter::rink(&spec))
+            }
+            (n, None) => match BoardSpec::named(n) {
+                Some(spec) => Ok(crate::render::autoscooter::rink(&spec)),
+                None => {
+                    Err(format!("no shipped Autoscooter board {n:?} (see `robodrome board list`)"))
+                }
+            },
+        }
+    }
+
+    fn bench() -> Result<crate::Bench, String> {
+        let setup = Setup::standard(8, false, Variants::default())?;
+        let start = Autoscooter::new(&setup, 1).map_err(|e| e.to_string())?;
+        let mut rng = engine::Rng::seeded(1);
+        let mut events = Vec::with_capacity(512);
+        Ok((
+            "autoscooter, 8 cars, standard rink".into(),
+            Box::new(move |_| {
+                let mut g = start.clone();
+                events.clear();
+                engine::play_random(&mut g, &mut rng, &mut events, 100_000) as u64
+            }),
+        ))
+    }
+
+    fn extra_pictures() -> &'static [&'static str] {
+        &["chart"]
+    }
+}
+
+fn board_title(id: &str) -> String {
+    match BoardSpec::named(id).and_then(|s| autoscooter::Board::new(&s).ok()) {
+        Some(b) if id == "standard" => format!("Standard rink ({} hexes)", b.len()),
+        _ => id.to_string(),
+    }
+}
+
+/// The `setup` object of an Autoscooter scenario (AS-8).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetupFile {
+    players: Vec<PlayerSetup>,
+    #[serde(default)]
+    cars: Vec<CarSetup>,
+    #[serde(default = "one")]
+    round: u8,
+    #[serde(default, rename = "box")]
+    box_chits: Option<u32>,
+}
+
+fn one() -> u8 {
+    1
+}
+
+#[derive(Default, Serialize)]
+pub struct AutoscooterTally {
+    /// Crashes by type (AS-5.5), over all games.
+    pub crashes: BTreeMap<&'static str, u64>,
+    /// Jolts (AS-7.2) and letters turned straight (AS-4.2).
+    pub jolts: u64,
+    pub letters_converted: u64,
+    /// Average chits per player at the end, and of the winner.
+    pub average_chits: f64,
+    pub average_winning_chits: f64,
+    #[serde(skip)]
+    chits_sum: u64,
+    #[serde(skip)]
+    players: u64,
+    #[serde(skip)]
+    winning_sum: u64,
+    #[serde(skip)]
+    games: u64,
+}
+
+impl Tally<Autoscooter> for AutoscooterTally {
+    fn event(&mut self, e: &Event) {
+        match e {
+            Event::Crash { kind, .. } => *self.crashes.entry(kind.name()).or_default() += 1,
+            Event::Jolted { .. } => self.jolts += 1,
+            Event::LetterConverted { .. } => self.letters_converted += 1,
+            _ => {}
+        }
+    }
+    fn finished(&mut self, g: &Autoscooter) {
+        for s in 0..g.seats() {
+            self.chits_sum += g.chits(Seat(s as u8)).total() as u64;
+        }
+        self.players += g.seats() as u64;
+        if let Some(o) = g.outcome()
+            && let Some(w) = o.winners().first()
+        {
+            self.winning_sum += g.chits(*w).total() as u64;
+        }
+        self.games += 1;
+        self.average_chits = self.chits_sum as f64 / self.players.max(1) as f64;
+        self.average_winning_chits = self.winning_sum as f64 / self.games.max(1) as f64;
+    }
+    fn report(&self) -> String {
+        let mut out = format!(
+            "average chits per player at the end: {:.2} (winner: {:.2})\n",
+            self.average_chits, self.average_winning_chits
+        );
+        let per_game = |n: u64| n as f64 / self.games.max(1) as f64;
+        let mut line = Vec::new();
+        for k in CrashKind::ALL {
+            let n = self.crashes.get(k.name()).copied().unwrap_or(0);
+            line.push(format!("{} {} ({:.2}/game)", k.name(), n, per_game(n)));
+        }
+        out += &format!("crashes: {}\n", line.join(", "));
+        out += &format!(
+            "jolts: {}, letters turned straight (AS-4.2): {}\n",
+            self.jolts, self.letters_converted
+        );
+        out
+    }
+}

@@ -1,0 +1,201 @@
+//! Bumping Bots (BB-1 … BB-13) in the registry.
+
+use crate::sim::Tally;
+use crate::{BoardInfo, Choice, Info, Registered, SchemaError, SetupRequest, from_value};
+use bots::{Bot, BotSpec, HasBots};
+use bumping_bots::setup::{DEFAULT_TRACK, LAPS, PLAYERS, ScenarioSetup};
+use bumping_bots::track::{Board, BoardSpec};
+use bumping_bots::tracks::{SHIPPED, load, shipped};
+use bumping_bots::{BumpingBots, Setup, Variants};
+use engine::{Game, Observer};
+use serde::Serialize;
+use serde_json::Value;
+
+impl Registered for BumpingBots {
+    type Tally = BumpingBotsTally;
+
+    fn info() -> Info {
+        Info {
+            name: Self::NAME,
+            title: "Bumping Bots",
+            min_players: *PLAYERS.start(),
+            max_players: *PLAYERS.end(),
+            board_noun: "track",
+            boards: SHIPPED
+                .iter()
+                .map(|(id, _)| BoardInfo { id: id.to_string(), title: capitalised(id) })
+                .collect(),
+            default_board: Some(DEFAULT_TRACK.into()),
+            variants: vec![Choice::new(
+                "choose_cards",
+                "Choose tuning cards",
+                "Players pick their tuning cards instead of drawing them",
+            )],
+            options: vec![Choice {
+                key: "laps",
+                title: "Short race (1 lap)",
+                help: "One lap instead of the track's own number of laps",
+                value: Some(Value::from(*LAPS.start())),
+            }],
+            default_timer_secs: None,
+            public: true,
+            rules_crate: "bumping-bots",
+            conformance_prefix: Some("bb-"),
+            sim_players: *PLAYERS.end(),
+            sim_games: 100,
+        }
+    }
+
+    fn setup(req: &SetupRequest) -> Result<Setup, String> {
+        let name = req.board.clone().unwrap_or_else(|| DEFAULT_TRACK.into());
+        let mut track = shipped(&name).ok_or_else(|| format!("no shipped track {name:?}"))?;
+        if let Some(l) = req.option("laps") {
+            match l.as_u64() {
+                Some(l) if l <= u64::from(u8::MAX) && LAPS.contains(&(l as u8)) => {
+                    track.laps = l as u8
+                }
+                _ => {
+                    return Err(format!(
+                        "a race is {} to {} laps, not {l}",
+                        LAPS.start(),
+                        LAPS.end()
+                    ));
+                }
+            }
+        }
+        let mut setup = Setup::race(track, req.players as u8);
+        setup.variants = crate::variants(req)?;
+        Ok(setup)
+    }
+
+    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
+        <Self as HasBots>::bot(spec)
+    }
+
+    fn scenario_setup(
+        board: &Value,
+        setup: &Value,
+        variants: &Value,
+    ) -> Result<Self::Setup, SchemaError> {
+        let spec = board_spec(board)?;
+        let variants: Variants = match variants {
+            Value::Null => Variants::default(),
+            v => from_value(v, "variants")?,
+        };
+        let setup: ScenarioSetup = match setup {
+            Value::Null => ScenarioSetup::default(),
+            v => from_value(v, "setup")?,
+        };
+        setup
+            .into_setup(spec, variants)
+            .map_err(|(path, msg)| SchemaError::at(format!("setup.{path}"), msg))
+    }
+
+    fn scenario_round(&self) -> u32 {
+        self.round()
+    }
+
+    fn scenario_phase(&self) -> &'static str {
+        self.phase_name()
+    }
+
+    fn scenario_state(&self) -> Value {
+        serde_json::to_value(engine::Game::view(self, Observer::Omniscient))
+            .expect("the view serialises")
+    }
+
+    fn bench() -> Result<crate::Bench, String> {
+        let track = shipped("factory").ok_or("factory is shipped")?;
+        let racer = crate::random::RandomRacer::new(&track, 9, 2);
+        Ok((
+            "bumping-bots, 9 bots, 2 laps, factory".into(),
+            Box::new(move |i| racer.race(i).actions as u64),
+        ))
+    }
+
+    fn render(name: &str, file: Option<&str>) -> Result<String, String> {
+        match file {
+            Some(t) => match load(t) {
+                Ok(spec) => Ok(crate::render::bumping_bots::render_svg(&spec)),
+                Err(e) => Err(format!("{name}: {e}")),
+            },
+            None => match shipped(name) {
+                Some(t) => Ok(crate::render::bumping_bots::render_svg(&t)),
+                None => Err(format!(
+                    "no shipped Bumping Bots track {name:?} (see `robodrome board list`)"
+                )),
+            },
+        }
+    }
+}
+
+fn capitalised(id: &str) -> String {
+    let mut c = id.chars();
+    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// BB-13: `board` is an inline board or a shipped track's name.
+fn board_spec(board: &Value) -> Result<BoardSpec, SchemaError> {
+    match board {
+        Value::String(name) => shipped(name).ok_or_else(|| {
+            let names: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
+            SchemaError::at(
+                "board",
+                format!("no shipped track {name:?} (tracks: {})", names.join(", ")),
+            )
+        }),
+        Value::Object(_) => {
+            let spec: BoardSpec = from_value(board, "board")?;
+            // BB-13: an inline board gives progress and lane for every cell.
+            Board::build(&spec)
+                .map_err(|p| SchemaError::at(format!("board.{}", p[0].0), p[0].1.clone()))?;
+            Ok(spec)
+        }
+        Value::Null => {
+            Err(SchemaError::at("board", "missing field (an inline board or a track name)"))
+        }
+        _ => Err(SchemaError::at(
+            "board",
+            "expected an inline board (object) or a track name (string)",
+        )),
+    }
+}
+
+#[derive(Default, Serialize)]
+pub struct BumpingBotsTally {
+    pub races: u64,
+    pub average_rounds: f64,
+    /// Championship points by seat over all races (BB-11.1).
+    pub points: Vec<i64>,
+    #[serde(skip)]
+    rounds: u64,
+}
+
+impl Tally<BumpingBots> for BumpingBotsTally {
+    fn event(&mut self, _e: &bumping_bots::Event) {}
+    fn finished(&mut self, g: &BumpingBots) {
+        self.races += 1;
+        self.rounds += g.round() as u64;
+        self.average_rounds = self.rounds as f64 / self.races as f64;
+        if self.points.len() < g.seats() {
+            self.points.resize(g.seats(), 0);
+        }
+        if let Some(o) = g.outcome() {
+            let mut place = 0;
+            for group in &o.ranking {
+                for s in group {
+                    self.points[s.index()] +=
+                        bumping_bots::championship::points_for(place + 1, g.seats()) as i64;
+                }
+                place += group.len();
+            }
+        }
+    }
+    fn report(&self) -> String {
+        let mut out = format!("average rounds per race: {:.1}\n", self.average_rounds);
+        let pts: Vec<String> =
+            self.points.iter().enumerate().map(|(i, p)| format!("seat {i}: {p}")).collect();
+        out += &format!("championship points (BB-11.1): {}\n", pts.join(", "));
+        out
+    }
+}

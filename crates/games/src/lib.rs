@@ -1,0 +1,436 @@
+//! The registry of Robodrome's games: every game registers here ONCE, and every dispatcher
+//! (the scenario runner, the server, the command line's `scenario`, `sim`, `tournament` and
+//! `board`, the architecture test) reads it instead of naming games itself.
+//!
+//! A game registers by implementing [`Registered`] (one module per game here: what the lobby
+//! shows, how a setup is built from a lobby request or the command line, the scenario file
+//! adapter, the simulation tally, its pictures and its bots) and by one line in [`all`].
+//!
+//! This crate decides no rule: seat ranges, lap limits and default boards are the game
+//! crates' constants, and every setup is checked by starting a game.
+
+mod any;
+mod autoscooter;
+mod bumping_bots;
+pub mod duel;
+pub mod random;
+pub mod render;
+mod roborally;
+pub mod scenario;
+pub mod sim;
+mod toy;
+
+pub use any::{ActError, AnyGame, Applied};
+pub use scenario::{SchemaError, from_value};
+
+use bots::{Bot, BotSpec};
+use engine::{Game, Seat};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// Every game Robodrome has, one line each. The order is the order of listings.
+pub fn all() -> Vec<Kind> {
+    vec![
+        Kind::of::<::autoscooter::Autoscooter>(),
+        Kind::of::<::roborally::RoboRally>(),
+        Kind::of::<::bumping_bots::BumpingBots>(),
+        Kind::of::<::toy::Rps>(),
+    ]
+}
+
+/// What a lobby request or the command line asks for, as a game's setup builder sees it.
+#[derive(Debug, Clone, Default)]
+pub struct SetupRequest {
+    pub players: usize,
+    /// A shipped board's id; `None` for the game's default.
+    pub board: Option<String>,
+    /// The optional rules switched on, as a JSON object (`{"jolting": true}`).
+    pub variants: Option<Value>,
+    /// Other choices (`{"beginners": true}`, `{"laps": 1}`).
+    pub options: Option<Value>,
+}
+
+impl SetupRequest {
+    /// An option's value, if given.
+    pub fn option(&self, key: &str) -> Option<&Value> {
+        self.options.as_ref().and_then(|o| o.get(key))
+    }
+}
+
+/// A shipped board, course or track.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct BoardInfo {
+    pub id: String,
+    pub title: String,
+}
+
+/// A variant or an option as the lobby offers it: a check box.
+#[derive(Serialize, Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub key: &'static str,
+    /// The player-facing label.
+    pub title: &'static str,
+    /// A longer explanation (a tooltip).
+    #[serde(skip_serializing_if = "str::is_empty")]
+    pub help: &'static str,
+    /// For an option: the value sent when it is ticked (`true` when absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+}
+
+impl Choice {
+    pub const fn new(key: &'static str, title: &'static str, help: &'static str) -> Choice {
+        Choice { key, title, help, value: None }
+    }
+}
+
+/// What the lobby and the tables need to know of a game (served by `GET /api/kinds`).
+#[derive(Serialize, Clone, Debug)]
+pub struct Info {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub min_players: usize,
+    pub max_players: usize,
+    /// What the game calls its board: `rink`, `course`, `track`.
+    pub board_noun: &'static str,
+    pub boards: Vec<BoardInfo>,
+    pub default_board: Option<String>,
+    pub variants: Vec<Choice>,
+    pub options: Vec<Choice>,
+    /// The planning timer the lobby proposes, in seconds (`None`: off).
+    pub default_timer_secs: Option<u32>,
+    /// Offered in the lobby of a normal `robodrome serve` (the toy game is not).
+    #[serde(skip)]
+    pub public: bool,
+    /// The rules crate (checked by the architecture test).
+    #[serde(skip)]
+    pub rules_crate: &'static str,
+    /// The prefix of the game's shared conformance examples (`as-`), if it has any.
+    #[serde(skip)]
+    pub conformance_prefix: Option<&'static str>,
+    /// `robodrome sim` defaults: players and games.
+    #[serde(skip)]
+    pub sim_players: usize,
+    #[serde(skip)]
+    pub sim_games: u64,
+}
+
+/// A game as the registry knows it. Implemented once per game, in this crate.
+pub trait Registered: Game {
+    /// The game's figures for `robodrome sim`.
+    type Tally: sim::Tally<Self>;
+    fn info() -> Info;
+    /// The setup of a new game from a lobby request or the command line. Players, board and
+    /// variant names are already checked against [`Registered::info`].
+    fn setup(req: &SetupRequest) -> Result<Self::Setup, String>;
+    /// The most actions a simulated game may take before it is stopped.
+    fn action_cap(_req: &SetupRequest) -> usize {
+        1_000_000
+    }
+    /// A bot of the given strength.
+    fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>>;
+    /// Scenario files: the game's setup from the file's `board`, `setup` and `variants`.
+    fn scenario_setup(
+        board: &Value,
+        setup: &Value,
+        variants: &Value,
+    ) -> Result<Self::Setup, SchemaError>;
+    /// The round number printed as `round`.
+    fn scenario_round(&self) -> u32;
+    /// The phase printed as `phase` (`"over"` when the game has ended).
+    fn scenario_phase(&self) -> &'static str;
+    /// The `state` object (omniscient).
+    fn scenario_state(&self) -> Value;
+    /// A picture (SVG) of a shipped board by name, or of a board file's text.
+    fn render(name: &str, _file: Option<&str>) -> Result<String, String> {
+        Err(format!("{} has no pictures (asked for {name:?})", Self::NAME))
+    }
+    /// `robodrome bench`: a label and a function that plays random game number `i` and returns
+    /// its number of actions. By default: the `sim` defaults, random actions to the end.
+    fn bench() -> Result<Bench, String> {
+        let info = Self::info();
+        let req = SetupRequest { players: info.sim_players, ..Default::default() };
+        let setup = Self::setup(&req)?;
+        let start = Self::new(&setup, 1).map_err(|e| e.to_string())?;
+        let cap = Self::action_cap(&req);
+        let mut rng = engine::Rng::seeded(1);
+        let mut events = Vec::with_capacity(512);
+        let label = match &info.default_board {
+            Some(b) => format!("{}, {} players, {b}", Self::NAME, info.sim_players),
+            None => format!("{}, {} players", Self::NAME, info.sim_players),
+        };
+        Ok((
+            label,
+            Box::new(move |_| {
+                let mut g = start.clone();
+                events.clear();
+                engine::play_random(&mut g, &mut rng, &mut events, cap) as u64
+            }),
+        ))
+    }
+    /// Further pictures `board render` draws besides the boards (Autoscooter's `chart`).
+    fn extra_pictures() -> &'static [&'static str] {
+        &[]
+    }
+}
+
+type SetupFn = fn(&SetupRequest) -> Result<Value, String>;
+type StartFn = fn(&Value, u64) -> Result<Box<dyn AnyGame>, String>;
+type ScenarioFn = fn(&Map<String, Value>, Option<Seat>) -> Result<scenario::Outcome, SchemaError>;
+type SimFn = fn(&sim::Request, &(dyn Fn(u64) + Sync)) -> Result<sim::Report, String>;
+type DuelFn = fn(&Value, u64, &BotSpec, &BotSpec, u8) -> Result<duel::GameResult, String>;
+type RenderFn = fn(&str, Option<&str>) -> Result<String, String>;
+/// A measurement's label and a function playing game `i` (returns its number of actions).
+pub type Bench = (String, Box<dyn FnMut(u64) -> u64>);
+
+/// One registered game, its type erased.
+pub struct Kind {
+    pub info: Info,
+    setup: SetupFn,
+    start: StartFn,
+    scenario: ScenarioFn,
+    sim: SimFn,
+    duel: DuelFn,
+    render: RenderFn,
+    extra_pictures: fn() -> &'static [&'static str],
+    bench: fn() -> Result<Bench, String>,
+}
+
+impl std::fmt::Debug for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kind").field("name", &self.info.name).finish_non_exhaustive()
+    }
+}
+
+impl Kind {
+    pub fn of<G: Registered>() -> Kind {
+        Kind {
+            info: G::info(),
+            setup: setup_json::<G>,
+            start: start_json::<G>,
+            scenario: scenario::run_game::<G>,
+            sim: sim::run_erased::<G>,
+            duel: duel::play_json::<G>,
+            render: G::render,
+            extra_pictures: G::extra_pictures,
+            bench: G::bench,
+        }
+    }
+    pub fn name(&self) -> &'static str {
+        self.info.name
+    }
+    /// The setup JSON of a new game (checked by starting a game, so a bad request fails here
+    /// and not at the start).
+    pub fn make_setup(&self, req: &SetupRequest) -> Result<Value, String> {
+        check_request(&self.info, req)?;
+        let setup = (self.setup)(req)?;
+        (self.start)(&setup, 0)?;
+        Ok(setup)
+    }
+    /// Start a game from a stored setup JSON and seed.
+    pub fn start(&self, setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {
+        (self.start)(setup, seed)
+    }
+    /// Play a scenario file (its top-level object), optionally printing a seat's view.
+    pub fn scenario(
+        &self,
+        top: &Map<String, Value>,
+        view: Option<Seat>,
+    ) -> Result<scenario::Outcome, SchemaError> {
+        (self.scenario)(top, view)
+    }
+    /// `robodrome sim`: many games, `progress` called with the number played so far.
+    pub fn sim(
+        &self,
+        req: &sim::Request,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<sim::Report, String> {
+        check_request(&self.info, &req.setup)?;
+        (self.sim)(req, progress)
+    }
+    /// One two-bot game from a setup made by [`Kind::make_setup`]: bot `a` in seat `a_seat`.
+    pub fn duel(
+        &self,
+        setup: &Value,
+        seed: u64,
+        a: &BotSpec,
+        b: &BotSpec,
+        a_seat: u8,
+    ) -> Result<duel::GameResult, String> {
+        (self.duel)(setup, seed, a, b, a_seat)
+    }
+    /// A picture of a shipped board (or of `extra_pictures`), or of a board file's text.
+    pub fn render(&self, name: &str, file: Option<&str>) -> Result<String, String> {
+        (self.render)(name, file)
+    }
+    pub fn extra_pictures(&self) -> &'static [&'static str] {
+        (self.extra_pictures)()
+    }
+    /// What `robodrome bench` measures for this game.
+    pub fn bench(&self) -> Result<Bench, String> {
+        (self.bench)()
+    }
+}
+
+/// Players, board and variant names against what the game registered.
+fn check_request(info: &Info, req: &SetupRequest) -> Result<(), String> {
+    if !(info.min_players..=info.max_players).contains(&req.players) {
+        return Err(format!(
+            "{} is for {} to {} players, not {}",
+            info.title, info.min_players, info.max_players, req.players
+        ));
+    }
+    if let Some(b) = &req.board
+        && !info.boards.iter().any(|x| x.id == *b)
+    {
+        let ids: Vec<&str> = info.boards.iter().map(|x| x.id.as_str()).collect();
+        return Err(format!(
+            "no shipped {} {b:?} (shipped: {})",
+            info.board_noun,
+            if ids.is_empty() { "none".to_string() } else { ids.join(", ") }
+        ));
+    }
+    match &req.variants {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(m)) => {
+            for k in m.keys() {
+                if !info.variants.iter().any(|v| v.key == k) {
+                    let known: Vec<&str> = info.variants.iter().map(|v| v.key).collect();
+                    return Err(format!(
+                        "unknown {} variant {k:?} (known: {})",
+                        info.title,
+                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                    ));
+                }
+            }
+        }
+        Some(_) => return Err("variants: expected an object".into()),
+    }
+    Ok(())
+}
+
+fn setup_json<G: Registered>(req: &SetupRequest) -> Result<Value, String> {
+    let s = G::setup(req)?;
+    serde_json::to_value(&s).map_err(|e| e.to_string())
+}
+
+fn start_json<G: Registered>(setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {
+    let s: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
+    let g = G::new(&s, seed).map_err(|e| e.to_string())?;
+    Ok(Box::new(g))
+}
+
+/// The variants of a request as the game's type (its defaults when absent).
+pub(crate) fn variants<T: serde::de::DeserializeOwned + Default>(
+    req: &SetupRequest,
+) -> Result<T, String> {
+    match &req.variants {
+        None | Some(Value::Null) => Ok(T::default()),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|e| format!("variants: {e}")),
+    }
+}
+
+/// A set of registered games, by name.
+#[derive(Debug)]
+pub struct Registry(Vec<Kind>);
+
+impl Registry {
+    /// Every registered game, the toy game included (the command line, tests).
+    pub fn everything() -> &'static Registry {
+        static ALL: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+        ALL.get_or_init(|| Registry(all()))
+    }
+    /// The games a normal `robodrome serve` offers: the public ones.
+    pub fn public() -> &'static Registry {
+        static PUBLIC: std::sync::OnceLock<Registry> = std::sync::OnceLock::new();
+        PUBLIC.get_or_init(|| Registry(all().into_iter().filter(|k| k.info.public).collect()))
+    }
+    pub fn get(&self, name: &str) -> Option<&Kind> {
+        self.0.iter().find(|k| k.info.name == name)
+    }
+    /// The names, in registration order.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.0.iter().map(|k| k.info.name).collect()
+    }
+    pub fn kinds(&self) -> impl Iterator<Item = &Kind> {
+        self.0.iter()
+    }
+    /// "unknown game "x" (known: a, b, c)".
+    pub fn unknown(&self, name: &str) -> String {
+        format!("unknown game {name:?} (known: {})", self.names().join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_match_the_engines() {
+        let r = Registry::everything();
+        let mut names = r.names();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), r.names().len());
+        assert_eq!(r.names(), ["autoscooter", "roborally", "bumping-bots", "rps"]);
+        assert!(Registry::public().get("rps").is_none());
+    }
+
+    #[test]
+    fn every_game_starts_from_its_defaults_and_every_shipped_board() {
+        for k in Registry::everything().kinds() {
+            let i = &k.info;
+            assert!(i.min_players >= 1 && i.min_players <= i.max_players, "{}", i.name);
+            if let Some(d) = &i.default_board {
+                assert!(i.boards.iter().any(|b| b.id == *d), "{}: default {d}", i.name);
+            }
+            for n in [i.min_players, i.max_players] {
+                let req = SetupRequest { players: n, ..Default::default() };
+                k.make_setup(&req).unwrap_or_else(|e| panic!("{}: {n}: {e}", i.name));
+            }
+            for b in &i.boards {
+                let req = SetupRequest {
+                    players: i.min_players,
+                    board: Some(b.id.clone()),
+                    ..Default::default()
+                };
+                k.make_setup(&req).unwrap_or_else(|e| panic!("{}: {}: {e}", i.name, b.id));
+                assert!(k.render(&b.id, None).unwrap().starts_with("<svg"), "{}", b.id);
+            }
+            // Every variant at once is a game the rules accept (some need others: AS-7.4
+            // needs AS-7.3; the wild car needs a car of nobody: three players).
+            let all: serde_json::Map<String, Value> =
+                i.variants.iter().map(|v| (v.key.to_string(), Value::Bool(true))).collect();
+            let req = SetupRequest {
+                players: 3.clamp(i.min_players, i.max_players),
+                variants: Some(Value::Object(all)),
+                ..Default::default()
+            };
+            k.make_setup(&req).unwrap_or_else(|e| panic!("{}: all variants: {e}", i.name));
+        }
+    }
+
+    #[test]
+    fn requests_outside_the_registered_ranges_are_refused() {
+        let r = Registry::everything();
+        for k in r.kinds() {
+            let i = &k.info;
+            let few = SetupRequest { players: i.min_players - 1, ..Default::default() };
+            assert!(k.make_setup(&few).unwrap_err().contains("players"), "{}", i.name);
+            let many = SetupRequest { players: i.max_players + 1, ..Default::default() };
+            assert!(k.make_setup(&many).is_err(), "{}", i.name);
+            let board = SetupRequest {
+                players: i.min_players,
+                board: Some("atlantis".into()),
+                ..Default::default()
+            };
+            assert!(k.make_setup(&board).unwrap_err().contains("no shipped"), "{}", i.name);
+            let variant = SetupRequest {
+                players: i.min_players,
+                variants: Some(serde_json::json!({"turbo": true})),
+                ..Default::default()
+            };
+            assert!(k.make_setup(&variant).unwrap_err().contains("unknown"), "{}", i.name);
+        }
+    }
+}

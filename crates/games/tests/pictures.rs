@@ -1,0 +1,59 @@
+//! The pictures moved out of the rules crates unchanged: every shipped board and the car chart
+//! drawn through the registry equal, byte for byte, the copies in docs/ (drawn by the rules
+//! crates' renderers before the move; also checked with `robodrome board render` before and
+//! after, see the commit).
+
+use games::Registry;
+use std::path::Path;
+
+/// Where docs keep each picture (drawn by the rules crates' renderers before they moved).
+fn doc_file(game: &str, name: &str) -> String {
+    match (game, name) {
+        ("autoscooter", "standard") => "autoscooter-rink.svg".into(),
+        ("autoscooter", "chart") => "autoscooter-chart.svg".into(),
+        _ => format!("pictures/{game}-{name}.svg"),
+    }
+}
+
+#[test]
+fn every_shipped_picture_is_byte_identical_to_the_docs_copy() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+    let mut compared = 0;
+    for kind in Registry::public().kinds() {
+        let boards = kind.info.boards.iter().map(|b| b.id.as_str());
+        for name in boards.chain(kind.extra_pictures().iter().copied()) {
+            let file = dir.join(doc_file(kind.name(), name));
+            let want = std::fs::read_to_string(&file)
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let got = kind.render(name, None).unwrap();
+            assert!(got == want, "{} {name} differs from {}", kind.name(), file.display());
+            compared += 1;
+        }
+    }
+    // 1 rink + the chart, 4 courses, 3 tracks.
+    assert_eq!(compared, 9);
+}
+
+#[test]
+fn a_board_file_is_drawn_like_the_shipped_board_it_copies() {
+    let r = Registry::everything();
+    let rr = r.get("roborally").unwrap();
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../roborally/courses/dizzy-dash.txt"),
+    )
+    .unwrap();
+    assert_eq!(
+        rr.render("dizzy-dash.txt", Some(&text)).unwrap(),
+        rr.render("dizzy-dash", None).unwrap()
+    );
+    assert!(rr.render("atlantis", None).unwrap_err().contains("no shipped RoboRally course"));
+    assert!(r.get("rps").unwrap().render("anything", None).is_err());
+}
+
+#[test]
+fn a_track_svg_draws_every_cell() {
+    let t = bumping_bots::tracks::shipped("factory").unwrap();
+    let svg = games::render::bumping_bots::render_svg(&t);
+    assert!(svg.starts_with("<svg"));
+    assert_eq!(svg.matches("<polygon").count(), t.cells.len());
+}

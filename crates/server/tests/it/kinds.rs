@@ -1,0 +1,122 @@
+//! `GET /api/kinds` serves what the lobby needs of every game, from the registry; the toy game
+//! is offered only with `all_games` (`serve --all-games`) and then plays like any other game.
+
+use crate::support::{Client, guest, http, start_server};
+use protocol::{ClientMsg, ServerMsg};
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kinds_are_served_and_the_toy_game_is_not_offered_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |_| {}).await;
+    let addr = server.addr;
+    let (status, k) = http(addr, "GET", "/api/kinds", None, None).await;
+    assert_eq!(status, 200, "{k}");
+    assert_eq!(k["v"], 1);
+    let kinds = k["kinds"].as_array().unwrap();
+    let names: Vec<&str> = kinds.iter().map(|k| k["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["autoscooter", "roborally", "bumping-bots"]);
+    for (got, kind) in kinds.iter().zip(games::Registry::public().kinds()) {
+        let i = &kind.info;
+        assert_eq!(got["title"], i.title);
+        assert_eq!(
+            (got["min_players"].as_u64(), got["max_players"].as_u64()),
+            (Some(i.min_players as u64), Some(i.max_players as u64))
+        );
+        let boards: Vec<&str> =
+            got["boards"].as_array().unwrap().iter().map(|b| b["id"].as_str().unwrap()).collect();
+        assert_eq!(boards, i.boards.iter().map(|b| b.id.as_str()).collect::<Vec<_>>());
+        assert!(got["boards"].as_array().unwrap().iter().all(|b| b["title"].is_string()));
+        let variants: Vec<&str> = got["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v["key"].as_str().unwrap())
+            .collect();
+        assert_eq!(variants, i.variants.iter().map(|v| v.key).collect::<Vec<_>>());
+        assert!(got.get("public").is_none() && got.get("rules_crate").is_none(), "{got}");
+    }
+    // The rules' own figures reach the lobby (RoboRally: 2 to 8 robots; Bumping Bots: up to 9).
+    assert_eq!(kinds[1]["max_players"], 8);
+    assert_eq!(kinds[2]["max_players"], 9);
+    assert_eq!(kinds[2]["default_board"], "oval");
+    let token = guest(addr, "Ann").await;
+    let (status, e) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&token),
+        Some(json!({"game": "rps", "seats": ["me", "open"]})),
+    )
+    .await;
+    assert_eq!((status, e["code"].as_str()), (400, Some("unknown_game")), "{e}");
+    let (status, e) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&token),
+        Some(json!({"game": "roborally", "seats": ["me"]})),
+    )
+    .await;
+    assert_eq!((status, e["code"].as_str()), (400, Some("bad_setup")), "{e}");
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_toy_game_is_created_joined_and_played_to_the_end_over_websockets() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |c| c.all_games = true).await;
+    let addr = server.addr;
+    let (_, k) = http(addr, "GET", "/api/kinds", None, None).await;
+    assert!(k["kinds"].as_array().unwrap().iter().any(|k| k["name"] == "rps"), "{k}");
+    let ann = guest(addr, "Ann").await;
+    let bob = guest(addr, "Bob").await;
+    let (status, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&ann),
+        Some(json!({"game": "rps", "seats": ["me", "open"], "seed": 3, "practice": true})),
+    )
+    .await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    let (status, g) = http(addr, "POST", &format!("/api/games/{id}/join"), Some(&bob), None).await;
+    assert_eq!((status, g["status"].as_str()), (200, Some("running")), "{g}");
+    // Ann always throws rock, Bob always scissors: TOY-2, Ann wins 3 to 0 (TOY-3).
+    let mut tasks = Vec::new();
+    for (seat, token, throw) in [(0u8, ann, "rock"), (1, bob, "scissors")] {
+        let mut c = Client::connect(addr, &id, Some(&token)).await;
+        tasks.push(tokio::spawn(async move {
+            let mut next = 0;
+            let mut inflight = false;
+            loop {
+                match c.recv().await {
+                    ServerMsg::Welcome { waiting, view, .. }
+                    | ServerMsg::Update { waiting, view, .. } => {
+                        // The other seat's throw is never in this seat's view.
+                        assert!(view["throws"][1 - seat as usize].is_null(), "{view}");
+                        if !inflight && waiting.contains(&seat) {
+                            next += 1;
+                            let action = json!({"type": "throw", "throw": throw});
+                            c.send(&ClientMsg::Act { seat: None, action, id: Some(next) }).await;
+                            inflight = true;
+                        }
+                    }
+                    ServerMsg::Ack { .. } => inflight = false,
+                    ServerMsg::Over { outcome } => return outcome,
+                    ServerMsg::Error { message, .. } => panic!("seat {seat}: {message}"),
+                    ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        let outcome = t.await.unwrap();
+        assert_eq!(outcome["ranking"], json!([[0], [1]]));
+        assert_eq!(outcome["scores"], json!([3, 0]));
+    }
+    let (_, g) = http(addr, "GET", &format!("/api/games/{id}"), None, None).await;
+    assert_eq!(g["status"], "finished");
+    server.shutdown().await;
+}
