@@ -2,7 +2,7 @@
 
 use crate::Event;
 use crate::error::BbError;
-use crate::state::{BumpingBots, Phase, QuickRot};
+use crate::state::{BumpingBots, QuickRot, Turn, TurnStep};
 use engine::Seat;
 use grid::HexDir;
 use serde::{Deserialize, Serialize};
@@ -81,14 +81,14 @@ impl BumpingBots {
         }
     }
 
-    fn spend(&mut self, bot: usize, card: Card, ev: &mut Vec<Event>) {
+    fn spend(&mut self, t: &mut Turn, bot: usize, card: Card, ev: &mut Vec<Event>) {
         let b = &mut self.bots[bot];
         if let Some(i) = b.cards.iter().position(|&c| c == card) {
             b.cards.remove(i);
         }
         b.used_cards.push(card);
         ev.push(Event::CardPlayed { seat: b.seat, card });
-        self.turn.card = Some(card);
+        t.card = Some(card);
     }
 
     /// A card played at the start of the turn, before the speed choice (BB-9).
@@ -96,12 +96,13 @@ impl BumpingBots {
     #[inline(never)]
     pub(crate) fn play_start_card(
         &mut self,
+        t: &mut Turn,
         bot: usize,
         p: &CardPlay,
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
         let card = p.card.ok_or(BbError::IllegalCard("no card named"))?;
-        if self.turn.card.is_some() {
+        if t.card.is_some() {
             return Err(BbError::OneCardPerTurn);
         }
         self.check_holds(bot, card)?;
@@ -114,7 +115,7 @@ impl BumpingBots {
             Card::Magnet => {
                 let target = p.target.ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
                 let (d, n) = self.magnet_line(bot, target)?;
-                self.spend(bot, card, ev);
+                self.spend(t, bot, card, ev);
                 self.magnet_pull(bot, target, d, n, ev);
                 return Ok(());
             }
@@ -122,8 +123,7 @@ impl BumpingBots {
             Card::Engine => {}
             Card::Rotation => check_rotations(&p.rotations, br)?,
         }
-        self.spend(bot, card, ev);
-        let t = &mut self.turn;
+        self.spend(t, bot, card, ev);
         match card {
             // BB-9.1: position 1–2 gains a ground cell (0 over); others leap over 1/2/3 cells.
             Card::Jumper => t.leap = Some((p.at_cell.unwrap_or(0), br as u8)),
@@ -133,7 +133,7 @@ impl BumpingBots {
                 t.quick_card = true;
             }
             Card::Engine => self.bots[bot].engine_turns = [1, 2, 3, 4][br],
-            Card::Nitro => self.start_nitro(bot, br, ev),
+            Card::Nitro => self.start_nitro(t, bot, br, ev),
             Card::Magnet => unreachable!(),
         }
         Ok(())
@@ -165,7 +165,7 @@ impl BumpingBots {
     }
 
     /// BB-9.3: speed +1, `cells(new) + 1/2/3/4` cells straight ahead; replaces speed and move.
-    fn start_nitro(&mut self, bot: usize, br: usize, ev: &mut Vec<Event>) {
+    fn start_nitro(&mut self, t: &mut Turn, bot: usize, br: usize, ev: &mut Vec<Event>) {
         let b = &mut self.bots[bot];
         b.speed += 1;
         b.changed_direction = false;
@@ -173,11 +173,10 @@ impl BumpingBots {
         let speed = b.speed;
         let boost = u8::from(b.engine_turns > 0);
         let total = self.cells(speed) + [1, 2, 3, 4][br] + boost;
-        let t = &mut self.turn;
         t.chosen_speed = speed;
         t.mv =
             crate::state::MoveCursor { total, taken: 0, before_last: 0, after: 0, straight: true };
-        self.phase = Phase::Moving;
+        t.step = TurnStep::Moving;
     }
 
     /// BB-9.2: range by bracket.
@@ -235,12 +234,13 @@ impl BumpingBots {
     #[inline(never)]
     pub(crate) fn play_end_magnet(
         &mut self,
+        t: &mut Turn,
         bot: usize,
         p: &CardPlay,
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
         let Some(card) = p.card else { return Ok(()) };
-        if self.turn.card.is_some() {
+        if t.card.is_some() {
             return Err(BbError::OneCardPerTurn);
         }
         if card != Card::Magnet {
@@ -254,7 +254,7 @@ impl BumpingBots {
         self.check_holds(bot, card)?;
         let target = p.target.ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
         let (d, n) = self.magnet_line(bot, target)?;
-        self.spend(bot, card, ev);
+        self.spend(t, bot, card, ev);
         self.magnet_pull(bot, target, d, n, ev);
         Ok(())
     }

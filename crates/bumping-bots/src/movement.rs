@@ -3,7 +3,7 @@
 
 use crate::Event;
 use crate::error::BbError;
-use crate::state::{BumpingBots, MoveCursor, Occ, Phase};
+use crate::state::{BumpingBots, MoveCursor, Occ, Turn, TurnStep};
 
 /// What one step of the move cursor led to.
 pub(crate) enum Step {
@@ -23,9 +23,8 @@ fn check_turn(t: i8) -> Result<(), BbError> {
 
 impl BumpingBots {
     /// Cells this turn's move takes (BB-1.2, BB-9.1 ground leap, BB-9.4 engine).
-    pub(crate) fn move_cells(&self, bot: usize) -> u8 {
+    pub(crate) fn move_cells(&self, t: &Turn, bot: usize) -> u8 {
         let b = &self.bots[bot];
-        let t = &self.turn;
         let ground = matches!(t.leap, Some((_, 0)));
         self.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(ground)
     }
@@ -33,14 +32,14 @@ impl BumpingBots {
     /// Validate a `move` (BB-6.2, BB-6.3, BB-9.5) and start the cursor.
     pub(crate) fn start_move(
         &mut self,
+        t: &mut Turn,
         bot: usize,
         before_last: i8,
         after: i8,
     ) -> Result<(), BbError> {
         check_turn(before_last)?;
         check_turn(after)?;
-        let total = self.move_cells(bot);
-        let t = &self.turn;
+        let total = self.move_cells(t, bot);
         if t.quick_card && (before_last != 0 || after != 0) {
             return Err(BbError::IllegalRotation(
                 "after a quick rotation card the move carries no rotation (BB-9.5)",
@@ -54,15 +53,13 @@ impl BumpingBots {
                 "at 1 cell only a rotation after the move (BB-6.1)",
             ));
         }
-        let t = &mut self.turn;
         t.mv = MoveCursor { total, taken: 0, before_last, after, straight: false };
-        self.phase = Phase::Moving;
+        t.step = TurnStep::Moving;
         Ok(())
     }
 
     /// BB-7.1: a collision drops the rotations not yet taken.
-    pub(crate) fn drop_rotations(&mut self) {
-        let t = &mut self.turn;
+    pub(crate) fn drop_rotations(t: &mut Turn) {
         t.collided = true;
         t.mv.before_last = 0;
         t.mv.after = 0;
@@ -70,22 +67,20 @@ impl BumpingBots {
     }
 
     /// One step of the active bot's move.
-    pub(crate) fn step_move(&mut self, ev: &mut Vec<Event>) -> Step {
-        let bot = self.turn.bot;
+    pub(crate) fn step_move(&mut self, t: &mut Turn, ev: &mut Vec<Event>) -> Step {
+        let bot = t.bot;
         // BB-9.1: no rotation before or during the leap: it comes before this point's rotations.
-        let t = &self.turn;
         if let Some((at, over)) = t.leap
             && over > 0
             && at == t.mv.taken
         {
-            self.turn.leap = None;
-            if self.leap(bot, over, ev) {
+            t.leap = None;
+            if self.leap(t, bot, over, ev) {
                 return Step::Done;
             }
             return Step::Continue;
         }
-        self.take_planned_rotations(bot, ev);
-        let t = &self.turn;
+        self.take_planned_rotations(t, bot, ev);
         if t.mv.taken >= t.mv.total {
             let after = t.mv.after;
             self.rotate(bot, after, ev);
@@ -96,21 +91,21 @@ impl BumpingBots {
         match self.probe(from, d) {
             Occ::Solid => {
                 ev.push(Event::Collision { seat: self.bots[bot].seat, at: from, against: "wall" });
-                self.drop_rotations();
+                Self::drop_rotations(t);
                 self.lose_speed(bot, 2, ev);
                 Step::Done
             }
-            Occ::Bot(p) => self.bot_shock(bot, p, d, ev),
-            Occ::Mobile(o) => self.mobile_shock(bot, o, d, ev),
+            Occ::Bot(p) => self.bot_shock(t, bot, p, d, ev),
+            Occ::Mobile(o) => self.mobile_shock(t, bot, o, d, ev),
             Occ::Free => {
                 let (to, kt) = self.step_bot_at(bot, d, ev);
                 ev.push(Event::Moved { seat: self.bots[bot].seat, from, to });
-                self.turn.mv.taken += 1;
+                t.mv.taken += 1;
                 match self.board.arrow_at(kt) {
                     Some(a) => {
                         // BB-8.4: the move ends on the arrow; thrown 1 (speed 1–3) or 2 (4–6) cells.
-                        let cells = if self.turn.chosen_speed >= 4 { 2 } else { 1 };
-                        self.turn.thrown = true;
+                        let cells = if t.chosen_speed >= 4 { 2 } else { 1 };
+                        t.thrown = true;
                         self.throw(bot, a, cells, ev);
                         Step::Done
                     }
@@ -121,8 +116,7 @@ impl BumpingBots {
     }
 
     /// BB-6.2/6.3 rotation before the last cell, BB-9.5 quick rotations at this point.
-    fn take_planned_rotations(&mut self, bot: usize, ev: &mut Vec<Event>) {
-        let t = &mut self.turn;
+    fn take_planned_rotations(&mut self, t: &mut Turn, bot: usize, ev: &mut Vec<Event>) {
         let taken = t.mv.taken;
         let mut turns = [0i8; 2];
         if let Some(i) = t.quick.iter().position(|q| q.at_cell == taken) {
@@ -142,7 +136,7 @@ impl BumpingBots {
     /// when the bot landed on a bumper arrow and was thrown (its move ends).
     // Rare in a race: kept out of the engine loop (`advance`, `act`).
     #[inline(never)]
-    fn leap(&mut self, bot: usize, over: u8, ev: &mut Vec<Event>) -> bool {
+    fn leap(&mut self, t: &mut Turn, bot: usize, over: u8, ev: &mut Vec<Event>) -> bool {
         let d = self.travel_dir(bot);
         let from = self.pos(bot);
         let mut h = from;
@@ -166,8 +160,8 @@ impl BumpingBots {
         self.place_bot(bot, Some(h));
         ev.push(Event::Leapt { seat: self.bots[bot].seat, from, to: h });
         if let Some(a) = self.board.arrow(h) {
-            let cells = if self.turn.chosen_speed >= 4 { 2 } else { 1 };
-            self.turn.thrown = true;
+            let cells = if t.chosen_speed >= 4 { 2 } else { 1 };
+            t.thrown = true;
             self.throw(bot, a, cells, ev);
             return true;
         }

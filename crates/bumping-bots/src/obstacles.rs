@@ -2,7 +2,7 @@
 
 use crate::Event;
 use crate::movement::Step;
-use crate::state::{BumpingBots, Occ, PendingShock, Phase};
+use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
 
@@ -12,6 +12,7 @@ impl BumpingBots {
     #[inline(never)]
     pub(crate) fn mobile_shock(
         &mut self,
+        t: &mut Turn,
         a: usize,
         o: usize,
         d: HexDir,
@@ -19,8 +20,7 @@ impl BumpingBots {
     ) -> Step {
         let at = self.pos(a);
         ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "mobile" });
-        self.drop_rotations();
-        let t = &mut self.turn;
+        Self::drop_rotations(t);
         let speed = t.chosen_speed;
         // Half the remaining cells (the obstacle's cell included), rounded down, straight on.
         t.mv.total = t.mv.taken + (t.mv.total - t.mv.taken) / 2;
@@ -37,7 +37,7 @@ impl BumpingBots {
             return Step::Continue;
         }
         if let Some((target, dir)) = self.push_mobile(o, d, speed, true, ev) {
-            self.phase = Phase::Shock(PendingShock::Obstacle { target, dir });
+            t.step = TurnStep::Shock(PendingShock::Obstacle { target, dir });
             return Step::Wait;
         }
         Step::Continue

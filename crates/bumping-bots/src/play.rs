@@ -6,7 +6,7 @@ use crate::error::BbError;
 use crate::movement::Step;
 use crate::setup::Setup;
 use crate::speed::{SpeedChoice, speed_after};
-use crate::state::{BumpingBots, Phase, Turn};
+use crate::state::{BumpingBots, Phase, Turn, TurnStep};
 use crate::view::View;
 use crate::{Action, Event};
 use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SetupError};
@@ -16,73 +16,85 @@ impl BumpingBots {
     fn owing(&self) -> Option<Seat> {
         match &self.phase {
             Phase::Pick(s) => Some(*s),
-            Phase::Speed | Phase::Move | Phase::Shock(_) | Phase::Orient | Phase::Magnet => {
-                Some(self.order[self.cursor])
-            }
-            _ => None,
+            Phase::Turn(t) => match t.step {
+                TurnStep::Speed
+                | TurnStep::Move
+                | TurnStep::Shock(_)
+                | TurnStep::Orient
+                | TurnStep::Magnet => Some(self.order[self.cursor]),
+                _ => None,
+            },
+            Phase::Over => None,
         }
-    }
-
-    fn active(&self) -> usize {
-        self.turn.bot
     }
 
     /// Plays on by itself through everything that needs no decision (BB-4).
     fn advance(&mut self, ev: &mut Vec<Event>) {
+        // The turn is taken out of the phase while the engine plays it, and put back.
+        let mut t = match std::mem::replace(&mut self.phase, Phase::Over) {
+            Phase::Turn(t) => t,
+            other => {
+                self.phase = other;
+                return;
+            }
+        };
         loop {
-            match self.phase {
-                Phase::Moving => match self.step_move(ev) {
+            match t.step {
+                TurnStep::Moving => match self.step_move(&mut t, ev) {
                     Step::Continue => {}
-                    Step::Wait => return,
-                    Step::Done => self.phase = Phase::EndMove,
+                    Step::Wait => break,
+                    Step::Done => t.step = TurnStep::EndMove,
                 },
-                Phase::EndMove => self.end_move(),
-                Phase::MagnetCheck => {
-                    let bot = self.active();
+                TurnStep::EndMove => self.end_move(&mut t),
+                TurnStep::MagnetCheck => {
+                    let bot = t.bot;
                     // BB-9.2, with the one-card-per-turn decision: not asked after another card.
-                    let played = self.turn.card.is_some();
+                    let played = t.card.is_some();
                     let holds = !played && self.bots[bot].cards.contains(&Card::Magnet);
-                    self.phase = if holds && self.magnet_target(bot).is_some() {
-                        Phase::Magnet
+                    t.step = if holds && self.magnet_target(bot).is_some() {
+                        TurnStep::Magnet
                     } else {
-                        Phase::EndTurn
+                        TurnStep::EndTurn
                     };
                 }
-                Phase::EndTurn => self.next_bot(ev),
-                _ => return,
+                TurnStep::EndTurn => match self.next_bot(ev) {
+                    Some(next) => t = next,
+                    // The race is over: `end_round` set the phase.
+                    None => return,
+                },
+                _ => break,
             }
         }
+        self.phase = Phase::Turn(t);
     }
 
     /// BB-7.1 / BB-8.4 / BB-10 after the move: finished bots leave; orient after a collision.
-    fn end_move(&mut self) {
-        let bot = self.active();
-        let t = &self.turn;
+    fn end_move(&mut self, t: &mut Turn) {
+        let bot = t.bot;
         let finished = self.bots[bot].finished;
         let orient = t.collided && !t.thrown && !finished;
         self.remove_finished();
-        self.phase = if orient {
-            Phase::Orient
+        t.step = if orient {
+            TurnStep::Orient
         } else if finished {
-            Phase::EndTurn
+            TurnStep::EndTurn
         } else {
-            Phase::MagnetCheck
+            TurnStep::MagnetCheck
         };
     }
 
-    fn next_bot(&mut self, ev: &mut Vec<Event>) {
+    /// The next bot's turn, or `None` when the race is over.
+    fn next_bot(&mut self, ev: &mut Vec<Event>) -> Option<Turn> {
         self.cursor += 1;
         while self.cursor < self.order.len() && self.bots[self.order[self.cursor].index()].finished
         {
             self.cursor += 1;
         }
         if self.cursor >= self.order.len() && !self.end_round(ev) {
-            return;
+            return None;
         }
-        self.turn = Turn::new(self.order[self.cursor].index());
-        self.phase = Phase::Speed;
+        Some(Turn::new(self.order[self.cursor].index()))
     }
-
     /// BB-4 end of round: motorised obstacles turn, engines count down, places are settled
     /// (BB-10); then the next round's order (BB-2.2). Returns false when the race is over.
     fn end_round(&mut self, ev: &mut Vec<Event>) -> bool {
@@ -116,64 +128,86 @@ impl BumpingBots {
         if self.owing() != Some(seat) {
             return Err(BbError::NotYourTurn);
         }
-        match (&self.phase, action) {
-            (Phase::Pick(_), Action::Card { card, .. }) => self.pick(seat, *card, ev),
-            (Phase::Speed, Action::Speed { choice, new_speed }) => {
-                self.choose_speed(*choice, *new_speed, ev)
+        // The turn is taken out of the phase while the action is played, and put back; an
+        // error leaves it as it was (every handler validates before it changes anything).
+        let mut t = match std::mem::replace(&mut self.phase, Phase::Over) {
+            Phase::Turn(t) => t,
+            other => {
+                self.phase = other;
+                return match (&self.phase, action) {
+                    (Phase::Pick(_), Action::Card { card, .. }) => self.pick(seat, *card, ev),
+                    _ => Err(BbError::WrongAction { expected: self.expected() }),
+                };
             }
-            (Phase::Speed, Action::Card { .. }) => {
-                self.play_start_card(self.active(), &card_play(action), ev)
+        };
+        let r = self.act_turn(&mut t, action, ev);
+        self.phase = Phase::Turn(t);
+        r
+    }
+
+    /// [`Self::act`] during a turn.
+    fn act_turn(
+        &mut self,
+        t: &mut Turn,
+        action: &Action,
+        ev: &mut Vec<Event>,
+    ) -> Result<(), BbError> {
+        match (&t.step, action) {
+            (TurnStep::Speed, Action::Speed { choice, new_speed }) => {
+                self.choose_speed(t, *choice, *new_speed, ev)
             }
-            (Phase::Move, Action::Move { rotate_before_last, rotate_after }) => {
-                self.start_move(self.active(), *rotate_before_last, *rotate_after)
+            (TurnStep::Speed, Action::Card { .. }) => {
+                self.play_start_card(t, t.bot, &card_play(action), ev)
             }
-            (Phase::Shock(_), Action::ShockChoice { turn_passive, turn_first }) => {
-                self.resolve_shock_choice(turn_passive, *turn_first, ev)
+            (TurnStep::Move, Action::Move { rotate_before_last, rotate_after }) => {
+                self.start_move(t, t.bot, *rotate_before_last, *rotate_after)
             }
-            (Phase::Orient, Action::Orient { turn }) => {
+            (TurnStep::Shock(pending), Action::ShockChoice { turn_passive, turn_first }) => {
+                let pending = pending.clone();
+                self.resolve_shock_choice(t, pending, turn_passive, *turn_first, ev)
+            }
+            (TurnStep::Orient, Action::Orient { turn }) => {
                 if !(-1..=1).contains(turn) {
                     return Err(BbError::IllegalRotation("orient turns -1, 0 or 1 (BB-7.1)"));
                 }
-                self.rotate(self.active(), *turn, ev);
-                self.phase = Phase::MagnetCheck;
+                self.rotate(t.bot, *turn, ev);
+                t.step = TurnStep::MagnetCheck;
                 Ok(())
             }
-            (Phase::Magnet, Action::Card { .. }) => {
-                self.play_end_magnet(self.active(), &card_play(action), ev)?;
-                self.phase = Phase::EndTurn;
+            (TurnStep::Magnet, Action::Card { .. }) => {
+                self.play_end_magnet(t, t.bot, &card_play(action), ev)?;
+                t.step = TurnStep::EndTurn;
                 Ok(())
             }
-            _ => Err(BbError::WrongAction { expected: self.expected() }),
+            _ => Err(BbError::WrongAction { expected: expected_in(&t.step) }),
         }
     }
 
     fn expected(&self) -> &'static str {
-        match self.phase {
-            Phase::Pick(_) | Phase::Magnet => "card",
-            Phase::Speed => "speed (or card)",
-            Phase::Move => "move",
-            Phase::Shock(_) => "shock_choice",
-            Phase::Orient => "orient",
-            _ => "no",
+        match &self.phase {
+            Phase::Pick(_) => "card",
+            Phase::Turn(t) => expected_in(&t.step),
+            Phase::Over => "no",
         }
     }
 
     /// BB-5 step (1) of the turn.
     fn choose_speed(
         &mut self,
+        t: &mut Turn,
         choice: SpeedChoice,
         new_speed: Option<u8>,
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
-        let bot = self.active();
+        let bot = t.bot;
         let (speed, reverse) = speed_after(&self.bots[bot], choice, new_speed)?;
         let b = &mut self.bots[bot];
         b.speed = speed;
         b.reverse = reverse;
         b.changed_direction = choice == SpeedChoice::Reverse;
         ev.push(Event::SpeedChosen { seat: b.seat, speed, reverse });
-        self.turn.chosen_speed = speed;
-        self.phase = Phase::Move;
+        t.chosen_speed = speed;
+        t.step = TurnStep::Move;
         Ok(())
     }
 
@@ -195,7 +229,7 @@ impl BumpingBots {
         ev.push(Event::CardPicked { seat, card });
         self.phase = match self.next_picker() {
             Some(s) => Phase::Pick(s),
-            None => Phase::Speed,
+            None => Phase::Turn(Turn::new(self.order[self.cursor].index())),
         };
         Ok(())
     }
@@ -208,20 +242,26 @@ impl BumpingBots {
 
     /// The rules' default for the decision owed now (`time_up`).
     fn default_action(&self) -> Option<Action> {
-        Some(match &self.phase {
+        let t = match &self.phase {
             // The shuffled deck's first kind the picker may still take.
-            Phase::Pick(s) => Action::Card {
-                card: self.deck.iter().copied().find(|&c| self.pickable(*s, c)),
-                target: None,
-                when: None,
-                at_cell: None,
-                rotations: vec![],
-            },
-            Phase::Speed => Action::Speed { choice: SpeedChoice::Keep, new_speed: None },
-            Phase::Move => Action::Move { rotate_before_last: 0, rotate_after: 0 },
-            Phase::Shock(_) => Action::ShockChoice { turn_passive: vec![], turn_first: 0 },
-            Phase::Orient => Action::Orient { turn: 0 },
-            Phase::Magnet => Action::Card {
+            Phase::Pick(s) => {
+                return Some(Action::Card {
+                    card: self.deck.iter().copied().find(|&c| self.pickable(*s, c)),
+                    target: None,
+                    when: None,
+                    at_cell: None,
+                    rotations: vec![],
+                });
+            }
+            Phase::Turn(t) => t,
+            Phase::Over => return None,
+        };
+        Some(match &t.step {
+            TurnStep::Speed => Action::Speed { choice: SpeedChoice::Keep, new_speed: None },
+            TurnStep::Move => Action::Move { rotate_before_last: 0, rotate_after: 0 },
+            TurnStep::Shock(_) => Action::ShockChoice { turn_passive: vec![], turn_first: 0 },
+            TurnStep::Orient => Action::Orient { turn: 0 },
+            TurnStep::Magnet => Action::Card {
                 card: None,
                 target: None,
                 when: None,
@@ -242,6 +282,17 @@ impl BumpingBots {
     }
     pub fn round(&self) -> u32 {
         self.round
+    }
+}
+
+fn expected_in(step: &TurnStep) -> &'static str {
+    match step {
+        TurnStep::Magnet => "card",
+        TurnStep::Speed => "speed (or card)",
+        TurnStep::Move => "move",
+        TurnStep::Shock(_) => "shock_choice",
+        TurnStep::Orient => "orient",
+        _ => "no",
     }
 }
 

@@ -141,9 +141,8 @@ impl BumpingBots {
             round,
             order: Vec::new(),
             cursor: 0,
-            phase: Phase::Speed,
             // Replaced below, once the race order is known.
-            turn: Turn::new(0),
+            phase: Phase::Over,
             finishing: Vec::new(),
             grid_rank,
             first_round: round,
@@ -168,10 +167,10 @@ impl BumpingBots {
         if g.bots[g.order[g.cursor].index()].finished {
             return Err(SetupError::one("to_act: that bot has finished"));
         }
-        g.turn = Turn::new(g.order[g.cursor].index());
-        if let Some(s) = g.next_picker() {
-            g.phase = Phase::Pick(s);
-        }
+        g.phase = match g.next_picker() {
+            Some(s) => Phase::Pick(s),
+            None => Phase::Turn(Turn::new(g.order[g.cursor].index())),
+        };
         Ok(g)
     }
 

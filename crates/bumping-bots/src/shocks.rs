@@ -3,7 +3,7 @@
 use crate::Event;
 use crate::error::BbError;
 use crate::movement::Step;
-use crate::state::{BumpingBots, Occ, PendingShock, Phase};
+use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep};
 use grid::HexDir;
 
 /// BB-7.3: push distance by the active bot's chosen speed.
@@ -25,11 +25,18 @@ impl BumpingBots {
     /// The active bot ran into bot `p` along `d` (BB-7.1, 7.3, 7.4, 7.6).
     // Rare in a race: kept out of the engine loop (`advance`, `act`).
     #[inline(never)]
-    pub(crate) fn bot_shock(&mut self, a: usize, p: usize, d: HexDir, ev: &mut Vec<Event>) -> Step {
+    pub(crate) fn bot_shock(
+        &mut self,
+        t: &mut Turn,
+        a: usize,
+        p: usize,
+        d: HexDir,
+        ev: &mut Vec<Event>,
+    ) -> Step {
         let at = self.pos(a);
         ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "bot" });
-        self.drop_rotations();
-        let speed = self.turn.chosen_speed;
+        Self::drop_rotations(t);
+        let speed = t.chosen_speed;
         let push = push_cells(speed);
         let chain = self.chain(p, d, push);
         let last = *chain.last().expect("non-empty");
@@ -39,8 +46,13 @@ impl BumpingBots {
             && self.is_lateral(last, d)
             && self.probe(self.pos(last), d) != Occ::Solid;
         if first_choice || last_choice {
-            self.phase =
-                Phase::Shock(PendingShock::Bots { chain, dir: d, push, first_choice, last_choice });
+            t.step = TurnStep::Shock(PendingShock::Bots {
+                chain,
+                dir: d,
+                push,
+                first_choice,
+                last_choice,
+            });
             return Step::Wait;
         }
         self.lose_speed(a, 2, ev);
@@ -53,17 +65,16 @@ impl BumpingBots {
     #[inline(never)]
     pub(crate) fn resolve_shock_choice(
         &mut self,
+        t: &mut Turn,
+        pending: PendingShock,
         turn_passive: &[i8],
         turn_first: i8,
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
-        let Phase::Shock(pending) = self.phase.clone() else {
-            unreachable!("checked by the caller")
-        };
         if turn_passive.iter().chain([&turn_first]).any(|t| !(-1..=1).contains(t)) {
             return Err(BbError::IllegalShockChoice("each entry is -1, 0 or 1"));
         }
-        let a = self.turn.bot;
+        let a = t.bot;
         match pending {
             PendingShock::Bots { chain, dir, push, first_choice, last_choice } => {
                 if turn_first != 0 && !first_choice {
@@ -74,7 +85,7 @@ impl BumpingBots {
                 check_entries(turn_passive, if last_choice { push as usize } else { 0 })?;
                 self.lose_speed(a, 2, ev);
                 self.shock_chain(&chain, dir, push, turn_first, turn_passive, ev);
-                self.phase = Phase::EndMove;
+                t.step = TurnStep::EndMove;
             }
             PendingShock::Obstacle { target, dir } => {
                 if turn_first != 0 {
@@ -82,7 +93,7 @@ impl BumpingBots {
                 }
                 check_entries(turn_passive, 1)?;
                 self.obstacle_hits_bot(target, dir, turn_passive.first().copied().unwrap_or(0), ev);
-                self.phase = Phase::Moving;
+                t.step = TurnStep::Moving;
             }
         }
         Ok(())

@@ -106,6 +106,8 @@ pub struct Turn {
     /// Thrown by a bumper: no orient after this forced move (BB-8.4).
     pub thrown: bool,
     pub mv: MoveCursor,
+    /// Where this turn stands.
+    pub step: TurnStep,
 }
 
 impl Turn {
@@ -120,6 +122,7 @@ impl Turn {
             collided: false,
             thrown: false,
             mv: MoveCursor::default(),
+            step: TurnStep::Speed,
         }
     }
 }
@@ -133,16 +136,25 @@ pub enum PendingShock {
     Obstacle { target: usize, dir: HexDir },
 }
 
-/// Where the race stands. `Speed`, `Move`, `Shock`, `Orient`, `Magnet` and `Pick` wait for a
-/// decision; the others are steps the engine plays through by itself.
-///
-/// `repr(u8)`: a plain tag byte instead of a niche in `PendingShock`'s vector, so that the
-/// engine's loop over the phases dispatches on one byte.
+/// Where the race stands: cards being picked (BB-3), a bot's turn in progress (BB-4), or the
+/// end. The turn lives inside its phase, so no code can reach a turn when none is in progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(u8)]
 pub enum Phase {
     /// BB-3 `choose_cards`: this seat picks a card.
     Pick(Seat),
+    /// The turn of the bot at `cursor`.
+    Turn(Turn),
+    Over,
+}
+
+/// Where a turn stands. `Speed`, `Move`, `Shock`, `Orient` and `Magnet` wait for a decision;
+/// the others are steps the engine plays through by itself.
+///
+/// `repr(u8)`: a plain tag byte instead of a niche in `PendingShock`'s vector, so that the
+/// engine's loop over the steps dispatches on one byte.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum TurnStep {
     Speed,
     Move,
     Shock(PendingShock),
@@ -152,20 +164,21 @@ pub enum Phase {
     EndMove,
     MagnetCheck,
     EndTurn,
-    Over,
 }
 
 impl Phase {
     pub fn name(&self) -> &'static str {
         match self {
             Phase::Pick(_) => "pick_cards",
-            Phase::Speed => "speed",
-            Phase::Move => "move",
-            Phase::Shock(_) => "shock_choice",
-            Phase::Orient => "orient",
-            Phase::Magnet => "magnet",
             Phase::Over => "over",
-            _ => "resolving",
+            Phase::Turn(t) => match t.step {
+                TurnStep::Speed => "speed",
+                TurnStep::Move => "move",
+                TurnStep::Shock(_) => "shock_choice",
+                TurnStep::Orient => "orient",
+                TurnStep::Magnet => "magnet",
+                _ => "resolving",
+            },
         }
     }
 }
@@ -191,11 +204,8 @@ pub struct BumpingBots {
     pub(crate) order: Vec<Seat>,
     /// Index in `order` of the bot acting.
     pub(crate) cursor: usize,
+    /// Where the race stands, with the turn in progress if there is one (BB-4).
     pub(crate) phase: Phase,
-    /// The turn of the bot at `cursor` (BB-4): there is one from the start of the race (the
-    /// first bot's, while cards are picked) to its end (the last one's), so every phase of a
-    /// turn finds it without checking.
-    pub(crate) turn: Turn,
     pub(crate) finishing: Vec<FinishMark>,
     /// Tie-break for the first round: start-grid index, then seat (BB-2.2).
     pub(crate) grid_rank: Vec<u32>,

@@ -5,7 +5,7 @@ use crate::Action;
 use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
-use crate::state::{BumpingBots, PendingShock, Phase, QuickRot};
+use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, Turn, TurnStep};
 use crate::track::ObstacleKind;
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
@@ -161,19 +161,30 @@ impl View {
             laps_to_run: g.board.laps(),
             ranking,
             teams,
-            move_cells: match g.phase {
-                Phase::Move => Some(g.move_cells(g.turn.bot)),
+            move_cells: match &g.phase {
+                Phase::Turn(t @ Turn { step: TurnStep::Move, .. }) => Some(g.move_cells(t, t.bot)),
                 _ => None,
             },
             shock: match &g.phase {
-                Phase::Shock(PendingShock::Bots {
-                    chain, push, first_choice, last_choice, ..
+                Phase::Turn(Turn {
+                    step:
+                        TurnStep::Shock(PendingShock::Bots {
+                            chain,
+                            push,
+                            first_choice,
+                            last_choice,
+                            ..
+                        }),
+                    ..
                 }) => Some(ShockView {
                     pushed: g.bots[*chain.last().expect("a chain")].seat,
                     turn_cells: if *last_choice { *push } else { 0 },
                     turn_first: first_choice.then(|| g.bots[chain[0]].seat),
                 }),
-                Phase::Shock(PendingShock::Obstacle { target, .. }) => Some(ShockView {
+                Phase::Turn(Turn {
+                    step: TurnStep::Shock(PendingShock::Obstacle { target, .. }),
+                    ..
+                }) => Some(ShockView {
                     pushed: g.bots[*target].seat,
                     turn_cells: 1,
                     turn_first: None,
@@ -202,9 +213,16 @@ fn play(
 pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
     let seats: Vec<Seat> = g.bots.iter().map(|b| b.seat).collect();
     let mut out = Vec::new();
-    match &g.phase {
-        Phase::Pick(_) => out.extend(Card::ALL.map(card)),
-        Phase::Speed => {
+    let t = match &g.phase {
+        Phase::Pick(_) => {
+            out.extend(Card::ALL.map(card));
+            return out;
+        }
+        Phase::Turn(t) => t,
+        Phase::Over => return out,
+    };
+    match &t.step {
+        TurnStep::Speed => {
             for choice in SpeedChoice::ALL {
                 match choice {
                     SpeedChoice::Reverse => {
@@ -230,14 +248,14 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
                 out.push(play(Card::Magnet, Some(s), Some(crate::When::Start), None, vec![]));
             }
         }
-        Phase::Move => {
+        TurnStep::Move => {
             for b in -1..=1 {
                 for a in -1..=1 {
                     out.push(Action::Move { rotate_before_last: b, rotate_after: a });
                 }
             }
         }
-        Phase::Shock(p) => {
+        TurnStep::Shock(p) => {
             let (n, first) = match p {
                 PendingShock::Bots { push, first_choice, last_choice, .. } => {
                     (if *last_choice { *push as usize } else { 0 }, *first_choice)
@@ -252,8 +270,8 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
                 }
             }
         }
-        Phase::Orient => out.extend([-1, 0, 1].map(|turn| Action::Orient { turn })),
-        Phase::Magnet => {
+        TurnStep::Orient => out.extend([-1, 0, 1].map(|turn| Action::Orient { turn })),
+        TurnStep::Magnet => {
             out.push(Action::Card {
                 card: None,
                 target: None,
@@ -276,15 +294,19 @@ const LEAN: u32 = 16;
 /// One legal action, cheaply: near-uniform, leaning towards the racing line half of the time
 /// so that random races end (a documented choice, `docs/bumping-bots.md`).
 pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
-    let bot = g.turn.bot;
-    match &g.phase {
+    let t = match &g.phase {
         Phase::Pick(s) => {
             let kinds: Vec<Card> = Card::ALL.into_iter().filter(|&c| g.pickable(*s, c)).collect();
-            card(kinds[rng.index(kinds.len())])
+            return card(kinds[rng.index(kinds.len())]);
         }
-        Phase::Speed => sample_card(g, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
-        Phase::Move => sample_move(g, bot, rng),
-        Phase::Shock(p) => match p {
+        Phase::Turn(t) => t,
+        Phase::Over => return Action::Orient { turn: 0 },
+    };
+    let bot = t.bot;
+    match &t.step {
+        TurnStep::Speed => sample_card(g, t, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
+        TurnStep::Move => sample_move(g, t, bot, rng),
+        TurnStep::Shock(p) => match p {
             PendingShock::Bots { push, first_choice, last_choice, .. } => Action::ShockChoice {
                 turn_passive: if *last_choice {
                     (0..*push).map(|_| rng.below(3) as i8 - 1).collect()
@@ -297,8 +319,8 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
                 Action::ShockChoice { turn_passive: vec![rng.below(3) as i8 - 1], turn_first: 0 }
             }
         },
-        Phase::Orient => Action::Orient { turn: sample_orient(g, bot, rng) },
-        Phase::Magnet => {
+        TurnStep::Orient => Action::Orient { turn: sample_orient(g, bot, rng) },
+        TurnStep::Magnet => {
             let target = if rng.below(2) == 0 { g.magnet_target(bot) } else { None };
             match target {
                 Some(t) => play(Card::Magnet, Some(t), Some(crate::When::End), None, vec![]),
@@ -399,9 +421,9 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     Action::Speed { choice, new_speed }
 }
 
-fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
+fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<Action> {
     let b = &g.bots[bot];
-    let played = g.turn.card.is_some();
+    let played = t.card.is_some();
     if played || b.cards.is_empty() || rng.below(6) != 0 {
         return None;
     }
@@ -423,9 +445,8 @@ fn sample_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
     }
 }
 
-fn sample_move(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
+fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
     let b = &g.bots[bot];
-    let t = &g.turn;
     if t.quick_card {
         return Action::Move { rotate_before_last: 0, rotate_after: 0 };
     }
