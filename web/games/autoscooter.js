@@ -126,6 +126,9 @@ function chartSheet(rules) {
 export default {
   name: 'autoscooter',
   title: 'Autoscooter',
+  // The result's columns (web/ui/results.js): the score is chits, or chits × colours (AS-7.3).
+  scoreLabel: 'Score',
+  resultColumns: (view) => [{ label: 'Chits', of: (seat) => (view.players.find((p) => p.seat === seat) || {}).chits ?? '' }],
   // The lobby's picture of the rink (`boards`: the server's list, GET /api/kinds).
   boardPreview(id, boards) {
     return boardPreview('rink', boards, id, (b, meta) => {

@@ -286,6 +286,9 @@ class BumpingBotsTable extends SeatTable {
 export default {
   name: 'bumping-bots',
   title: 'Bumping Bots',
+  // The result's columns (web/ui/results.js): the score is the race points (BB-11).
+  scoreLabel: 'Points',
+  resultColumns: (view) => [{ label: 'Laps', of: (seat) => Math.max(0, (view.bots.find((b) => b.seat === seat) || {}).laps ?? 0) }],
   // The lobby's picture of a track (`boards`: the server's list, GET /api/kinds).
   boardPreview(id, boards) {
     return boardPreview('track', boards, id, (seen, b) => {

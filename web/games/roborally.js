@@ -489,6 +489,9 @@ class RoboRallyTable extends SeatTable {
 export default {
   name: 'roborally',
   title: 'RoboRally',
+  // The result's columns (web/ui/results.js): the score is the flags touched (RR-10).
+  scoreLabel: 'Flags',
+  resultColumns: (view) => [{ label: 'Lives', of: (seat) => (view.robots.find((r) => r.seat === seat) || {}).lives ?? '' }],
   // The lobby's picture of a course (`boards`: the server's list, GET /api/kinds).
   boardPreview(id, boards) {
     return boardPreview('course', boards, id, (seen, b) => {

@@ -50,6 +50,46 @@ pub enum ClientMsg {
     Sync,
     /// Keep-alive; answered by `pong`.
     Ping,
+    /// Say something at the table (docs/protocol.md "Chat"): a seat's player speaks in the
+    /// players' channel, anyone else signed in in the spectators' channel.
+    Chat { text: String },
+    /// After the game: ask for a rematch (`accept: true`, the default) or decline one asked for.
+    Rematch {
+        #[serde(default = "yes")]
+        accept: bool,
+    },
+    /// Take the seat back from the bot that stood in while its player was away.
+    TakeBack,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A chat channel: the players' (every observer sees it) or the spectators' (players see it only
+/// once the game is over).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatChannel {
+    Players,
+    Spectators,
+}
+
+/// A line of chat as it travels: its number within its channel, who said it and what.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatLine {
+    pub channel: ChatChannel,
+    /// 1, 2, 3, … within the channel and the game: a client keeps each line once.
+    pub n: u64,
+    /// The speaker's seat (players' channel), none for a spectator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    pub name: String,
+    pub text: String,
 }
 
 /// A message from the server to a client.
@@ -96,11 +136,29 @@ pub enum ServerMsg {
     Over {
         outcome: Value,
     },
-    /// A seat's player left or came back; `bot` is true while a bot plays for them.
+    /// A seat's player left or came back; `bot` is true while a bot plays for them;
+    /// `resigned` when the player resigned (a bot plays the seat to the end).
     Presence {
         seat: u8,
         connected: bool,
         bot: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        resigned: bool,
+    },
+    /// A line of chat (docs/protocol.md "Chat").
+    Chat {
+        #[serde(flatten)]
+        line: ChatLine,
+    },
+    /// A rematch after the game: the seats that accepted, those still asked, the seat that
+    /// declined (the proposal is then over), and the new game once everyone accepted.
+    Rematch {
+        accepted: Vec<u8>,
+        asked: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        declined: Option<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
     },
     /// A request was refused: nothing changed and the connection stays usable.
     Error {
@@ -148,6 +206,16 @@ pub enum ErrorCode {
     StorageUnavailable,
     /// The game's task is gone (server shutting down).
     Unavailable,
+    /// A chat line that is empty, too long or holds control characters.
+    BadChat,
+    /// Chat needs a signed-in identity (a guest).
+    NotSignedIn,
+    /// A rematch is asked for before the game is over, or by someone without a seat.
+    NoRematch,
+    /// Nothing to take back: no bot plays this seat now (or its player resigned).
+    NothingToTakeBack,
+    /// The player resigned: a bot plays the seat to the end.
+    Resigned,
 }
 
 impl ErrorCode {
@@ -168,6 +236,11 @@ impl ErrorCode {
             RateLimited => "rate_limited",
             StorageUnavailable => "storage_unavailable",
             Unavailable => "unavailable",
+            BadChat => "bad_chat",
+            NotSignedIn => "not_signed_in",
+            NoRematch => "no_rematch",
+            NothingToTakeBack => "nothing_to_take_back",
+            Resigned => "resigned",
         }
     }
 }
@@ -258,7 +331,7 @@ impl ClientMsg {
             Some(Value::String(t)) => t.clone(),
             _ => return Err((ErrorCode::BadMessage, "missing \"type\"".into())),
         };
-        if !matches!(ty.as_str(), "act" | "sync" | "ping") {
+        if !matches!(ty.as_str(), "act" | "sync" | "ping" | "chat" | "rematch" | "take_back") {
             return Err((ErrorCode::UnknownType, format!("unknown message type {ty:?}")));
         }
         serde_json::from_value(Value::Object(m)).map_err(|e| (ErrorCode::BadMessage, e.to_string()))
@@ -337,6 +410,11 @@ pub struct GameInfo {
     /// A practice game (its seed may have been chosen by its creator; never rated).
     #[serde(default)]
     pub practice: bool,
+    /// The game's setup as its game serialises it (board, variants, options): in the answer
+    /// to `GET /api/games/{id}` only, never in lists, so that an invited player sees the
+    /// settings before joining. It holds no secret (the seed is not part of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<Value>,
 }
 
 /// `POST /api/games/{id}/join`.
@@ -345,6 +423,9 @@ pub struct GameInfo {
 pub struct JoinGame {
     #[serde(default)]
     pub seat: Option<u8>,
+    /// The name to sit under at this table (1 to 40 characters); the identity's own otherwise.
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// An HTTP error body.

@@ -237,7 +237,12 @@ impl Shared {
                 .position(|s| *s == SeatOwner::Open)
                 .ok_or_else(|| ApiError::conflict("seat_taken", "every seat is taken"))?,
         };
-        row.seats[seat] = SeatOwner::Human { identity: who.id.clone(), name: who.name.clone() };
+        let name = match req.name.as_deref().map(str::trim) {
+            None => who.name.clone(),
+            Some(n) if !n.is_empty() && n.chars().count() <= 40 => n.to_string(),
+            Some(_) => return Err(ApiError::bad("bad_name", "a name has 1 to 40 characters")),
+        };
+        row.seats[seat] = SeatOwner::Human { identity: who.id.clone(), name };
         if !row.seats.contains(&SeatOwner::Open) {
             row.status = Status::Running;
         }
@@ -269,9 +274,76 @@ impl Shared {
         Ok(info(&row))
     }
 
+    /// One game as the lobby shows it, with its setup (what an invited player reads before
+    /// joining).
     pub async fn game_info(&self, id: &str) -> Result<GameInfo, ApiError> {
         let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        Ok(GameInfo { setup: Some(row.setup.clone()), ..info(&row) })
+    }
+
+    /// Leave a game (docs/protocol.md "Resign and leave"). An open game: the seat is free again.
+    /// A running game: the player resigns; a random bot plays the seat to the end, the seat
+    /// shows `resigned` in the game's record, and the player watches from then on. A finished
+    /// game cannot be left (`game_over`).
+    pub async fn leave(self: &Arc<Self>, who: &Identity, id: &str) -> Result<GameInfo, ApiError> {
+        let _lobby = self.lobby_lock.lock().await;
+        let mut row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        let seat = row
+            .seats
+            .iter()
+            .position(|s| matches!(s, SeatOwner::Human { identity, .. } if *identity == who.id))
+            .ok_or_else(|| ApiError::conflict("not_seated", "you hold no seat in this game"))?;
+        match row.status {
+            Status::Finished => {
+                return Err(ApiError::conflict("game_over", "the game is over"));
+            }
+            Status::Open => row.seats[seat] = SeatOwner::Open,
+            Status::Running => {
+                if let Some(SeatOwner::Human { identity, name }) = row.seats.get(seat).cloned() {
+                    row.seats[seat] = SeatOwner::Resigned { identity, name };
+                }
+            }
+        }
+        self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
+        self.lobby_changed();
+        if row.status == Status::Running {
+            let room = self.room(&row.id).await?;
+            let _ = room.tx.send(crate::room::Cmd::Resign { seat: engine::Seat(seat as u8) }).await;
+        }
+        tracing::info!(game = %row.id, seat, status = row.status.as_str(), "a player left");
         Ok(info(&row))
+    }
+
+    /// The rematch of a finished game (`room`, once every player accepted): the same game,
+    /// setup, seats (players, bots; a resigned player's seat is open again), timer and practice
+    /// mark, a fresh seed from the operating system. Running at once unless a seat is open.
+    pub(crate) async fn create_rematch(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        let old = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        let seats: Vec<SeatOwner> = old
+            .seats
+            .iter()
+            .map(|s| match s {
+                SeatOwner::Resigned { .. } => SeatOwner::Open,
+                other => other.clone(),
+            })
+            .collect();
+        let full = !seats.contains(&SeatOwner::Open);
+        let row = GameRow {
+            id: random_hex(8)?,
+            seed: random_seed()?,
+            seats,
+            status: if full { Status::Running } else { Status::Open },
+            outcome: None,
+            ..old
+        };
+        self.write(self.store.insert_game(&row)).await?;
+        self.lobby_changed();
+        self.metrics.games_created.fetch_add(1, Relaxed);
+        tracing::info!(game = %row.id, rematch_of = %id, "rematch created");
+        if full {
+            self.room(&row.id).await?;
+        }
+        Ok(row.id)
     }
 
     /// A lobby entry changed: lists answered before are stale (their ETag no longer matches).
@@ -368,11 +440,18 @@ pub(crate) fn info(row: &GameRow) -> GameInfo {
                     name: None,
                     bot: Some(spec.clone()),
                 },
+                SeatOwner::Resigned { name, .. } => SeatInfo {
+                    seat: i as u8,
+                    kind: "resigned".into(),
+                    name: Some(name.clone()),
+                    bot: Some("random".into()),
+                },
             })
             .collect(),
         invite: format!("/games/{}", row.id),
         timer_secs: row.timer_secs,
         outcome: row.outcome.clone(),
         practice: row.practice,
+        setup: None,
     }
 }

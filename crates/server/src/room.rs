@@ -58,6 +58,21 @@ pub enum Cmd {
         seat: Seat,
         action: Option<Value>,
     },
+    /// A chat line already said and kept (`Shared::say`): sent to whoever may see it.
+    Chat(protocol::ChatLine),
+    /// The connection's player takes their seat back from the bot standing in.
+    TakeBack {
+        conn: u64,
+    },
+    /// The connection's player asks for a rematch (or declines one).
+    Rematch {
+        conn: u64,
+        accept: bool,
+    },
+    /// The player of `seat` resigned (already stored): a bot plays the seat to the end.
+    Resign {
+        seat: Seat,
+    },
 }
 
 /// A handle on a game's task.
@@ -105,6 +120,9 @@ pub struct Room {
     bot_lane: Arc<tokio::sync::Semaphore>,
     /// Raised when this task ends (also when it is dropped mid-way): its bots stop thinking.
     bot_cancel: CancelOnDrop,
+    /// The seats whose players accepted a rematch, and the rematch once made.
+    rematch_yes: engine::SeatSet,
+    rematch_game: Option<String>,
 }
 
 /// Raises its flag when dropped.
@@ -161,6 +179,8 @@ impl Room {
             shared,
             bot_lane: Arc::new(tokio::sync::Semaphore::new(1)),
             bot_cancel: CancelOnDrop(Arc::new(AtomicBool::new(false))),
+            rematch_yes: engine::SeatSet::EMPTY,
+            rematch_game: None,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -202,18 +222,93 @@ impl Room {
                 {
                     p.conns += 1;
                     p.away_since = None;
-                    if p.stand_in {
-                        p.stand_in = false;
+                    // A bot that stood in keeps playing until its player takes the seat back
+                    // (`take_back`, or any action of theirs): the table says so (below).
+                    if p.stand_in && p.conns == 1 {
                         self.broadcast_all(&ServerMsg::Presence {
                             seat: s.0,
                             connected: true,
-                            bot: false,
+                            bot: true,
+                            resigned: false,
                         });
                     }
                 }
                 self.subs.insert(conn, Sub { observer, out });
                 self.send_welcome(conn, true);
+                // What a new connection cannot know otherwise: seats a bot plays for their
+                // player (away, or resigned), and the chat kept so far that it may see.
+                for (i, p) in self.presence.iter().enumerate() {
+                    let resigned = matches!(self.seats.get(i), Some(SeatOwner::Resigned { .. }));
+                    if p.stand_in || resigned {
+                        let msg = ServerMsg::Presence {
+                            seat: i as u8,
+                            connected: p.conns > 0,
+                            bot: true,
+                            resigned,
+                        };
+                        if let Some(sub) = self.subs.get(&conn) {
+                            let _ = sub.out.try_send(msg.to_frame().into());
+                        }
+                    }
+                }
+                let sees = crate::chat::visible(
+                    protocol::ChatChannel::Spectators,
+                    matches!(observer, Observer::Seat(_)),
+                    self.finished,
+                );
+                for line in self.shared.chats.lines(&self.id, sees) {
+                    self.send_to(conn, &ServerMsg::Chat { line });
+                }
                 let _ = done.send(());
+            }
+            Cmd::Chat(line) => {
+                let finished = self.finished;
+                let frame: Frame = ServerMsg::Chat { line: line.clone() }.to_frame().into();
+                for sub in self.subs.values() {
+                    let player = matches!(sub.observer, Observer::Seat(_));
+                    if crate::chat::visible(line.channel, player, finished) {
+                        let _ = sub.out.try_send(frame.clone());
+                    }
+                }
+            }
+            Cmd::TakeBack { conn } => {
+                let Some(Observer::Seat(s)) = self.subs.get(&conn).map(|sub| sub.observer) else {
+                    return self.reply_error(
+                        conn,
+                        ErrorCode::NotAPlayer,
+                        None,
+                        "you hold no seat in this game",
+                        None,
+                    );
+                };
+                if !self.take_back(s) {
+                    self.reply_error(
+                        conn,
+                        ErrorCode::NothingToTakeBack,
+                        None,
+                        "no bot is playing for you",
+                        None,
+                    );
+                }
+            }
+            Cmd::Rematch { conn, accept } => self.rematch(conn, accept).await,
+            Cmd::Resign { seat } => {
+                if let Some(SeatOwner::Human { identity, name }) = self.seats.get(seat.index()) {
+                    let (identity, name) = (identity.clone(), name.clone());
+                    self.seats[seat.index()] = SeatOwner::Resigned { identity, name };
+                    if let Some(p) = self.presence.get_mut(seat.index()) {
+                        p.stand_in = false;
+                        p.away_since = None;
+                    }
+                    let connected = self.presence.get(seat.index()).is_some_and(|p| p.conns > 0);
+                    self.broadcast_all(&ServerMsg::Presence {
+                        seat: seat.0,
+                        connected,
+                        bot: true,
+                        resigned: true,
+                    });
+                    self.schedule_bots();
+                }
             }
             Cmd::Unsubscribe { conn } => self.drop_sub(conn),
             Cmd::Sync { conn } => self.send_welcome(conn, false),
@@ -231,6 +326,15 @@ impl Room {
                         );
                     }
                 };
+                if matches!(self.seats.get(own.index()), Some(SeatOwner::Resigned { .. })) {
+                    return self.reply_error(
+                        conn,
+                        ErrorCode::Resigned,
+                        None,
+                        "you resigned: a bot plays your seat to the end",
+                        id,
+                    );
+                }
                 if seat.is_some_and(|s| s != own.0) {
                     return self.reply_error(
                         conn,
@@ -251,6 +355,8 @@ impl Room {
                 }
                 match self.act(own, &action).await {
                     Ok(events) => {
+                        // Acting is taking the seat back from a bot that stood in.
+                        self.take_back(own);
                         self.send_to(conn, &ServerMsg::Ack { id, seq: self.seq });
                         self.broadcast_update(&events);
                         self.shared.metrics.observe_latency(received.elapsed());
@@ -347,6 +453,22 @@ impl Room {
                     self.shared.lobby_changed();
                     self.broadcast_all(&ServerMsg::Over { outcome });
                     tracing::info!(game = %self.id, "game over");
+                    // The game is over: players now see what the spectators said.
+                    let said: Vec<Frame> = self
+                        .shared
+                        .chats
+                        .lines(&self.id, true)
+                        .into_iter()
+                        .filter(|l| l.channel == protocol::ChatChannel::Spectators)
+                        .map(|line| ServerMsg::Chat { line }.to_frame().into())
+                        .collect();
+                    for sub in self.subs.values() {
+                        if matches!(sub.observer, Observer::Seat(_)) {
+                            for f in &said {
+                                let _ = sub.out.try_send(f.clone());
+                            }
+                        }
+                    }
                 }
             }
             self.last_waiting = None;
@@ -367,12 +489,101 @@ impl Room {
         self.schedule_bots();
     }
 
+    /// The seat's player takes it back from a bot standing in; false if none was.
+    fn take_back(&mut self, seat: Seat) -> bool {
+        let Some(p) = self.presence.get_mut(seat.index()) else { return false };
+        if !p.stand_in {
+            return false;
+        }
+        p.stand_in = false;
+        let connected = p.conns > 0;
+        self.broadcast_all(&ServerMsg::Presence {
+            seat: seat.0,
+            connected,
+            bot: false,
+            resigned: false,
+        });
+        true
+    }
+
+    /// A rematch after the game (docs/protocol.md "Rematch"): every seat's player (bots and
+    /// resigned players are not asked) accepts; the last acceptance creates the new game with
+    /// the same seats and settings and a fresh seed, and every connection is sent there. A
+    /// decline ends the proposal. One rematch per game while its task runs: asking again
+    /// answers the game already made.
+    async fn rematch(&mut self, conn: u64, accept: bool) {
+        let Some(Observer::Seat(s)) = self.subs.get(&conn).map(|sub| sub.observer) else {
+            return self.reply_error(
+                conn,
+                ErrorCode::NoRematch,
+                None,
+                "only the game's players may ask for a rematch",
+                None,
+            );
+        };
+        if !self.finished {
+            return self.reply_error(
+                conn,
+                ErrorCode::NoRematch,
+                None,
+                "a rematch is for a finished game",
+                None,
+            );
+        }
+        let humans: Vec<u8> = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o, SeatOwner::Human { .. }))
+            .map(|(i, _)| i as u8)
+            .collect();
+        if let Some(game) = self.rematch_game.clone() {
+            let msg = ServerMsg::Rematch {
+                accepted: humans.clone(),
+                asked: vec![],
+                declined: None,
+                game: Some(game),
+            };
+            return self.send_to(conn, &msg);
+        }
+        if !accept {
+            self.rematch_yes = engine::SeatSet::EMPTY;
+            let msg = ServerMsg::Rematch {
+                accepted: vec![],
+                asked: vec![],
+                declined: Some(s.0),
+                game: None,
+            };
+            return self.broadcast_all(&msg);
+        }
+        self.rematch_yes.insert(s);
+        let accepted: Vec<u8> =
+            humans.iter().copied().filter(|h| self.rematch_yes.contains(Seat(*h))).collect();
+        let asked: Vec<u8> =
+            humans.iter().copied().filter(|h| !self.rematch_yes.contains(Seat(*h))).collect();
+        let mut game = None;
+        if asked.is_empty() {
+            match self.shared.create_rematch(&self.id).await {
+                Ok(id) => {
+                    self.rematch_game = Some(id.clone());
+                    game = Some(id);
+                }
+                Err(e) => {
+                    let msg = format!("the rematch could not be created: {e}");
+                    return self.reply_error(conn, ErrorCode::StorageUnavailable, None, &msg, None);
+                }
+            }
+        }
+        self.broadcast_all(&ServerMsg::Rematch { accepted, asked, declined: None, game });
+    }
+
     fn bot_spec(&self, seat: Seat) -> Option<BotSpec> {
         match self.seats.get(seat.index())? {
             SeatOwner::Bot { spec } => spec.parse().ok().or(Some(BotSpec::Random)),
             SeatOwner::Human { .. } if self.presence.get(seat.index())?.stand_in => {
                 Some(BotSpec::Random)
             }
+            SeatOwner::Resigned { .. } => Some(BotSpec::Random),
             _ => None,
         }
     }
@@ -483,7 +694,12 @@ impl Room {
             if !p.stand_in && p.away_since.is_some_and(|t| t + grace <= now) {
                 p.stand_in = true;
                 changed = true;
-                let msg = ServerMsg::Presence { seat: i as u8, connected: false, bot: true };
+                let msg = ServerMsg::Presence {
+                    seat: i as u8,
+                    connected: p.conns > 0,
+                    bot: true,
+                    resigned: false,
+                };
                 let frame: Frame = msg.to_frame().into();
                 for sub in self.subs.values() {
                     let _ = sub.out.try_send(frame.clone());

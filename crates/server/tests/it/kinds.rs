@@ -106,7 +106,10 @@ async fn the_toy_game_is_created_joined_and_played_to_the_end_over_websockets() 
                     ServerMsg::Ack { .. } => inflight = false,
                     ServerMsg::Over { outcome } => return outcome,
                     ServerMsg::Error { message, .. } => panic!("seat {seat}: {message}"),
-                    ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+                    ServerMsg::Presence { .. }
+                    | ServerMsg::Chat { .. }
+                    | ServerMsg::Rematch { .. }
+                    | ServerMsg::Pong => {}
                 }
             }
         }));

@@ -10,4 +10,5 @@ mod limits;
 mod paused;
 mod play;
 mod secrecy;
+mod social;
 mod support;
