@@ -53,10 +53,16 @@ function obstacleShape(o) {
   return g;
 }
 
+// A bot fills most of its hex (issue 21: not a 10 px arrow): a round body with a white arrow
+// on its front edge for its facing, and its number large in the middle.
 function botShape(seat) {
+  const r = SIZE * 0.72;
   return [
-    s('g.rot', [s('polygon.body', { points: `${SIZE * 0.7},0 ${-SIZE * 0.5},${-SIZE * 0.55} ${-SIZE * 0.25},0 ${-SIZE * 0.5},${SIZE * 0.55}` })]),
-    s('text.bnum', { y: 4, 'text-anchor': 'middle' }, String(seat + 1)),
+    s('g.rot', [
+      s('circle.body', { r }),
+      s('polygon.nose', { points: `${r + SIZE * 0.15},0 ${r - SIZE * 0.3},${-SIZE * 0.34} ${r - SIZE * 0.3},${SIZE * 0.34}` }),
+    ]),
+    s('text.bnum', { y: SIZE * 0.3, 'text-anchor': 'middle' }, String(seat + 1)),
   ];
 }
 

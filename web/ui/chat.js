@@ -20,7 +20,7 @@ export function createChat({ gameId, send, mine = () => false, spectator = false
   try { muted = new Set(JSON.parse(sessionStorage.getItem(muteKey) || '[]')); } catch { /* none */ }
   const list = h('ol.chat-lines', { 'aria-label': 'Chat', 'aria-live': 'polite' });
   const notes = {
-    spectator: 'You are watching: your lines go to the spectators\' chat, which players see only after the game.',
+    spectator: 'As a spectator, your lines go to the spectators\' chat; players see it only after the game.',
     player: 'Players\' chat: everyone at the table reads it. Spectators talk among themselves until the game is over.',
   };
   const note = h('p.chat-note.hint', spectator ? notes.spectator : notes.player);

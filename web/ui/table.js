@@ -378,7 +378,7 @@ async function waitingRoom(page, info, gone, cleanups) {
     mine: (line) => line.name === api.me()?.name,
     send: async (text) => { const line = await api.say(info.id, text); chat.add(line); },
   });
-  const settings = h('div.settings-box');
+  const settings = h('div.panel.settings-box');
   page.append(h('div.waiting-grid', [box, h('aside.side', [settings, chat.el])]));
   const nameInput = h('input#join-name', { type: 'text', maxlength: 40, value: api.savedName() || ident0?.name || '', 'aria-label': 'Your name at this table', autocomplete: 'nickname' });
   settingsList(info).then((el) => settings.replaceChildren(h('h3', 'Settings'), el)).catch(() => {});
