@@ -217,8 +217,10 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
     // The result shown is the server's record of the finished game.
     const rec = await expectServerResult(page, id);
     const status = await page.locator('.status').textContent();
-    const winner = rec.final.winner;
-    assert.equal(status, winner === null ? 'Game over' : `Game over: ${await nameOf(winner)} wins`, 'the winner named is the server\'s');
+    // The banner names the winner from the server's outcome (never a bare "Game over").
+    const first = rec.outcome.ranking[0];
+    const named = (await Promise.all(first.map(nameOf))).join(' & ');
+    assert.equal(status.replace(/ ★$/, ''), `Game over — ${named} win${first.length === 1 ? 's' : ''}`, 'the winner named is the server\'s');
     const flags = await page.locator('.rr-player [data-flags]').evaluateAll((els) => els.map((e) => Number(e.dataset.flags)));
     assert.deepEqual(flags, rec.final.robots.map((r) => r.flags_touched), 'flags touched as the server says');
     assert.ok(shot, 'a screenshot of a program was taken');

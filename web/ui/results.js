@@ -13,12 +13,12 @@ export function winnerText(outcome, names) {
   return `${who} win${first.length === 1 ? 's' : ''}`;
 }
 
-/** The end banner's sentence for an observer holding `mySeats`. */
+/** The end banner's sentence: the winner(s) named, a star when one of `mySeats` is among them. */
 export function bannerText(outcome, names, mySeats = []) {
   const first = (outcome && outcome.ranking && outcome.ranking[0]) || [];
-  if (first.some((s) => mySeats.includes(s))) return first.length === 1 ? 'Game over — you win! ★' : `Game over — you share first place with ${first.filter((s) => !mySeats.includes(s)).map(names).join(' & ')} ★`;
   const w = winnerText(outcome, names);
-  return w ? `Game over — ${w}` : 'Game over — no winner';
+  if (!w) return 'Game over — no winner';
+  return `Game over — ${w}${first.some((s) => mySeats.includes(s)) ? ' ★' : ''}`;
 }
 
 /** The ranking table: place, player, the game's own columns, the score. */
