@@ -190,3 +190,45 @@ test('a bot that took over an away player\'s seat is announced and taken back', 
     srv.stop();
   }
 });
+
+test('the log is complete after a reconnect: the same lines as after a reload', async () => {
+  assert.ok(existsSync(BIN), `the robodrome binary (${BIN}) is needed: cargo build`);
+  const srv = await ownServer();
+  const b = await launch();
+  try {
+    const ann = await b.page({ name: 'Ann' });
+    await ann.goto(`${srv.base}/`);
+    await ann.waitForSelector('#create');
+    const id = await ann.evaluate(async () => {
+      const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify({ game: 'autoscooter', seats: ['me', 'bot:random'] }) });
+      return (await r.json()).id;
+    });
+    await ann.goto(`${srv.base}/#/g/${id}`);
+    await ann.waitForSelector('.status.mine');
+    const total = async () => (await (await fetch(`${srv.base}/api/games/${id}/steps?views=false`)).json()).total;
+    // Offline while the game goes on (a bot stands in for Ann after 2 s and plays her seat).
+    const before = await total();
+    await ann.context().setOffline(true);
+    await ann.evaluate(() => window.dispatchEvent(new Event('offline')));
+    await ann.waitForSelector('#netbar:not([hidden])');
+    for (let i = 0; i < 300 && (await total()) < before + 6; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok((await total()) >= before + 6, 'the game went on while Ann was offline');
+    await ann.context().setOffline(false);
+    await ann.waitForSelector('#netbar', { state: 'hidden', timeout: 30000 });
+    await ann.waitForSelector('[data-testid="standin"]:not([hidden])');
+    await ann.click('#take-back');
+    // Her log up to the position she came back to, against a fresh page's.
+    const upTo = Number(await ann.evaluate(() => document.querySelector('.table-page').dataset.seq));
+    const logOf = (p) => p.evaluate((n) => [...document.querySelectorAll('.log li')].filter((li) => Number(li.dataset.seq) <= n).map((li) => `${li.dataset.seq} ${li.textContent}`), upTo);
+    await ann.waitForFunction((n) => [...document.querySelectorAll('.log li')].some((li) => Number(li.dataset.seq) === n) || n === 0, upTo);
+    const fresh = await ann.context().newPage();
+    await fresh.goto(`${srv.base}/#/g/${id}`);
+    await fresh.waitForFunction((n) => Number(document.querySelector('.table-page')?.dataset.seq) >= n, upTo);
+    const [got, want] = [await logOf(ann), await logOf(fresh)];
+    assert.ok(want.length > 0);
+    assert.deepEqual(got, want, 'the same log lines, in order, none missing or doubled');
+  } finally {
+    await b.close();
+    srv.stop();
+  }
+});

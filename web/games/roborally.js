@@ -128,7 +128,7 @@ export function courseLegend() {
     ['Flag: touch the flags in their numbered order (RR-5.5)', one({ kind: 'floor' }, { flags: [[0, 0]] })],
     ['Start dock and its number', one({ kind: 'floor' }, { docks: [{ at: [0, 0], number: 1 }] })],
   ];
-  const robot = s('svg.course.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [
+  const robot = s('svg.course-key.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [
     s('rect.cell.floor', { x: 0, y: 0, width: S, height: S }),
     s('g.robot', { transform: `translate(${S / 2},${S / 2})`, style: '--car: var(--seat0)' }, robotShape(0)),
   ]);
@@ -138,7 +138,7 @@ export function courseLegend() {
       ...items.map(([label, b]) => {
         const g = s('g');
         drawCourse(b, g);
-        return h('li', [s('svg.course.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [g]), h('span', label)]);
+        return h('li', [s('svg.course-key.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [g]), h('span', label)]);
       }),
       h('li', [robot, h('span', 'Robot: its number is its seat; the arrow is where it faces')]),
     ]),

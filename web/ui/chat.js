@@ -73,7 +73,7 @@ export function createChat({ gameId, send, mine = () => false, spectator = false
       line.channel === 'players' && line.seat !== null && line.seat !== undefined ? h('span.seat-dot', { style: { background: `var(--seat${line.seat})` } }) : null,
       h('b.chat-name', line.channel === 'spectators' ? `${line.name} (spectator)` : line.name), ': ',
       h('span.chat-text', line.text),
-      own ? null : h('button.mute', { type: 'button', title: `Mute ${line.name}`, 'aria-label': `Mute ${line.name}`, 'data-mute': k, onclick: () => { muted.add(k); save(); redraw(); } }, '🔇'),
+      own ? null : h('button.mute', { type: 'button', title: `Mute ${line.name}`, 'aria-label': `Mute ${line.name}`, 'data-mute': k, onclick: () => { muted.add(k); save(); redraw(); } }, 'mute'),
     ]);
     li.hidden = muted.has(k);
     list.append(li);

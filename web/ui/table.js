@@ -132,9 +132,17 @@ export async function showTable(root, id) {
     if (upTo <= logged) return;
     try {
       const st = await api.steps(id, { views: false, from: logged + 1 });
-      for (const s of st.steps) {
-        if (s.seq <= logged || s.seq > upTo) continue;
-        for (const ev of s.events) logEvent(ev, s.seq);
+      // The steps of a running game hold the events a spectator sees: they are described as a
+      // spectator's (a seat's own commitment is a line there, its secret plot is not).
+      const seats = mySeats;
+      mySeats = [];
+      try {
+        for (const s of st.steps) {
+          if (s.seq <= logged || s.seq > upTo) continue;
+          for (const ev of s.events) logEvent(ev, s.seq);
+        }
+      } finally {
+        mySeats = seats;
       }
       logged = Math.max(logged, upTo);
     } catch { /* the next welcome tries again */ }
