@@ -1,8 +1,9 @@
 // A pixel-level check of the hex drawing (web/hex.js): every highlighted, shrunken hex of the
 // Autoscooter rink (the start targets of AS-5.4 and the move preview's hexes) is drawn centred
 // on the cell it marks, within 1 px on the screen, and the facing arrows start at the chosen
-// hex's centre. Positions come from a golden scenario file played by `robodrome scenario --view`
-// on the standard rink (whose hexes lie far from hex [0,0], where a shrunken centre would show).
+// hex's centre; the crash burst grows around the crash. Positions come from a golden scenario
+// file played by `robodrome scenario --view` on the standard rink (whose hexes lie far from hex
+// [0,0], where a shrunken centre would show).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -24,8 +25,8 @@ function viewAfter(actions) {
   return JSON.parse(r.stdout);
 }
 
-async function draw(page, out) {
-  await page.evaluate(async ([sd, v]) => {
+async function draw(page, out, speed = 0) {
+  await page.evaluate(async ([sd, v, sp]) => {
     const mod = (await import('/games/index.js')).gameModule('autoscooter');
     if (window.testTable) window.testTable.destroy();
     const box = document.getElementById('test-table') || document.body.appendChild(Object.assign(document.createElement('div'), { id: 'test-table' }));
@@ -35,10 +36,10 @@ async function draw(page, out) {
     const [board, controls, players] = [el('board-area'), el('panel controls'), el('panel players-panel')];
     window.testTable = mod.createTable({
       board, controls, players, setup: null, static: sd, names: (s) => `Seat ${s + 1}`, mySeats: [0], replay: false,
-      speed: () => 0, say: () => {}, presence: () => null, act: async () => true,
+      speed: () => sp, say: () => {}, presence: () => null, act: async () => true,
     });
     window.testTable.show(v);
-  }, [out.static, out.view]);
+  }, [out.static, out.view, speed]);
 }
 
 /** Screen centres (bounding boxes) of the highlighted polygons matching `sel` and of the cells
@@ -61,7 +62,7 @@ function expectCentred(list, what) {
   }
 }
 
-test('Autoscooter: shrunken highlight hexes are centred on their cells (within 1 px)', async () => {
+test('Autoscooter: shrunken highlight hexes are centred on their cells (within 1 px); the crash burst stays on the crash', async () => {
   assert.ok(existsSync(BIN), `the robodrome binary (${BIN}) is needed: cargo build`);
   const b = await launch();
   try {
@@ -98,6 +99,29 @@ test('Autoscooter: shrunken highlight hexes are centred on their cells (within 1
     await page.locator('#test-table .letters button.letter:not([disabled])').last().click();
     expectCentred(await centres(page, 'polygon.path-hex', 'data-hex'), 'preview hex');
     await page.locator('#test-table .board-area').screenshot({ path: join(ARTIFACTS, 'autoscooter-preview.png') });
+
+    // A crash of car 0 into the barrier, animated: the burst grows and fades around the crash,
+    // not around the rink's corner (its centre stays on the car's hex while it scales).
+    await draw(page, plan, 1);
+    const car = plan.view.cars.find((c) => c.car === 0);
+    const drift = await page.evaluate(async ([at]) => {
+      const cell = document.querySelector(`#test-table polygon.cell[data-hex="${at.join(',')}"]`).getBoundingClientRect();
+      const [cx, cy] = [cell.x + cell.width / 2, cell.y + cell.height / 2];
+      const playing = window.testTable.play([{ type: 'crash', car: 0, with: null, at, speed: 2, kind: 'barrier' }], window.testTable.view, () => {});
+      const seen = [];
+      for (let i = 0; i < 8; i++) {
+        await new Promise((r) => setTimeout(r, 60));
+        const star = document.querySelector('#test-table .boom polygon');
+        if (!star) continue;
+        const r = star.getBoundingClientRect();
+        seen.push({ d: Math.hypot(r.x + r.width / 2 - cx, r.y + r.height / 2 - cy), w: r.width });
+      }
+      await playing;
+      return seen;
+    }, [car.at]);
+    assert.ok(drift.length >= 3, 'the burst was seen while it played');
+    assert.ok(new Set(drift.map((x) => Math.round(x.w))).size > 1, 'the burst scales');
+    for (const x of drift) assert.ok(x.d <= 4, `the burst's centre is ${x.d.toFixed(1)} px from the crash`);
     assert.deepEqual(b.errors, [], 'no console errors');
   } finally {
     await b.close();
