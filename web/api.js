@@ -72,7 +72,7 @@ export async function listGames(status) {
   if (etag) listCache.set(path, { etag, games: data });
   return { games: data, changed: true };
 }
-export const gameInfo = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
+export const gameInfo = (id, { setup = false } = {}) => call('GET', `/api/games/${encodeURIComponent(id)}${setup ? '?setup=true' : ''}`);
 export const createGame = (req) => authed('POST', '/api/games', req);
 export const joinGame = (id, seat, name) => authed('POST', `/api/games/${encodeURIComponent(id)}/join`, { ...(seat === undefined ? {} : { seat }), ...(name ? { name } : {}) });
 /** Leave: an open game's seat is freed; in a running game the player resigns (docs/protocol.md). */

@@ -39,7 +39,7 @@ test('waiting room settings and name; chat between players and a spectator, mute
     await bob.goto(`/#/g/${id}`);
     await bob.waitForSelector('[data-testid="settings"] [data-setting="board"]');
     assert.equal(await bob.locator('[data-setting="game"]').textContent(), 'Autoscooter');
-    const info = await api(`/api/games/${id}`);
+    const info = await api(`/api/games/${id}?setup=true`);
     const kinds = await api('/api/kinds');
     const kind = kinds.kinds.find((k) => k.name === 'autoscooter');
     const wild = kind.variants.find((c) => c.key === 'jolting');
@@ -115,7 +115,8 @@ test('the end banner names the winner; labelled result; a rematch with the same 
     await page.click('#rematch');
     await page.waitForFunction((old) => /#\/g\//.test(location.hash) && !location.hash.includes(old), id);
     const next = await gameIdOf(page);
-    const [a, n] = [await api(`/api/games/${id}`), await api(`/api/games/${next}`)];
+    const [a, n] = [await api(`/api/games/${id}?setup=true`), await api(`/api/games/${next}?setup=true`)];
+    assert.ok(a.setup && a.setup.variants, 'the setup is given');
     assert.deepEqual(n.setup, a.setup, 'the same settings');
     assert.deepEqual(n.seats, a.seats, 'the same seats');
     assert.equal(n.status, 'running');

@@ -41,7 +41,7 @@ function choicesText(kind, setup) {
 /** A definition list of the game's settings. */
 export async function settingsList(info) {
   const kind = await kindOf(info.game);
-  const setup = info.setup || {};
+  const setup = (await api.gameInfo(info.id, { setup: true }).catch(() => ({}))).setup || {};
   const noun = kind?.board_noun || 'board';
   const choices = choicesText(kind, setup);
   const row = (dt, dd, key) => [h('dt', dt), h('dd', { 'data-setting': key }, dd)];

@@ -411,8 +411,8 @@ pub struct GameInfo {
     #[serde(default)]
     pub practice: bool,
     /// The game's setup as its game serialises it (board, variants, options): in the answer
-    /// to `GET /api/games/{id}` only, never in lists, so that an invited player sees the
-    /// settings before joining. It holds no secret (the seed is not part of it).
+    /// to `GET /api/games/{id}?setup=true` only, never in lists, so that an invited player
+    /// sees the settings before joining. It holds no secret (the seed is not part of it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub setup: Option<Value>,
 }

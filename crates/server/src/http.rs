@@ -377,8 +377,25 @@ async fn list(
     Ok(r)
 }
 
-async fn game(State(s): AppState, Path(id): Path<String>) -> Result<Json<GameInfo>, ApiError> {
-    Ok(Json(s.game_info(&id).await?))
+#[derive(Deserialize)]
+struct GameQuery {
+    /// `?setup=true`: with the game's setup (the waiting room's settings), once, not per poll.
+    #[serde(default)]
+    setup: bool,
+}
+
+async fn game(
+    State(s): AppState,
+    Path(id): Path<String>,
+    uri: axum::http::Uri,
+) -> Result<Json<GameInfo>, ApiError> {
+    let Query(q): Query<GameQuery> =
+        Query::try_from_uri(&uri).map_err(|e| ApiError::bad("bad_query", e.body_text()))?;
+    let mut info = s.game_info(&id).await?;
+    if !q.setup {
+        info.setup = None;
+    }
+    Ok(Json(info))
 }
 
 async fn join(
