@@ -233,3 +233,26 @@ test('the log is complete after a reconnect: the same lines as after a reload', 
     srv.stop();
   }
 });
+
+test('resigning says its consequence, hands the seat to a bot and the result marks it', async () => {
+  const b = await launch();
+  try {
+    const page = await b.page({ name: 'Ida' });
+    const id = await createFromLobby(page, { players: 2, seats: ['me', 'bot:random'] });
+    await page.waitForSelector('.status.mine');
+    await page.click('#resign');
+    assert.match(await page.locator('[data-testid="standin"]').textContent(), /A bot plays your seat to the end of the game, the result marks you as resigned/);
+    await page.click('#resign-yes');
+    await page.waitForFunction(() => /You resigned/.test(document.querySelector('[data-testid="standin"]')?.textContent));
+    // The bots play both seats to the end; the record and the result say who resigned.
+    await page.waitForSelector('[data-testid="result"]:not([hidden])', { timeout: 120000 });
+    const info = await api(`/api/games/${id}`);
+    assert.equal(info.seats[0].kind, 'resigned');
+    assert.equal(info.status, 'finished');
+    assert.equal(await page.locator('[data-testid="result"] tr[data-seat="0"] .pname').textContent(), 'Ida (resigned)');
+    assert.ok(await page.locator('#resign').isHidden(), 'no resign button once resigned');
+    assert.deepEqual(b.errors, [], 'no console errors');
+  } finally {
+    await b.close();
+  }
+});

@@ -46,7 +46,7 @@ export async function showReplay(root, id, startStep) {
   const logList = h('ol.log', { 'aria-label': 'Game log' });
   // The result belongs to the end: shown only at the last step of a finished game.
   const outcome = data.outcome && data.outcome.ranking
-    ? h('div.panel.result', { 'data-testid': 'result', 'data-scores': JSON.stringify(data.outcome.scores || []), hidden: true }, [h('h3', 'Final result'), h('p.winner', { 'data-testid': 'winner' }, winnerText(data.outcome, names)), resultTable(data.outcome, names, mod, steps[last].view, data.seats)])
+    ? h('div.panel.result', { 'data-testid': 'result', 'data-scores': JSON.stringify(data.outcome.scores || []), hidden: true }, [h('h3', 'Final result'), h('p.winner', { 'data-testid': 'winner' }, winnerText(data.outcome, names)), resultTable(data.outcome, names, mod, steps[last].view)])
     : null;
   page.append(
     h('div.statusbar', [h('span.replay-badge', data.status === 'finished' ? 'Replay' : 'Replay · up to now'), status]),

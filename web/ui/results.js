@@ -21,8 +21,9 @@ export function bannerText(outcome, names, mySeats = []) {
   return `Game over — ${w}${first.some((s) => mySeats.includes(s)) ? ' ★' : ''}`;
 }
 
-/** The ranking table: place, player, the game's own columns, the score. */
-export function resultTable(outcome, names, mod, view, seats = []) {
+/** The ranking table: place, player (a resigned player's name says so: `seatLabel`), the
+ * game's own columns, the score. */
+export function resultTable(outcome, names, mod, view) {
   const ranking = (outcome && outcome.ranking) || [];
   const extra = view && mod.resultColumns ? mod.resultColumns(view) : [];
   const scoreLabel = mod.scoreLabel || 'Score';
@@ -32,10 +33,9 @@ export function resultTable(outcome, names, mod, view, seats = []) {
   let place = 1;
   for (const group of ranking) {
     for (const seat of group) {
-      const resigned = seats[seat] && seats[seat].kind === 'resigned';
       rows.push(h('tr', { 'data-seat': seat, class: place === 1 ? 'winner' : '' }, [
         h('td.place', `${place}.`),
-        h('td', [h('span.seat-dot', { style: { background: `var(--seat${seat})` } }), ' ', h('span.pname', names(seat)), resigned ? h('small.resigned', ' (resigned)') : null]),
+        h('td', [h('span.seat-dot', { style: { background: `var(--seat${seat})` } }), ' ', h('span.pname', names(seat))]),
         ...extra.map((c) => h('td', String(c.of(seat)))),
         hasScores ? h('td.pscore', h('b', String(outcome.scores[seat]))) : null,
       ]));

@@ -194,7 +194,7 @@ export async function showTable(root, id) {
     result.replaceChildren(
       h('h3', 'Final result'),
       h('p.winner', { 'data-testid': 'winner' }, winnerText(o, names) || 'No winner'),
-      resultTable(o, names, mod, view, info.seats),
+      resultTable(o, names, mod, view),
       rematchBox,
       h('a.btn.small#result-replay', { href: `#/replay/${id}` }, 'Watch the replay'),
     );
