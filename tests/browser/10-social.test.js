@@ -46,6 +46,7 @@ test('waiting room settings and name; chat between players and a spectator, mute
     assert.ok((await bob.locator('[data-setting="choices"]').textContent()).includes(wild.title), 'the variant chosen is shown by its label');
     assert.ok(info.setup, 'the server gives the setup');
     await sees(bob, 'anyone there?');
+    await bob.screenshot({ path: join(ARTIFACTS, 'waiting-room.png') });
     await bob.fill('#join-name', 'Bobby');
     await bob.click('#join');
     await ann.waitForSelector('.status.mine', { timeout: 20000 });

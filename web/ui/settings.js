@@ -19,7 +19,9 @@ function boardText(kind, board) {
   const noun = kind?.board_noun || 'board';
   if (typeof board === 'string') return (kind?.boards || []).find((b) => b.id === board)?.title || board;
   if (board && typeof board === 'object' && typeof board.named === 'string') return (kind?.boards || []).find((b) => b.id === board.named)?.title || board.named;
-  return `a ${noun} of its own`;
+  // Some games store their board itself, not its name: with one shipped board it is that one.
+  if ((kind?.boards || []).length === 1) return kind.boards[0].title;
+  return `the ${noun} is shown when the game starts`;
 }
 
 /** The ticked choices (variants and options) of the setup with the lobby's labels. */
