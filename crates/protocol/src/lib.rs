@@ -505,6 +505,46 @@ mod tests {
     }
 
     #[test]
+    fn social_messages_round_trip() {
+        for (frame, msg) in [
+            (r#"{"v":1,"type":"chat","text":"hi"}"#, ClientMsg::Chat { text: "hi".into() }),
+            (r#"{"v":1,"type":"rematch"}"#, ClientMsg::Rematch { accept: true }),
+            (r#"{"v":1,"type":"rematch","accept":false}"#, ClientMsg::Rematch { accept: false }),
+            (r#"{"v":1,"type":"take_back"}"#, ClientMsg::TakeBack),
+        ] {
+            assert_eq!(ClientMsg::parse(frame).unwrap(), msg);
+            assert_eq!(ClientMsg::parse(&msg.to_frame()).unwrap(), msg);
+        }
+        assert_eq!(
+            ClientMsg::parse(r#"{"v":1,"type":"chat"}"#).unwrap_err().0,
+            ErrorCode::BadMessage
+        );
+        let line = ChatLine {
+            channel: ChatChannel::Spectators,
+            n: 2,
+            seat: None,
+            name: "Sam".into(),
+            text: "psst".into(),
+        };
+        let f = ServerMsg::Chat { line: line.clone() }.to_frame();
+        assert_eq!(
+            f,
+            r#"{"v":1,"type":"chat","channel":"spectators","n":2,"name":"Sam","text":"psst"}"#
+        );
+        assert_eq!(ServerMsg::from_frame(&f).unwrap(), ServerMsg::Chat { line });
+        // `resigned` appears only when true: earlier clients see the same presence frames.
+        let p = ServerMsg::Presence { seat: 1, connected: false, bot: true, resigned: false };
+        assert_eq!(
+            p.to_frame(),
+            r#"{"v":1,"type":"presence","seat":1,"connected":false,"bot":true}"#
+        );
+        let r =
+            ServerMsg::Rematch { accepted: vec![0], asked: vec![1], declined: None, game: None };
+        assert_eq!(r.to_frame(), r#"{"v":1,"type":"rematch","accepted":[0],"asked":[1]}"#);
+        assert_eq!(ServerMsg::from_frame(&r.to_frame()).unwrap(), r);
+    }
+
+    #[test]
     fn static_ids_are_fnv1a_of_the_text() {
         // The FNV-1a 64 reference values: the empty string and "a".
         assert_eq!(static_id(""), "cbf29ce484222325");
