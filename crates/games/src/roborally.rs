@@ -58,6 +58,12 @@ impl Registered for RoboRally {
         turns * (req.players * 3 + 8)
     }
 
+    /// `max_turns` (default 100): a game is stopped when turn `max_turns + 1` would begin.
+    fn sim_limit_reached(&self, req: &SetupRequest) -> bool {
+        let turns = req.option("max_turns").and_then(Value::as_u64).unwrap_or(100);
+        u64::from(self.turn()) > turns
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }

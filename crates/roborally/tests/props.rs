@@ -312,6 +312,7 @@ mod random_boards {
             phase: StartPhase::Execute,
             variants: Variants::default(),
             timer_seconds: 30,
+            deck: Vec::new(),
             turn: 1,
         }
     }
