@@ -154,7 +154,9 @@ impl Tally<RoboRally> for RoboRallyTally {
     }
     fn finished(&mut self, g: &RoboRally) {
         self.games += 1;
-        self.turns += g.turn() as u64;
+        // Turns played: a game stopped at `max_turns` stops as turn `max_turns + 1` begins.
+        let played = if g.outcome().is_some() { g.turn() } else { g.turn().saturating_sub(1) };
+        self.turns += played as u64;
         self.average_turns = self.turns as f64 / self.games as f64;
     }
     fn report(&self) -> String {

@@ -118,14 +118,7 @@ pub fn run<G: Registered>(
             shared.resize(g.seats(), 0);
         }
         match g.outcome() {
-            Some(o) => match o.winners() {
-                [one] => wins[one.index()] += 1,
-                tied => {
-                    for s in tied {
-                        shared[s.index()] += 1;
-                    }
-                }
-            },
+            Some(o) => count_firsts(&o, &mut wins, &mut shared),
             None => unfinished += 1,
         }
         if i % 256 == 0 {
@@ -150,6 +143,19 @@ pub fn run<G: Registered>(
         wins_by_seat: wins,
         shared_firsts_by_seat: shared,
         details: tally,
+    }
+}
+
+/// A finished game's first place: one seat alone is a first place (`wins`); seats tied at the
+/// top each count one shared first place (`shared`), and nobody wins that game alone.
+fn count_firsts(o: &engine::Outcome, wins: &mut [u64], shared: &mut [u64]) {
+    match o.winners() {
+        [one] => wins[one.index()] += 1,
+        tied => {
+            for s in tied {
+                shared[s.index()] += 1;
+            }
+        }
     }
 }
 
@@ -244,4 +250,22 @@ pub fn text<G: Game, T: Tally<G>>(s: &Summary<T>) -> String {
     }
     out += &s.details.report();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tie_at_the_top_is_a_shared_first_place_not_a_win() {
+        let (mut wins, mut shared) = (vec![0; 3], vec![0; 3]);
+        let tie =
+            engine::Outcome { ranking: vec![vec![Seat(0), Seat(1)], vec![Seat(2)]], scores: None };
+        count_firsts(&tie, &mut wins, &mut shared);
+        assert_eq!((wins.clone(), shared.clone()), (vec![0, 0, 0], vec![1, 1, 0]));
+        let alone =
+            engine::Outcome { ranking: vec![vec![Seat(2)], vec![Seat(0), Seat(1)]], scores: None };
+        count_firsts(&alone, &mut wins, &mut shared);
+        assert_eq!((wins, shared), (vec![0, 0, 1], vec![1, 1, 0]));
+    }
 }

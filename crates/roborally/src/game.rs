@@ -116,6 +116,15 @@ impl Game for RoboRally {
             }
             let action = g.default_action(seat.index(), &mut rng);
             g.apply(seat, &action, &mut out)?;
+            // While programming, a seat that first answered RR-7.4's question for its
+            // Recompile still owes its program: that comes now too.
+            if matches!(g.phase, Phase::Program { .. })
+                && g.turn == turn
+                && g.owed(seat) == Some(Owed::Program)
+            {
+                let action = g.default_action(seat.index(), &mut rng);
+                g.apply(seat, &action, &mut out)?;
+            }
         }
         *self = g;
         events.append(&mut out);
