@@ -554,6 +554,11 @@ pub(crate) fn plans(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Ve
                         total = f64::MIN;
                         break;
                     }
+                    // RR-7.4 for Recompile's point (amended RR-9): judged as taken.
+                    let decline = Action::DiscardOption { option: None };
+                    while g.pending().is_some_and(|p| p.robot() == seat.index())
+                        && g.apply(seat, &decline, &mut events).is_ok()
+                    {}
                     total +=
                         best_of(&g, distinct_programs(&g, seat)).map_or(f64::MIN, |b| b.1) / 3.0;
                 }
