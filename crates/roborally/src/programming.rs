@@ -55,10 +55,16 @@ impl RoboRally {
         r.power_down_next = false;
         r.powered_down = down;
         if down {
-            // RR-4.4: discards all its damage; registers empty (nothing is locked at 0 damage).
+            // RR-4.4: discards all its damage; registers empty but for locked ones (at 0
+            // damage only a Fire Control jam still locks one: its card stays, RR-7.3).
             r.damage = 0;
-            let cards: Vec<Card> = r.registers.iter_mut().filter_map(Option::take).collect();
-            r.revealed = [false; 5];
+            let mut cards: Vec<Card> = Vec::new();
+            for k in 0..5 {
+                if !r.locked(k) {
+                    cards.extend(r.registers[k].take());
+                    r.revealed[k] = false;
+                }
+            }
             self.deck.discard_all(cards);
             events.push(Event::PoweredDown { seat });
         } else if was {
