@@ -541,3 +541,171 @@ async fn a_real_full_disk_on_tmpfs() {
     assert!(!shared.store.log(&id).await.unwrap().is_empty(), "the move is stored");
     server.shutdown().await;
 }
+
+/// A database of schema version 4 whose rows were written before boards were stored once (the
+/// whole track or rink inline in every row), as an older server left it: migration 5 moves each
+/// large setup value into `blobs` under its SHA-256, as new rows are written (docs/security.md
+/// "Limits"), every row reads back the same, and the file shrinks.
+#[tokio::test]
+async fn inline_boards_of_a_version_4_database_move_into_blobs_and_the_file_shrinks() {
+    use sha2::Digest;
+    let sha = |t: &str| -> String {
+        sha2::Sha256::digest(t.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    };
+    // Whole setups and one played game, made by the server's own code in memory.
+    let source: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
+    let (_stop, sd) = tokio::sync::watch::channel(false);
+    let shared = Shared::new(Config { web: None, ..Config::default() }, source.clone(), sd);
+    let g = shared.guest("Ann").await.unwrap();
+    let ann = shared.identity(&g.token).await.unwrap().unwrap();
+    let mut templates = Vec::new();
+    for (game, board) in [
+        ("bumping-bots", Some("oval")),
+        ("bumping-bots", Some("factory")),
+        ("bumping-bots", Some("chicane")),
+        ("autoscooter", None),
+        ("roborally", None),
+    ] {
+        let req = CreateGame { board: board.map(String::from), ..create(game, &["me", "open"]) };
+        let id = shared.create_game(&ann, req).await.unwrap().id;
+        templates.push(source.game(&id).await.unwrap().unwrap());
+    }
+    let played = shared
+        .create_game(&ann, create("autoscooter", &["bot:random", "bot:random"]))
+        .await
+        .unwrap()
+        .id;
+    let mut w = shared.watch(&played, Observer::Spectator).await.unwrap();
+    while !w.rx.recv().await.expect("plays to the end").contains("\"type\":\"over\"") {}
+    let played_log = source.log(&played).await.unwrap();
+    let played_row = loop {
+        let row = source.game(&played).await.unwrap().unwrap();
+        if row.status == Status::Finished {
+            break row;
+        }
+        tokio::task::yield_now().await;
+    };
+    assert!(templates[0].setup.to_string().len() > 2048, "a track is large");
+
+    // The old database: the first four migrations as shipped, rows with inline setups.
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_path(&dir);
+    let pool = raw_pool(&db).await;
+    // (One connection: no syncs while it is filled.)
+    sqlx::query("PRAGMA synchronous = OFF").execute(&pool).await.unwrap();
+    {
+        let mut c = pool.acquire().await.unwrap();
+        for m in &server::schema::MIGRATIONS[..4] {
+            (m.up)(&mut c).await.unwrap();
+        }
+        sqlx::query("PRAGMA user_version = 4").execute(&mut *c).await.unwrap();
+    }
+    let insert = |id: String, row: &GameRow, setup: String| {
+        let pool = pool.clone();
+        let (row, seats) = (row.clone(), serde_json::to_string(&row.seats).unwrap());
+        async move {
+            sqlx::query(
+                "INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, outcome) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(id)
+            .bind(&row.game)
+            .bind(setup)
+            .bind(row.seed as i64)
+            .bind(seats)
+            .bind(row.status.as_str())
+            .bind(row.timer_secs.map(i64::from))
+            .bind(&row.creator)
+            .bind(row.outcome.as_ref().map(Value::to_string))
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+    };
+    let mut expected: Vec<(String, Value)> = Vec::new();
+    for i in 0..150 {
+        let t = &templates[i % templates.len()];
+        let id = format!("old-{i:03}");
+        insert(id.clone(), t, t.setup.to_string()).await;
+        expected.push((id, t.setup.clone()));
+    }
+    insert("old-played".into(), &played_row, played_row.setup.to_string()).await;
+    expected.push(("old-played".into(), played_row.setup.clone()));
+    for (i, e) in played_log.iter().enumerate() {
+        sqlx::query("INSERT INTO actions (game_id, idx, entry) VALUES ('old-played', ?, ?)")
+            .bind(i as i64)
+            .bind(serde_json::to_string(e).unwrap())
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    // One row written by a version-4 server already: its track by reference.
+    let oval = templates[0].setup["board"].to_string();
+    let mut by_ref = templates[0].setup.clone();
+    by_ref["board"] = serde_json::json!({ "$blob": sha(&oval) });
+    sqlx::query("INSERT INTO blobs (hash, body) VALUES (?, ?)")
+        .bind(sha(&oval))
+        .bind(&oval)
+        .execute(&pool)
+        .await
+        .unwrap();
+    insert("v4-row".into(), &templates[0], by_ref.to_string()).await;
+    expected.push(("v4-row".into(), templates[0].setup.clone()));
+    let size = |pool: SqlitePool| async move {
+        let pages: i64 = sqlx::query("PRAGMA page_count").fetch_one(&pool).await.unwrap().get(0);
+        let page: i64 = sqlx::query("PRAGMA page_size").fetch_one(&pool).await.unwrap().get(0);
+        pool.close().await;
+        pages * page
+    };
+    let before = size(pool).await;
+
+    // The new server migrates it.
+    let server = start_server(&dir, |_| {}).await;
+    for (id, setup) in &expected {
+        let row = server.shared.store.game(id).await.unwrap().expect("readable");
+        assert_eq!(&row.setup, setup, "{id} reads back whole");
+    }
+    let (status, steps) = http(server.addr, "GET", "/api/games/old-played/steps", None, None).await;
+    assert_eq!(status, 200, "{steps}");
+    let (status, replay) =
+        http(server.addr, "GET", "/api/games/old-played/replay", None, None).await;
+    assert_eq!(status, 200, "{replay}");
+    assert_eq!(replay["log"].as_array().unwrap().len(), played_log.len());
+    let (status, list) = http(server.addr, "GET", "/api/games?status=open", None, None).await;
+    assert_eq!((status, list.as_array().map(Vec::len)), (200, Some(50)), "a full first page");
+    server.shutdown().await;
+
+    let pool = raw_pool(&db).await;
+    let v: i64 = sqlx::query("PRAGMA user_version").fetch_one(&pool).await.unwrap().get(0);
+    assert_eq!(v, server::schema::latest());
+    // Every large value is in `blobs` once, under its SHA-256; rows hold references only.
+    let mut large: Vec<String> = expected
+        .iter()
+        .filter_map(|(_, s)| s.as_object())
+        .flat_map(|m| m.values().map(Value::to_string))
+        .filter(|t| t.len() > 512)
+        .collect();
+    large.sort();
+    large.dedup();
+    let blobs: Vec<(String, String)> = sqlx::query_as("SELECT hash, body FROM blobs ORDER BY body")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(blobs.len(), large.len(), "one blob per distinct board");
+    for (hash, body) in &blobs {
+        assert_eq!(hash, &sha(body));
+        assert!(large.contains(body));
+    }
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT id, setup FROM games").fetch_all(&pool).await.unwrap();
+    assert_eq!(rows.len(), expected.len());
+    for (id, text) in &rows {
+        let setup: Value = serde_json::from_str(text).unwrap();
+        for v in setup.as_object().unwrap().values() {
+            let inline = v.to_string();
+            assert!(inline.len() <= 512 || v.get("$blob").is_some(), "{id}: {inline:.80}");
+        }
+    }
+    let after = size(pool).await;
+    assert!(after * 4 < before, "the file shrinks: {before} → {after} bytes");
+}
