@@ -514,6 +514,11 @@ async fn a_real_full_disk_on_tmpfs() {
     );
     let (status, body) = http(addr, "POST", "/api/games", Some(&token), Some(bots)).await;
     assert_eq!((status, body["code"].as_str()), (503, Some("storage_unavailable")), "{body}");
+    // SQLite's own words ("(code: 13) database or disk is full") stay in the log.
+    let text = body["message"].as_str().unwrap().to_ascii_lowercase();
+    for leak in ["sqlite", "code", "disk", "full", "database"] {
+        assert!(!text.contains(leak), "{text}");
+    }
     // No hot loop: the next two tries wait for the backoff (250 ms, then 500 ms more).
     tokio::time::timeout(STEP, storage.wait_for(|&n| n >= 3))
         .await
