@@ -74,6 +74,13 @@ export async function listGames(status) {
 }
 export const gameInfo = (id, { setup = false } = {}) => call('GET', `/api/games/${encodeURIComponent(id)}${setup ? '?setup=true' : ''}`);
 export const createGame = (req) => authed('POST', '/api/games', req);
+/** "Sign out everywhere": the server forgets every token of this guest (docs/security.md,
+ * "Identity") and clears the cookie; this browser forgets the identity too. */
+export async function signOutEverywhere() {
+  const r = await call('POST', '/api/guest/revoke', {});
+  localStorage.removeItem(ID_KEY);
+  return r;
+}
 export const joinGame = (id, seat, name) => authed('POST', `/api/games/${encodeURIComponent(id)}/join`, { ...(seat === undefined ? {} : { seat }), ...(name ? { name } : {}) });
 /** Leave: an open game's seat is freed; in a running game the player resigns (docs/protocol.md). */
 export const leaveGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/leave`, {});
