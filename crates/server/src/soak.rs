@@ -177,6 +177,8 @@ struct Soak {
     tally: Mutex<Tally>,
     /// Fresh hostile addresses.
     next_hostile: AtomicU32,
+    /// Raised when every client has stopped (the last hostile round may end after the deadline).
+    stopped: std::sync::atomic::AtomicBool,
 }
 
 impl Soak {
@@ -471,6 +473,7 @@ pub async fn run(args: Args) -> Result<Report, Error> {
         open_seats: Mutex::new(VecDeque::new()),
         tally: Mutex::new(Tally::default()),
         next_hostile: AtomicU32::new(0),
+        stopped: Default::default(),
         args: args.clone(),
     });
     eprintln!(
@@ -503,6 +506,7 @@ pub async fn run(args: Args) -> Result<Report, Error> {
         });
     }
     while tasks.join_next().await.is_some() {}
+    soak.stopped.store(true, Relaxed);
     monitor.await?;
     let seconds = started.elapsed().as_secs_f64();
     let m1 = metrics(addr).await?;
@@ -565,11 +569,12 @@ fn short(s: &str) -> String {
     s.chars().take(80).collect()
 }
 
-/// `/healthz` every second (its time, on a new connection each time) and memory every
-/// `sample_secs`, until the players stop.
+/// `/healthz` every second (its time, on a new connection each time) until every client has
+/// stopped, and memory every `sample_secs` until the deadline (the last sample at it).
 async fn monitor(soak: Arc<Soak>) {
     let addr = soak.args.addr;
     let mut next_sample = Instant::now();
+    let mut sampled_last = false;
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     loop {
         tick.tick().await;
@@ -588,7 +593,8 @@ async fn monitor(soak: Arc<Soak>) {
             }
         }
         let done = soak.past_deadline();
-        if Instant::now() >= next_sample || done {
+        if !sampled_last && (Instant::now() >= next_sample || done) {
+            sampled_last = done;
             next_sample += Duration::from_secs(soak.args.sample_secs.max(1));
             if let Ok(m) = metrics(addr).await {
                 let metric = |k: &str| m.get(k).copied().unwrap_or(f64::NAN);
@@ -606,7 +612,7 @@ async fn monitor(soak: Arc<Soak>) {
                 soak.tally().samples.push(s);
             }
         }
-        if done {
+        if soak.stopped.load(Relaxed) {
             return;
         }
     }
@@ -1174,8 +1180,7 @@ pub async fn verify(addr: SocketAddr, acked: &[Acked], games: &[String]) -> Veri
         });
     }
     while workers.join_next().await.is_some() {}
-    let v = out.lock().unwrap_or_else(|p| p.into_inner()).clone();
-    v
+    out.lock().unwrap_or_else(|p| p.into_inner()).clone()
 }
 
 /// One game: its status, and the acknowledged actions not found in its steps as acknowledged.
