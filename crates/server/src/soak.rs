@@ -138,6 +138,8 @@ pub struct Sample {
     pub rss_bytes: f64,
     pub games_live: f64,
     pub connections: f64,
+    /// The bytes of replay steps the server's cache holds (bounded by `--steps-cache-bytes`).
+    pub steps_cache_bytes: f64,
 }
 
 /// A hostile attempt's expected answer and how often it came (or did not).
@@ -379,14 +381,15 @@ impl Report {
             mb(m.growth),
             if m.flat { "flat" } else { "NOT flat" }
         );
-        println!("memory samples (s, MB, live games, connections):");
+        println!("memory samples (s, RSS MB, live games, connections, steps cache MB):");
         for s in &self.samples {
             println!(
-                "  {:6.0} {:8.1} {:6.0} {:6.0}",
+                "  {:6.0} {:8.1} {:6.0} {:6.0} {:8.1}",
                 s.t,
                 mb(s.rss_bytes),
                 s.games_live,
-                s.connections
+                s.connections,
+                mb(s.steps_cache_bytes)
             );
         }
         let v = &self.verification;
@@ -608,6 +611,7 @@ async fn monitor(soak: Arc<Soak>) {
                     rss_bytes: rss,
                     games_live: metric("robodrome_games_live"),
                     connections: metric("robodrome_connections"),
+                    steps_cache_bytes: metric("robodrome_steps_cache_bytes"),
                 };
                 soak.tally().samples.push(s);
             }
@@ -1562,24 +1566,29 @@ async fn hostile_round(soak: &Soak, round: u64) -> Result<(), Error> {
     Ok(())
 }
 
-/// `cap + 8` connections from one address, held open: the ones over the cap are closed
-/// before they are answered, the others answer `/healthz`.
+/// `cap + 8` connections from one address, all held open while each asks for `/healthz` on
+/// a kept-alive connection (at once): at most `cap` are answered, the others are closed before
+/// they are answered. (Answered connections stay open until every one has been tried, so a
+/// connection the server accepts late cannot take the place of one already closed.)
 async fn conn_flood(addr: SocketAddr, from: IpAddr, cap: u32) -> Result<(), String> {
     let mut socks = Vec::new();
     for _ in 0..cap + 8 {
         socks.push(client::tcp_from(addr, Some(from)).await.map_err(|e| e.to_string())?);
     }
-    let mut answered = 0;
-    for s in &mut socks {
-        let req = format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    let probes = socks.into_iter().map(|mut s| async move {
+        let req = format!("GET /healthz HTTP/1.1\r\nHost: {addr}\r\n\r\n");
         let _ = s.write_all(req.as_bytes()).await;
-        let mut buf = Vec::new();
-        let _ = tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut buf)).await;
-        if buf.starts_with(b"HTTP/1.1 200") {
-            answered += 1;
-        }
-    }
-    let refused = socks.len() - answered;
+        let mut buf = [0u8; 12];
+        let answered = matches!(
+            tokio::time::timeout(Duration::from_secs(10), s.read_exact(&mut buf)).await,
+            Ok(Ok(_))
+        ) && buf.starts_with(b"HTTP/1.1 200");
+        (answered, s)
+    });
+    let results = futures_util::future::join_all(probes).await;
+    let answered = results.iter().filter(|(a, _)| *a).count();
+    let refused = results.len() - answered;
+    drop(results);
     if refused >= 8 && answered <= cap as usize {
         Ok(())
     } else {
