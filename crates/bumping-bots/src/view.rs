@@ -482,7 +482,9 @@ fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
     }
     let cells =
         g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
-    let before_ok = cells > 1;
+    // No rotation before the last cell at one cell, nor when the last cell is a leap's landing.
+    let landing_last = matches!(t.leap, Some((at, over)) if over > 0 && at + 1 == cells);
+    let before_ok = cells > 1 && !landing_last;
     if rng.below(LEAN) != 0 {
         let s = steer_at(g, bot, cells).unwrap_or(0);
         return Action::Move { rotate_before_last: 0, rotate_after: s };
