@@ -158,3 +158,43 @@ fn unknown_fields_and_championship_setups_are_named() {
     assert_eq!(run(with(json!({"teams": [[3, 0], [1, 2]]}), four(json!({})))), Ok(0));
     assert_eq!(run(with(json!({"teams": true}), four(json!({"standings": [0, 0, 0, 0]})))), Ok(0));
 }
+
+/// Issue 22 / BB-13 "as the card needs": a card action with a field its card does not take, a
+/// Magnet that does not say `when`, a declined Magnet naming a target, or a short
+/// `turn_passive` is an illegal action (exit 3) whose message names the field.
+#[test]
+fn fields_a_card_does_not_take_are_refused_by_name() {
+    let setup = json!({"bots": [
+        {"seat": 0, "at": [0, 0], "speed": 1, "cards": ["engine", "magnet", "jumper"]},
+        {"seat": 1, "at": [2, 0], "cards": []}
+    ], "to_act": 0});
+    let cases = [
+        (json!({"seat": 0, "type": "card", "card": "engine", "target": 1}), "target"),
+        (json!({"seat": 0, "type": "card", "card": "engine", "when": "start"}), "when"),
+        (json!({"seat": 0, "type": "card", "card": "engine", "at_cell": 0}), "at_cell"),
+        (
+            json!({"seat": 0, "type": "card", "card": "engine", "rotations": [{"at_cell": 0, "turn": 1}]}),
+            "rotations",
+        ),
+        (json!({"seat": 0, "type": "card", "card": "magnet", "target": 1}), "when"),
+        (json!({"seat": 0, "type": "card", "card": "magnet", "target": 1, "when": "end"}), "when"),
+        (json!({"seat": 0, "type": "card", "card": "jumper", "at_cell": 1}), "at_cell"),
+    ];
+    for (action, field) in cases {
+        let mut doc = scen(board(), setup.clone());
+        doc["actions"] = json!([action]);
+        let out = scenario::run(doc.to_string().as_bytes()).unwrap();
+        assert_eq!(out.exit, 3, "{action}");
+        let v: Value = serde_json::from_str(&out.stdout).unwrap();
+        let message = v["error"]["message"].as_str().unwrap();
+        assert!(message.contains(field), "{action}: {message}");
+    }
+    // The same Magnet with `"when": "start"` is played: seat 0 pulled next to seat 1.
+    let mut doc = scen(board(), setup);
+    doc["actions"] =
+        json!([{"seat": 0, "type": "card", "card": "magnet", "target": 1, "when": "start"}]);
+    let out = scenario::run(doc.to_string().as_bytes()).unwrap();
+    assert_eq!(out.exit, 0);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["state"]["bots"][0]["at"], json!([1, 0]));
+}
