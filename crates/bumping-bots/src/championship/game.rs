@@ -447,7 +447,7 @@ impl Championship {
     /// BB-11.2: "the last in the standings chooses first, then the one before last, etc.".
     /// Decision: equal points are broken by the last race (the worse placed there chooses
     /// first), then the race before, and so on; bots equal in every race are drawn by lot.
-    pub fn choosing_order(&mut self) -> Vec<Seat> {
+    fn choosing_order(&mut self) -> Vec<Seat> {
         let mut seats: Vec<Seat> = (0..self.bots as u8).map(Seat).collect();
         self.rng.shuffle(&mut seats);
         let key = |s: &Seat| {
