@@ -38,7 +38,8 @@ fn sum_of_results(view: &Value) -> Vec<i64> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_two_race_championship_with_a_human_and_bots_shows_the_standings_between_races() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |_| {}).await;
+    // The human answers as fast as the server sends: no rate limit.
+    let server = start_server(&dir, |c| c.rate = 1_000_000).await;
     let addr = server.addr;
     let (_, k) = http(addr, "GET", "/api/kinds", None, None).await;
     let kind = k["kinds"]
