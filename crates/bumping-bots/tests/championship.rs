@@ -163,3 +163,61 @@ fn grid_place_actions_read_and_reject_unknown_fields() {
         serde_json::from_str(r#"{"type":"orient","turn":1}"#).expect("a race action");
     assert_eq!(r, ChampAction::Race(bumping_bots::Action::Orient { turn: 1 }));
 }
+
+/// Championship scenario files that do not fit: a clear error naming the field (exit 2).
+#[test]
+fn bad_championship_files_are_schema_errors() {
+    let run = |setup: serde_json::Value, variants: serde_json::Value, board: serde_json::Value| {
+        let doc = serde_json::json!({
+            "game": "bumping-bots-championship", "seed": 1, "board": board,
+            "setup": setup, "variants": variants, "actions": []
+        });
+        scenario::run(doc.to_string().as_bytes()).map(|o| o.exit).map_err(|e| e.to_string())
+    };
+    let oval = serde_json::json!("oval");
+    let none = serde_json::Value::Null;
+    let cases = [
+        (
+            serde_json::json!({"players": 4, "races": 3, "rounds": 2}),
+            none.clone(),
+            oval.clone(),
+            "rounds",
+        ),
+        (serde_json::json!({"players": 4}), none.clone(), oval.clone(), "races"),
+        (serde_json::json!({"players": 4, "races": 1}), none.clone(), oval.clone(), "races"),
+        (
+            serde_json::json!({"players": 3, "races": 2}),
+            serde_json::json!({"teams": true}),
+            oval.clone(),
+            "4, 6, 8 or 9",
+        ),
+        (
+            serde_json::json!({"players": 3, "races": 2}),
+            serde_json::json!({"random_grid": 1}),
+            oval.clone(),
+            "random_grid",
+        ),
+        (
+            serde_json::json!({"players": 3, "races": 2, "grid_order": [0, 0, 1]}),
+            none.clone(),
+            oval.clone(),
+            "first_grid",
+        ),
+        (
+            serde_json::json!({"players": 3, "races": 2}),
+            none.clone(),
+            serde_json::json!(["oval", "nowhere"]),
+            "board[1]",
+        ),
+    ];
+    for (setup, variants, board, want) in cases {
+        let e = run(setup.clone(), variants, board).expect_err("a schema error");
+        assert!(e.contains(want), "{setup}: {e}");
+    }
+    let ok = run(
+        serde_json::json!({"players": 3, "races": 2}),
+        serde_json::json!({"random_grid": true}),
+        serde_json::json!(["oval", "chicane"]),
+    );
+    assert_eq!(ok, Ok(0));
+}

@@ -166,22 +166,35 @@ impl Registered for Championship {
                 .iter()
                 .enumerate()
                 .map(|(i, b)| {
-                    crate::bumping_bots::board_spec(b).map_err(|e| e.prefixed(&format!("[{i}]")))
+                    // `board[i]` and what is wrong inside it.
+                    crate::bumping_bots::board_spec(b).map_err(|mut e| {
+                        e.path = e.path.replacen("board", &format!("board[{i}]"), 1);
+                        e
+                    })
                 })
                 .collect::<Result<Vec<BoardSpec>, SchemaError>>()?,
             b => vec![crate::bumping_bots::board_spec(b)?],
         };
-        let v: ScenarioVariants = match variants {
-            Value::Null => ScenarioVariants::default(),
-            v => from_value(v, "variants")?,
+        // The race variants (BB-13), read as a race reads them, and `random_grid`.
+        let (race, random_grid) = match variants {
+            Value::Null => (Variants::default(), false),
+            Value::Object(m) => {
+                let mut m = m.clone();
+                let random_grid = match m.remove("random_grid") {
+                    None => false,
+                    Some(v) => from_value::<bool>(&v, "variants.random_grid")?,
+                };
+                (from_value(&Value::Object(m), "variants")?, random_grid)
+            }
+            _ => return Err(SchemaError::at("variants", "expected an object")),
         };
         let s: ScenarioSetup = from_value(setup, "setup")?;
         Ok(ChampionshipSetup {
             tracks,
             bots: s.players,
             races: s.races,
-            variants: v.race,
-            random_grid: v.random_grid,
+            variants: race,
+            random_grid,
             first_grid: s.grid_order,
         })
     }
@@ -213,14 +226,6 @@ struct ScenarioSetup {
     /// The first race's grid, seats front first (instead of the draw).
     #[serde(default)]
     grid_order: Option<Vec<Seat>>,
-}
-
-#[derive(Deserialize, Default)]
-struct ScenarioVariants {
-    #[serde(default)]
-    random_grid: bool,
-    #[serde(flatten)]
-    race: Variants,
 }
 
 /// `robodrome sim bumping-bots --championship N`: the standings over the championships.

@@ -634,7 +634,7 @@ impl Game for Championship {
             let mut sorted: Vec<u8> = order.iter().map(|s| s.0).collect();
             sorted.sort_unstable();
             if sorted != (0..setup.bots).collect::<Vec<u8>>() {
-                problems.push("first_grid: list every seat once".into());
+                problems.push("grid_order: the first race's grid lists every seat once".into());
             }
         }
         if !problems.is_empty() {
