@@ -60,10 +60,20 @@ proptest! {
         let g = &report.game;
         prop_assert!(report.finished, "the championship did not end");
         prop_assert_eq!(g.results().len(), s.races as usize);
-        // BB-11.1: every race hands out the column of its bots; the standings are their sums.
-        let per_race: i32 = (1..=bots as usize).map(|p| bumping_bots::championship::points_for(p, bots as usize)).sum();
+        // BB-11.1 / BB-10: each bot earns the points of its place (tied bots share a place,
+        // the next place is skipped); the places follow the race's ranking.
         for r in g.results() {
-            prop_assert!(r.points.iter().sum::<i32>() <= per_race);
+            let mut place = 1;
+            for group in &r.ranking {
+                for s in group {
+                    prop_assert_eq!(r.places[s.index()] as usize, place);
+                }
+                place += group.len();
+            }
+            prop_assert_eq!(place, bots as usize + 1, "every bot ranked");
+            for (s, &p) in r.points.iter().enumerate() {
+                prop_assert_eq!(p, bumping_bots::championship::points_for(r.places[s] as usize, bots as usize));
+            }
         }
         let sums: Vec<i32> = (0..bots as usize)
             .map(|s| g.results().iter().map(|r| r.points[s]).sum())
@@ -201,7 +211,7 @@ fn bad_championship_files_are_schema_errors() {
             serde_json::json!({"players": 3, "races": 2, "grid_order": [0, 0, 1]}),
             none.clone(),
             oval.clone(),
-            "first_grid",
+            "grid_order",
         ),
         (
             serde_json::json!({"players": 3, "races": 2}),
