@@ -7,15 +7,15 @@ import { h, s, clear } from '../dom.js';
 import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
 import { DIRS, DIR_NAMES, key, centre, corners, edge, polygon, bounds } from '../hex.js';
 
-const SIZE = 30;
+export const SIZE = 30;
 const CARD = { jumper: 'Jumper', magnet: 'Magnet', nitro: 'Nitro', engine: 'Boosted engine', rotation: 'Quick rotation' };
 const SPEED = [
   ['keep', 'Keep speed'], ['accelerate', 'Accelerate'], ['accelerate_to_3', 'Straight to 3'], ['decelerate', 'Decelerate'],
 ];
 const TURN = { '-1': '↺ left', 0: 'straight', 1: '↻ right' };
-const hexOf = (a) => (Array.isArray(a) ? a : [a.q, a.r]);
+export const hexOf = (a) => (Array.isArray(a) ? a : [a.q, a.r]);
 
-function drawTrack(board, g) {
+export function drawTrack(board, g) {
   const cells = board.cells.map((c) => hexOf(c.at));
   for (const c of cells) g.append(s('polygon.bb-cell', { points: polygon(corners(c, SIZE)), 'data-hex': key(c) }));
   for (const spot of board.start_grid || []) {
@@ -66,7 +66,7 @@ function botShape(seat) {
   ];
 }
 
-class BumpingBotsTable extends SeatTable {
+export class BumpingBotsTable extends SeatTable {
   constructor(ctx) {
     super(ctx);
     this.drawn = new Map();

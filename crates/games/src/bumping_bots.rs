@@ -135,7 +135,7 @@ fn capitalised(id: &str) -> String {
 }
 
 /// BB-13: `board` is an inline board or a shipped track's name.
-fn board_spec(board: &Value) -> Result<BoardSpec, SchemaError> {
+pub(crate) fn board_spec(board: &Value) -> Result<BoardSpec, SchemaError> {
     match board {
         Value::String(name) => shipped(name).ok_or_else(|| {
             let names: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();

@@ -12,6 +12,7 @@
 mod any;
 mod autoscooter;
 mod bumping_bots;
+mod championship;
 pub mod duel;
 pub mod random;
 pub mod render;
@@ -34,6 +35,7 @@ pub fn all() -> Vec<Kind> {
         Kind::of::<::autoscooter::Autoscooter>(),
         Kind::of::<::roborally::RoboRally>(),
         Kind::of::<::bumping_bots::BumpingBots>(),
+        Kind::of::<::bumping_bots::championship::Championship>(),
         Kind::of::<::toy::Rps>(),
     ]
 }
@@ -377,7 +379,10 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), r.names().len());
-        assert_eq!(r.names(), ["autoscooter", "roborally", "bumping-bots", "rps"]);
+        assert_eq!(
+            r.names(),
+            ["autoscooter", "roborally", "bumping-bots", "bumping-bots-championship", "rps"]
+        );
         assert!(Registry::public().get("rps").is_none());
     }
 

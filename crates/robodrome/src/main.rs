@@ -220,6 +220,13 @@ struct SimArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Simulate championships of RACES races instead of single games (a game that has them
+    /// registers `GAME-championship`: Bumping Bots, BB-11); the summary gives the standings.
+    #[arg(long, value_name = "RACES")]
+    championship: Option<u8>,
+    /// With `--championship`: team scoring (Bumping Bots BB-11.3: 4, 6, 8 or 9 bots).
+    #[arg(long, requires = "championship")]
+    teams: bool,
 }
 
 #[derive(Subcommand)]
@@ -330,8 +337,15 @@ fn kind(name: &str) -> Result<&'static Kind, String> {
 }
 
 fn sim(a: SimArgs) -> ExitCode {
-    let kind = match kind(&a.game) {
+    let name = match a.championship {
+        None => a.game.clone(),
+        Some(_) => format!("{}-championship", a.game),
+    };
+    let kind = match kind(&name) {
         Ok(k) => k,
+        Err(_) if a.championship.is_some() && kind(&a.game).is_ok() => {
+            return fail(format!("{} has no championships", a.game));
+        }
         Err(e) => return fail(e),
     };
     // A number among the bots is the player count (the old `sim bumping-bots --bots 9`).
@@ -346,10 +360,21 @@ fn sim(a: SimArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let setup = match a.setup.request(players) {
+    let mut setup = match a.setup.request(players) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    if let Some(races) = a.championship {
+        let mut options = match setup.options.take() {
+            Some(serde_json::Value::Object(m)) => m,
+            _ => serde_json::Map::new(),
+        };
+        options.insert("races".into(), races.into());
+        if a.teams {
+            options.insert("teams".into(), true.into());
+        }
+        setup.options = Some(serde_json::Value::Object(options));
+    }
     let games = a.games.unwrap_or(kind.info.sim_games);
     let req = games::sim::Request { setup, games, seed: a.seed, bots };
     let bar = if !a.json && games >= 2_000 {

@@ -238,3 +238,49 @@ fn the_toy_game_plays_in_scenario_sim_and_tournament() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("2 to 2 players"));
 }
+
+/// BB-11: `sim bumping-bots --championship N [--teams]` plays championships and reports their
+/// standings; a game without championships says so.
+#[test]
+fn sim_plays_bumping_bots_championships() {
+    let args = [
+        "sim",
+        "bumping-bots",
+        "--championship",
+        "2",
+        "--teams",
+        "--players",
+        "4",
+        "--laps",
+        "1",
+        "--games",
+        "2",
+        "--bots",
+        "heuristic",
+        "--json",
+    ];
+    let out = robodrome().args(args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(s["game"], "bumping-bots-championship");
+    let d = &s["details"];
+    assert_eq!(d["championships"], 2, "{s}");
+    assert_eq!(d["average_points"].as_array().map(Vec::len), Some(4), "{s}");
+    // Two races of 4 bots hand out 2 x (5 + 3 + 2 + 1) points per championship (BB-11.1),
+    // unless bots tie; teams of 2 (BB-11.3).
+    let total: f64 =
+        d["average_points"].as_array().unwrap().iter().map(|p| p.as_f64().unwrap()).sum();
+    assert!(total <= 22.0 + 1e-9 && total > 0.0, "{s}");
+    assert_eq!(d["average_team_points"].as_array().map(Vec::len), Some(2), "{s}");
+    // Heuristic bots choose the best free place: the front places 0, 1, 2, 3 once a championship.
+    assert_eq!(d["grid_places_chosen"], serde_json::json!([2, 2, 2, 2]), "{s}");
+    let text = robodrome()
+        .args(["sim", "bumping-bots", "--championship", "2", "--laps", "1", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(text.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&text.stdout).contains("championship standings"));
+    let none = robodrome().args(["sim", "autoscooter", "--championship", "2"]).output().unwrap();
+    assert_eq!(none.status.code(), Some(2), "{}", String::from_utf8_lossy(&none.stderr));
+    assert!(String::from_utf8_lossy(&none.stderr).contains("has no championships"));
+}
