@@ -162,6 +162,19 @@ impl Registered for Autoscooter {
     fn extra_pictures() -> &'static [&'static str] {
         &["chart"]
     }
+
+    fn check(text: &str) -> Vec<crate::Finding> {
+        autoscooter::board::check_text(text)
+    }
+
+    /// A rink file is a JSON object.
+    fn recognises(text: &str) -> bool {
+        text.trim_start().starts_with('{')
+    }
+
+    fn shipped_text(id: &str) -> Option<&'static str> {
+        BoardSpec::shipped_text(id)
+    }
 }
 
 fn board_title(id: &str) -> String {
