@@ -111,6 +111,7 @@ impl Registered for Autoscooter {
             round: s.round,
             box_chits: s.box_chits,
             variants,
+            lots: s.lots,
         })
     }
 
@@ -195,6 +196,9 @@ struct SetupFile {
     round: u8,
     #[serde(default, rename = "box")]
     box_chits: Option<u32>,
+    /// AS-1.3: each player draws this many cars by lots from the seed (players list none).
+    #[serde(default)]
+    lots: Option<u8>,
 }
 
 fn one() -> u8 {

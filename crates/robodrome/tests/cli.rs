@@ -346,3 +346,45 @@ fn board_check_reads_roborally_courses_and_autoscooter_rinks() {
         assert_eq!((code, out.as_str()), (Some(0), ""), "{f}");
     }
 }
+
+#[test]
+fn action_schema_errors_name_the_field_and_view_seats_must_exist() {
+    let base = std::fs::read_to_string(golden("as-5.1-case-a-free-path.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&base).unwrap();
+    // A value of the wrong type: the field, not only the action (conventions.md).
+    let mut d = doc.clone();
+    d["actions"][0]["car"] = serde_json::json!("one");
+    let out = run_stdin(&d.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("actions[0].car: invalid type"), "{err}");
+    // A field the action does not have is refused, by name (AS-8).
+    let mut d = doc.clone();
+    d["actions"][0]["rotate"] = serde_json::json!(1);
+    let out = run_stdin(&d.to_string());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("actions[0].rotate: unknown field `rotate`"), "{err}");
+    // `--view 7` on a two-seat game: no such seat.
+    let out = robodrome()
+        .args(["scenario", "--view", "7"])
+        .arg(golden("as-5.1-case-a-free-path.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--view: seat 7 does not exist: this game has 2 seats"), "{err}");
+}
+
+#[test]
+fn beginners_with_more_than_two_players_is_refused() {
+    let out = robodrome()
+        .args(["sim", "autoscooter", "--players", "3", "--beginners", "--games", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("beginners' game (3 cars each, AS-1.3) is for 2 players, not 3"), "{err}");
+}
