@@ -63,6 +63,18 @@ fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
             prop_assert!(g.board().on_board(at) && !g.board().is_pit(at));
         }
         prop_assert!(r.damage <= 10);
+        // RR-7.2 / RR-7.3 / amended RR-9: a locked register always holds a card (an empty one
+        // is filled from the deck when its lock happens).
+        if r.cell().is_some() {
+            for k in 0..5 {
+                prop_assert!(
+                    !r.locked(k) || r.registers[k].is_some(),
+                    "seat {} register {} locked and empty",
+                    r.seat.0,
+                    k + 1
+                );
+            }
+        }
     }
     Ok(())
 }
@@ -300,7 +312,11 @@ mod random_boards {
             })
             .map(|mut r| {
                 if r.powered_down {
-                    r.registers = Some([None; 5]);
+                    // RR-4.4 / RR-7.3: empty registers but for the locked ones' cards.
+                    let regs = r.registers.unwrap_or([None; 5]);
+                    r.registers = Some(std::array::from_fn(|k| {
+                        regs[k].filter(|_| roborally::robot::locked_at(r.damage, k))
+                    }));
                 }
                 r
             })
@@ -312,6 +328,7 @@ mod random_boards {
             phase: StartPhase::Execute,
             variants: Variants::default(),
             timer_seconds: 30,
+            deck: Vec::new(),
             turn: 1,
         }
     }
