@@ -63,6 +63,7 @@ fn main() {
             view: g.view_json(observer),
             waiting: vec![],
             time_left_ms: None,
+            practice: false,
         }
         .to_frame()
         .len();
