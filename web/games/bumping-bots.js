@@ -41,14 +41,46 @@ export function drawTrack(board, g) {
   return cells;
 }
 
+// BB-8.4: an arrow in each of the six cells round a bumper, pointing away from its centre.
+function bumperArrows(g) {
+  for (let d = 0; d < 6; d++) {
+    const [cx, cy] = centre(DIRS[d], SIZE);
+    const a = (Math.PI / 3) * d; // direction d at 60°·d on screen, clockwise from E
+    const [ux, uy] = [Math.cos(a), Math.sin(a)];
+    const [tip, back, notch, half] = [SIZE * 0.5, SIZE * 0.3, SIZE * 0.08, SIZE * 0.25];
+    const pts = [
+      [cx + ux * tip, cy + uy * tip], [cx - ux * back - uy * half, cy - uy * back + ux * half],
+      [cx - ux * notch, cy - uy * notch], [cx - ux * back + uy * half, cy - uy * back - ux * half],
+    ];
+    g.append(s('polygon.bumper-arrow', { points: pts.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' '), 'data-dir': d }));
+  }
+}
+
+// BB-8.2: the sense a motorised obstacle turns at the end of every round (the view's `turn`), as a
+// three-quarter circle with an arrowhead, clockwise or anticlockwise on screen.
+function turnArrow(g, turn) {
+  const r = SIZE * 0.75, sign = turn === 'cw' ? 1 : -1;
+  const at = (deg) => [r * Math.cos((deg * Math.PI) / 180), r * Math.sin((deg * Math.PI) / 180)];
+  const [sx, sy] = at(-90), end = -90 + sign * 270, [ex, ey] = at(end);
+  const t = (end * Math.PI) / 180, [tx, ty] = [-Math.sin(t) * sign, Math.cos(t) * sign], [nx, ny] = [Math.cos(t), Math.sin(t)], hd = SIZE * 0.3;
+  const head = [[ex + tx * hd, ey + ty * hd], [ex + nx * hd * 0.6, ey + ny * hd * 0.6], [ex - nx * hd * 0.6, ey - ny * hd * 0.6]];
+  g.append(s(`g.turn.${turn}`, { 'data-turn': turn }, [
+    s('path', { d: `M ${sx.toFixed(1)} ${sy.toFixed(1)} A ${r} ${r} 0 1 ${turn === 'cw' ? 1 : 0} ${ex.toFixed(1)} ${ey.toFixed(1)}` }),
+    s('polygon', { points: head.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ') }),
+  ]));
+}
+
 function obstacleShape(o) {
   const [x, y] = centre(hexOf(o.at), SIZE);
   const g = s('g.bb-obstacle', { class: o.kind, transform: `translate(${x},${y})`, 'data-kind': o.kind });
-  if (o.kind === 'bumper') g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.75)) }), s('text', { y: 5, 'text-anchor': 'middle' }, '➤'));
-  else if (o.kind === 'mobile') g.append(s('circle', { r: SIZE * 0.5 }));
+  if (o.kind === 'bumper') {
+    g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.75)) }), s('text', { y: 5, 'text-anchor': 'middle' }, '➤'));
+    bumperArrows(g);
+  } else if (o.kind === 'mobile') g.append(s('circle', { r: SIZE * 0.5 }));
   else if (o.kind === 'motorised') {
     g.append(s('circle', { r: SIZE * 0.35 }));
     for (const d of o.arms || []) { const [ax, ay] = centre(DIRS[d], SIZE); g.append(s('line.arm', { x1: 0, y1: 0, x2: ax, y2: ay })); }
+    if (o.turn === 'cw' || o.turn === 'ccw') turnArrow(g, o.turn);
   } else g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.8)) }));
   return g;
 }

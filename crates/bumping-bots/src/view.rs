@@ -6,7 +6,7 @@ use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
 use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, Turn, TurnStep};
-use crate::track::ObstacleKind;
+use crate::track::{ObstacleKind, Spin};
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
 use serde::Serialize;
@@ -40,6 +40,10 @@ pub struct ObstacleView {
     pub at: Hex,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub arms: Option<[HexDir; 2]>,
+    /// Motorised only: which way it turns at the end of every round (BB-8.2), so that a table
+    /// can draw it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<Spin>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -135,6 +139,7 @@ impl View {
                 kind: o.kind,
                 at: o.at,
                 arms: (o.kind == ObstacleKind::Motorised).then(|| [o.arm, o.arm.opposite()]),
+                turn: (o.kind == ObstacleKind::Motorised).then_some(o.spin),
             })
             .collect();
         let mut ranking: Vec<PlaceView> = g

@@ -19,6 +19,7 @@
 //! seeded [`Rng`] stored inside a game's state; views never expose it.
 #![deny(clippy::unwrap_used)]
 
+pub mod check;
 pub mod harness;
 mod record;
 mod rng;

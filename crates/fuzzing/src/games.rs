@@ -352,7 +352,7 @@ pub fn autoscooter_target() -> Target<autoscooter::Autoscooter> {
                 colour_scoring: colour,
                 per_car_scoring: colour && bits & 8 != 0 && players <= 4,
             };
-            Setup::standard(players, bits & 32 != 0, variants)
+            Setup::standard(players, bits & 32 != 0 && players == 2, variants)
                 .map_err(|_| arbitrary::Error::IncorrectFormat)
         },
         // AS-4.2 / docs/autoscooter.md: a plot's letter is not judged when it is plotted (a

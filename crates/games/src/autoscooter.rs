@@ -111,6 +111,7 @@ impl Registered for Autoscooter {
             round: s.round,
             box_chits: s.box_chits,
             variants,
+            lots: s.lots,
         })
     }
 
@@ -162,6 +163,19 @@ impl Registered for Autoscooter {
     fn extra_pictures() -> &'static [&'static str] {
         &["chart"]
     }
+
+    fn check(text: &str) -> Vec<crate::Finding> {
+        autoscooter::board::check_text(text)
+    }
+
+    /// A rink file is a JSON object.
+    fn recognises(text: &str) -> bool {
+        text.trim_start().starts_with('{')
+    }
+
+    fn shipped_text(id: &str) -> Option<&'static str> {
+        BoardSpec::shipped_text(id)
+    }
 }
 
 fn board_title(id: &str) -> String {
@@ -182,6 +196,9 @@ struct SetupFile {
     round: u8,
     #[serde(default, rename = "box")]
     box_chits: Option<u32>,
+    /// AS-1.3: each player draws this many cars by lots from the seed (players list none).
+    #[serde(default)]
+    lots: Option<u8>,
 }
 
 fn one() -> u8 {

@@ -5,7 +5,7 @@ use crate::{BoardInfo, Choice, Info, Registered, SchemaError, SetupRequest, from
 use bots::{Bot, BotSpec, HasBots};
 use bumping_bots::setup::{DEFAULT_TRACK, LAPS, PLAYERS, ScenarioSetup};
 use bumping_bots::track::{Board, BoardSpec};
-use bumping_bots::tracks::{SHIPPED, load, shipped};
+use bumping_bots::tracks::{SHIPPED, load_for_play, shipped};
 use bumping_bots::{BumpingBots, Setup, Variants};
 use engine::{Game, Observer};
 use serde::Serialize;
@@ -113,10 +113,27 @@ impl Registered for BumpingBots {
         ))
     }
 
+    fn check(text: &str) -> Vec<crate::Finding> {
+        bumping_bots::tracks::check(text)
+    }
+
+    /// A track file's first keyword line is `name:`, `laps:` or `map:`.
+    fn recognises(text: &str) -> bool {
+        first_word(text, '#').is_some_and(|w| {
+            ["name", "laps", "map"]
+                .iter()
+                .any(|k| w.strip_prefix(k).is_some_and(|r| r.starts_with(':')))
+        })
+    }
+
+    fn shipped_text(id: &str) -> Option<&'static str> {
+        SHIPPED.iter().find(|(n, _)| *n == id).map(|(_, t)| *t)
+    }
+
     fn render(name: &str, file: Option<&str>) -> Result<String, String> {
         match file {
-            Some(t) => match load(t) {
-                Ok(spec) => Ok(crate::render::bumping_bots::render_svg(&spec)),
+            Some(t) => match load_for_play(t) {
+                Ok((spec, _)) => Ok(crate::render::bumping_bots::render_svg(&spec)),
                 Err(e) => Err(format!("{name}: {e}")),
             },
             None => match shipped(name) {
@@ -198,4 +215,12 @@ impl Tally<BumpingBots> for BumpingBotsTally {
         out += &format!("championship points (BB-11.1): {}\n", pts.join(", "));
         out
     }
+}
+
+/// The first word of the first line that is not blank or a comment.
+pub(crate) fn first_word(text: &str, comment: char) -> Option<&str> {
+    text.lines()
+        .map(|l| l.split(comment).next().unwrap_or("").trim())
+        .find(|l| !l.is_empty())
+        .and_then(|l| l.split_whitespace().next())
 }

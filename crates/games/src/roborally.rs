@@ -116,6 +116,21 @@ impl Registered for RoboRally {
         ))
     }
 
+    fn check(text: &str) -> Vec<crate::Finding> {
+        roborally::board::course::check_text(text)
+    }
+
+    /// A course file starts with `course`, a board piece with `board`.
+    fn recognises(text: &str) -> bool {
+        matches!(crate::bumping_bots::first_word(text, '#'), Some("course" | "board"))
+    }
+
+    fn shipped_text(id: &str) -> Option<&'static str> {
+        roborally::board::course::COURSES.iter().copied().find(|t| {
+            t.lines().find_map(|l| l.trim().strip_prefix("course ")).is_some_and(|n| slug(n) == id)
+        })
+    }
+
     fn render(name: &str, file: Option<&str>) -> Result<String, String> {
         match file {
             Some(t) => match load_text(t) {

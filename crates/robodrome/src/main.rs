@@ -244,6 +244,18 @@ enum BoardCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Check a board file (a RoboRally course or piece, a Bumping Bots track, an Autoscooter
+    /// rink): every error and warning with its line and column, and the rule it comes from.
+    ///
+    /// Exit status: 0 no error (warnings allowed); 1 errors found; 2 the file cannot be read or
+    /// its game not told.
+    Check {
+        /// The board file.
+        file: PathBuf,
+        /// The game (found from the file's first keyword when absent).
+        #[arg(long)]
+        game: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -448,6 +460,7 @@ fn board(b: BoardCommand) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        BoardCommand::Check { file, game } => board_check(&file, game.as_deref()),
         BoardCommand::Render { game, name, out } => {
             let kind = match kind(&game) {
                 Ok(k) => k,
@@ -463,6 +476,12 @@ fn board(b: BoardCommand) -> ExitCode {
             } else {
                 None
             };
+            if let Some(t) = &text {
+                // The checker's warnings; its errors refuse the file in `render` below.
+                for w in kind.check(t).iter().filter(|f| !f.is_error()) {
+                    eprintln!("{name}: {w}");
+                }
+            }
             let svg = match kind.render(&name, text.as_deref()) {
                 Ok(svg) => svg,
                 Err(e) => return fail(e),
@@ -479,6 +498,45 @@ fn board(b: BoardCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `board check FILE`: print every finding as `FILE:LINE:COLUMN: severity: message (rule)`.
+fn board_check(file: &std::path::Path, game: Option<&str>) -> ExitCode {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+    };
+    let kind = match game {
+        Some(g) => match kind(g) {
+            Ok(k) => k,
+            Err(e) => return fail(e),
+        },
+        None => match Registry::everything().recognising(&text).as_slice() {
+            [k] => *k,
+            _ => {
+                return fail(format!(
+                    "cannot tell the game of {} from its first line: say --game ({})",
+                    file.display(),
+                    Registry::everything().names().join(", ")
+                ));
+            }
+        },
+    };
+    let findings = kind.check(&text);
+    for f in &findings {
+        let place = f.place.map_or(String::new(), |p| format!("{}:{}:", p.line, p.column));
+        let rule = if f.rule.is_empty() { String::new() } else { format!(" ({})", f.rule) };
+        println!("{}:{place} {}: {}{rule}", file.display(), f.severity.name(), f.message);
+    }
+    let errors = findings.iter().filter(|f| f.is_error()).count();
+    let warnings = findings.len() - errors;
+    eprintln!(
+        "{}: {} {}: {errors} error(s), {warnings} warning(s)",
+        file.display(),
+        kind.name(),
+        kind.info.board_noun
+    );
+    if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
 fn parse_bots(names: &[String]) -> Result<Vec<bots::BotSpec>, String> {

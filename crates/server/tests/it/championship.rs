@@ -129,7 +129,10 @@ async fn a_two_race_championship_with_a_human_and_bots_shows_the_standings_betwe
             }
             ServerMsg::Over { outcome } => break outcome,
             ServerMsg::Error { code, message, .. } => panic!("{code:?} {message}"),
-            ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+            ServerMsg::Presence { .. }
+            | ServerMsg::Pong
+            | ServerMsg::Chat { .. }
+            | ServerMsg::Rematch { .. } => {}
         }
     };
     assert!(grid_frames >= 1, "the standings were shown between the races");
