@@ -25,7 +25,7 @@ export async function showTable(root, id) {
 
   // ---- layout ----
   const status = h('div.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, 'Connecting…');
-  const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left' });
+  const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left', 'data-testid': 'clock' });
   const conn = h('span.conn', { title: 'Connection' });
   // A practice game (its seed may have been chosen; never rated) says so to everyone.
   const practice = info.practice ? h('span.tag.practice', { 'data-testid': 'practice', title: 'A practice game: its seed may have been chosen; never rated' }, 'Practice') : null;
@@ -113,6 +113,8 @@ export async function showTable(root, id) {
   let view = null;
   let waiting = [];
   let deadline = null;
+  // Who the running clock runs for (the hourglass: the last player to program).
+  let clockFor = [];
   const queue = [];
   let playing = false;
   let over = null;
@@ -124,12 +126,31 @@ export async function showTable(root, id) {
     page.dataset.turn = st.tone === 'mine' ? 'mine' : 'other';
     document.title = `${st.tone === 'mine' ? '● ' : ''}${mod.title} · Robodrome`;
   }
+  // The clock in the status bar names whom it runs for, and each of those players' rows shows
+  // it too (a per-player clock): the server sends `time_left_ms` and `clock_for`.
   function renderTimer() {
-    if (deadline === null || !view || view.phase === 'over') { timer.hidden = true; return; }
-    const left = Math.max(0, deadline - Date.now());
+    const running = deadline !== null && view && view.phase !== 'over';
+    const seconds = running ? Math.ceil(Math.max(0, deadline - Date.now()) / 1000) : 0;
+    for (const row of players.querySelectorAll('[data-seat]')) {
+      const seat = Number(row.dataset.seat);
+      let badge = row.querySelector(':scope > .pclock');
+      if (running && clockFor.includes(seat)) {
+        if (!badge) { badge = h('span.pclock', { title: 'Time left for this player' }); row.append(badge); }
+        badge.textContent = `⏳ ${seconds} s`;
+        badge.classList.toggle('low', seconds <= 10);
+      } else if (badge) badge.remove();
+    }
+    if (!running) { timer.hidden = true; timer.dataset.for = ''; return; }
     timer.hidden = false;
-    timer.textContent = `${Math.ceil(left / 1000)} s`;
-    timer.classList.toggle('low', left < 10000);
+    const mine = clockFor.filter((s) => mySeats.includes(s));
+    const who = mine.length ? 'you' : clockFor.map((s) => names(s)).join(', ');
+    timer.textContent = who ? `⏳ ${who}: ${seconds} s` : `${seconds} s`;
+    timer.title = info.game === 'roborally' && clockFor.length === 1
+      ? 'The hourglass (RR-4.3): everybody else has programmed; when it runs out, the empty registers are filled at random'
+      : 'Time left to decide; when it runs out, the rules decide by default';
+    timer.dataset.for = clockFor.join(',');
+    timer.classList.toggle('low', seconds <= 10);
+    timer.classList.toggle('mine', mine.length > 0);
   }
   const tick = setInterval(renderTimer, 250);
   cleanups.push(() => clearInterval(tick));
@@ -172,6 +193,7 @@ export async function showTable(root, id) {
       }
       if (m.time_left_ms !== undefined) deadline = m.time_left_ms === null ? null : Date.now() + m.time_left_ms;
       else if (m.type === 'update' || m.type === 'welcome') deadline = null;
+      if (m.type === 'update' || m.type === 'welcome') clockFor = m.clock_for || [];
       renderStatus();
       renderTimer();
       renderResult();

@@ -79,6 +79,15 @@ pub struct Setup {
     pub box_chits: Option<u32>,
     #[serde(default)]
     pub variants: Variants,
+    /// The "last player" clock (`docs/autoscooter.md`, a setting, not a rule of the booklet):
+    /// once every other player has plotted, the last one has this many seconds, then AS-3.5's
+    /// `time_up` plots for them. 0 (the default): off.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_player_seconds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn first_round() -> u8 {
@@ -119,7 +128,15 @@ impl Setup {
                 colours: None,
             })
             .collect();
-        Ok(Setup { board, players, cars: Vec::new(), round: 1, box_chits: None, variants })
+        Ok(Setup {
+            board,
+            players,
+            cars: Vec::new(),
+            round: 1,
+            box_chits: None,
+            variants,
+            last_player_seconds: 0,
+        })
     }
 
     /// Where a car stands at the start: listed in `cars`, or on its start space.

@@ -121,6 +121,7 @@ fn preview_matches_the_move_when_the_car_acts_first() {
         round: 1,
         box_chits: None,
         variants: Variants::default(),
+        last_player_seconds: 0,
     };
     let g = Autoscooter::new(&setup, 1).unwrap();
     let p = g.preview(0, Letter::J).unwrap();

@@ -63,6 +63,15 @@ fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
             prop_assert!(g.board().on_board(at) && !g.board().is_pit(at));
         }
         prop_assert!(r.damage <= 10);
+        // RR-4.3: a draft holds cards of the hand, once each, in unlocked registers only.
+        let placed: Vec<_> = r.draft.iter().flatten().collect();
+        for (k, c) in r.draft.iter().enumerate() {
+            if let Some(c) = c {
+                prop_assert!(r.hand.contains(c), "a drafted card is in the hand");
+                prop_assert!(!r.locked(k), "no draft in a locked register");
+                prop_assert_eq!(placed.iter().filter(|x| **x == c).count(), 1);
+            }
+        }
     }
     Ok(())
 }
@@ -71,12 +80,18 @@ fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
 /// a register's card only once it is revealed. (That views do not change when those secrets
 /// change is the conformance suite's check.)
 fn check_views(g: &RoboRally) -> Result<(), String> {
+    if g.view(Observer::Spectator).robots.iter().any(|rv| rv.draft.is_some() || rv.hand.is_some()) {
+        return Err("a spectator sees a draft or a hand".into());
+    }
     for s in 0..g.seats() {
         let seat = Seat(s as u8);
         let v = g.view(Observer::Seat(seat));
         for rv in v.robots.iter().filter(|rv| rv.seat != seat) {
             if rv.hand.is_some() {
                 return Err(format!("{seat} sees {}'s hand", rv.seat));
+            }
+            if rv.draft.is_some() {
+                return Err(format!("{seat} sees {}'s draft (RR-4.3)", rv.seat));
             }
             // RR-9: cards kept on options are secret too (a combined register's once revealed).
             if matches!(rv.flywheel, RegisterView::Card(_))

@@ -4,6 +4,7 @@
 
 mod fair;
 mod faults;
+mod hourglass;
 mod identity;
 mod kinds;
 mod limits;
