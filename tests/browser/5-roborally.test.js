@@ -115,8 +115,9 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
       }
       if (!moved) moved = start !== await page.evaluate(() => [...document.querySelectorAll('svg.course .robot')].map((r) => `${r.dataset.at}/${r.dataset.facing}`).join(' '));
       if (!(await page.locator('.status.mine').count())) { await page.waitForTimeout(100); continue; }
-      const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
+      let before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
       let acted = false;
+      let sent = false;
       if (await page.locator('#submit-program').count()) {
         // Only this seat's hand is shown: one hand of 9 cards less the damage (RR-6.1).
         const { damage } = await myStats(page);
@@ -160,8 +161,12 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
           assert.ok(await page.locator('#power-down').isChecked(), 'P ticks the power-down box');
           did.announced = turn;
         }
+        // Each card placed went to the engine's secret draft (RR-4.3, one `place` each): the
+        // program is taken once its box is gone (the updates of the places come first).
+        before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
         await page.click('#submit-program');
         did.programs++;
+        sent = true;
         acted = true;
       } else if (await page.locator('#stay-down').count()) {
         // The robot is powered down (shown in the players list): stay down once, then power up.
@@ -192,7 +197,7 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
         acted = true;
       }
       if (acted) {
-        const ok = await page.waitForFunction((x) => document.querySelector('.table-page')?.dataset.seq !== x, before, { timeout: 15000 }).then(() => true, () => false);
+        const ok = await page.waitForFunction(([x, program]) => document.querySelector('.table-page')?.dataset.seq !== x && !(program && document.querySelector('#submit-program')), [before, sent], { timeout: 15000 }).then(() => true, () => false);
         if (!ok && !(await page.locator('[data-testid="result"]:not([hidden])').count())) {
           assert.fail(`the server did not take the move (${JSON.stringify(did)}): ${await page.locator('#toasts').textContent()}`);
         }

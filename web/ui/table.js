@@ -143,7 +143,7 @@ export async function showTable(root, id) {
     if (!running) { timer.hidden = true; timer.dataset.for = ''; return; }
     timer.hidden = false;
     const mine = clockFor.filter((s) => mySeats.includes(s));
-    const who = mine.length ? 'you' : clockFor.map((s) => names(s)).join(', ');
+    const who = [...mine.length ? ['you'] : [], ...clockFor.filter((s) => !mySeats.includes(s)).map((s) => names(s))].join(', ');
     timer.textContent = who ? `⏳ ${who}: ${seconds} s` : `${seconds} s`;
     timer.title = info.game === 'roborally' && clockFor.length === 1
       ? 'The hourglass (RR-4.3): everybody else has programmed; when it runs out, the empty registers are filled at random'

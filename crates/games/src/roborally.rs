@@ -29,7 +29,7 @@ impl Registered for RoboRally {
                 Choice::new("full_ranking", "Full ranking", "Play on until every robot is placed"),
             ],
             options: Vec::new(),
-            default_timer_secs: Some(30),
+            default_timer_secs: None,
             timer_option: Some("timer_seconds"),
             public: true,
             rules_crate: "roborally",

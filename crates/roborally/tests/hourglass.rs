@@ -47,7 +47,8 @@ fn rr_4_3_the_hourglass_starts_only_when_all_but_one_have_programmed() {
             Some(Clock { seats: SeatSet::single(Seat(3)), seconds: 30 }),
             "the last player, 30 s for its one robot"
         );
-        place(&mut g, 3, 2, Some(hand(&g, 3)[1]));
+        let c = hand(&g, 3)[1];
+        place(&mut g, 3, 2, Some(c));
         assert_eq!(g.clock(), Some(Clock { seats: SeatSet::single(Seat(3)), seconds: 30 }));
     }
 }
@@ -121,9 +122,13 @@ fn rr_4_3_a_draft_is_seen_by_its_seat_only() {
     assert_eq!(own.robots[1].draft, Some([None, None, Some(c), None, None]));
     for observer in [Observer::Seat(Seat(0)), Observer::Seat(Seat(2)), Observer::Spectator] {
         let v = g.view(observer);
-        assert!(v.robots.iter().all(|r| r.draft.is_none()), "{observer:?} sees no draft");
-        let text = serde_json::to_string(&v).expect("json");
+        let theirs = &v.robots[1];
+        assert!(theirs.draft.is_none(), "{observer:?} sees no draft of seat 1");
+        let text = serde_json::to_string(theirs).expect("json");
         assert!(!text.contains("draft"), "{observer:?}: {text}");
+        let c = serde_json::to_string(&c).expect("json");
+        let all = serde_json::to_string(&v).expect("json");
+        assert!(!all.contains(&c), "{observer:?} sees the card placed: {all}");
     }
     // Committed: the draft is gone from the seat's view too.
     commit(&mut g, 1);

@@ -177,8 +177,16 @@ fn legal_actions_are_accepted() {
     for s in 0..3 {
         let seat = Seat(s);
         let all = g.legal_actions(seat);
-        // Seat 0 holds Flywheel: it may also put any of its 9 cards on it (RR-9).
-        assert_eq!(all.len(), 15_120 + if s == 0 { 9 } else { 0 }, "9 cards into 5 registers");
+        // Seat 0 holds Flywheel: it may also put any of its 9 cards on it (RR-9); and every
+        // seat may place any of its 9 cards in any of the 5 empty registers of its draft
+        // (RR-4.3).
+        let places = all.iter().filter(|a| matches!(a, roborally::Action::Place { .. })).count();
+        assert_eq!(places, 5 * 9, "each card of the hand in each register of an empty draft");
+        assert_eq!(
+            all.len(),
+            15_120 + 45 + if s == 0 { 9 } else { 0 },
+            "9 cards into 5 registers"
+        );
         for a in all.iter().step_by(997) {
             let mut h = g.clone();
             assert!(h.apply(seat, a, &mut Vec::new()).is_ok());
