@@ -23,7 +23,7 @@ test('two players via the invite link, a spectator, a reload and a lost connecti
     await alice.waitForSelector('.timer:not([hidden])');
     assert.match(await alice.locator('.timer').textContent(), /^⏳ you, .+: \d+ s$/);
     assert.equal(await alice.locator('.timer').getAttribute('data-for'), '0,1');
-    assert.equal(await bob.locator('.players-panel [data-seat="0"] .pclock').count(), 1, 'a clock on each waiting player\'s row');
+    await bob.waitForSelector('.players-panel [data-seat="0"] .pclock', { timeout: 5000 }); // a clock on each waiting player's row
 
     // Bob plots his first car with the keyboard only: → picks a number, Enter commits
     // (cars start stationary, so round 1 needs no letter).

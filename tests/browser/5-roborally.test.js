@@ -95,7 +95,7 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
   const b = await launch();
   try {
     const page = await b.page({ anim: 'fast', name: 'Rob' });
-    const id = await createFromLobby(page, { game: 'roborally', board: 'first-steps', players: 2, seats: ['me', 'bot:heuristic'], variants: ['full_ranking'] });
+    const id = await createFromLobby(page, { game: 'roborally', board: 'first-steps', players: 2, seats: ['me', 'bot:heuristic'], variants: ['full_ranking'], timer: 120 });
     await page.waitForSelector('svg.course .cell');
     await page.waitForSelector('.status.mine', { timeout: 30000 });
     assert.equal(await page.locator('svg.course .robot').count(), 2, 'two robots on the course');
@@ -134,6 +134,14 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
           assert.equal(await page.locator('.rr-player.me .reg-mini.locked').count(), locked, 'locked registers marked in the players list');
         }
         const where = await page.evaluate(() => { const r = document.querySelector('svg.course .robot.me'); return r ? `${r.dataset.at}/${r.dataset.facing}` : null; });
+        if (did.programs === 0) {
+          // RR-4.3: once the bot has programmed, the hourglass runs for me alone (2 min per
+          // robot, the lobby's timer), in the status bar and on my row of the players list.
+          await page.waitForSelector('.timer[data-for="0"]:not([hidden])', { timeout: 20000 });
+          assert.match(await page.locator('.timer').textContent(), /^⏳ you: \d+ s$/);
+          await page.waitForSelector('.players-panel [data-seat="0"] .pclock', { timeout: 5000 });
+          assert.equal(await page.locator('.players-panel [data-seat="1"] .pclock').count(), 0);
+        }
         const picks = await greedyProgram(page, 5 - locked, where === lastWhere);
         lastWhere = where;
         for (const [k, p] of picks.entries()) {

@@ -182,11 +182,7 @@ fn legal_actions_are_accepted() {
         // (RR-4.3).
         let places = all.iter().filter(|a| matches!(a, roborally::Action::Place { .. })).count();
         assert_eq!(places, 5 * 9, "each card of the hand in each register of an empty draft");
-        assert_eq!(
-            all.len(),
-            15_120 + 45 + if s == 0 { 9 } else { 0 },
-            "9 cards into 5 registers"
-        );
+        assert_eq!(all.len(), 15_120 + 45 + if s == 0 { 9 } else { 0 }, "9 cards into 5 registers");
         for a in all.iter().step_by(997) {
             let mut h = g.clone();
             assert!(h.apply(seat, a, &mut Vec::new()).is_ok());

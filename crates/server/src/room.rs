@@ -367,7 +367,21 @@ impl Room {
             self.last_waiting = None;
             return;
         }
-        // The timer starts when a new decision begins: a different kind, or more seats owing.
+        self.restart_clocks();
+        self.schedule_bots();
+    }
+
+    /// The clocks after a change, before any frame tells of it (so that the frame carries the
+    /// new deadline): the server's timer restarts when a new decision begins (a different
+    /// kind, or more seats owing); the rules' clock when it appears or changes (who it runs
+    /// for, its length), not when a draft or anything else leaves it as it was. Calling it
+    /// twice changes nothing the second time.
+    fn restart_clocks(&mut self) {
+        let decision = self.game.decision();
+        if decision.is_none() {
+            (self.deadline, self.clock_deadline, self.clock) = (None, None, None);
+            return;
+        }
         let fresh = match (&self.last_waiting, &decision) {
             (Some(Decision::Simultaneous(a)), Some(Decision::Simultaneous(b))) => {
                 b.iter().any(|s| !a.contains(s))
@@ -379,15 +393,12 @@ impl Room {
             self.deadline = self.timer.map(|t| Instant::now() + t);
         }
         self.last_waiting = decision;
-        // The rules' clock starts when it appears or changes (who it runs for, its length),
-        // not when a draft or anything else leaves it as it was.
         let clock = self.game.clock();
         if clock != self.clock {
             self.clock_deadline =
                 clock.map(|c| Instant::now() + Duration::from_secs(u64::from(c.seconds)));
             self.clock = clock;
         }
-        self.schedule_bots();
     }
 
     fn bot_spec(&self, seat: Seat) -> Option<BotSpec> {
@@ -604,6 +615,7 @@ impl Room {
     /// Each connection gets the events its observer may see and its own view. Each event is
     /// serialised once and each observer's frame once, however many connections share it.
     fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
+        self.restart_clocks();
         let waiting = self.waiting();
         let time_left_ms = self.time_left_ms();
         let clock_for = self.clock_for();
