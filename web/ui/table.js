@@ -145,9 +145,7 @@ export async function showTable(root, id) {
     const mine = clockFor.filter((s) => mySeats.includes(s));
     const who = [...mine.length ? ['you'] : [], ...clockFor.filter((s) => !mySeats.includes(s)).map((s) => names(s))].join(', ');
     timer.textContent = who ? `⏳ ${who}: ${seconds} s` : `${seconds} s`;
-    timer.title = info.game === 'roborally' && clockFor.length === 1
-      ? 'The hourglass (RR-4.3): everybody else has programmed; when it runs out, the empty registers are filled at random'
-      : 'Time left to decide; when it runs out, the rules decide by default';
+    timer.title = 'Time left for the players named; when it runs out, the rules decide by default for them (the hourglass: only the registers still empty are filled at random)';
     timer.dataset.for = clockFor.join(',');
     timer.classList.toggle('low', seconds <= 10);
     timer.classList.toggle('mine', mine.length > 0);
