@@ -138,9 +138,9 @@ async fn rr_4_3_the_hourglass_keeps_the_draft_and_fills_the_empty_registers() {
     assert_eq!(own["robots"][3]["draft"][2], Value::Null);
     assert_eq!(own["robots"][3]["draft"][4], Value::Null);
     // Ann and Bob commit: still no hourglass.
-    for s in 0..2 {
-        let p = program(&seats[s].1);
-        let answer = seats[s].0.act(p, 10).await;
+    for (seen, hand) in &mut seats[..2] {
+        let p = program(hand);
+        let answer = seen.act(p, 10).await;
         assert!(matches!(answer, ServerMsg::Ack { .. }), "program accepted: {answer:?}");
     }
     for m in seats[0].0.drain() {
