@@ -155,6 +155,16 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
           }
         }
         assert.equal(await page.locator('.controls .register.filled').count(), 5 - locked, 'every free register filled');
+        if (did.programs === 0) {
+          // RR-4.3: every card placed went to the engine's secret draft (one `place` each, one
+          // log entry each): a reload finds the registers as they were.
+          await page.waitForFunction(() => document.querySelector('.table-page')?.dataset.acting === '0', null, { timeout: 15000 });
+          await page.reload();
+          await page.waitForSelector('#submit-program', { timeout: 30000 });
+          assert.equal(await page.locator('.controls .register.filled').count(), 5 - locked, 'the draft survives a reload');
+          const regs = await page.evaluate(() => [...document.querySelectorAll('.controls .register.filled .cp')].map((e) => e.textContent));
+          assert.deepEqual(regs, picks.map(String), 'the same cards in the same registers');
+        }
         // The README's picture: a program ready to send, with locked registers once there are any.
         if (shot < 2 && (locked || (!shot && did.programs === 1))) {
           await page.screenshot({ path: join(SCREENSHOTS, 'roborally.png') });

@@ -48,13 +48,18 @@ export async function showTable(root, id) {
   let mySeats = [];
   const sock = new GameSocket(id);
 
+  // Actions sent and not yet answered (`data-acting`: a RoboRally draft's places go one by one).
+  let acting = 0;
   async function act(action, seat) {
+    page.dataset.acting = ++acting;
     try {
       await sock.act(action, mySeats.length > 1 ? seat : undefined);
       return true;
     } catch (e) {
       toast(e.rule ? `Refused (${e.rule}): ${e.message}` : `Refused: ${e.message}`, 'error');
       return false;
+    } finally {
+      page.dataset.acting = --acting;
     }
   }
 
