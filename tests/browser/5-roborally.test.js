@@ -215,7 +215,10 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
         acted = true;
       }
       if (acted) {
-        const ok = await page.waitForFunction(([x, program]) => document.querySelector('.table-page')?.dataset.seq !== x && !(program && document.querySelector('#submit-program')), [before, sent], { timeout: 15000 }).then(() => true, () => false);
+        // A program is taken once its box is gone or the next turn has begun (the updates of the
+        // draft's places come before it).
+        const ok = await page.waitForFunction(([x, program, t]) => document.querySelector('.table-page')?.dataset.seq !== x
+          && !(program && document.querySelector('#submit-program') && document.querySelector('.board-area')?.dataset.turn === t), [before, sent, String(turn)], { timeout: 15000 }).then(() => true, () => false);
         if (!ok && !(await page.locator('[data-testid="result"]:not([hidden])').count())) {
           assert.fail(`the server did not take the move (${JSON.stringify(did)}): ${await page.locator('#toasts').textContent()}`);
         }
