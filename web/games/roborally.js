@@ -363,6 +363,8 @@ class RoboRallyTable extends SeatTable {
       move_option: () => [`Use ${optionName(q.option)} on the card about to run?`, [...choose('use_option', [q.option], (n) => `Use ${n}`), no('use_option', 'No')]],
       reveal: () => [`Before register ${q.register} is revealed: use an option card?`, [...choose('use_option', held.filter((o) => o === 'abort_switch' || o === 'conditional_program'), (n) => `Use ${n}`), no('use_option', 'No')]],
       weapon: () => [`Your laser hits ${this.names(q.target)} (${q.points}): use a weapon instead?`, [...choose('use_option', held, (n) => `Use ${n}`), no('use_option', 'No, the laser')]],
+      stabilizer: () => ['Before register 1: is the Gyroscopic Stabilizer active this turn?', [...choose('use_option', ['gyroscopic_stabilizer'], () => 'Active'), no('use_option', 'Not this turn')]],
+      arm: () => ['Mechanical Arm: which flag or repair site does it touch?', [...(q.sites || []).map((at) => h('button.btn', { type: 'button', 'data-site': `${at[0]},${at[1]}`, onclick: () => this.ctx.act({ type: 'use_option', option: 'mechanical_arm', at }, seat) }, `Touch ${sq(at)}`)), no('use_option', 'Only the cell it stands on')]],
     }[q.kind];
     const [title, buttons] = ask ? ask() : ['An option card question', [no('use_option', 'Decline')]];
     box.append(h('div.pick-title', h('b', title)), h('div.actions', { 'data-question': q.kind }, buttons));

@@ -2,8 +2,8 @@
 //! that knows walls and pits (RR-2), and keep away from damage (RR-7) and destruction (RR-8).
 //!
 //! The heuristic judges whole *plans* for a programming decision: a program, or an option use
-//! made while programming (RR-9: Recompile, Gyroscopic Stabilizer, Crab Legs, Dual Processor,
-//! Flywheel, Conditional Program) followed by a program, each played to the end of the turn
+//! made while programming (RR-9: Recompile, Crab Legs, Dual Processor, Flywheel, Conditional
+//! Program) followed by a program, each played to the end of the turn
 //! through the engine. The search bot ([`search::RrSearch`]) compares the heuristic's best plans
 //! over several determinizations and one more turn, scored by [`value`], which counts program
 //! cards over (cell, facing) with belts and gears ([`card_map`]).
@@ -423,8 +423,10 @@ impl HasBots for RoboRally {
 
 /// The seat owes its program (and may use option cards while programming).
 pub(crate) fn programming(game: &RoboRally, seat: Seat) -> bool {
+    // Another seat's question while programming (RR-7.4 for its Recompile) leaves this seat
+    // programming.
     matches!(game.phase(), Phase::Program { .. })
-        && game.pending().is_none()
+        && game.pending().is_none_or(|p| p.robot() != seat.index())
         && game.decision().is_some_and(|d| d.owes(seat))
 }
 
@@ -452,7 +454,7 @@ pub(crate) fn sample_programs(
 /// The option uses while programming that move the plan forward (the engine's listing without
 /// taking a card back, so plans cannot go round in circles).
 pub(crate) fn forward_uses(game: &RoboRally, seat: Seat) -> Vec<Action> {
-    game.legal_actions(seat).into_iter().filter(|a| matches!(a, Action::UseOption { option: Some(o), card, .. } if card.is_some() || matches!(o, OptionCard::Recompile | OptionCard::GyroscopicStabilizer))).collect()
+    game.legal_actions(seat).into_iter().filter(|a| matches!(a, Action::UseOption { option: Some(o), card, .. } if card.is_some() || *o == OptionCard::Recompile)).collect()
 }
 
 /// A plan for a programming decision: its first action (a program, or an option use), the
@@ -552,6 +554,11 @@ pub(crate) fn plans(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Ve
                         total = f64::MIN;
                         break;
                     }
+                    // RR-7.4 for Recompile's point (amended RR-9): judged as taken.
+                    let decline = Action::DiscardOption { option: None };
+                    while g.pending().is_some_and(|p| p.robot() == seat.index())
+                        && g.apply(seat, &decline, &mut events).is_ok()
+                    {}
                     total +=
                         best_of(&g, distinct_programs(&g, seat)).map_or(f64::MIN, |b| b.1) / 3.0;
                 }

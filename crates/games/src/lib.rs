@@ -161,6 +161,11 @@ pub trait Registered: Game {
     fn action_cap(_req: &SetupRequest) -> usize {
         1_000_000
     }
+    /// Whether a simulated game has reached the request's own limit (RoboRally: `max_turns`)
+    /// and is stopped there, unfinished. Checked before every action.
+    fn sim_limit_reached(&self, _req: &SetupRequest) -> bool {
+        false
+    }
     /// A bot of the given strength.
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>>;
     /// Scenario files: the game's setup from the file's `board`, `setup` and `variants`.

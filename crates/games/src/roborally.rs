@@ -70,6 +70,12 @@ impl Registered for RoboRally {
         turns * (req.players * 3 + 8)
     }
 
+    /// `max_turns` (default 100): a game is stopped when turn `max_turns + 1` would begin.
+    fn sim_limit_reached(&self, req: &SetupRequest) -> bool {
+        let turns = req.option("max_turns").and_then(Value::as_u64).unwrap_or(100);
+        u64::from(self.turn()) > turns
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }
@@ -160,7 +166,9 @@ impl Tally<RoboRally> for RoboRallyTally {
     }
     fn finished(&mut self, g: &RoboRally) {
         self.games += 1;
-        self.turns += g.turn() as u64;
+        // Turns played: a game stopped at `max_turns` stops as turn `max_turns + 1` begins.
+        let played = if g.outcome().is_some() { g.turn() } else { g.turn().saturating_sub(1) };
+        self.turns += played as u64;
         self.average_turns = self.turns as f64 / self.games as f64;
     }
     fn report(&self) -> String {

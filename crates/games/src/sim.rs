@@ -3,7 +3,7 @@
 
 use crate::{Registered, SetupRequest};
 use bots::BotSpec;
-use engine::{Game, Rng, Seat, harness::next_seat, play_random};
+use engine::{Decision, Game, Rng, Seat, harness::next_seat};
 use serde::Serialize;
 use serde_json::Value;
 use std::time::Instant;
@@ -39,8 +39,11 @@ pub struct Summary<S: Serialize> {
     pub actions: u64,
     /// Games stopped by the action cap before the rules ended them.
     pub unfinished: u64,
-    /// How often each seat finished first (ties count for every tied seat).
+    /// How often each seat was first alone (a finished game counts once at most).
     pub wins_by_seat: Vec<u64>,
+    /// How often each seat shared the first place with others (a tie at the top: every tied
+    /// seat counts one shared first place; such a game has no sole winner).
+    pub shared_firsts_by_seat: Vec<u64>,
     /// Game-specific figures.
     pub details: S,
 }
@@ -90,6 +93,7 @@ pub fn run<G: Registered>(
     let all_random = bots.iter().all(|b| *b == BotSpec::Random);
     let mut tally = G::Tally::default();
     let mut wins: Vec<u64> = Vec::new();
+    let mut shared: Vec<u64> = Vec::new();
     let mut actions = 0u64;
     let mut unfinished = 0u64;
     let mut events = Vec::with_capacity(1024);
@@ -99,10 +103,11 @@ pub fn run<G: Registered>(
         let Ok(mut g) = G::new(setup, game_seed) else { continue };
         let mut rng = Rng::seeded(game_seed ^ 0x5eed);
         events.clear();
+        let limit = |g: &G| g.sim_limit_reached(&req.setup);
         actions += if all_random {
-            play_random(&mut g, &mut rng, &mut events, max_actions) as u64
+            play_random_until(&mut g, &mut rng, &mut events, max_actions, limit)
         } else {
-            play_bots(&mut g, bots, &mut rng, &mut events, max_actions)
+            play_bots(&mut g, bots, &mut rng, &mut events, max_actions, limit)
         };
         for e in &events {
             tally.event(e);
@@ -110,13 +115,10 @@ pub fn run<G: Registered>(
         tally.finished(&g);
         if wins.len() < g.seats() {
             wins.resize(g.seats(), 0);
+            shared.resize(g.seats(), 0);
         }
         match g.outcome() {
-            Some(o) => {
-                for s in o.winners() {
-                    wins[s.index()] += 1;
-                }
-            }
+            Some(o) => count_firsts(&o, &mut wins, &mut shared),
             None => unfinished += 1,
         }
         if i % 256 == 0 {
@@ -139,8 +141,50 @@ pub fn run<G: Registered>(
         actions,
         unfinished,
         wins_by_seat: wins,
+        shared_firsts_by_seat: shared,
         details: tally,
     }
+}
+
+/// A finished game's first place: one seat alone is a first place (`wins`); seats tied at the
+/// top each count one shared first place (`shared`), and nobody wins that game alone.
+fn count_firsts(o: &engine::Outcome, wins: &mut [u64], shared: &mut [u64]) {
+    match o.winners() {
+        [one] => wins[one.index()] += 1,
+        tied => {
+            for s in tied {
+                shared[s.index()] += 1;
+            }
+        }
+    }
+}
+
+/// Play random legal actions (as `engine::play_random`) until the game ends, `max_actions`
+/// are played or `limit` says the game has gone far enough.
+fn play_random_until<G: Game>(
+    g: &mut G,
+    rng: &mut Rng,
+    events: &mut Vec<G::Event>,
+    max_actions: usize,
+    limit: impl Fn(&G) -> bool,
+) -> u64 {
+    let mut n = 0;
+    while n < max_actions && !limit(g) {
+        let Some(decision) = g.decision() else { break };
+        let seat = match decision {
+            Decision::One(s) => s,
+            Decision::Simultaneous(set) => match set.first() {
+                Some(s) => s,
+                None => break,
+            },
+        };
+        let Some(action) = g.sample_action(seat, rng) else { break };
+        if g.apply(seat, &action, events).is_err() {
+            break;
+        }
+        n += 1;
+    }
+    n as u64
 }
 
 /// Play a game to its end with one bot per seat (cycling through `specs`).
@@ -150,11 +194,12 @@ fn play_bots<G: Registered>(
     rng: &mut Rng,
     events: &mut Vec<G::Event>,
     max_actions: usize,
+    limit: impl Fn(&G) -> bool,
 ) -> u64 {
     let mut seats: Vec<_> = (0..g.seats()).map(|s| G::bot(&specs[s % specs.len()])).collect();
     let mut n = 0;
     while let Some(d) = g.decision() {
-        if n as usize >= max_actions {
+        if n as usize >= max_actions || limit(g) {
             break;
         }
         let Some(s) = next_seat(&d, rng) else { break };
@@ -188,10 +233,39 @@ pub fn text<G: Game, T: Tally<G>>(s: &Summary<T>) -> String {
             format!("{}: {} ({:.1}%)", Seat(i as u8), w, 100.0 * *w as f64 / total.max(1) as f64)
         })
         .collect();
-    out += &format!("first places: {}\n", wins.join(", "));
+    out += &format!("first places (alone): {}\n", wins.join(", "));
+    if s.shared_firsts_by_seat.iter().any(|&n| n > 0) {
+        let shared: Vec<String> = s
+            .shared_firsts_by_seat
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{}: {n}", Seat(i as u8)))
+            .collect();
+        let tied = s.games - s.unfinished - total;
+        out +=
+            &format!("shared first places ({tied} games tied at the top): {}\n", shared.join(", "));
+    }
     if s.unfinished > 0 {
         out += &format!("{} games stopped unfinished at the action cap\n", s.unfinished);
     }
     out += &s.details.report();
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tie_at_the_top_is_a_shared_first_place_not_a_win() {
+        let (mut wins, mut shared) = (vec![0; 3], vec![0; 3]);
+        let tie =
+            engine::Outcome { ranking: vec![vec![Seat(0), Seat(1)], vec![Seat(2)]], scores: None };
+        count_firsts(&tie, &mut wins, &mut shared);
+        assert_eq!((wins.clone(), shared.clone()), (vec![0, 0, 0], vec![1, 1, 0]));
+        let alone =
+            engine::Outcome { ranking: vec![vec![Seat(2)], vec![Seat(0), Seat(1)]], scores: None };
+        count_firsts(&alone, &mut wins, &mut shared);
+        assert_eq!((wins, shared), (vec![0, 0, 1], vec![1, 1, 0]));
+    }
 }

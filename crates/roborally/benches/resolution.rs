@@ -38,6 +38,7 @@ fn busy_state(seed: u64) -> RoboRally {
         phase: StartPhase::Execute,
         variants: Variants::default(),
         timer_seconds: 30,
+        deck: Vec::new(),
         turn: 1,
     };
     RoboRally::from_setup(&setup, seed).unwrap()

@@ -21,14 +21,8 @@ impl RoboRally {
     /// RR-6.1: −1 damage on a repair site or a flag; a double site also draws an option.
     fn repairs(&mut self, events: &mut Vec<Event>) {
         for i in 0..self.robots.len() {
-            let Some(mut at) = self.robots[i].cell() else { continue };
-            if !self.board.repairs(at) {
-                // RR-9 Mechanical Arm: a site within reach.
-                match self.repair_site(i) {
-                    Some(c) => at = c,
-                    None => continue,
-                }
-            }
+            // RR-9 Mechanical Arm: the site it touched at register 5's checkpoint step.
+            let Some(at) = self.repair_site(i) else { continue };
             let r = &mut self.robots[i];
             if r.damage > 0 {
                 r.damage -= 1;
@@ -48,6 +42,7 @@ impl RoboRally {
             let keep_locked = !r.destroyed && r.active();
             // RR-9 Fire Control: a jammed register holds its card through one more turn.
             r.opt.radio = None;
+            r.opt.arm_touched = None;
             cards.extend(r.stash.conditional.take());
             for j in &mut r.opt.jammed {
                 *j = if keep_locked { j.saturating_sub(1) } else { 0 };

@@ -71,9 +71,7 @@ impl Conformance for RoboRally {
         let held = |o: &OptionCard| self.robots.iter().any(|r| r.options.contains(o));
         let unheld = OptionCard::ALL.into_iter().find(|o| !held(o));
         let a = match (rng.below(4), unheld) {
-            (3, Some(o)) => {
-                Action::UseOption { option: Some(o), register: None, destroy: None, card: None }
-            }
+            (3, Some(o)) => Action::use_option(Some(o)),
             (2, Some(o)) => Action::DiscardOption { option: Some(o) },
             (1, _) => Action::Reenter {
                 at: grid::Sq::new(-5, -5),

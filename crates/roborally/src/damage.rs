@@ -40,10 +40,10 @@ impl RoboRally {
         }
     }
 
-    /// Damage that is not prevented: 10 destroys (RR-8.1); a powered-down robot's newly locked
-    /// registers are filled face up from the draw pile (RR-7.3).
+    /// Damage that is not prevented: 10 destroys (RR-8.1); a newly locked register that holds
+    /// no card is filled face up from the draw pile (RR-7.3, amended RR-9: powered down or not).
     pub(crate) fn take_damage(&mut self, i: usize, points: u8, events: &mut Vec<Event>) {
-        let before = self.robots[i].damage;
+        let before = self.robots[i].lock_mask();
         let r = &mut self.robots[i];
         r.damage = (r.damage + points).min(10);
         events.push(Event::Damaged { seat: r.seat, points, damage: r.damage });
@@ -51,20 +51,24 @@ impl RoboRally {
             self.destroy(i, DestroyCause::Damage, events);
             return;
         }
-        if !r.powered_down {
-            return;
+        if r.damage >= 5 {
+            self.fill_new_locks(i, before, events);
         }
-        for k in 0..5 {
-            if crate::robot::locked_at(self.robots[i].damage, k)
-                && !crate::robot::locked_at(before, k)
-                && self.robots[i].registers[k].is_none()
-            {
-                let Some(card) = self.deck.top(&mut self.rng) else { continue };
-                let r = &mut self.robots[i];
-                r.registers[k] = Some(card);
-                r.revealed[k] = true;
-                events.push(Event::RegisterFilled { seat: r.seat, register: k as u8 + 1, card });
+    }
+
+    /// RR-7.3 and the amended RR-9 (booklet p.8): each register of robot `i` locked now but not
+    /// in `before` that holds no card is filled at once with the top card of the draw pile,
+    /// face up (event `register_filled`); the card stays while the register is locked.
+    pub(crate) fn fill_new_locks(&mut self, i: usize, before: [bool; 5], events: &mut Vec<Event>) {
+        for (k, was) in before.into_iter().enumerate() {
+            if was || !self.robots[i].locked(k) || self.robots[i].registers[k].is_some() {
+                continue;
             }
+            let Some(card) = self.deck.top(&mut self.rng) else { continue };
+            let r = &mut self.robots[i];
+            r.registers[k] = Some(card);
+            r.revealed[k] = true;
+            events.push(Event::RegisterFilled { seat: r.seat, register: k as u8 + 1, card });
         }
     }
 
@@ -137,6 +141,19 @@ impl RoboRally {
                         return true;
                     }
                 }
+                Pending::Stabilizer { robot } => {
+                    let r = &self.robots[robot];
+                    if r.cell().is_some() && r.has(OptionCard::GyroscopicStabilizer) {
+                        return true;
+                    }
+                    self.pending.pop_front();
+                }
+                Pending::Arm { robot } => {
+                    if self.arm_sites(robot).len() >= 2 {
+                        return true;
+                    }
+                    self.pending.pop_front();
+                }
                 Pending::Weapon { robot, target, points } => {
                     if self.robots[target].cell().is_none() {
                         self.pending.pop_front();
@@ -164,7 +181,11 @@ impl RoboRally {
                 }
                 robot
             }
-            Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => {
+            Pending::MoveOption { .. }
+            | Pending::Weapon { .. }
+            | Pending::Reveal { .. }
+            | Pending::Stabilizer { .. }
+            | Pending::Arm { .. } => {
                 return Err(ActionError::WrongAction { expected: "use_option" });
             }
         };

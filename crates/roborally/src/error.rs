@@ -73,7 +73,8 @@ pub enum ActionError {
     /// RR-9 Scrambler: the target has no card to scramble in the next register (none, or
     /// locked, or no register left this turn).
     NoCardToScramble,
-    /// RR-9 Fire Control: neither a register to jam nor an option to destroy is named.
+    /// RR-9 Fire Control: neither a register to jam nor an option to destroy is named;
+    /// Mechanical Arm: no site (`at`) is named.
     OptionTargetRequired,
     /// RR-9: the card's condition no longer holds (the robot or its target left the board,
     /// the register does not run).
@@ -89,6 +90,13 @@ pub enum ActionError {
     /// RR-4.3: more `place` actions in one turn than the game accepts (a decision:
     /// `programming::MAX_PLACES`).
     TooManyPlaces,
+    /// RR-9 Recompile: a card is loaded on Flywheel or Conditional Program this turn (those
+    /// take cards left after programming; Recompile comes before).
+    RecompileAfterLoading,
+    /// RR-9 Mechanical Arm: the cell named is not a flag or repair site within reach.
+    ArmOutOfReach {
+        at: grid::Sq,
+    },
 }
 
 impl RuleError for ActionError {
@@ -133,6 +141,8 @@ impl RuleError for ActionError {
             OptionWrongTime => "option_wrong_time",
             DraftUnchanged { .. } => "draft_unchanged",
             TooManyPlaces => "too_many_places",
+            RecompileAfterLoading => "recompile_after_loading",
+            ArmOutOfReach { .. } => "arm_out_of_reach",
         }
     }
 }
@@ -198,9 +208,10 @@ impl fmt::Display for ActionError {
             NoCardToScramble => {
                 write!(f, "the target has no card to scramble in its next register (RR-9)")
             }
-            OptionTargetRequired => {
-                write!(f, "Fire Control names a register to jam or an option to destroy (RR-9)")
-            }
+            OptionTargetRequired => write!(
+                f,
+                "name the target: Fire Control a register to jam or an option to destroy, Mechanical Arm the site to touch (RR-9)"
+            ),
             OptionConditionUnmet => {
                 write!(f, "this option card's condition does not hold now (RR-9)")
             }
@@ -215,6 +226,14 @@ impl fmt::Display for ActionError {
                 f,
                 "at most {} cards may be placed in one turn; send the program (RR-4.3)",
                 crate::programming::MAX_PLACES
+            ),
+            RecompileAfterLoading => write!(
+                f,
+                "Recompile comes before cards are loaded on Flywheel or Conditional Program this turn (RR-9)"
+            ),
+            ArmOutOfReach { at } => write!(
+                f,
+                "{at} is not a flag or repair site within the Mechanical Arm's reach (RR-9)"
             ),
         }
     }

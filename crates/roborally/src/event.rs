@@ -40,6 +40,10 @@ pub enum Shooter {
     Rear {
         seat: Seat,
     },
+    /// RR-9 Recompile: the point of damage the robot's own card costs (no side, no shooter).
+    Recompile {
+        seat: Seat,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

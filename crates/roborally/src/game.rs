@@ -31,10 +31,6 @@ impl Game for RoboRally {
     }
 
     fn decision(&self) -> Option<Decision> {
-        if let Some(p) = self.pending.front() {
-            let robot = p.robot();
-            return Some(Decision::One(self.robots[robot].seat));
-        }
         let set = |owes: &[bool]| {
             owes.iter()
                 .enumerate()
@@ -42,6 +38,17 @@ impl Game for RoboRally {
                 .map(|(i, _)| Seat(i as u8))
                 .collect::<SeatSet>()
         };
+        if let Some(p) = self.pending.front() {
+            let seat = self.robots[p.robot()].seat;
+            // RR-7.4 for Recompile's damage while programming: that seat answers while the
+            // others go on programming (in secret, as before).
+            if let Phase::Program { owes } = &self.phase {
+                let mut all = set(owes);
+                all.insert(seat);
+                return Some(Decision::Simultaneous(all));
+            }
+            return Some(Decision::One(seat));
+        }
         match &self.phase {
             Phase::Over => None,
             Phase::StayDown { owes, .. } | Phase::Program { owes } => {
@@ -116,6 +123,15 @@ impl Game for RoboRally {
             }
             let action = g.default_action(seat.index(), &mut rng);
             g.apply(seat, &action, &mut out)?;
+            // While programming, a seat that first answered RR-7.4's question for its
+            // Recompile still owes its program: that comes now too.
+            if matches!(g.phase, Phase::Program { .. })
+                && g.turn == turn
+                && g.owed(seat) == Some(Owed::Program)
+            {
+                let action = g.default_action(seat.index(), &mut rng);
+                g.apply(seat, &action, &mut out)?;
+            }
         }
         *self = g;
         events.append(&mut out);
@@ -154,38 +170,34 @@ impl Game for RoboRally {
                 .collect(),
             Owed::UseOption => match self.pending.front() {
                 Some(&Pending::MoveOption { option, .. }) => {
-                    vec![
-                        Action::UseOption {
-                            option: Some(option),
+                    vec![Action::use_option(Some(option)), Action::use_option(None)]
+                }
+                Some(&Pending::Stabilizer { .. }) => vec![
+                    Action::use_option(Some(OptionCard::GyroscopicStabilizer)),
+                    Action::use_option(None),
+                ],
+                Some(&Pending::Arm { .. }) => {
+                    let mut v: Vec<Action> = self
+                        .arm_sites(i)
+                        .into_iter()
+                        .map(|at| Action::UseOption {
+                            option: Some(OptionCard::MechanicalArm),
                             register: None,
                             destroy: None,
                             card: None,
-                        },
-                        Action::UseOption {
-                            option: None,
-                            register: None,
-                            destroy: None,
-                            card: None,
-                        },
-                    ]
+                            at: Some(at),
+                        })
+                        .collect();
+                    v.push(Action::use_option(None));
+                    v
                 }
                 Some(&Pending::Reveal { register, .. }) => {
                     let mut v: Vec<Action> = self
                         .reveal_uses(i, register)
                         .into_iter()
-                        .map(|o| Action::UseOption {
-                            option: Some(o),
-                            register: None,
-                            destroy: None,
-                            card: None,
-                        })
+                        .map(|o| Action::use_option(Some(o)))
                         .collect();
-                    v.push(Action::UseOption {
-                        option: None,
-                        register: None,
-                        destroy: None,
-                        card: None,
-                    });
+                    v.push(Action::use_option(None));
                     v
                 }
                 Some(&Pending::Weapon { target, .. }) => {
@@ -197,6 +209,7 @@ impl Game for RoboRally {
                                 register: Some(k),
                                 destroy: None,
                                 card: None,
+                                at: None,
                             }));
                             v.extend(self.robots[target].options.iter().map(|&d| {
                                 Action::UseOption {
@@ -204,23 +217,14 @@ impl Game for RoboRally {
                                     register: None,
                                     destroy: Some(d),
                                     card: None,
+                                    at: None,
                                 }
                             }));
                         } else {
-                            v.push(Action::UseOption {
-                                option: Some(w),
-                                register: None,
-                                destroy: None,
-                                card: None,
-                            });
+                            v.push(Action::use_option(Some(w)));
                         }
                     }
-                    v.push(Action::UseOption {
-                        option: None,
-                        register: None,
-                        destroy: None,
-                        card: None,
-                    });
+                    v.push(Action::use_option(None));
                     v
                 }
                 _ => Vec::new(),
@@ -339,12 +343,12 @@ impl RoboRally {
         if !decision.owes(seat) {
             return None;
         }
-        if let Some(p) = self.pending.front() {
+        if let Some(p) = self.pending.front()
+            && self.robots[p.robot()].seat == seat
+        {
             return Some(match p {
-                Pending::MoveOption { .. } | Pending::Weapon { .. } | Pending::Reveal { .. } => {
-                    Owed::UseOption
-                }
-                _ => Owed::Discard,
+                Pending::Damage { .. } | Pending::LoseOption { .. } => Owed::Discard,
+                _ => Owed::UseOption,
             });
         }
         match self.phase {
@@ -372,10 +376,10 @@ impl RoboRally {
         };
         if let (
             Owed::UseOption | Owed::Program,
-            Action::UseOption { option, register, destroy, card },
+            Action::UseOption { option, register, destroy, card, at },
         ) = (owed, action)
         {
-            let used = self.check_use(i, *option, *register, *destroy, *card)?;
+            let used = self.check_use(i, *option, *register, *destroy, *card, *at)?;
             return Ok((i, Some(used)));
         }
         match (owed, action) {
@@ -406,8 +410,6 @@ impl RoboRally {
             ActionError::RobotOut
         } else if r.destroyed {
             ActionError::RobotDestroyed
-        } else if let Action::UseOption { option: Some(o), .. } = action {
-            if r.has(*o) { ActionError::OptionWrongTime } else { ActionError::OptionNotHeld }
         } else if matches!(action, Action::Program { .. } | Action::Place { .. }) && r.powered_down
         {
             ActionError::PoweredDown
@@ -434,9 +436,7 @@ impl RoboRally {
                     self.default_reentry(i).unwrap_or((self.robots[i].archive, SqDir::N));
                 Action::Reenter { at, facing, powered_down: false }
             }
-            Some(Owed::UseOption) => {
-                Action::UseOption { option: None, register: None, destroy: None, card: None }
-            }
+            Some(Owed::UseOption) => Action::use_option(None),
             Some(Owed::Discard) | None => match self.pending.front() {
                 Some(Pending::LoseOption { .. }) => {
                     Action::DiscardOption { option: self.robots[i].options.first().copied() }

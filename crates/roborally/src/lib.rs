@@ -55,9 +55,10 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-/// A decision of one player, as RR-11 spells it.
+/// A decision of one player, as RR-11 spells it. Unknown fields are refused, naming the
+/// field (conventions.md: a value that does not fit the schema is a schema error).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// RR-4.2 / RR-4.4: five register entries (null for a locked register or none), and the
     /// secret power-down announcement for next turn.
@@ -92,7 +93,17 @@ pub enum Action {
         /// The program card put on the option (Crab Legs, Dual Processor, Flywheel).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         card: Option<Card>,
+        /// Mechanical Arm: the flag or repair site it touches.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Sq>,
     },
+}
+
+impl Action {
+    /// `use_option` with the option (or `null`) alone, no argument.
+    pub const fn use_option(option: Option<OptionCard>) -> Action {
+        Action::UseOption { option, register: None, destroy: None, card: None, at: None }
+    }
 }
 
 /// Where the game stands: the resumable cursor of a turn (RR-3).
@@ -154,6 +165,10 @@ pub enum Pending {
     Reveal { robot: usize, register: u8 },
     /// RR-9 weapons: `robot`'s main laser hits `target`; replace the damage by a weapon?
     Weapon { robot: usize, target: usize, points: u8 },
+    /// RR-9 Gyroscopic Stabilizer: before register 1 is revealed, is it active this turn?
+    Stabilizer { robot: usize },
+    /// RR-9 Mechanical Arm: at the checkpoint step, which flag or repair site it touches.
+    Arm { robot: usize },
 }
 
 impl Pending {
@@ -164,7 +179,9 @@ impl Pending {
             | Pending::LoseOption { robot }
             | Pending::MoveOption { robot, .. }
             | Pending::Weapon { robot, .. }
-            | Pending::Reveal { robot, .. } => robot,
+            | Pending::Reveal { robot, .. }
+            | Pending::Stabilizer { robot }
+            | Pending::Arm { robot } => robot,
         }
     }
 }
@@ -198,6 +215,8 @@ pub struct RoboRally {
     pub(crate) move_answer: Option<bool>,
     /// RR-9: the register whose reveal questions (Conditional Program, Abort Switch) are asked.
     pub(crate) reveal_asked: Option<u8>,
+    /// RR-9: the register whose Mechanical Arm questions are asked.
+    pub(crate) arm_asked: Option<u8>,
     pub(crate) winner: Option<Seat>,
     pub(crate) finish_order: Vec<Seat>,
     pub(crate) rng: Rng,

@@ -97,7 +97,7 @@ impl OptionCard {
                 "Soaks up the next 3 damage points dealt to the robot, then is thrown away."
             }
             AbortSwitch => {
-                "Once a game, at a reveal: the rest of this turn's cards are swapped for cards off the deck."
+                "Once each turn, at a reveal: the rest of this turn's cards are swapped for cards off the deck."
             }
             Brakes => "A Move 1 may be run as a move of zero cells.",
             CircuitBreaker => {
@@ -118,7 +118,7 @@ impl OptionCard {
             Flywheel => "Keep one unused card back for a later turn.",
             FourthGear => "A Move 3 may be run as a Move 4.",
             GyroscopicStabilizer => {
-                "Gears and turning belts leave the robot's facing alone (can be switched off for a turn)."
+                "Said active before each turn's first register: gears and turning belts leave the facing alone."
             }
             HighPowerLaser => {
                 "The forward laser goes through one wall or one robot (both robots are hit)."
@@ -160,17 +160,25 @@ pub struct OptionState {
     pub howitzer: u8,
     /// Recompile used this turn.
     pub recompiled: bool,
-    /// Gyroscopic Stabilizer switched off for this turn.
-    pub stabilizer_off: bool,
+    /// Gyroscopic Stabilizer said active for this turn (asked before register 1 is revealed).
+    pub stabilizer_on: bool,
     /// Power-Down Shield: sides (bit = direction) already shielded this register.
     #[serde(skip)]
     pub shielded: u8,
     /// Fire Control locks: clean-ups left before the register is released (0: not locked).
     pub jammed: [u8; 5],
-    /// Abort Switch used (once a game).
+    /// Abort Switch used this turn (once each turn).
     pub aborted: bool,
     /// Radio Control: the seat whose program this robot runs for the rest of the turn.
     pub radio: Option<engine::Seat>,
+    /// Mechanical Arm: its player's answer for this register's checkpoint step (`Some(None)`:
+    /// no site touched).
+    #[serde(skip)]
+    pub arm_choice: Option<Option<grid::Sq>>,
+    /// Mechanical Arm: the site it touched at the last checkpoint step (register 5's is the
+    /// one that repairs at clean-up).
+    #[serde(skip)]
+    pub arm_touched: Option<grid::Sq>,
 }
 
 /// Program cards a robot keeps on its option cards (secret like a program: the owner sees

@@ -25,8 +25,11 @@ pub(crate) enum OptionUse {
     Keep { option: OptionCard, card: Card },
     /// While programming: a new hand for 1 damage.
     Recompile,
-    /// While programming: the Gyroscopic Stabilizer switched off for the turn.
-    StabilizerOff,
+    /// The answer to the Gyroscopic Stabilizer question: active this turn.
+    StabilizerOn,
+    /// The answer to a Mechanical Arm question: the site touched (`None`: the arm is not
+    /// used, only the site under the robot counts).
+    Arm { at: Option<Sq> },
     /// The answer to a move-option question: the option used, or `None` (declined).
     MoveAnswer { used: Option<OptionCard> },
     /// The answer to a weapon question: declined, so the main laser's `points` hit `target`.
@@ -50,7 +53,6 @@ impl OptionUse {
                 | OptionUse::TakeBack { .. }
                 | OptionUse::Keep { .. }
                 | OptionUse::Recompile
-                | OptionUse::StabilizerOff
         )
     }
 }
@@ -159,6 +161,7 @@ impl RoboRally {
             Shooter::Robot { seat } | Shooter::Rear { seat } => {
                 at.line_to(self.robots.get(seat.index())?.cell()?).map(|(d, _)| d)
             }
+            Shooter::Recompile { .. } => None,
         }
     }
 
@@ -216,6 +219,43 @@ impl RoboRally {
         }
     }
 
+    /// Mechanical Arm: the flags and repair sites robot `i` may touch (its own cell first, then
+    /// the cells of [`RoboRally::reach`]); empty for a robot without the arm or off the board.
+    pub(crate) fn arm_sites(&self, i: usize) -> Vec<Sq> {
+        let r = &self.robots[i];
+        if r.options.is_empty() || !r.has(OptionCard::MechanicalArm) {
+            return Vec::new();
+        }
+        self.reach(i).into_iter().filter(|&c| self.board.repairs(c)).collect()
+    }
+
+    /// Mechanical Arm with no question (one site in reach, or none): the site touched.
+    pub(crate) fn arm_default(&self, i: usize) -> Option<Sq> {
+        let sites = self.arm_sites(i);
+        (sites.len() == 1).then(|| sites[0])
+    }
+
+    /// Before the checkpoint step of `register`: every robot whose Mechanical Arm reaches two
+    /// sites or more (its own cell included) is asked which one it touches, start dock 1 first
+    /// (the booklet's order for option cards). Returns true when a question waits.
+    pub(crate) fn ask_arm(&mut self, register: u8) -> bool {
+        if self.arm_asked == Some(register) {
+            self.arm_asked = None;
+            return false;
+        }
+        let mut askers: Vec<(u8, usize)> = (0..self.robots.len())
+            .filter(|&i| self.arm_sites(i).len() >= 2)
+            .map(|i| (self.robots[i].dock, i))
+            .collect();
+        if askers.is_empty() {
+            return false;
+        }
+        askers.sort_unstable();
+        self.pending.extend(askers.into_iter().map(|(_, robot)| Pending::Arm { robot }));
+        self.arm_asked = Some(register);
+        true
+    }
+
     /// Mechanical Arm: the cells robot `i` reaches: its own, then the 8 around it (N, E, S, W,
     /// then NE, SE, SW, NW) with no wall in between (a diagonal needs one wall-free
     /// two-step path around the corner).
@@ -248,7 +288,7 @@ impl RoboRally {
     #[inline]
     pub(crate) fn stabilized(&self, i: usize) -> bool {
         let r = &self.robots[i];
-        !r.options.is_empty() && r.has(OptionCard::GyroscopicStabilizer) && !r.opt.stabilizer_off
+        !r.options.is_empty() && r.has(OptionCard::GyroscopicStabilizer) && r.opt.stabilizer_on
     }
 
     /// Circuit Breaker at the end of the turn: 3 or more damage powers the robot down next turn.
@@ -266,17 +306,24 @@ impl RoboRally {
         }
     }
 
-    /// The option uses a seat may send while it owes a program (Recompile, the stabilizer switch).
+    /// The option uses without argument a seat may send while it owes a program (Recompile).
     pub(crate) fn program_uses(&self, i: usize) -> Vec<OptionCard> {
         let r = &self.robots[i];
         let mut v = Vec::new();
-        if r.has(OptionCard::Recompile) && !r.opt.recompiled && r.damage < 9 {
+        if r.has(OptionCard::Recompile)
+            && !r.opt.recompiled
+            && r.damage < 9
+            && !Self::loaded_after_programming(r)
+        {
             v.push(OptionCard::Recompile);
         }
-        if r.has(OptionCard::GyroscopicStabilizer) && !r.opt.stabilizer_off {
-            v.push(OptionCard::GyroscopicStabilizer);
-        }
         v
+    }
+
+    /// Flywheel or Conditional Program holds a card loaded this turn (while programming, the
+    /// only cards there are this turn's: a kept Flywheel card joined the hand at the deal).
+    fn loaded_after_programming(r: &crate::Robot) -> bool {
+        r.stash.flywheel.is_some() || r.stash.conditional.is_some()
     }
 
     /// Check a `use_option` action from robot `i` (which owes a program or a `use_option`
@@ -288,15 +335,19 @@ impl RoboRally {
         register: Option<u8>,
         destroy: Option<OptionCard>,
         card: Option<Card>,
+        at: Option<Sq>,
     ) -> Result<OptionUse, ActionError> {
         use ActionError as E;
         let r = &self.robots[i];
-        if matches!(self.phase, Phase::Program { .. }) && self.pending.is_empty() {
+        // While programming, unless this seat's own question (RR-7.4 for Recompile) waits.
+        if matches!(self.phase, Phase::Program { .. })
+            && self.pending.front().is_none_or(|p| p.robot() != i)
+        {
             let Some(o) = option else { return Err(E::OptionMissing) };
             if !r.has(o) {
                 return Err(E::OptionNotHeld);
             }
-            if destroy.is_some() {
+            if destroy.is_some() || at.is_some() {
                 return Err(E::OptionExtraArgument);
             }
             if let Some(c) = card
@@ -350,11 +401,10 @@ impl RoboRally {
                 OptionCard::Recompile if r.opt.recompiled => Err(E::OptionAlreadyUsed),
                 OptionCard::AbortSwitch if r.opt.aborted => Err(E::OptionAlreadyUsed),
                 OptionCard::Recompile if r.damage >= 9 => Err(E::RecompileTooDamaged),
-                OptionCard::GyroscopicStabilizer if r.opt.stabilizer_off => {
-                    Err(E::OptionAlreadyUsed)
+                OptionCard::Recompile if Self::loaded_after_programming(r) => {
+                    Err(E::RecompileAfterLoading)
                 }
                 OptionCard::Recompile => Ok(OptionUse::Recompile),
-                OptionCard::GyroscopicStabilizer => Ok(OptionUse::StabilizerOff),
                 _ => Err(E::OptionWrongTime),
             };
         }
@@ -367,8 +417,28 @@ impl RoboRally {
         {
             return Err(E::OptionNotHeld);
         }
+        if at.is_some() && !matches!(p, Pending::Arm { .. }) {
+            return Err(E::OptionExtraArgument);
+        }
         let bare = register.is_none() && destroy.is_none();
         match *p {
+            Pending::Stabilizer { .. } => match option {
+                _ if !bare => Err(E::OptionExtraArgument),
+                None => Ok(OptionUse::RevealDeclined),
+                Some(OptionCard::GyroscopicStabilizer) => Ok(OptionUse::StabilizerOn),
+                Some(_) => Err(E::OptionWrongTime),
+            },
+            Pending::Arm { .. } => match (option, at) {
+                _ if !bare => Err(E::OptionExtraArgument),
+                (None, None) => Ok(OptionUse::Arm { at: None }),
+                (None, Some(_)) => Err(E::OptionExtraArgument),
+                (Some(OptionCard::MechanicalArm), None) => Err(E::OptionTargetRequired),
+                (Some(OptionCard::MechanicalArm), Some(c)) if self.arm_sites(i).contains(&c) => {
+                    Ok(OptionUse::Arm { at: Some(c) })
+                }
+                (Some(OptionCard::MechanicalArm), Some(c)) => Err(E::ArmOutOfReach { at: c }),
+                (Some(_), _) => Err(E::OptionWrongTime),
+            },
             Pending::MoveOption { option: asked, .. } => match option {
                 Some(o) if o != asked => Err(E::OptionWrongTime),
                 _ if !bare => Err(E::OptionExtraArgument),
@@ -482,6 +552,18 @@ impl RoboRally {
                 r.opt.recompiled = true;
                 let old = std::mem::take(&mut r.hand);
                 self.deck.discard_all(old);
+                // Cards of the old hand put with registers (Crab Legs, Dual Processor) go with
+                // it: the whole hand dealt is thrown away (a decision, see the docs).
+                let r = &mut self.robots[i];
+                let mut side = Vec::new();
+                for k in 0..5 {
+                    if let Some((option, c)) = r.stash.side[k].take() {
+                        side.push(c);
+                        let register = Some(k as u8 + 1);
+                        events.push(Event::Stashed { seat, option, register, card: None });
+                    }
+                }
+                self.deck.discard_all(side);
                 let n = self.robots[i].cards_to_deal();
                 let hand = self.deck.deal(n);
                 events.push(Event::OptionUsed { seat, option: OptionCard::Recompile });
@@ -490,12 +572,18 @@ impl RoboRally {
                 let r = &mut self.robots[i];
                 r.hand_size = hand.len() as u8;
                 r.hand = hand;
-                // The price of the card: not preventable (a decision, see the docs).
-                self.take_damage(i, 1, events);
+                // The price of the card is damage like any other (amended RR-9): Ablative Coat
+                // absorbs it and RR-7.4's discard is offered for it.
+                self.damage(i, 1, Shooter::Recompile { seat }, events);
             }
-            OptionUse::StabilizerOff => {
-                self.robots[i].opt.stabilizer_off = true;
+            OptionUse::StabilizerOn => {
+                self.robots[i].opt.stabilizer_on = true;
                 events.push(Event::OptionUsed { seat, option: OptionCard::GyroscopicStabilizer });
+            }
+            OptionUse::Arm { at } => {
+                // Read by the checkpoint step; `None` leaves only the site under the robot.
+                let own = self.robots[i].cell().filter(|&c| self.board.repairs(c));
+                self.robots[i].opt.arm_choice = Some(at.or(own));
             }
             OptionUse::MoveAnswer { used } => {
                 self.move_answer = Some(used.is_some());
@@ -580,9 +668,13 @@ impl RoboRally {
                 events.push(Event::RadioControlled { seat: g.robots[target].seat, by: seat });
             }
             Weapon::Jam { register } => {
+                let before = g.robots[target].lock_mask();
                 g.robots[target].opt.jammed[register as usize - 1] = 2;
                 let tseat = g.robots[target].seat;
                 events.push(Event::RegisterJammed { seat: tseat, register });
+                // Amended RR-9: an empty register (a powered-down robot's) that becomes locked
+                // is filled from the deck.
+                g.fill_new_locks(target, before, events);
             }
             Weapon::Wreck { option } => g.discard_option(target, option, events),
         });
@@ -618,16 +710,27 @@ impl RoboRally {
             self.reveal_asked = None;
             return false;
         }
-        let mut askers: Vec<(u8, usize)> = (0..self.robots.len())
-            .filter(|&i| !self.reveal_uses(i, register).is_empty())
-            .map(|i| (self.robots[i].dock, i))
-            .collect();
+        // (dock, 0: Gyroscopic Stabilizer before register 1 / 1: reveal uses, robot)
+        let mut askers: Vec<(u8, u8, usize)> = Vec::new();
+        for (i, r) in self.robots.iter().enumerate() {
+            if register == 1 && r.cell().is_some() && r.has(OptionCard::GyroscopicStabilizer) {
+                askers.push((r.dock, 0, i));
+            }
+            if !self.reveal_uses(i, register).is_empty() {
+                askers.push((r.dock, 1, i));
+            }
+        }
         if askers.is_empty() {
             return false;
         }
         askers.sort_unstable();
-        self.pending
-            .extend(askers.into_iter().map(|(_, robot)| Pending::Reveal { robot, register }));
+        self.pending.extend(askers.into_iter().map(|(_, kind, robot)| {
+            if kind == 0 {
+                Pending::Stabilizer { robot }
+            } else {
+                Pending::Reveal { robot, register }
+            }
+        }));
         self.reveal_asked = Some(register);
         true
     }
@@ -650,6 +753,7 @@ impl RoboRally {
             register,
             destroy: None,
             card,
+            at: None,
         };
         let mut v: Vec<crate::Action> =
             self.program_uses(i).into_iter().map(|o| act(o, None, None)).collect();
@@ -734,16 +838,14 @@ impl RoboRally {
         true
     }
 
-    /// Mechanical Arm / own cell: the repair site robot `i` uses at clean-up, if any.
+    /// RR-6.1 / Mechanical Arm: the repair site robot `i` uses at clean-up, if any: the one
+    /// under it, or with the arm the site it touched at register 5's checkpoint step.
     pub(crate) fn repair_site(&self, i: usize) -> Option<Sq> {
         let at = self.robots[i].cell()?;
-        if self.board.repairs(at) {
-            return Some(at);
+        if self.robots[i].has(OptionCard::MechanicalArm) {
+            return self.robots[i].opt.arm_touched;
         }
-        if !self.robots[i].has(OptionCard::MechanicalArm) {
-            return None;
-        }
-        self.reach(i).into_iter().find(|&c| self.board.repairs(c))
+        self.board.repairs(at).then_some(at)
     }
 
     /// A double repair site (RR-6.1) draws an option.

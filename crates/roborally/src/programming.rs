@@ -13,14 +13,15 @@ pub const MAX_PLACES: u16 = 60;
 
 impl RoboRally {
     /// RR-6.4: a new turn begins. Powered-down robots on the board are asked `stay_down`; when
-    /// none is, the turn starts at once.
+    /// none is, the turn starts at once. A robot already bound to be down next turn (RR-9
+    /// Circuit Breaker) is not asked: its answer could change nothing.
     pub(crate) fn begin_turn(&mut self, events: &mut Vec<Event>) {
         self.turn += 1;
         events.push(Event::TurnStarted { turn: self.turn });
         let owes: Vec<bool> = self
             .robots
             .iter()
-            .map(|r| r.active() && r.cell().is_some() && r.powered_down)
+            .map(|r| r.active() && r.cell().is_some() && r.powered_down && !r.power_down_next)
             .collect();
         if owes.iter().any(|&o| o) {
             let n = owes.len();
@@ -44,7 +45,9 @@ impl RoboRally {
     fn set_power(&mut self, i: usize, stay: bool, events: &mut Vec<Event>) {
         let r = &mut self.robots[i];
         r.opt.recompiled = false;
-        r.opt.stabilizer_off = false;
+        r.opt.stabilizer_on = false;
+        // RR-9 Abort Switch: once each turn (the printed 2005 card).
+        r.opt.aborted = false;
         if !r.active() || r.destroyed {
             return;
         }
@@ -52,15 +55,21 @@ impl RoboRally {
         let down = (r.powered_down && stay) || r.power_down_next;
         let was = r.powered_down;
         if was {
-            events.push(Event::StayedDown { seat, value: stay });
+            events.push(Event::StayedDown { seat, value: down });
         }
         r.power_down_next = false;
         r.powered_down = down;
         if down {
-            // RR-4.4: discards all its damage; registers empty (nothing is locked at 0 damage).
+            // RR-4.4: discards all its damage; registers empty but for locked ones (at 0
+            // damage only a Fire Control jam still locks one: its card stays, RR-7.3).
             r.damage = 0;
-            let cards: Vec<Card> = r.registers.iter_mut().filter_map(Option::take).collect();
-            r.revealed = [false; 5];
+            let mut cards: Vec<Card> = Vec::new();
+            for k in 0..5 {
+                if !r.locked(k) {
+                    cards.extend(r.registers[k].take());
+                    r.revealed[k] = false;
+                }
+            }
             self.deck.discard_all(cards);
             events.push(Event::PoweredDown { seat });
         } else if was {

@@ -150,6 +150,11 @@ impl RoboRally {
                 }
             }
             Step::Checkpoints { order } => {
+                // RR-9 Mechanical Arm: which site to touch, asked before the step.
+                if self.robots.iter().any(|r| !r.options.is_empty()) && self.ask_arm(register) {
+                    self.phase = Phase::Execute { register, step: Step::Checkpoints { order } };
+                    return;
+                }
                 self.run_checkpoints(&order, events);
                 if self.phase == Phase::Over {
                     return;

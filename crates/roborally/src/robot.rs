@@ -71,6 +71,11 @@ impl Robot {
         locked_at(self.damage, r) || self.opt.jammed[r] > 0
     }
 
+    /// Which registers are locked now (RR-7.2, RR-9 Fire Control).
+    pub fn lock_mask(&self) -> [bool; 5] {
+        std::array::from_fn(|k| self.locked(k))
+    }
+
     /// Holds option card `o` (RR-9).
     #[inline]
     pub fn has(&self, o: OptionCard) -> bool {

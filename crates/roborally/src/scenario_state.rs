@@ -41,6 +41,8 @@ impl RoboRally {
             "discard_pile": self.deck.discard.len(),
             "option_deck": self.option_deck.len(),
             "option_discards": self.option_discard,
+            // The option question owed now (RR-7.4, RR-8.2, RR-9), `robot` = its seat.
+            "question": self.pending.front(),
         })
     }
 }

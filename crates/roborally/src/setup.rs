@@ -92,6 +92,10 @@ pub struct ScenarioSetup {
     pub phase: StartPhase,
     pub turn: Option<u32>,
     pub timer_seconds: Option<u32>,
+    /// The top of the draw pile, the first card listed drawn first (RR-11 addition): the
+    /// rest of the deck is shuffled (seeded) beneath. The next shuffle (RR-4.1, before every
+    /// deal) mixes them in again.
+    pub deck: Vec<Card>,
 }
 
 /// Everything needed to start a game.
@@ -107,6 +111,9 @@ pub struct Setup {
     pub timer_seconds: u32,
     #[serde(default = "first_turn")]
     pub turn: u32,
+    /// The top of the draw pile at the start, first drawn first (scenarios only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deck: Vec<Card>,
 }
 
 fn default_timer() -> u32 {
@@ -121,7 +128,15 @@ impl Setup {
     pub fn new_game(board: BoardSpec, players: u8, variants: Variants) -> Setup {
         let robots =
             (0..players).map(|s| RobotSetup { seat: Seat(s), ..RobotSetup::default() }).collect();
-        Setup { board, robots, phase: StartPhase::Program, variants, timer_seconds: 30, turn: 1 }
+        Setup {
+            board,
+            robots,
+            phase: StartPhase::Program,
+            variants,
+            timer_seconds: 30,
+            turn: 1,
+            deck: Vec::new(),
+        }
     }
 
     /// Join the three parts of a scenario file.
@@ -139,6 +154,7 @@ impl Setup {
             variants,
             timer_seconds: setup.timer_seconds.unwrap_or(30),
             turn: setup.turn.unwrap_or(1),
+            deck: setup.deck,
         }
     }
 
@@ -167,6 +183,18 @@ impl RoboRally {
         let mut problems = Vec::new();
         let robots = build_robots(setup, &board, &mut problems);
         let used = collect_cards(&robots, &mut problems);
+        let mut top = BTreeSet::new();
+        for (k, c) in setup.deck.iter().enumerate() {
+            if !c.is_real() {
+                problems.push(format!(
+                    "setup.deck[{k}]: {:?} {} is not a card of RR-1.1",
+                    c.card, c.priority
+                ));
+            } else if used.contains(c) || !top.insert(*c) {
+                problems
+                    .push(format!("setup.deck[{k}]: card {} is already in the setup", c.priority));
+            }
+        }
         let mut held = BTreeSet::new();
         for r in &robots {
             for o in &r.options {
@@ -184,6 +212,9 @@ impl RoboRally {
         let mut rng = Rng::seeded(seed);
         let mut draw: Vec<Card> = full_deck().into_iter().filter(|c| !used.contains(c)).collect();
         rng.shuffle(&mut draw);
+        // The scenario's top cards: the last element is the top (drawn first).
+        draw.retain(|c| !top.contains(c));
+        draw.extend(setup.deck.iter().rev());
         let mut option_deck = OptionCard::ALL.to_vec();
         let held: Vec<OptionCard> = robots.iter().flat_map(|r| r.options.iter().copied()).collect();
         option_deck.retain(|o| !held.contains(o));
@@ -205,6 +236,7 @@ impl RoboRally {
             rules: Rules { variants: setup.variants, timer_seconds: setup.timer_seconds },
             move_answer: None,
             reveal_asked: None,
+            arm_asked: None,
             winner: None,
             finish_order: Vec::new(),
             rng,

@@ -54,7 +54,7 @@ pub struct RobotView {
 
 /// The option-card question a player must answer now (public: it follows from public events).
 /// `damage` and `lose_option` are answered with `discard_option`, the others with `use_option`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum QuestionView {
     /// RR-7.4: discard an option card to prevent one of `points` damage (null: take it).
@@ -67,6 +67,10 @@ pub enum QuestionView {
     Reveal { seat: Seat, register: u8 },
     /// RR-9 weapons: the main laser hits `target` for `points`; a weapon instead?
     Weapon { seat: Seat, target: Seat, points: u8 },
+    /// RR-9 Gyroscopic Stabilizer: before register 1, is it active this turn?
+    Stabilizer { seat: Seat },
+    /// RR-9 Mechanical Arm: which of `sites` (flags and repair sites in reach) it touches.
+    Arm { seat: Seat, sites: Vec<grid::Sq> },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -256,6 +260,10 @@ impl View {
                     }
                     Pending::Weapon { robot, target, points } => {
                         QuestionView::Weapon { seat: seat(robot), target: seat(target), points }
+                    }
+                    Pending::Stabilizer { robot } => QuestionView::Stabilizer { seat: seat(robot) },
+                    Pending::Arm { robot } => {
+                        QuestionView::Arm { seat: seat(robot), sites: g.arm_sites(robot) }
                     }
                 }
             }),

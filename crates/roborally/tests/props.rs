@@ -72,6 +72,18 @@ fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
                 prop_assert_eq!(placed.iter().filter(|x| **x == c).count(), 1);
             }
         }
+        // RR-7.2 / RR-7.3 / amended RR-9: a locked register always holds a card (an empty one
+        // is filled from the deck when its lock happens).
+        if r.cell().is_some() {
+            for k in 0..5 {
+                prop_assert!(
+                    !r.locked(k) || r.registers[k].is_some(),
+                    "seat {} register {} locked and empty",
+                    r.seat.0,
+                    k + 1
+                );
+            }
+        }
     }
     Ok(())
 }
@@ -319,7 +331,11 @@ mod random_boards {
             })
             .map(|mut r| {
                 if r.powered_down {
-                    r.registers = Some([None; 5]);
+                    // RR-4.4 / RR-7.3: empty registers but for the locked ones' cards.
+                    let regs = r.registers.unwrap_or([None; 5]);
+                    r.registers = Some(std::array::from_fn(|k| {
+                        regs[k].filter(|_| roborally::robot::locked_at(r.damage, k))
+                    }));
                 }
                 r
             })
@@ -331,6 +347,7 @@ mod random_boards {
             phase: StartPhase::Execute,
             variants: Variants::default(),
             timer_seconds: 30,
+            deck: Vec::new(),
             turn: 1,
         }
     }

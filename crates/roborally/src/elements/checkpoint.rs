@@ -32,27 +32,32 @@ impl RoboRally {
     }
 
     fn checkpoint(&mut self, i: usize, events: &mut Vec<Event>) {
+        let arm = !self.robots[i].options.is_empty()
+            && self.robots[i].has(crate::OptionCard::MechanicalArm);
+        if arm {
+            self.robots[i].opt.arm_touched = None;
+        }
         let Some(mut at) = self.robots[i].cell() else { return };
         let seat = self.robots[i].seat;
         let flags = self.board.flags.len();
-        let next = self.robots[i].flags_touched as usize;
-        if !self.robots[i].options.is_empty()
-            && self.robots[i].has(crate::OptionCard::MechanicalArm)
-            && self.board.flag_at(at) != Some(next)
-        {
-            // RR-9 Mechanical Arm: the next flag within reach first, else (off any site) a
-            // repair site within reach.
-            let reach = self.reach(i);
-            let here = self.board.repairs(at);
-            match reach.iter().find(|&&c| self.board.flag_at(c) == Some(next)).or_else(|| {
-                if here { None } else { reach.iter().find(|&&c| self.board.repairs(c)) }
-            }) {
-                Some(&c) => {
+        if arm {
+            // RR-9 Mechanical Arm: the site its player chose (asked when two or more are in
+            // reach), else the only one in reach, else none.
+            let choice = match self.robots[i].opt.arm_choice.take() {
+                Some(choice) => choice,
+                None => self.arm_default(i),
+            };
+            self.robots[i].opt.arm_touched = choice;
+            match choice {
+                Some(c) => {
+                    if c != at {
+                        events.push(Event::OptionUsed {
+                            seat,
+                            option: crate::OptionCard::MechanicalArm,
+                        });
+                    }
                     at = c;
-                    events
-                        .push(Event::OptionUsed { seat, option: crate::OptionCard::MechanicalArm });
                 }
-                None if here => {}
                 None => return,
             }
         }

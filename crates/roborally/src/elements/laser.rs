@@ -134,6 +134,7 @@ impl RoboRally {
         // All lasers fire at once: find every hit first, then deal the damage hit by hit.
         let mut hits = Vec::new();
         self.for_each_hit(|h| hits.push(h));
+        let asked_before = self.pending.len();
         for h in hits {
             events.push(Event::Shot { seat: Seat(h.target as u8), by: h.by, beams: h.points });
             // RR-9: a main laser whose robot holds a weapon usable on the target asks first.
@@ -149,6 +150,13 @@ impl RoboRally {
                 continue;
             }
             self.damage(h.target, h.points, h.by, events);
+        }
+        // RR-9, the booklet's sidebar "Ordre de jeu des cartes d'équipement": the questions
+        // due together (weapons, RR-7.4 discards) go to the player who started on dock 1
+        // first, then the following docks (a stable sort keeps one player's own order).
+        if self.pending.len() > asked_before + 1 {
+            let robots = &self.robots;
+            self.pending.make_contiguous()[asked_before..].sort_by_key(|p| robots[p.robot()].dock);
         }
     }
 }
