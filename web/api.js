@@ -74,6 +74,13 @@ export async function listGames(status) {
 }
 export const gameInfo = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
 export const createGame = (req) => authed('POST', '/api/games', req);
+/** "Sign out everywhere": the server forgets every token of this guest (docs/security.md,
+ * "Identity") and clears the cookie; this browser forgets the identity too. */
+export async function signOutEverywhere() {
+  const r = await call('POST', '/api/guest/revoke', {});
+  localStorage.removeItem(ID_KEY);
+  return r;
+}
 export const joinGame = (id, seat) => authed('POST', `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? {} : { seat });
 export const startGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/start`, {});
 export const replay = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/replay`);

@@ -3,7 +3,7 @@
 // the engine say; it decides no rule.
 
 import { $, clear, h, toast } from './dom.js';
-import { ensureGuest, me } from './api.js';
+import { ensureGuest, me, signOutEverywhere } from './api.js';
 import { showLobby } from './ui/lobby.js';
 import { showTable } from './ui/table.js';
 import { showReplay } from './ui/replay.js';
@@ -25,11 +25,46 @@ export function go(hash) {
   else location.hash = hash;
 }
 
+const SIGN_OUT_HELP = 'Signs this guest out in every browser and on every device: the server forgets every token of it. '
+  + 'A guest has no password, so this identity cannot be signed in again: its seats in running games are left to a bot '
+  + 'stand-in, and this browser continues as a new guest. Use it when this computer was shared or your sign-in may have leaked.';
+
 function renderWho() {
   const who = $('#who');
   const ident = me();
   clear(who);
-  if (ident) who.append(h('span.name', { title: 'Your guest name' }, ident.name));
+  if (!ident) return;
+  who.append(
+    h('span.name', { title: 'Your guest name' }, ident.name),
+    h('button.btn.small.ghost#sign-out', { type: 'button', title: SIGN_OUT_HELP, onclick: askSignOut }, 'Sign out everywhere'),
+  );
+}
+
+/** Explain, then ask once more before revoking. */
+function askSignOut() {
+  if (document.getElementById('sign-out-dialog')) return;
+  const close = () => box.remove();
+  const box = h('div.panel.sign-out#sign-out-dialog', { role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sign-out-title' }, [
+    h('h2#sign-out-title', 'Sign out everywhere?'),
+    h('p', SIGN_OUT_HELP),
+    h('div.row', [
+      h('button.btn.primary#confirm-sign-out', { type: 'button', onclick: async () => {
+        try {
+          await signOutEverywhere();
+          close();
+          toast('Signed out everywhere. You continue as a new guest.');
+          await ensureGuest();
+          renderWho();
+          route();
+        } catch (e) {
+          toast(`Could not sign out: ${e.message}`, 'error');
+        }
+      } }, 'Sign out everywhere'),
+      h('button.btn.ghost', { type: 'button', onclick: close }, 'Cancel'),
+    ]),
+  ]);
+  document.querySelector('.topbar').after(box);
+  box.querySelector('#confirm-sign-out').focus();
 }
 
 let generation = 0;

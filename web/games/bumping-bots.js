@@ -189,7 +189,7 @@ class BumpingBotsTable extends SeatTable {
       const others = view.bots.filter((o) => o.seat !== seat && o.at);
       box.append(h('div.pick-title', h('b', 'Use the Magnet?')), h('div.actions', [
         h('button.btn#magnet-no', { type: 'button', 'data-magnet': 'no', onclick: () => act({ type: 'card', card: null }) }, 'No'),
-        ...others.map((o) => h('button.btn.small', { type: 'button', 'data-magnet': o.seat, onclick: () => act({ type: 'card', card: 'magnet', target: o.seat }) }, `Pull to ${this.names(o.seat)}`)),
+        ...others.map((o) => h('button.btn.small', { type: 'button', 'data-magnet': o.seat, onclick: () => act({ type: 'card', card: 'magnet', target: o.seat, when: 'end' }) }, `Pull to ${this.names(o.seat)}`)),
       ]));
     } else if (view.phase === 'pick_cards') {
       const offer = this.drawn.get(seat) || ['jumper', 'magnet', 'nitro', 'engine', 'rotation'];

@@ -39,6 +39,17 @@ export async function showLobby(root) {
     h('option', { value: 120 }, '2 min per round'),
   ]);
   const nameInput = h('input#my-name', { value: ident?.name || '', maxlength: 40, 'aria-label': 'Your name' });
+  // A practice game is unrated and shown as practice to everyone; only such a game may choose
+  // its seed (the server refuses a seed otherwise: docs/security.md), so the seed field shows
+  // only with the box ticked.
+  const practiceBox = h('input#new-practice', { type: 'checkbox', name: 'practice' });
+  const seedInput = h('input#new-seed', { type: 'text', inputmode: 'numeric', placeholder: 'random', 'aria-label': 'Seed (practice games only)' });
+  const seedRow = h('label.seed-row', { hidden: true }, ['Seed ', seedInput]);
+  const practiceHelp = h('p.help#practice-help', 'A practice game is never rated and is marked "practice" for every player and spectator. Only a practice game may use a seed of your choice: the same seed deals the same cards and rolls again (leave it empty for a random one).');
+  practiceBox.addEventListener('change', () => {
+    seedRow.hidden = !practiceBox.checked;
+    if (!practiceBox.checked) seedInput.value = '';
+  });
 
   const seatRows = [];
   function seatsUI() {
@@ -112,6 +123,14 @@ export async function showLobby(root) {
         options,
         timer_secs: Number(timerSel.value) || undefined,
       };
+      if (practiceBox.checked) {
+        req.practice = true;
+        const seed = seedInput.value.trim();
+        if (seed !== '') {
+          if (!/^[0-9]+$/.test(seed) || !Number.isSafeInteger(Number(seed))) throw new Error(`the seed must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+          req.seed = Number(seed);
+        }
+      }
       const info = await api.createGame(req);
       go(`#/g/${info.id}`);
     } catch (err) {
@@ -131,6 +150,7 @@ export async function showLobby(root) {
     preview,
     h('fieldset', [h('legend', 'Seats'), seatsBox]),
     h('fieldset', [h('legend', 'Variants'), variantsBox]),
+    h('fieldset.practice', [h('legend', 'Practice'), h('label.check', [practiceBox, ' Practice game (unrated)']), seedRow, practiceHelp]),
     createBtn,
   ]);
   gameUI();

@@ -27,8 +27,9 @@ export async function showTable(root, id) {
   const status = h('div.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, 'Connecting…');
   const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left', 'data-testid': 'clock' });
   const conn = h('span.conn', { title: 'Connection' });
-  // A practice game (its seed may have been chosen; never rated) says so to everyone.
-  const practice = info.practice ? h('span.tag.practice', { 'data-testid': 'practice', title: 'A practice game: its seed may have been chosen; never rated' }, 'Practice') : null;
+  // A practice game (its seed may have been chosen; never rated) says so to everyone: every
+  // welcome tells whether the game is one (docs/protocol.md).
+  const practice = h('span.tag.practice', { 'data-testid': 'practice', hidden: true, title: 'A practice game: its seed may have been chosen by its creator; it is never rated' }, 'Practice');
   const statusbar = h('div.statusbar', [status, practice, timer, conn]);
   const board = h('div.board-area');
   const players = h('div.panel.players-panel', { 'aria-label': 'Players' });
@@ -210,6 +211,7 @@ export async function showTable(root, id) {
     const m = e.detail;
     switch (m.type) {
       case 'welcome':
+        practice.hidden = !m.practice;
         if (m.seq > seq) {
           // Back after a gap: the events missed are in the steps; the view is fresh.
           api.steps(id, { views: false }).then((st) => { for (const s of st.steps.slice(seq + 1, m.seq + 1)) for (const ev of s.events) logEvent(ev, s.seq); }).catch(() => {});

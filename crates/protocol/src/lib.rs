@@ -81,6 +81,10 @@ pub enum ServerMsg {
         /// the server's timer: every waiting seat); empty when no clock runs.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         clock_for: Vec<u8>,
+        /// A practice game (its seed may have been chosen by its creator; never rated): every
+        /// seat and spectator is told so on every welcome.
+        #[serde(default)]
+        practice: bool,
     },
     /// The action with this `id` was accepted and stored as log entry `seq`.
     Ack {
@@ -468,9 +472,11 @@ mod tests {
             waiting: vec![],
             time_left_ms: None,
             clock_for: vec![],
+            practice: false,
         };
         let v: Value = serde_json::from_str(&w.to_frame()).unwrap();
         assert_eq!(v["static"], serde_json::json!({"board": [1]}));
+        assert_eq!(v["practice"], false, "always present, so a client need not guess");
         assert_eq!(ServerMsg::from_frame(&w.to_frame()).unwrap(), w);
         let mut sync = w.clone();
         if let ServerMsg::Welcome { static_data, .. } = &mut sync {

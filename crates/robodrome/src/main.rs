@@ -51,6 +51,10 @@ enum Command {
     Serve(ServeArgs),
     /// Open many WebSocket clients against a running server and report latency (docs/benchmarks.md).
     Loadtest(server::loadtest::Args),
+    /// A soak run against a running server on loopback (issue 14): thousands of players and
+    /// hostile clients for minutes; memory, latency and errors; every acknowledged action
+    /// checked in the log at the end (exit 1 when anything failed; scripts/soak).
+    Soak(SoakArgs),
 }
 
 #[derive(Args)]
@@ -94,6 +98,15 @@ struct ServeArgs {
     /// Offer every registered game in the lobby, the toy game included (docs/protocol.md).
     #[arg(long)]
     all_games: bool,
+}
+
+#[derive(Args)]
+struct SoakArgs {
+    #[command(flatten)]
+    soak: server::soak::Args,
+    /// Also fail when memory was not flat after the warm-up (docs/security.md "Soak").
+    #[arg(long)]
+    memory_check: bool,
 }
 
 #[derive(Args)]
@@ -263,6 +276,22 @@ fn main() -> ExitCode {
         Command::Loadtest(a) => match server::loadtest::run_blocking(a) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(format!("loadtest: {e}")),
+        },
+        Command::Soak(a) => match server::soak::run_blocking(a.soak) {
+            Ok(report) => {
+                report.print();
+                let failures = report.failures(a.memory_check);
+                for f in &failures {
+                    println!("FAILED: {f}");
+                }
+                if failures.is_empty() {
+                    println!("soak: passed");
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(e) => fail(format!("soak: {e}")),
         },
     }
 }

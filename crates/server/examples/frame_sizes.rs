@@ -64,6 +64,7 @@ fn main() {
             waiting: vec![],
             time_left_ms: None,
             clock_for: vec![],
+            practice: false,
         }
         .to_frame()
         .len();

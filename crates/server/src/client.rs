@@ -22,7 +22,35 @@ pub async fn http(
     token: Option<&str>,
     body: Option<&Value>,
 ) -> Result<(u16, Value), Error> {
-    let stream = tokio::net::TcpStream::connect(addr).await?;
+    http_from(addr, None, method, path, token, body).await
+}
+
+/// A TCP connection to `addr` from the local address `from` (any port), or from wherever the
+/// system chooses. On loopback every `127.x.y.z` is this host, so `robodrome soak` gives each
+/// client an address of its own, as players on the internet have (per-address limits).
+pub async fn tcp_from(
+    addr: SocketAddr,
+    from: Option<std::net::IpAddr>,
+) -> std::io::Result<tokio::net::TcpStream> {
+    let Some(ip) = from else { return tokio::net::TcpStream::connect(addr).await };
+    let socket = match ip {
+        std::net::IpAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        std::net::IpAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    socket.bind(SocketAddr::new(ip, 0))?;
+    socket.connect(addr).await
+}
+
+/// [`http`] from the local address `from` ([`tcp_from`]).
+pub async fn http_from(
+    addr: SocketAddr,
+    from: Option<std::net::IpAddr>,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> Result<(u16, Value), Error> {
+    let stream = tcp_from(addr, from).await?;
     let _ = stream.set_nodelay(true);
     let (mut send, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream)).await?;
     // The connection's driver; it ends when `send` is dropped after the one exchange.
@@ -83,13 +111,35 @@ impl Socket {
         game: &str,
         token: Option<&str>,
     ) -> Result<Socket, Error> {
+        Socket::connect_from(addr, None, game, token).await
+    }
+    /// [`Socket::connect`] from the local address `from` ([`tcp_from`]).
+    pub async fn connect_from(
+        addr: SocketAddr,
+        from: Option<std::net::IpAddr>,
+        game: &str,
+        token: Option<&str>,
+    ) -> Result<Socket, Error> {
         let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
         let url = format!("ws://{addr}/ws/games/{game}{q}");
         // Frames are a few KiB: a small read buffer (the default 128 KiB is zeroed at every read).
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(8 * 1024);
-        let (ws, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true).await?;
+        let stream = tcp_from(addr, from).await?;
+        let _ = stream.set_nodelay(true);
+        let stream = tokio_tungstenite::MaybeTlsStream::Plain(stream);
+        let (ws, _) =
+            tokio_tungstenite::client_async_with_config(url, stream, Some(config)).await?;
         Ok(Socket { ws })
+    }
+    /// Send any WebSocket message as it is (text that is no protocol message, binary, …).
+    pub async fn send_raw(&mut self, m: Message) -> Result<(), Error> {
+        Ok(self.ws.send(m).await?)
+    }
+    /// The next message of any kind as it came (`None`: closed), for tests of the connection
+    /// itself; pings are answered by the library when it reads.
+    pub async fn recv_raw(&mut self) -> Option<Result<Message, Error>> {
+        self.ws.next().await.map(|m| m.map_err(Into::into))
     }
     pub async fn send(&mut self, m: &ClientMsg) -> Result<(), Error> {
         Ok(self.ws.send(Message::Text(m.to_frame().into())).await?)

@@ -22,6 +22,9 @@ pub struct Faults {
     pub storage_failures: AtomicU64,
     /// Writes refused without trying because storage is backing off.
     pub storage_refused: AtomicU64,
+    /// Failed writes in a row, published on every change (0: healthy again), so that a test or
+    /// a watcher waits for the state itself rather than for time to pass.
+    in_a_row: tokio::sync::watch::Sender<u32>,
 }
 
 #[derive(Default)]
@@ -72,6 +75,11 @@ impl Faults {
         self.storage().failures > 0
     }
 
+    /// Failed writes in a row (0: healthy), told of every change.
+    pub fn watch_storage(&self) -> tokio::sync::watch::Receiver<u32> {
+        self.in_a_row.subscribe()
+    }
+
     /// A write failed: back off (doubling up to [`BACKOFF_MAX`]). Returns when to try again.
     pub fn write_failed(&self, error: &dyn std::fmt::Display) -> Instant {
         self.storage_failures.fetch_add(1, Relaxed);
@@ -80,6 +88,7 @@ impl Faults {
         let wait = BACKOFF_START.saturating_mul(1u32 << (s.failures - 1).min(16)).min(BACKOFF_MAX);
         let at = Instant::now() + wait;
         s.retry_at = Some(at);
+        self.in_a_row.send_replace(s.failures);
         tracing::error!(
             failures = s.failures,
             retry_in_ms = wait.as_millis() as u64,
@@ -96,6 +105,7 @@ impl Faults {
             tracing::warn!(after = s.failures, "storage works again: no longer degraded");
             s.failures = 0;
             s.retry_at = None;
+            self.in_a_row.send_replace(0);
         }
     }
 

@@ -238,6 +238,11 @@ impl<T: serde::de::DeserializeOwned, S: Send + Sync> axum::extract::FromRequest<
 async fn metrics(State(s): AppState) -> impl IntoResponse {
     let mut text = s.metrics.render();
     text.push_str(&s.fault_metrics());
+    let name = "robodrome_steps_cache_bytes";
+    text.push_str(&format!(
+        "# HELP {name} Replay steps of finished games held in the cache (their JSON text).\n# TYPE {name} gauge\n{name} {}\n",
+        s.steps_cache.bytes()
+    ));
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
 }
 

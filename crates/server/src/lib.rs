@@ -21,6 +21,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod room;
 pub mod schema;
+pub mod soak;
 pub mod steps;
 pub mod store;
 pub mod ws;

@@ -88,6 +88,8 @@ pub struct Room {
     static_data: Value,
     static_id: String,
     seed: u64,
+    /// A practice game (told to everyone in the welcome).
+    practice: bool,
     seats: Vec<SeatOwner>,
     seq: u64,
     /// The server's own timer on every decision (the lobby's `timer_secs` of a game whose
@@ -103,6 +105,9 @@ pub struct Room {
     bot_pending: engine::SeatSet,
     /// Storage is backing off: bots (and stand-ins) are asked again at this time, not before.
     bot_retry: Option<Instant>,
+    /// The result could not be stored (storage failing): it is tried again at this time, and
+    /// the task stays until it is stored.
+    finish_retry: Option<Instant>,
     finished: bool,
     /// The store already says the game is finished (a finished game loaded for watching).
     stored_finished: bool,
@@ -161,6 +166,7 @@ impl Room {
             clock_deadline: None,
             game,
             seed,
+            practice: row.practice,
             seats,
             seq,
             deadline: None,
@@ -169,6 +175,7 @@ impl Room {
             presence,
             bot_pending: engine::SeatSet::EMPTY,
             bot_retry: None,
+            finish_retry: None,
             finished: false,
             stored_finished,
             me: tx.downgrade(),
@@ -197,7 +204,9 @@ impl Room {
             if *shutdown.borrow() {
                 break;
             }
-            if self.finished && self.subs.is_empty() {
+            // A finished game's task ends when nobody watches and its result is stored (else
+            // it retries that; a restart would store it too, by replaying the complete log).
+            if self.finished && self.stored_finished && self.subs.is_empty() {
                 break;
             }
         }
@@ -353,15 +362,14 @@ impl Room {
                 self.clock_deadline = None;
                 self.bot_cancel.0.store(true, Relaxed);
                 if !self.stored_finished {
+                    // The log that ends the game is stored: everyone is told at once, and the
+                    // result (the lobby's "finished") is stored now or, with storage failing,
+                    // when its backoff is over.
                     let outcome = self.game.outcome_json().unwrap_or(Value::Null);
-                    if let Err(e) = self.shared.store.finish_game(&self.id, &outcome).await {
-                        tracing::error!(game = %self.id, error = %e, "cannot store a result");
-                    }
-                    self.stored_finished = true;
                     self.shared.metrics.games_finished.fetch_add(1, Relaxed);
-                    self.shared.lobby_changed();
                     self.broadcast_all(&ServerMsg::Over { outcome });
                     tracing::info!(game = %self.id, "game over");
+                    self.store_result().await;
                 }
             }
             self.last_waiting = None;
@@ -398,6 +406,30 @@ impl Room {
             self.clock_deadline =
                 clock.map(|c| Instant::now() + Duration::from_secs(u64::from(c.seconds)));
             self.clock = clock;
+        }
+    }
+
+    /// Store the result of a finished game; with storage failing, try again after the backoff
+    /// (a failed attempt counts as a failed write, like any other).
+    async fn store_result(&mut self) {
+        let faults = &self.shared.faults;
+        if let Some(at) = faults.backing_off() {
+            faults.storage_refused.fetch_add(1, Relaxed);
+            self.finish_retry = Some(at);
+            return;
+        }
+        let outcome = self.game.outcome_json().unwrap_or(Value::Null);
+        match self.shared.store.finish_game(&self.id, &outcome).await {
+            Ok(()) => {
+                faults.write_ok();
+                self.stored_finished = true;
+                self.finish_retry = None;
+                self.shared.lobby_changed();
+            }
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, "cannot store a result");
+                self.finish_retry = Some(faults.write_failed(&e));
+            }
         }
     }
 
@@ -490,7 +522,7 @@ impl Room {
 
     fn next_wake(&self) -> Option<Instant> {
         if self.finished {
-            return None;
+            return self.finish_retry;
         }
         let grace = self.shared.config.grace;
         let waiting = self.game.decision().map(|d| d.seats()).unwrap_or_default();
@@ -506,6 +538,13 @@ impl Room {
 
     async fn on_wake(&mut self) {
         let now = Instant::now();
+        if self.finished {
+            if self.finish_retry.is_some_and(|t| t <= now) {
+                self.finish_retry = None;
+                self.store_result().await;
+            }
+            return;
+        }
         if self.bot_retry.is_some_and(|t| t <= now) {
             self.bot_retry = None;
             self.schedule_bots();
@@ -604,6 +643,7 @@ impl Room {
             waiting: self.waiting(),
             time_left_ms: self.time_left_ms(),
             clock_for: self.clock_for(),
+            practice: self.practice,
         };
         self.send_to(conn, &msg);
         if self.finished {

@@ -42,6 +42,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "boards stored once, the lobby's keyset index, open games per creator",
         up: m4_limits,
     },
+    Migration { name: "inline boards of older games moved into blobs", up: m5_inline_boards },
 ];
 
 /// The schema version this server writes.
@@ -121,6 +122,57 @@ fn m3_practice(c: &mut SqliteConnection) -> MigrationFut<'_> {
 /// lobby's keyset index and the open-games count's index (`store::LIMITS_MIGRATION`).
 fn m4_limits(c: &mut SqliteConnection) -> MigrationFut<'_> {
     sql(c, crate::store::LIMITS_MIGRATION)
+}
+
+/// Games stored before migration 4 hold their boards (tracks, rinks) inline in `setup`: each
+/// large top-level value moves into `blobs` under its SHA-256 and the row keeps a reference,
+/// exactly as a new row is written (`store::compact_stored`). Rows in batches by `rowid`, only
+/// those long enough to hold such a value; a setup that does not parse is left as it is (it is
+/// reported as unreadable when read, as before). The space freed is given back to the file
+/// system by the `VACUUM` after migrating ([`migrate`]).
+fn m5_inline_boards(c: &mut SqliteConnection) -> MigrationFut<'_> {
+    Box::pin(async move {
+        let mut after = 0i64;
+        let (mut moved, mut blobs) = (0u64, 0u64);
+        loop {
+            let rows = sqlx::query(
+                "SELECT rowid, setup FROM games WHERE rowid > ? AND length(setup) > ? ORDER BY rowid LIMIT 256",
+            )
+            .bind(after)
+            .bind(crate::store::BLOB_OVER as i64)
+            .fetch_all(&mut *c)
+            .await?;
+            let Some(last) = rows.last() else { break };
+            after = last.try_get(0)?;
+            for r in rows {
+                let rowid: i64 = r.try_get(0)?;
+                let text: String = r.try_get(1)?;
+                let Ok(setup) = serde_json::from_str::<serde_json::Value>(&text) else {
+                    continue;
+                };
+                let (setup, new) = crate::store::compact_stored(&setup);
+                if new.is_empty() {
+                    continue;
+                }
+                for (hash, body) in &new {
+                    let r = sqlx::query("INSERT OR IGNORE INTO blobs (hash, body) VALUES (?, ?)")
+                        .bind(hash)
+                        .bind(body)
+                        .execute(&mut *c)
+                        .await?;
+                    blobs += r.rows_affected();
+                }
+                sqlx::query("UPDATE games SET setup = ? WHERE rowid = ?")
+                    .bind(setup.to_string())
+                    .bind(rowid)
+                    .execute(&mut *c)
+                    .await?;
+                moved += 1;
+            }
+        }
+        tracing::info!(games = moved, new_blobs = blobs, "inline boards moved into blobs");
+        Ok(())
+    })
 }
 
 /// A token as stored: hex SHA-256 (tokens are 192 random bits, so no salt or slow hash is
@@ -239,6 +291,29 @@ pub async fn migrate(
             let _ = sqlx::query("ROLLBACK").execute(&mut *c).await;
             return Err(e.into());
         }
+    }
+    if version < latest() && db != ":memory:" {
+        shrink(c).await?;
+    }
+    Ok(())
+}
+
+/// After migrating: a file with more than a quarter of its pages free (migration 5 moving
+/// boards out of old rows frees most of an old database) is rewritten by `VACUUM`, once, so that
+/// it shrinks on disk. Free pages would otherwise only be reused by new rows.
+async fn shrink(c: &mut SqliteConnection) -> Result<(), sqlx::Error> {
+    let free: i64 = sqlx::query("PRAGMA freelist_count").fetch_one(&mut *c).await?.try_get(0)?;
+    let pages: i64 = sqlx::query("PRAGMA page_count").fetch_one(&mut *c).await?.try_get(0)?;
+    if free * 4 > pages {
+        let t = std::time::Instant::now();
+        sqlx::query("VACUUM").execute(&mut *c).await?;
+        let after: i64 = sqlx::query("PRAGMA page_count").fetch_one(&mut *c).await?.try_get(0)?;
+        tracing::info!(
+            pages_before = pages,
+            pages_after = after,
+            ms = t.elapsed().as_millis() as u64,
+            "database vacuumed after migrating"
+        );
     }
     Ok(())
 }

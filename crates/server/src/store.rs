@@ -301,7 +301,8 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
 }
 
 /// The limits step of the schema (issue 14: boards stored once, the lobby's keyset index, the
-/// open-games count), migration 4 of `crate::schema::MIGRATIONS`. Idempotent; rows written before it keep their inline setups, which read as before.
+/// open-games count), migration 4 of `crate::schema::MIGRATIONS`. Idempotent. Rows written
+/// before it had their boards inline; migration 5 moves them into `blobs`.
 pub const LIMITS_MIGRATION: &[&str] = &[
     // Large parts of setups (boards, courses, tracks), stored once by content (SHA-256).
     "CREATE TABLE IF NOT EXISTS blobs (hash TEXT PRIMARY KEY, body TEXT NOT NULL) WITHOUT ROWID",
@@ -313,7 +314,7 @@ pub const LIMITS_MIGRATION: &[&str] = &[
 ];
 
 /// A top-level value of a setup longer than this (as JSON) is stored once in `blobs`.
-const BLOB_OVER: usize = 512;
+pub(crate) const BLOB_OVER: usize = 512;
 const BLOB_KEY: &str = "$blob";
 
 fn blob_ref(v: &Value) -> Option<&str> {
@@ -325,12 +326,28 @@ fn blob_ref(v: &Value) -> Option<&str> {
 
 /// A setup with its large top-level values replaced by `{"$blob": sha256}`, and those values.
 fn compact(setup: &Value) -> Result<(Value, Vec<(String, String)>), StoreError> {
+    compact_with(setup, false)
+}
+
+/// A setup as stored by an older server (`crate::schema`'s migration 5): its large inline
+/// values replaced like a new row's, references already in it kept.
+pub(crate) fn compact_stored(setup: &Value) -> (Value, Vec<(String, String)>) {
+    compact_with(setup, true).unwrap_or_else(|_| (setup.clone(), Vec::new()))
+}
+
+fn compact_with(
+    setup: &Value,
+    keep_refs: bool,
+) -> Result<(Value, Vec<(String, String)>), StoreError> {
     use sha2::Digest;
     let mut out = setup.clone();
     let mut blobs = Vec::new();
     if let Value::Object(m) = &mut out {
         for v in m.values_mut() {
             if blob_ref(v).is_some() {
+                if keep_refs {
+                    continue;
+                }
                 return Err(StoreError::BadSetup("a setup value looks like a stored reference"));
             }
             let text = v.to_string();

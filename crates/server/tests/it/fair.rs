@@ -150,6 +150,26 @@ async fn only_a_practice_game_chooses_its_seed_and_everyone_sees_it_is_practice(
         assert_eq!(info["practice"], practice);
         let listed = games(addr).await.into_iter().find(|l| l["id"] == id).expect("listed");
         assert_eq!(listed["practice"], practice);
+        // At the table: the welcome tells the seat and a spectator, on connect and on `sync`.
+        let start = format!("/api/games/{id}/start");
+        let (status, body) = http(addr, "POST", &start, Some(&ann), Some(json!({}))).await;
+        assert_eq!(status, 200, "{body}");
+        for token in [Some(ann.as_str()), None] {
+            let mut c = Client::connect(addr, id, token).await;
+            for _ in 0..2 {
+                let welcome = loop {
+                    match c.recv().await {
+                        ServerMsg::Welcome { practice, seats, .. } => break (practice, seats),
+                        ServerMsg::Update { .. } | ServerMsg::Presence { .. } => {}
+                        other => panic!("expected a welcome, got {other:?}"),
+                    }
+                };
+                assert_eq!(welcome.0, practice, "{id} seats {:?}", welcome.1);
+                assert_eq!(welcome.1.is_empty(), token.is_none());
+                c.send(&protocol::ClientMsg::Sync).await;
+            }
+            c.close().await;
+        }
     }
     server.shutdown().await;
 }

@@ -1,10 +1,11 @@
 //! Faults (docs/security.md "Faults"): poison rows, a failing disk, a second server, empty and
 //! foreign database files, schema migrations.
 
-use crate::support::{http, start_server};
+use crate::support::{STEP, http, start_server};
 use engine::Observer;
 use protocol::CreateGame;
 use serde_json::Value;
+use server::faults::BACKOFF_MAX;
 use server::store::{BoxFut, Entry, GameRow, Identity, SeatOwner, SqliteStore, Status, Store};
 use server::{Config, Server, Shared};
 use sqlx::sqlite::{SqliteConnectOptions, SqlitePoolOptions};
@@ -127,23 +128,39 @@ async fn poison_rows_are_skipped_logged_and_reported() {
     server.shutdown().await;
 }
 
-/// A store whose writes fail while `fail` is set (a full disk), counting append attempts.
+/// A store whose writes fail while `fail` is set (a full disk), counting append attempts;
+/// `fail_finish` fails only the storing of results (`finish_game`), counted in `finishes`.
 struct FailingStore {
-    inner: SqliteStore,
+    inner: Box<dyn Store>,
     fail: AtomicBool,
+    fail_finish: AtomicBool,
     appends: AtomicU64,
+    finishes: AtomicU64,
     /// Told of every append attempt (so a hot loop fails the test at once, not by a hang).
     attempts: tokio::sync::watch::Sender<u64>,
 }
 
 impl FailingStore {
+    fn over(inner: impl Store) -> FailingStore {
+        FailingStore {
+            inner: Box::new(inner),
+            fail: AtomicBool::new(false),
+            fail_finish: AtomicBool::new(false),
+            appends: AtomicU64::new(0),
+            finishes: AtomicU64::new(0),
+            attempts: tokio::sync::watch::channel(0).0,
+        }
+    }
+
     fn full<T: Send + 'static>(&self) -> Option<BoxFut<'_, T>> {
-        self.fail.load(SeqCst).then(|| -> BoxFut<'_, T> {
-            Box::pin(async {
-                Err(server::store::StoreError::Db(sqlx::Error::Io(std::io::Error::other(
-                    "database or disk is full",
-                ))))
-            })
+        self.fail.load(SeqCst).then(Self::disk_full)
+    }
+
+    fn disk_full<'a, T: Send + 'static>() -> BoxFut<'a, T> {
+        Box::pin(async {
+            Err(server::store::StoreError::Db(sqlx::Error::Io(std::io::Error::other(
+                "database or disk is full",
+            ))))
         })
     }
 }
@@ -165,6 +182,10 @@ impl Store for FailingStore {
         self.full().unwrap_or_else(|| self.inner.update_game(id, s, st))
     }
     fn finish_game<'a>(&'a self, id: &'a str, outcome: &'a Value) -> BoxFut<'a, ()> {
+        self.finishes.fetch_add(1, SeqCst);
+        if self.fail_finish.load(SeqCst) {
+            return Self::disk_full();
+        }
         self.full().unwrap_or_else(|| self.inner.finish_game(id, outcome))
     }
     fn game<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<GameRow>> {
@@ -195,6 +216,60 @@ impl Store for FailingStore {
     fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64> {
         self.inner.open_games_of(creator)
     }
+    fn unreadable(&self) -> Vec<server::store::Unreadable> {
+        self.inner.unreadable()
+    }
+}
+
+/// A game that ends while its result cannot be stored: everyone is told it is over at once (its
+/// log is stored), the result is tried again after each backoff step — not in a loop, and even
+/// with nobody watching — and it is stored as soon as storage works again. Before, the failure
+/// was only logged: the task ended and the lobby showed the game running until a restart.
+#[tokio::test(start_paused = true)]
+async fn a_result_that_cannot_be_stored_is_stored_once_storage_works_again() {
+    let store = Arc::new(FailingStore::over(crate::support::MemStore::default()));
+    store.fail_finish.store(true, SeqCst);
+    let (_stop, sd) = tokio::sync::watch::channel(false);
+    let shared = Shared::new(Config { web: None, ..Config::default() }, store.clone(), sd);
+    let mut storage = shared.faults.watch_storage();
+    let g = shared.guest("Ann").await.unwrap();
+    let ann: Identity = shared.identity(&g.token).await.unwrap().unwrap();
+    let info = shared
+        .create_game(&ann, create("autoscooter", &["bot:random", "bot:random"]))
+        .await
+        .unwrap();
+    let mut watch = shared.watch(&info.id, Observer::Spectator).await.unwrap();
+    loop {
+        let f = watch.rx.recv().await.expect("the game runs to its end");
+        if f.contains("\"type\":\"over\"") {
+            break;
+        }
+    }
+    watch.leave().await;
+    // The first attempt failed; the next ones come after 250 ms and then 500 ms more (tokio's
+    // paused clock moves only when every task waits, so a loop would show no time passing).
+    storage.wait_for(|&n| n >= 1).await.unwrap();
+    let first = tokio::time::Instant::now();
+    // (On the paused clock a missing retry fails at once, by this timeout, instead of hanging.)
+    let retried =
+        tokio::time::timeout(BACKOFF_MAX * 2, storage.wait_for(|&n| n >= 3)).await.is_ok();
+    assert!(retried, "the result is tried again after the backoff");
+    assert!(first.elapsed() >= server::faults::BACKOFF_START * 3, "{:?}", first.elapsed());
+    assert_eq!(store.finishes.load(SeqCst), 3);
+    let row = shared.store.game(&info.id).await.unwrap().unwrap();
+    assert_eq!(row.status, Status::Running, "not stored yet");
+    let h = shared.faults.health(vec![]);
+    assert_eq!((h.status, h.storage), ("degraded", "failing"));
+    assert_eq!(shared.metrics.rooms.load(SeqCst), 1, "the task waits to store the result");
+    // Storage works again: the next attempt stores it, by itself.
+    store.fail_finish.store(false, SeqCst);
+    let stored = tokio::time::timeout(BACKOFF_MAX * 2, storage.wait_for(|&n| n == 0)).await.is_ok();
+    assert!(stored, "stored by itself once storage works again");
+    let row = shared.store.game(&info.id).await.unwrap().unwrap();
+    assert_eq!(row.status, Status::Finished);
+    assert!(row.outcome.is_some());
+    assert_eq!(store.finishes.load(SeqCst), 4);
+    assert_eq!(shared.faults.health(vec![]).status, "ok");
 }
 
 /// A full disk: bots and stand-ins do not retry in a loop (counted over a minute of the paused
@@ -202,12 +277,7 @@ impl Store for FailingStore {
 /// writes work again.
 #[tokio::test]
 async fn a_full_disk_backs_off_without_a_hot_loop_and_recovers() {
-    let store = Arc::new(FailingStore {
-        inner: SqliteStore::open(":memory:").await.unwrap(),
-        fail: AtomicBool::new(false),
-        appends: AtomicU64::new(0),
-        attempts: tokio::sync::watch::channel(0).0,
-    });
+    let store = Arc::new(FailingStore::over(SqliteStore::open(":memory:").await.unwrap()));
     let (_stop, sd) = tokio::sync::watch::channel(false);
     let shared = Shared::new(Config { web: None, ..Config::default() }, store.clone(), sd);
     let g = shared.guest("Ann").await.unwrap();
@@ -364,10 +434,12 @@ async fn a_version_0_database_is_migrated() {
 }
 
 /// The same with a real full disk: the database on a small tmpfs that a filler file fills up.
-/// Mounting needs root; where it is not possible the test says so and stops (the failing store
-/// above covers the server's side everywhere).
+/// Deterministic: the test holds the only bot worker while it empties SQLite's write-ahead log
+/// (so no write can land in space the log already holds) and fills the disk, then lets the
+/// bots think, and waits on the storage state and on frames, never on time. Mounting needs
+/// root (or CAP_SYS_ADMIN); where it is not possible the test prints why it did not run (the
+/// failing store above covers the server's side everywhere).
 #[tokio::test]
-#[ignore = "needs root to mount a tmpfs; in the full suite under heavy load play once had not resumed 45 s after space returned: not diagnosed yet (docs/security.md)"]
 async fn a_real_full_disk_on_tmpfs() {
     use std::process::Command;
     struct Unmount(std::path::PathBuf);
@@ -382,31 +454,42 @@ async fn a_real_full_disk_on_tmpfs() {
     let mounted = Command::new("mount")
         .args(["-t", "tmpfs", "-o", "size=4m", "tmpfs"])
         .arg(&mnt)
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !mounted {
-        eprintln!("a_real_full_disk_on_tmpfs: cannot mount a tmpfs here: not run");
+        .output()
+        .map_err(|e| e.to_string())
+        .and_then(|o| {
+            o.status.success().then_some(()).ok_or_else(|| {
+                format!("{}: {}", o.status, String::from_utf8_lossy(&o.stderr).trim())
+            })
+        });
+    if let Err(why) = mounted {
+        // Straight to the process's stderr: the test harness would swallow an `eprintln!`.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "faults::a_real_full_disk_on_tmpfs SKIPPED: cannot mount a tmpfs here (needs root or CAP_SYS_ADMIN): {why}"
+        );
         return;
     }
     let _unmount = Unmount(mnt.clone());
     let db = mnt.join("robodrome.db").to_string_lossy().into_owned();
-    let server = Server::start(Config { bot_delay: Duration::from_millis(20), ..config(&db) })
-        .await
-        .expect("starts on the tmpfs");
-    let addr = server.addr;
+    let server =
+        Server::start(Config { bot_workers: 1, ..config(&db) }).await.expect("starts on the tmpfs");
+    let (addr, shared) = (server.addr, server.shared.clone());
+    let mut storage = shared.faults.watch_storage();
+    // No bot thinks while the test holds the only worker.
+    let worker = shared.bot_pool.clone().acquire_owned().await.unwrap();
     let token = crate::support::guest(addr, "Ann").await;
-    let (status, g) = http(
-        addr,
-        "POST",
-        "/api/games",
-        Some(&token),
-        Some(serde_json::json!({"game": "roborally", "seats": ["bot:random", "bot:random"]})),
-    )
-    .await;
+    let bots = serde_json::json!({"game": "autoscooter", "seats": ["bot:random", "bot:random"]});
+    let (status, g) = http(addr, "POST", "/api/games", Some(&token), Some(bots.clone())).await;
     assert_eq!(status, 201, "{g}");
     let id = g["id"].as_str().unwrap().to_string();
-    // Fill the disk.
+    let mut sub = shared.watch(&id, Observer::Spectator).await.unwrap();
+    // Empty the write-ahead log into the database file, then fill the disk: every write needs
+    // new space now.
+    let pool = raw_pool(&db).await;
+    let r = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").fetch_one(&pool).await.unwrap();
+    assert_eq!((r.get::<i64, _>(0), r.get::<i64, _>(1)), (0, 0), "the log is empty");
+    pool.close().await;
     let filler = mnt.join("filler");
     {
         use std::io::Write;
@@ -415,20 +498,39 @@ async fn a_real_full_disk_on_tmpfs() {
         while f.write_all(&chunk).is_ok() {}
         let _ = f.sync_all();
     }
-    let shared = &server.shared;
-    let failures = || shared.faults.storage_failures.load(SeqCst);
-    // Four seconds of a full disk (a measured interval): a few attempts, not a loop.
-    tokio::time::sleep(Duration::from_secs(4)).await;
-    assert!(failures() >= 1, "the bots' writes fail on the full disk");
-    assert!(failures() <= 16, "{} failed writes in 4 s", failures());
-    // (On a real disk a write may still fit now and then, in space SQLite's log already has:
-    // then the server is healthy again until the next failure. /healthz answers throughout.)
-    let (status, _) = http(addr, "GET", "/healthz", None, None).await;
+    assert!(!shared.faults.degraded(), "nothing was written since");
+    // The bots think; the first one's move cannot be stored (SQLite: database or disk is full).
+    drop(worker);
+    tokio::time::timeout(STEP, storage.wait_for(|&n| n >= 1))
+        .await
+        .expect("the bots' write fails on the full disk")
+        .unwrap();
+    let first = tokio::time::Instant::now();
+    let (status, health) = http(addr, "GET", "/healthz", None, None).await;
     assert_eq!(status, 200);
-    // Space returns: play goes on by itself (within the longest backoff).
+    assert_eq!(
+        (health["status"].as_str(), health["storage"].as_str()),
+        (Some("degraded"), Some("failing"))
+    );
+    let (status, body) = http(addr, "POST", "/api/games", Some(&token), Some(bots)).await;
+    assert_eq!((status, body["code"].as_str()), (503, Some("storage_unavailable")), "{body}");
+    // SQLite's own words ("(code: 13) database or disk is full") stay in the log.
+    let text = body["message"].as_str().unwrap().to_ascii_lowercase();
+    for leak in ["sqlite", "code", "disk", "full", "database"] {
+        assert!(!text.contains(leak), "{text}");
+    }
+    // No hot loop: the next two tries wait for the backoff (250 ms, then 500 ms more).
+    tokio::time::timeout(STEP, storage.wait_for(|&n| n >= 3))
+        .await
+        .expect("tried again after the backoff")
+        .unwrap();
+    let waited = first.elapsed();
+    assert!(waited >= server::faults::BACKOFF_START * 3, "three failures in {waited:?}");
+    let (_, metrics) = http(addr, "GET", "/metrics", None, None).await;
+    assert!(metrics.as_str().unwrap().contains("\nrobodrome_storage_degraded 1\n"), "{metrics}");
+    // Space returns: play goes on by itself once the backoff is over (at most its cap).
     std::fs::remove_file(&filler).unwrap();
-    let mut sub = shared.watch(&id, Observer::Spectator).await.unwrap();
-    let resumed = tokio::time::timeout(server::faults::BACKOFF_MAX * 3 / 2, async {
+    let resumed = tokio::time::timeout(server::faults::BACKOFF_MAX + STEP, async {
         loop {
             let f = sub.rx.recv().await.expect("the game goes on");
             if f.contains("\"type\":\"update\"") {
@@ -438,6 +540,177 @@ async fn a_real_full_disk_on_tmpfs() {
     })
     .await;
     assert!(resumed.is_ok(), "the game goes on once there is space again");
-    assert!(!shared.faults.degraded());
+    assert_eq!(*storage.borrow(), 0);
+    let (_, health) = http(addr, "GET", "/healthz", None, None).await;
+    assert_eq!(health["storage"], "ok");
+    assert!(!shared.store.log(&id).await.unwrap().is_empty(), "the move is stored");
     server.shutdown().await;
+}
+
+/// A database of schema version 4 whose rows were written before boards were stored once (the
+/// whole track or rink inline in every row), as an older server left it: migration 5 moves each
+/// large setup value into `blobs` under its SHA-256, as new rows are written (docs/security.md
+/// "Limits"), every row reads back the same, and the file shrinks.
+#[tokio::test]
+async fn inline_boards_of_a_version_4_database_move_into_blobs_and_the_file_shrinks() {
+    use sha2::Digest;
+    let sha = |t: &str| -> String {
+        sha2::Sha256::digest(t.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+    };
+    // Whole setups and one played game, made by the server's own code in memory.
+    let source: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
+    let (_stop, sd) = tokio::sync::watch::channel(false);
+    let shared = Shared::new(Config { web: None, ..Config::default() }, source.clone(), sd);
+    let g = shared.guest("Ann").await.unwrap();
+    let ann = shared.identity(&g.token).await.unwrap().unwrap();
+    let mut templates = Vec::new();
+    for (game, board) in [
+        ("bumping-bots", Some("oval")),
+        ("bumping-bots", Some("factory")),
+        ("bumping-bots", Some("chicane")),
+        ("autoscooter", None),
+        ("roborally", None),
+    ] {
+        let req = CreateGame { board: board.map(String::from), ..create(game, &["me", "open"]) };
+        let id = shared.create_game(&ann, req).await.unwrap().id;
+        templates.push(source.game(&id).await.unwrap().unwrap());
+    }
+    let played = shared
+        .create_game(&ann, create("autoscooter", &["bot:random", "bot:random"]))
+        .await
+        .unwrap()
+        .id;
+    let mut w = shared.watch(&played, Observer::Spectator).await.unwrap();
+    while !w.rx.recv().await.expect("plays to the end").contains("\"type\":\"over\"") {}
+    let played_log = source.log(&played).await.unwrap();
+    let played_row = loop {
+        let row = source.game(&played).await.unwrap().unwrap();
+        if row.status == Status::Finished {
+            break row;
+        }
+        tokio::task::yield_now().await;
+    };
+    assert!(templates[0].setup.to_string().len() > 2048, "a track is large");
+
+    // The old database: the first four migrations as shipped, rows with inline setups.
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_path(&dir);
+    let pool = raw_pool(&db).await;
+    // (One connection: no syncs while it is filled.)
+    sqlx::query("PRAGMA synchronous = OFF").execute(&pool).await.unwrap();
+    {
+        let mut c = pool.acquire().await.unwrap();
+        for m in &server::schema::MIGRATIONS[..4] {
+            (m.up)(&mut c).await.unwrap();
+        }
+        sqlx::query("PRAGMA user_version = 4").execute(&mut *c).await.unwrap();
+    }
+    let insert = |id: String, row: &GameRow, setup: String| {
+        let pool = pool.clone();
+        let (row, seats) = (row.clone(), serde_json::to_string(&row.seats).unwrap());
+        async move {
+            sqlx::query(
+                "INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, outcome) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            )
+            .bind(id)
+            .bind(&row.game)
+            .bind(setup)
+            .bind(row.seed as i64)
+            .bind(seats)
+            .bind(row.status.as_str())
+            .bind(row.timer_secs.map(i64::from))
+            .bind(&row.creator)
+            .bind(row.outcome.as_ref().map(Value::to_string))
+            .execute(&pool)
+            .await
+            .unwrap();
+        }
+    };
+    let mut expected: Vec<(String, Value)> = Vec::new();
+    for i in 0..150 {
+        let t = &templates[i % templates.len()];
+        let id = format!("old-{i:03}");
+        insert(id.clone(), t, t.setup.to_string()).await;
+        expected.push((id, t.setup.clone()));
+    }
+    insert("old-played".into(), &played_row, played_row.setup.to_string()).await;
+    expected.push(("old-played".into(), played_row.setup.clone()));
+    for (i, e) in played_log.iter().enumerate() {
+        sqlx::query("INSERT INTO actions (game_id, idx, entry) VALUES ('old-played', ?, ?)")
+            .bind(i as i64)
+            .bind(serde_json::to_string(e).unwrap())
+            .execute(&pool)
+            .await
+            .unwrap();
+    }
+    // One row written by a version-4 server already: its track by reference.
+    let oval = templates[0].setup["board"].to_string();
+    let mut by_ref = templates[0].setup.clone();
+    by_ref["board"] = serde_json::json!({ "$blob": sha(&oval) });
+    sqlx::query("INSERT INTO blobs (hash, body) VALUES (?, ?)")
+        .bind(sha(&oval))
+        .bind(&oval)
+        .execute(&pool)
+        .await
+        .unwrap();
+    insert("v4-row".into(), &templates[0], by_ref.to_string()).await;
+    expected.push(("v4-row".into(), templates[0].setup.clone()));
+    let size = |pool: SqlitePool| async move {
+        let pages: i64 = sqlx::query("PRAGMA page_count").fetch_one(&pool).await.unwrap().get(0);
+        let page: i64 = sqlx::query("PRAGMA page_size").fetch_one(&pool).await.unwrap().get(0);
+        pool.close().await;
+        pages * page
+    };
+    let before = size(pool).await;
+
+    // The new server migrates it.
+    let server = start_server(&dir, |_| {}).await;
+    for (id, setup) in &expected {
+        let row = server.shared.store.game(id).await.unwrap().expect("readable");
+        assert_eq!(&row.setup, setup, "{id} reads back whole");
+    }
+    let (status, steps) = http(server.addr, "GET", "/api/games/old-played/steps", None, None).await;
+    assert_eq!(status, 200, "{steps}");
+    let (status, replay) =
+        http(server.addr, "GET", "/api/games/old-played/replay", None, None).await;
+    assert_eq!(status, 200, "{replay}");
+    assert_eq!(replay["log"].as_array().unwrap().len(), played_log.len());
+    let (status, list) = http(server.addr, "GET", "/api/games?status=open", None, None).await;
+    assert_eq!((status, list.as_array().map(Vec::len)), (200, Some(50)), "a full first page");
+    server.shutdown().await;
+
+    let pool = raw_pool(&db).await;
+    let v: i64 = sqlx::query("PRAGMA user_version").fetch_one(&pool).await.unwrap().get(0);
+    assert_eq!(v, server::schema::latest());
+    // Every large value is in `blobs` once, under its SHA-256; rows hold references only.
+    let mut large: Vec<String> = expected
+        .iter()
+        .filter_map(|(_, s)| s.as_object())
+        .flat_map(|m| m.values().map(Value::to_string))
+        .filter(|t| t.len() > 512)
+        .collect();
+    large.sort();
+    large.dedup();
+    let blobs: Vec<(String, String)> = sqlx::query_as("SELECT hash, body FROM blobs ORDER BY body")
+        .fetch_all(&pool)
+        .await
+        .unwrap();
+    assert_eq!(blobs.len(), large.len(), "one blob per distinct board");
+    for (hash, body) in &blobs {
+        assert_eq!(hash, &sha(body));
+        assert!(large.contains(body));
+    }
+    let rows: Vec<(String, String)> =
+        sqlx::query_as("SELECT id, setup FROM games").fetch_all(&pool).await.unwrap();
+    assert_eq!(rows.len(), expected.len());
+    for (id, text) in &rows {
+        let setup: Value = serde_json::from_str(text).unwrap();
+        for v in setup.as_object().unwrap().values() {
+            let inline = v.to_string();
+            assert!(inline.len() <= 512 || v.get("$blob").is_some(), "{id}: {inline:.80}");
+        }
+    }
+    let after = size(pool).await;
+    assert!(after * 4 < before, "the file shrinks: {before} → {after} bytes");
 }
