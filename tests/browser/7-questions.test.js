@@ -116,7 +116,10 @@ test('RoboRally option questions and locked registers, answered on the table', (
       for (let k = 1; k <= 4; k++) await page.keyboard.press(String(k));
       await page.locator('#test-table .controls').screenshot({ path: join(ARTIFACTS, 'roborally-locked.png') });
       await page.click('#test-table #submit-program');
-      const [program] = await sent(page);
+      const all = await sent(page);
+      // RR-4.3: each card typed went to the engine's draft first, register by register.
+      assert.deepEqual(all.filter((a) => a.type === 'place').map((a) => a.register), [1, 2, 3, 4], 'one place per card typed');
+      const program = all.find((a) => a.type === 'program');
       assert.equal(program.type, 'program');
       assert.equal(program.registers[4], null, 'nothing sent for the locked register');
       const next = play(file, [...answers, { seat: 0, ...program }]);

@@ -200,7 +200,12 @@ class RoboRallyTable extends SeatTable {
   render(view) {
     this.view = view;
     this.ensureBoard(view);
-    if (this.sel.turn !== view.turn) this.sel = { turn: view.turn, regs: [null, null, null, null, null], powerDown: false, reenter: null, poweredDown: false };
+    if (this.sel.turn !== view.turn) {
+      // RR-4.3: the draft the engine holds for me (after a reload, the cards I had placed).
+      const mine = view.robots.find((r) => this.mine(r.seat) && r.draft);
+      const regs = mine ? mine.draft.map((c) => c || null) : [null, null, null, null, null];
+      this.sel = { turn: view.turn, regs, powerDown: false, reenter: null, poweredDown: false };
+    }
     this.drawRobots(view);
     this.ctx.board.dataset.turn = view.turn;
     this.drawStrip(view);
@@ -293,7 +298,7 @@ class RoboRallyTable extends SeatTable {
         return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} locked`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
       }
       const c = regs[k];
-      return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => { regs[k] = null; this.renderControls(); } },
+      return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => this.setRegister(k, null) },
         [h('span.rk', String(k + 1)), c ? h('span.cn', CARD[c.card]) : h('span.cn', '—'), c ? h('span.cp', String(c.priority)) : null]);
     })));
     const ready = [0, 1, 2, 3, 4].every((k) => locked.has(k) || regs[k]) || hand.length === 0;
@@ -312,8 +317,23 @@ class RoboRallyTable extends SeatTable {
     if (regs.some((x) => x && x.priority === c.priority)) return;
     const k = [0, 1, 2, 3, 4].find((i) => !locked.has(i) && !regs[i]);
     if (k === undefined) return;
+    this.setRegister(k, c);
+  }
+
+  /**
+   * RR-4.3: a card placed in (or taken back from) register k+1. The engine keeps the draft
+   * secret and, when the hourglass runs out, fills only the registers still empty: each change
+   * is sent as one `place` (one per click or key, never repeated; the engine caps a turn's
+   * places).
+   */
+  setRegister(k, c) {
+    const regs = this.sel.regs;
+    const was = regs[k];
+    if ((was && c && was.priority === c.priority) || (!was && !c)) return;
     regs[k] = c;
     this.renderControls();
+    const seat = this.mySeatToAct();
+    if (seat !== undefined) this.ctx.act({ type: 'place', register: k + 1, card: c }, seat);
   }
 
   async submit() {
@@ -419,7 +439,7 @@ class RoboRallyTable extends SeatTable {
       if (c) { this.pickCard(c); e.preventDefault(); }
     } else if (e.key === 'Backspace') {
       const k = [4, 3, 2, 1, 0].find((i) => this.sel.regs[i]);
-      if (k !== undefined) { this.sel.regs[k] = null; this.renderControls(); }
+      if (k !== undefined) this.setRegister(k, null);
       e.preventDefault();
     } else if ((e.key === 'p' || e.key === 'P') && r.damage) {
       this.sel.powerDown = !this.sel.powerDown; this.renderControls(); e.preventDefault();

@@ -157,6 +157,7 @@ function entryText(entry, names) {
     case 'start': return `${names(entry.seat)} started car ${a.car + 1}`;
     case 'take': case 'pay': return `${names(entry.seat)} chose colours`;
     case 'program': return `${names(entry.seat)} programmed`;
+    case 'place': return `${names(entry.seat)} ${a.card ? `placed a card in register ${a.register}` : `took back register ${a.register}`}`;
     case 'speed': return `${names(entry.seat)} chose speed: ${a.choice.replace(/_/g, ' ')}`;
     default: return `${names(entry.seat)}: ${a.type}`;
   }

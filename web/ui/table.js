@@ -28,7 +28,7 @@ export async function showTable(root, id) {
 
   // ---- layout ----
   const status = h('div.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, 'Connecting…');
-  const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left' });
+  const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left', 'data-testid': 'clock' });
   const conn = h('span.conn', { title: 'Connection' });
   // A practice game (its seed may have been chosen; never rated) says so to everyone: every
   // welcome tells whether the game is one (docs/protocol.md).
@@ -62,13 +62,18 @@ export async function showTable(root, id) {
   });
   page.append(statusbar, h('div.table-grid', [h('div.board-col', [board]), h('aside.side', [result, standin, controls, players, logPanel, chat.el, links])]));
 
+  // Actions sent and not yet answered (`data-acting`: a RoboRally draft's places go one by one).
+  let acting = 0;
   async function act(action, seat) {
+    page.dataset.acting = ++acting;
     try {
       await sock.act(action, mySeats.length > 1 ? seat : undefined);
       return true;
     } catch (e) {
       toast(e.rule ? `Refused (${e.rule}): ${e.message}` : `Refused: ${e.message}`, 'error');
       return false;
+    } finally {
+      page.dataset.acting = --acting;
     }
   }
 
@@ -151,6 +156,8 @@ export async function showTable(root, id) {
   let view = null;
   let waiting = [];
   let deadline = null;
+  // Who the running clock runs for (the hourglass: the last player to program).
+  let clockFor = [];
   const queue = [];
   let playing = false;
   let over = null;
@@ -167,12 +174,29 @@ export async function showTable(root, id) {
     page.dataset.turn = st.tone === 'mine' ? 'mine' : 'other';
     document.title = `${st.tone === 'mine' ? '● ' : ''}${mod.title} · Robodrome`;
   }
+  // The clock in the status bar names whom it runs for, and each of those players' rows shows
+  // it too (a per-player clock): the server sends `time_left_ms` and `clock_for`.
   function renderTimer() {
-    if (deadline === null || !view || view.phase === 'over') { timer.hidden = true; return; }
-    const left = Math.max(0, deadline - Date.now());
+    const running = deadline !== null && view && view.phase !== 'over';
+    const seconds = running ? Math.ceil(Math.max(0, deadline - Date.now()) / 1000) : 0;
+    for (const row of players.querySelectorAll('[data-seat]')) {
+      const seat = Number(row.dataset.seat);
+      let badge = row.querySelector(':scope > .pclock');
+      if (running && clockFor.includes(seat)) {
+        if (!badge) { badge = h('span.pclock', { title: 'Time left for this player' }); row.append(badge); }
+        badge.textContent = `⏳ ${seconds} s`;
+        badge.classList.toggle('low', seconds <= 10);
+      } else if (badge) badge.remove();
+    }
+    if (!running) { timer.hidden = true; timer.dataset.for = ''; return; }
     timer.hidden = false;
-    timer.textContent = `${Math.ceil(left / 1000)} s`;
-    timer.classList.toggle('low', left < 10000);
+    const mine = clockFor.filter((s) => mySeats.includes(s));
+    const who = [...mine.length ? ['you'] : [], ...clockFor.filter((s) => !mySeats.includes(s)).map((s) => names(s))].join(', ');
+    timer.textContent = who ? `⏳ ${who}: ${seconds} s` : `${seconds} s`;
+    timer.title = 'Time left for the players named; when it runs out, the rules decide by default for them (the hourglass: only the registers still empty are filled at random)';
+    timer.dataset.for = clockFor.join(',');
+    timer.classList.toggle('low', seconds <= 10);
+    timer.classList.toggle('mine', mine.length > 0);
   }
   const tick = setInterval(renderTimer, 250);
   cleanups.push(() => clearInterval(tick));
@@ -284,6 +308,7 @@ export async function showTable(root, id) {
       }
       if (m.time_left_ms !== undefined) deadline = m.time_left_ms === null ? null : Date.now() + m.time_left_ms;
       else if (m.type === 'update' || m.type === 'welcome') deadline = null;
+      if (m.type === 'update' || m.type === 'welcome') clockFor = m.clock_for || [];
       renderStatus();
       renderTimer();
       renderResult();

@@ -286,6 +286,16 @@ impl Game for Autoscooter {
         Static::of(&self.board)
     }
 
+    /// The setting's "last player" clock: once every other player has plotted, the last one
+    /// has `last_player_seconds` (AS-3.5's `time_up` then plots for them).
+    fn clock(&self) -> Option<engine::Clock> {
+        engine::last_player_clock(
+            self.decision().as_ref(),
+            self.seats as usize,
+            self.last_player_seconds,
+        )
+    }
+
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         if g.stage == Stage::Plan {

@@ -86,6 +86,15 @@ pub struct Setup {
     /// Absent: the players' `cars` lists say who drives what (how a scenario fixes the deal).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lots: Option<u8>,
+    /// The "last player" clock (`docs/autoscooter.md`, a setting, not a rule of the booklet):
+    /// once every other player has plotted, the last one has this many seconds, then AS-3.5's
+    /// `time_up` plots for them. 0 (the default): off.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_player_seconds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn first_round() -> u8 {
@@ -163,6 +172,7 @@ impl Setup {
             box_chits: None,
             variants,
             lots: Some(each as u8),
+            last_player_seconds: 0,
         })
     }
 

@@ -136,6 +136,8 @@ pub struct Autoscooter {
     pub(crate) work: Option<CrashWork>,
     /// Unused by the rules (Autoscooter has no chance); kept for determinized copies.
     pub(crate) rng: Rng,
+    /// The last-player clock's length in seconds (0: off), from the setup.
+    pub(crate) last_player_seconds: u32,
 }
 
 impl Autoscooter {
@@ -343,6 +345,7 @@ impl Autoscooter {
         let mut g = Autoscooter {
             board: Arc::new(board),
             variants: v.clone(),
+            last_player_seconds: setup.last_player_seconds,
             seats: seats as u8,
             cars,
             occupancy,

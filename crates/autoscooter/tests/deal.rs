@@ -89,6 +89,7 @@ fn two_cars(round: u8, used: Vec<u32>) -> Setup {
         box_chits: None,
         variants: Variants::default(),
         lots: None,
+        last_player_seconds: 0,
     }
 }
 

@@ -124,6 +124,7 @@ fn preview_matches_the_move_when_the_car_acts_first() {
         box_chits: None,
         lots: None,
         variants: Variants::default(),
+        last_player_seconds: 0,
     };
     let g = Autoscooter::new(&setup, 1).unwrap();
     let p = g.preview(0, Letter::J).unwrap();

@@ -407,6 +407,21 @@ impl Game for BumpingBots {
         crate::view::Static { track: self.board.spec.clone() }
     }
 
+    /// The setting's "last player" clock: Bumping Bots' decisions come one bot at a time
+    /// (BB-2.2), so "every player but one has decided" is the round's last bot to act, when
+    /// a bot still racing acted before it this round: its player has `last_player_seconds` for its turn.
+    fn clock(&self) -> Option<engine::Clock> {
+        let seconds = self.last_player_seconds;
+        if seconds == 0 || !matches!(self.phase, Phase::Turn(_)) {
+            return None;
+        }
+        let seat = self.owing()?;
+        let rest = self.order.get(self.cursor + 1..)?;
+        let last = rest.iter().all(|s| self.bots[s.index()].finished);
+        let before = self.order[..self.cursor].iter().any(|s| !self.bots[s.index()].finished);
+        (last && before).then_some(engine::Clock { seats: engine::SeatSet::single(seat), seconds })
+    }
+
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         let mut pool: Vec<Card> = g.deck.clone();

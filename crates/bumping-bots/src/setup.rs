@@ -76,6 +76,15 @@ pub struct Setup {
     /// BB-11.2: an explicit grid order (seats, front first) instead of the random draw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid_order: Option<Vec<Seat>>,
+    /// The "last player" clock (`docs/bumping-bots.md`, a setting, not a rule of the
+    /// booklet): the player of the round's last bot to act has this many seconds for each of
+    /// its decisions, then `time_up` applies. 0 (the default): off.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_player_seconds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Setup {
@@ -89,6 +98,7 @@ impl Setup {
             variants: Variants::default(),
             standings: Vec::new(),
             grid_order: None,
+            last_player_seconds: 0,
         }
     }
 }
@@ -138,6 +148,7 @@ impl BumpingBots {
             board,
             cells_table: setup.variants.cells_table(),
             variants: setup.variants.clone(),
+            last_player_seconds: setup.last_player_seconds,
             bots,
             round,
             order: Vec::new(),
@@ -435,6 +446,7 @@ impl ScenarioSetup {
             variants,
             standings: self.standings,
             grid_order: self.grid_order,
+            last_player_seconds: 0,
         })
     }
 }

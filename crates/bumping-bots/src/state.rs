@@ -243,6 +243,8 @@ pub struct BumpingBots {
     /// (mobile obstacles and motorised arms). Kept in step with `bots` and `obstacles` by
     /// [`BumpingBots::place_bot`], [`BumpingBots::move_obstacle`] and [`BumpingBots::set_motor_arm`].
     pub(crate) occ: Vec<u8>,
+    /// The last-player clock's length in seconds (0: off), from the setup.
+    pub(crate) last_player_seconds: u32,
 }
 
 const OBSTACLE: u8 = 32;

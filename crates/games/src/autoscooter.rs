@@ -48,8 +48,12 @@ impl Registered for Autoscooter {
                     "With colour scoring: each car scores on its own.",
                 ),
             ],
-            options: vec![Choice::new("beginners", "Beginners (3 cars each for 2 players)", "")],
+            options: vec![
+                Choice::new("beginners", "Beginners (3 cars each for 2 players)", ""),
+                Choice::last_player_clock(),
+            ],
             default_timer_secs: None,
+            timer_option: None,
             public: true,
             rules_crate: "autoscooter",
             conformance_prefix: Some("as-"),
@@ -62,6 +66,7 @@ impl Registered for Autoscooter {
         let variants: Variants = crate::variants(req)?;
         let beginners = req.option("beginners").and_then(Value::as_bool).unwrap_or(false);
         let mut setup = Setup::standard(req.players, beginners, variants)?;
+        setup.last_player_seconds = crate::last_player_seconds(req)?;
         if let Some(b) = &req.board {
             setup.board = BoardSpec::named(b).ok_or_else(|| format!("unknown board {b:?}"))?;
         }
@@ -112,6 +117,7 @@ impl Registered for Autoscooter {
             box_chits: s.box_chits,
             variants,
             lots: s.lots,
+            last_player_seconds: 0,
         })
     }
 

@@ -31,13 +31,17 @@ impl Registered for BumpingBots {
                 "Choose tuning cards",
                 "Players pick their tuning cards instead of drawing them",
             )],
-            options: vec![Choice {
-                key: "laps",
-                title: "Short race (1 lap)",
-                help: "One lap instead of the track's own number of laps",
-                value: Some(Value::from(*LAPS.start())),
-            }],
+            options: vec![
+                Choice {
+                    key: "laps",
+                    title: "Short race (1 lap)",
+                    help: "One lap instead of the track's own number of laps",
+                    value: Some(Value::from(*LAPS.start())),
+                },
+                Choice::last_player_clock(),
+            ],
             default_timer_secs: None,
+            timer_option: None,
             public: true,
             rules_crate: "bumping-bots",
             conformance_prefix: Some("bb-"),
@@ -65,6 +69,7 @@ impl Registered for BumpingBots {
         }
         let mut setup = Setup::race(track, req.players as u8);
         setup.variants = crate::variants(req)?;
+        setup.last_player_seconds = crate::last_player_seconds(req)?;
         Ok(setup)
     }
 

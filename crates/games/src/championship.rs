@@ -35,6 +35,7 @@ impl Registered for Championship {
             min_players: *PLAYERS.start(),
             max_players: *PLAYERS.end(),
             board_noun: "track",
+            timer_option: None,
             boards: race.boards,
             default_board: Some(DEFAULT_TRACK.into()),
             variants: vec![

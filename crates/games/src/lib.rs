@@ -85,6 +85,35 @@ impl Choice {
     pub const fn new(key: &'static str, title: &'static str, help: &'static str) -> Choice {
         Choice { key, title, help, value: None }
     }
+
+    /// The "last player" clock option of a game whose rules have no timer (Autoscooter,
+    /// Bumping Bots): ticked, the last player to decide has 30 seconds.
+    pub fn last_player_clock() -> Choice {
+        Choice {
+            key: LAST_PLAYER_OPTION,
+            title: "Last player clock (30 s)",
+            help: "When everybody else has decided, the last player has 30 seconds; then the \
+                   rules' default decides for them",
+            value: Some(Value::from(30)),
+        }
+    }
+}
+
+/// The setup option of the "last player" clock, in seconds.
+pub const LAST_PLAYER_OPTION: &str = "last_player_seconds";
+
+/// The longest clock a lobby request may set, in seconds (an hour).
+pub const MAX_CLOCK_SECONDS: u64 = 3600;
+
+/// The "last player" clock's seconds asked for in a request (0: off), checked.
+pub(crate) fn last_player_seconds(req: &SetupRequest) -> Result<u32, String> {
+    match req.option(LAST_PLAYER_OPTION) {
+        None | Some(Value::Null) => Ok(0),
+        Some(v) => match v.as_u64() {
+            Some(s) if s <= MAX_CLOCK_SECONDS => Ok(s as u32),
+            _ => Err(format!("{LAST_PLAYER_OPTION}: 0 to {MAX_CLOCK_SECONDS} seconds, not {v}")),
+        },
+    }
 }
 
 /// What the lobby and the tables need to know of a game (served by `GET /api/kinds`).
@@ -102,6 +131,11 @@ pub struct Info {
     pub options: Vec<Choice>,
     /// The planning timer the lobby proposes, in seconds (`None`: off).
     pub default_timer_secs: Option<u32>,
+    /// Where the lobby's timer is a rule of the game (RoboRally's hourglass, RR-4.3): the
+    /// setup option it goes into. The server then runs only the game's own clock
+    /// ([`engine::Game::clock`]) and no timer of its own: one setting. `None`: the lobby's
+    /// timer is the server's, a deadline for every decision.
+    pub timer_option: Option<&'static str>,
     /// Offered in the lobby of a normal `robodrome serve` (the toy game is not).
     #[serde(skip)]
     pub public: bool,

@@ -30,6 +30,7 @@ impl Registered for RoboRally {
             ],
             options: Vec::new(),
             default_timer_secs: None,
+            timer_option: Some("timer_seconds"),
             public: true,
             rules_crate: "roborally",
             conformance_prefix: Some("rr-"),
@@ -45,8 +46,19 @@ impl Registered for RoboRally {
         }
         let mut setup =
             Setup::new_game(BoardSpec::Named(course), req.players as u8, crate::variants(req)?);
-        if let Some(t) = req.option("timer_seconds").and_then(Value::as_u64) {
-            setup.timer_seconds = t as u32;
+        // RR-4.3: the hourglass's seconds per robot (0: no timer). The server puts its lobby
+        // timer here (`Info::timer_option`); absent: the rules' default.
+        match req.option("timer_seconds") {
+            None | Some(Value::Null) => {}
+            Some(v) => match v.as_u64() {
+                Some(t) if t <= crate::MAX_CLOCK_SECONDS => setup.timer_seconds = t as u32,
+                _ => {
+                    return Err(format!(
+                        "timer_seconds: 0 to {} seconds, not {v}",
+                        crate::MAX_CLOCK_SECONDS
+                    ));
+                }
+            },
         }
         Ok(setup)
     }

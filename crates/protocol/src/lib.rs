@@ -114,8 +114,13 @@ pub enum ServerMsg {
         view: Value,
         /// The seats that owe a decision now (empty when the game is over).
         waiting: Vec<u8>,
+        /// Time left on the running clock, if one runs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_left_ms: Option<u64>,
+        /// Who the running clock runs for (RoboRally's hourglass: the last player to program;
+        /// the server's timer: every waiting seat); empty when no clock runs.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        clock_for: Vec<u8>,
         /// A practice game (its seed may have been chosen by its creator; never rated): every
         /// seat and spectator is told so on every welcome.
         #[serde(default)]
@@ -133,8 +138,13 @@ pub enum ServerMsg {
         events: Vec<Value>,
         view: Value,
         waiting: Vec<u8>,
+        /// Time left on the running clock, if one runs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_left_ms: Option<u64>,
+        /// Who the running clock runs for (RoboRally's hourglass: the last player to program;
+        /// the server's timer: every waiting seat); empty when no clock runs.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        clock_for: Vec<u8>,
     },
     /// The game is over.
     Over {
@@ -277,6 +287,7 @@ impl ServerMsg {
         view: &str,
         waiting: &[u8],
         time_left_ms: Option<u64>,
+        clock_for: &[u8],
     ) -> String {
         use std::fmt::Write;
         let mut s = String::with_capacity(96 + view.len());
@@ -299,6 +310,16 @@ impl ServerMsg {
         s.push(']');
         if let Some(t) = time_left_ms {
             let _ = write!(s, ",\"time_left_ms\":{t}");
+        }
+        if !clock_for.is_empty() {
+            s.push_str(",\"clock_for\":[");
+            for (i, w) in clock_for.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                let _ = write!(s, "{w}");
+            }
+            s.push(']');
         }
         s.push('}');
         s
@@ -450,10 +471,11 @@ mod tests {
             serde_json::json!({"type": "x", "s": "a\"b"}),
         ];
         let view = serde_json::json!({"cars": [{"car": 0, "at": [1, -2]}], "plots": [], "waiting": {"kind": "plan"}});
-        for (events, waiting, time_left_ms) in [
-            (events.clone(), vec![0u8, 2, 3], Some(41230)),
-            (vec![], vec![], None),
-            (events[..1].to_vec(), vec![1], None),
+        for (events, waiting, time_left_ms, clock_for) in [
+            (events.clone(), vec![0u8, 2, 3], Some(41230), vec![0u8, 2, 3]),
+            (vec![], vec![], None, vec![]),
+            (events[..1].to_vec(), vec![1], None, vec![]),
+            (events[..1].to_vec(), vec![1, 3], Some(30000), vec![3]),
         ] {
             let msg = ServerMsg::Update {
                 seq: 13,
@@ -461,6 +483,7 @@ mod tests {
                 view: view.clone(),
                 waiting: waiting.clone(),
                 time_left_ms,
+                clock_for: clock_for.clone(),
             };
             let texts: Vec<String> = events.iter().map(|e| e.to_string()).collect();
             let frame = ServerMsg::update_frame(
@@ -469,6 +492,7 @@ mod tests {
                 &view.to_string(),
                 &waiting,
                 time_left_ms,
+                &clock_for,
             );
             assert_eq!(frame, msg.to_frame());
             assert_eq!(ServerMsg::from_frame(&frame).unwrap(), msg);
@@ -568,6 +592,7 @@ mod tests {
             view: serde_json::json!({}),
             waiting: vec![],
             time_left_ms: None,
+            clock_for: vec![],
             practice: false,
         };
         let v: Value = serde_json::from_str(&w.to_frame()).unwrap();

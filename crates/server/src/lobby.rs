@@ -120,7 +120,11 @@ impl Shared {
             players: seats.len(),
             board: req.board.clone(),
             variants: req.variants.clone(),
-            options: req.options.clone(),
+            options: timer_into_options(
+                kind.info.timer_option,
+                req.options.clone(),
+                req.timer_secs,
+            )?,
         };
         let setup = kind.make_setup(&setup_req).map_err(|e| ApiError::bad("bad_setup", e))?;
         let max = self.config.limits.max_setup_bytes;
@@ -454,4 +458,27 @@ pub(crate) fn info(row: &GameRow) -> GameInfo {
         practice: row.practice,
         setup: None,
     }
+}
+
+/// A game whose timer is a rule (`Info::timer_option`, RoboRally's hourglass) gets the lobby's
+/// timer in its setup: one setting, the game's (absent: 0, no timer). Other games' options
+/// are left as they are (their timer is the server's).
+fn timer_into_options(
+    key: Option<&'static str>,
+    options: Option<serde_json::Value>,
+    timer_secs: Option<u32>,
+) -> Result<Option<serde_json::Value>, ApiError> {
+    let Some(key) = key else { return Ok(options) };
+    let mut options = options.unwrap_or_else(|| serde_json::json!({}));
+    let Some(map) = options.as_object_mut() else {
+        return Err(ApiError::bad("bad_setup", "options: an object"));
+    };
+    if map.contains_key(key) {
+        return Err(ApiError::bad(
+            "bad_setup",
+            format!("options.{key}: the game's timer is set by timer_secs, once"),
+        ));
+    }
+    map.insert(key.into(), serde_json::Value::from(timer_secs.unwrap_or(0)));
+    Ok(Some(options))
 }

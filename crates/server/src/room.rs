@@ -3,7 +3,9 @@
 //! Connections send it [`Cmd`]s. It validates every action through the engine, stores the
 //! accepted action **before** acknowledging or broadcasting it, then sends every connection
 //! its own redacted view and the events its observer may see (filtered by `Audience`). It
-//! runs the planning timer (calling the engine's `time_up`), asks bots to play on a bounded
+//! runs the clocks (calling the engine's `time_up`): the rules' own clock
+//! (`engine::Game::clock`: RoboRally's hourglass, RR-4.3, and the last-player clocks) and, for
+//! a game whose timer is not a rule, the lobby's timer on every decision. It asks bots to play on a bounded
 //! worker pool, and lets a bot stand in for a player who left once a grace period is over.
 //!
 //! Bot work is bounded and fair (docs/security.md, "Bot work and seeds"): a game queues at most
@@ -105,9 +107,14 @@ pub struct Room {
     practice: bool,
     seats: Vec<SeatOwner>,
     seq: u64,
+    /// The server's own timer on every decision (the lobby's `timer_secs` of a game whose
+    /// timer is not a rule); `None` for a game whose timer is its rules' clock.
     timer: Option<Duration>,
     deadline: Option<Instant>,
     last_waiting: Option<Decision>,
+    /// The rules' clock as last seen ([`engine::Game::clock`]) and its deadline.
+    clock: Option<engine::Clock>,
+    clock_deadline: Option<Instant>,
     subs: HashMap<u64, Sub>,
     presence: Vec<Presence>,
     bot_pending: engine::SeatSet,
@@ -163,11 +170,18 @@ impl Room {
         let static_text = game.static_text();
         let static_id = protocol::static_id(&static_text);
         let static_data = serde_json::from_str(&static_text).unwrap_or(Value::Null);
+        // One setting: where the timer is a rule, the game's clock is the only one.
+        let rules_timer =
+            shared.registry.get(game.name()).is_some_and(|k| k.info.timer_option.is_some());
         let room = Room {
             id,
             static_data,
             static_id,
-            timer: timer_secs.filter(|&t| t > 0).map(|t| Duration::from_secs(t as u64)),
+            timer: timer_secs
+                .filter(|&t| t > 0 && !rules_timer)
+                .map(|t| Duration::from_secs(t as u64)),
+            clock: None,
+            clock_deadline: None,
             game,
             seed,
             practice: row.practice,
@@ -451,6 +465,7 @@ impl Room {
             if !self.finished {
                 self.finished = true;
                 self.deadline = None;
+                self.clock_deadline = None;
                 self.bot_cancel.0.store(true, Relaxed);
                 if !self.stored_finished {
                     // The log that ends the game is stored: everyone is told at once, and the
@@ -482,7 +497,21 @@ impl Room {
             self.last_waiting = None;
             return;
         }
-        // The timer starts when a new decision begins: a different kind, or more seats owing.
+        self.restart_clocks();
+        self.schedule_bots();
+    }
+
+    /// The clocks after a change, before any frame tells of it (so that the frame carries the
+    /// new deadline): the server's timer restarts when a new decision begins (a different
+    /// kind, or more seats owing); the rules' clock when it appears or changes (who it runs
+    /// for, its length), not when a draft or anything else leaves it as it was. Calling it
+    /// twice changes nothing the second time.
+    fn restart_clocks(&mut self) {
+        let decision = self.game.decision();
+        if decision.is_none() {
+            (self.deadline, self.clock_deadline, self.clock) = (None, None, None);
+            return;
+        }
         let fresh = match (&self.last_waiting, &decision) {
             (Some(Decision::Simultaneous(a)), Some(Decision::Simultaneous(b))) => {
                 b.iter().any(|s| !a.contains(s))
@@ -494,7 +523,12 @@ impl Room {
             self.deadline = self.timer.map(|t| Instant::now() + t);
         }
         self.last_waiting = decision;
-        self.schedule_bots();
+        let clock = self.game.clock();
+        if clock != self.clock {
+            self.clock_deadline =
+                clock.map(|c| Instant::now() + Duration::from_secs(u64::from(c.seconds)));
+            self.clock = clock;
+        }
     }
 
     /// The seat's player takes it back from a bot standing in; false if none was.
@@ -710,7 +744,7 @@ impl Room {
             .filter(|(i, p)| !p.stand_in && waiting.contains(Seat(*i as u8)))
             .filter_map(|(_, p)| p.away_since.map(|t| t + grace))
             .min();
-        [self.deadline, away, self.bot_retry].into_iter().flatten().min()
+        [self.deadline, self.clock_deadline, away, self.bot_retry].into_iter().flatten().min()
     }
 
     async fn on_wake(&mut self) {
@@ -748,20 +782,27 @@ impl Room {
         if changed {
             self.schedule_bots();
         }
-        if self.deadline.is_some_and(|d| d <= now) {
-            self.deadline = None;
+        if self.deadline.is_some_and(|d| d <= now) || self.clock_deadline.is_some_and(|d| d <= now)
+        {
+            let saved = (self.deadline.take(), self.clock_deadline.take(), self.clock.take());
             let backup = self.game.clone_box();
             match self.game.time_up() {
                 Ok(events) => {
                     if self.store(&LogEntry::TimeUp).await.is_err() {
                         self.game = backup;
                         // Again when storage's backoff is over.
-                        self.deadline = Some(
+                        let again = Some(
                             self.shared
                                 .faults
                                 .backing_off()
                                 .unwrap_or(now + crate::faults::BACKOFF_START),
                         );
+                        self.clock = saved.2;
+                        if saved.1.is_some_and(|d| d <= now) {
+                            (self.deadline, self.clock_deadline) = (saved.0, again);
+                        } else {
+                            (self.deadline, self.clock_deadline) = (again, saved.1);
+                        }
                         return;
                     }
                     self.shared.metrics.timeouts.fetch_add(1, Relaxed);
@@ -777,8 +818,27 @@ impl Room {
         self.game.decision().map(|d| d.seats().iter().map(|s| s.0).collect()).unwrap_or_default()
     }
 
+    /// The clock that runs out first: its deadline and who it runs for (the rules' clock: its
+    /// seats; the server's timer: every waiting seat).
+    fn running_clock(&self) -> Option<(Instant, Vec<u8>)> {
+        let rules = self
+            .clock_deadline
+            .zip(self.clock)
+            .map(|(d, c)| (d, c.seats.iter().map(|s| s.0).collect::<Vec<u8>>()));
+        let server = self.deadline.map(|d| (d, self.waiting()));
+        match (rules, server) {
+            (Some(r), Some(s)) => Some(if r.0 <= s.0 { r } else { s }),
+            (r, s) => r.or(s),
+        }
+    }
+
     fn time_left_ms(&self) -> Option<u64> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64)
+        self.running_clock()
+            .map(|(d, _)| d.saturating_duration_since(Instant::now()).as_millis() as u64)
+    }
+
+    fn clock_for(&self) -> Vec<u8> {
+        self.running_clock().map(|(_, s)| s).unwrap_or_default()
     }
 
     /// The welcome: with the static part on a new connection (`with_static`), without on `sync`.
@@ -798,6 +858,7 @@ impl Room {
             view: self.game.view_json(sub.observer),
             waiting: self.waiting(),
             time_left_ms: self.time_left_ms(),
+            clock_for: self.clock_for(),
             practice: self.practice,
         };
         self.send_to(conn, &msg);
@@ -810,8 +871,10 @@ impl Room {
     /// Each connection gets the events its observer may see and its own view. Each event is
     /// serialised once and each observer's frame once, however many connections share it.
     fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
+        self.restart_clocks();
         let waiting = self.waiting();
         let time_left_ms = self.time_left_ms();
+        let clock_for = self.clock_for();
         let events: Vec<(Audience, String)> =
             events.iter().map(|(a, e)| (*a, e.to_string())).collect();
         // A handful of observers per game: a list is cheaper than a map.
@@ -826,9 +889,15 @@ impl Room {
                         .filter(|(a, _)| a.admits(sub.observer))
                         .map(|(_, e)| e.as_str());
                     let view = self.game.view_text(sub.observer);
-                    let f: Frame =
-                        ServerMsg::update_frame(self.seq, seen, &view, &waiting, time_left_ms)
-                            .into();
+                    let f: Frame = ServerMsg::update_frame(
+                        self.seq,
+                        seen,
+                        &view,
+                        &waiting,
+                        time_left_ms,
+                        &clock_for,
+                    )
+                    .into();
                     frames.push((sub.observer, f.clone()));
                     f
                 }

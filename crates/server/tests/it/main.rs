@@ -5,6 +5,7 @@
 mod championship;
 mod fair;
 mod faults;
+mod hourglass;
 mod identity;
 mod kinds;
 mod limits;
