@@ -7,15 +7,16 @@
 //! spectators were shown a random number of new positions (no sleeps), in about 6 s on two
 //! cores. `ROBODROME_CRASH_GAMES` / `ROBODROME_CRASH_KILLS` change the sizes.
 
+mod common;
+
 use autoscooter::Autoscooter;
 use engine::{Game, LogEntry, Observer, Rng};
 use protocol::ServerMsg;
 use serde_json::{Value, json};
 use server::client;
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -25,36 +26,12 @@ fn env_or(name: &str, default: usize) -> usize {
 
 /// Start the server on a free port; returns the process and its address.
 fn spawn(db: &std::path::Path) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_robodrome"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--bot-delay-ms", "25"])
-        // Every game comes from one address and identity: the quotas are off.
-        .args(["--guests-per-window", "0", "--games-per-window", "0"])
-        .args(["--open-games-per-identity", "0", "--conns-per-address", "0", "--db"])
-        .arg(db)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("robodrome starts");
-    let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        // Read every line (so the server never blocks on a full pipe); report the address.
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("robodrome: serving on http://") {
-                let addr =
-                    rest.split_whitespace().next().and_then(|a| a.parse::<SocketAddr>().ok());
-                let _ = tx.send(addr);
-            }
-        }
-    });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(30))
-        .ok()
-        .flatten()
-        .expect("the server says where it listens");
-    (child, addr)
+    // Every game comes from one address and identity: the quotas are off.
+    let quotas_off = ["--guests-per-window", "0", "--games-per-window", "0"];
+    let caps_off = ["--open-games-per-identity", "0", "--conns-per-address", "0"];
+    let args: Vec<&str> =
+        ["--bot-delay-ms", "25"].into_iter().chain(quotas_off).chain(caps_off).collect();
+    common::serve(db, &args)
 }
 
 /// What the spectators were shown, and how many of them are still watching; the test waits on

@@ -4,11 +4,11 @@
 //! cancel would keep the process alive far past the 5 s allowed. A spectator's WebSocket and a
 //! half-sent HTTP request stay open meanwhile: they must not hold the process either.
 
+mod common;
+
 use serde_json::{Value, json};
 use server::client;
-use std::io::{BufRead, BufReader};
-use std::net::SocketAddr;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// A gauge or counter of `/metrics`.
@@ -19,30 +19,10 @@ fn metric(text: &str, name: &str) -> Option<f64> {
 #[test]
 fn sigterm_stops_the_server_within_5_s_while_bots_search_at_the_ceiling() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_robodrome"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--max-bot-ms", "60000"])
-        .args(["--max-bot-simulations", "4294967295", "--db"])
-        .arg(dir.path().join("sigterm.db"))
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("robodrome starts");
-    let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("robodrome: serving on http://") {
-                let _ = tx.send(rest.split_whitespace().next().and_then(|a| a.parse().ok()));
-            }
-        }
-    });
-    let addr: SocketAddr = rx
-        .recv_timeout(Duration::from_secs(30))
-        .ok()
-        .flatten()
-        .expect("the server says where it listens");
+    let (mut child, addr) = common::serve(
+        &dir.path().join("sigterm.db"),
+        &["--max-bot-ms", "60000", "--max-bot-simulations", "4294967295"],
+    );
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // Also held open through the shutdown: a spectator's WebSocket and a half-sent request.
     let mut half_open = std::net::TcpStream::connect(addr).unwrap();

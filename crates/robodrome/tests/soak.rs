@@ -5,14 +5,14 @@
 //! 1 s and every hostile attempt got its typed error. The final check is also shown to fail on a
 //! missing action, a wrong seat and a lost game, and the memory criterion on a growing series.
 
+mod common;
+
 use serde_json::json;
 use server::client;
 use server::soak::{Acked, choose, json_subset, memory_trend, verify};
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// `robodrome serve` on a free port of a fresh database; killed when dropped.
 struct Serve {
@@ -30,30 +30,7 @@ impl Drop for Serve {
 
 fn serve(extra: &[&str]) -> Serve {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_robodrome"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--db"])
-        .arg(dir.path().join("soak.db"))
-        .args(extra)
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("robodrome starts");
-    let stderr = child.stderr.take().expect("stderr");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if let Some(rest) = line.strip_prefix("robodrome: serving on http://") {
-                let _ = tx.send(rest.split_whitespace().next().and_then(|a| a.parse().ok()));
-            }
-        }
-    });
-    let addr = rx
-        .recv_timeout(Duration::from_secs(30))
-        .ok()
-        .flatten()
-        .expect("the server says where it listens");
+    let (child, addr) = common::serve(&dir.path().join("soak.db"), extra);
     Serve { child, addr, _dir: dir }
 }
 
