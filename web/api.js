@@ -72,7 +72,7 @@ export async function listGames(status) {
   if (etag) listCache.set(path, { etag, games: data });
   return { games: data, changed: true };
 }
-export const gameInfo = (id) => call('GET', `/api/games/${encodeURIComponent(id)}`);
+export const gameInfo = (id, { setup = false } = {}) => call('GET', `/api/games/${encodeURIComponent(id)}${setup ? '?setup=true' : ''}`);
 export const createGame = (req) => authed('POST', '/api/games', req);
 /** "Sign out everywhere": the server forgets every token of this guest (docs/security.md,
  * "Identity") and clears the cookie; this browser forgets the identity too. */
@@ -81,14 +81,19 @@ export async function signOutEverywhere() {
   localStorage.removeItem(ID_KEY);
   return r;
 }
-export const joinGame = (id, seat) => authed('POST', `/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? {} : { seat });
+export const joinGame = (id, seat, name) => authed('POST', `/api/games/${encodeURIComponent(id)}/join`, { ...(seat === undefined ? {} : { seat }), ...(name ? { name } : {}) });
+/** Leave: an open game's seat is freed; in a running game the player resigns (docs/protocol.md). */
+export const leaveGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/leave`, {});
+/** The chat lines kept for a game that the caller may see (the waiting room polls it). */
+export const chatLines = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/chat`);
+export const say = (id, text) => authed('POST', `/api/games/${encodeURIComponent(id)}/chat`, { text });
 export const startGame = (id) => authed('POST', `/api/games/${encodeURIComponent(id)}/start`, {});
 export const replay = (id) => call('GET', `/api/games/${encodeURIComponent(id)}/replay`);
 /** Every step of a game, page by page (each answer is bounded; `next` is where the following
  * page starts). `views: false` leaves the views out (the table's history needs events only). */
-export async function steps(id, { views = true } = {}) {
+export async function steps(id, { views = true, from } = {}) {
   const base = `/api/games/${encodeURIComponent(id)}/steps${views ? '' : '?views=false'}`;
-  const first = await call('GET', base);
+  const first = await call('GET', from ? `${base}${views ? '?' : '&'}from=${from}` : base);
   let next = first.next;
   while (next !== null && next !== undefined) {
     const page = await call('GET', `${base}${views ? '?' : '&'}from=${next}`);

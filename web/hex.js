@@ -13,13 +13,15 @@ export function centre(h, size) {
   return [size * Math.sqrt(3) * (h[0] + h[1] / 2), size * 1.5 * h[1]];
 }
 
-/** The six corners of a hex (pointy top), starting at the corner between E and SE edges' ... clockwise. */
-export function corners(h, size) {
+/** The six corners of a hex (pointy top), clockwise from the north-east end of its east edge.
+ * `size` places the cell (the grid's hex size); `radius` (default `size`) is the drawn hex's
+ * own size: a smaller radius draws a shrunken hex around the same centre as the cell's. */
+export function corners(h, size, radius = size) {
   const [x, y] = centre(h, size);
   const out = [];
   for (let i = 0; i < 6; i++) {
     const a = (Math.PI / 180) * (60 * i - 30);
-    out.push([x + size * Math.cos(a), y + size * Math.sin(a)]);
+    out.push([x + radius * Math.cos(a), y + radius * Math.sin(a)]);
   }
   return out;
 }

@@ -19,9 +19,11 @@ test('two players via the invite link, a spectator, a reload and a lost connecti
     await bob.click('#join');
     await alice.waitForSelector('.status.mine', { timeout: 20000 });
     await bob.waitForSelector('.status.mine', { timeout: 20000 });
-    // The planning timer counts down for both.
+    // The planning timer counts down for both, and says whom it runs for (both seats plot).
     await alice.waitForSelector('.timer:not([hidden])');
-    assert.match(await alice.locator('.timer').textContent(), /^\d+ s$/);
+    assert.match(await alice.locator('.timer').textContent(), /^⏳ you, .+: \d+ s$/);
+    assert.equal(await alice.locator('.timer').getAttribute('data-for'), '0,1');
+    await bob.waitForSelector('.players-panel [data-seat="0"] .pclock', { timeout: 5000 }); // a clock on each waiting player's row
 
     // Bob plots his first car with the keyboard only: → picks a number, Enter commits
     // (cars start stationary, so round 1 needs no letter).

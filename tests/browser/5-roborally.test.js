@@ -95,7 +95,7 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
   const b = await launch();
   try {
     const page = await b.page({ anim: 'fast', name: 'Rob' });
-    const id = await createFromLobby(page, { game: 'roborally', board: 'first-steps', players: 2, seats: ['me', 'bot:heuristic'], variants: ['full_ranking'] });
+    const id = await createFromLobby(page, { game: 'roborally', board: 'first-steps', players: 2, seats: ['me', 'bot:heuristic'], variants: ['full_ranking'], timer: 120 });
     await page.waitForSelector('svg.course .cell');
     await page.waitForSelector('.status.mine', { timeout: 30000 });
     assert.equal(await page.locator('svg.course .robot').count(), 2, 'two robots on the course');
@@ -115,8 +115,9 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
       }
       if (!moved) moved = start !== await page.evaluate(() => [...document.querySelectorAll('svg.course .robot')].map((r) => `${r.dataset.at}/${r.dataset.facing}`).join(' '));
       if (!(await page.locator('.status.mine').count())) { await page.waitForTimeout(100); continue; }
-      const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
+      let before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
       let acted = false;
+      let sent = false;
       if (await page.locator('#submit-program').count()) {
         // Only this seat's hand is shown: one hand of 9 cards less the damage (RR-6.1).
         const { damage } = await myStats(page);
@@ -133,6 +134,14 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
           assert.equal(await page.locator('.rr-player.me .reg-mini.locked').count(), locked, 'locked registers marked in the players list');
         }
         const where = await page.evaluate(() => { const r = document.querySelector('svg.course .robot.me'); return r ? `${r.dataset.at}/${r.dataset.facing}` : null; });
+        if (did.programs === 0) {
+          // RR-4.3: once the bot has programmed, the hourglass runs for me alone (2 min per
+          // robot, the lobby's timer), in the status bar and on my row of the players list.
+          await page.waitForSelector('.timer[data-for="0"]:not([hidden])', { timeout: 20000 });
+          assert.match(await page.locator('.timer').textContent(), /^⏳ you: \d+ s$/);
+          await page.waitForSelector('.players-panel [data-seat="0"] .pclock', { timeout: 5000 });
+          assert.equal(await page.locator('.players-panel [data-seat="1"] .pclock').count(), 0);
+        }
         const picks = await greedyProgram(page, 5 - locked, where === lastWhere);
         lastWhere = where;
         for (const [k, p] of picks.entries()) {
@@ -146,6 +155,16 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
           }
         }
         assert.equal(await page.locator('.controls .register.filled').count(), 5 - locked, 'every free register filled');
+        if (did.programs === 0) {
+          // RR-4.3: every card placed went to the engine's secret draft (one `place` each, one
+          // log entry each): a reload finds the registers as they were.
+          await page.waitForFunction(() => document.querySelector('.table-page')?.dataset.acting === '0', null, { timeout: 15000 });
+          await page.reload();
+          await page.waitForSelector('#submit-program', { timeout: 30000 });
+          assert.equal(await page.locator('.controls .register.filled').count(), 5 - locked, 'the draft survives a reload');
+          const regs = await page.evaluate(() => [...document.querySelectorAll('.controls .register.filled .cp')].map((e) => e.textContent));
+          assert.deepEqual(regs, picks.map(String), 'the same cards in the same registers');
+        }
         // The README's picture: a program ready to send, with locked registers once there are any.
         if (shot < 2 && (locked || (!shot && did.programs === 1))) {
           await page.screenshot({ path: join(SCREENSHOTS, 'roborally.png') });
@@ -160,8 +179,12 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
           assert.ok(await page.locator('#power-down').isChecked(), 'P ticks the power-down box');
           did.announced = turn;
         }
+        // Each card placed went to the engine's secret draft (RR-4.3, one `place` each): the
+        // program is taken once its box is gone (the updates of the places come first).
+        before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
         await page.click('#submit-program');
         did.programs++;
+        sent = true;
         acted = true;
       } else if (await page.locator('#stay-down').count()) {
         // The robot is powered down (shown in the players list): stay down once, then power up.
@@ -192,7 +215,10 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
         acted = true;
       }
       if (acted) {
-        const ok = await page.waitForFunction((x) => document.querySelector('.table-page')?.dataset.seq !== x, before, { timeout: 15000 }).then(() => true, () => false);
+        // A program is taken once its box is gone or the next turn has begun (the updates of the
+        // draft's places come before it).
+        const ok = await page.waitForFunction(([x, program, t]) => document.querySelector('.table-page')?.dataset.seq !== x
+          && !(program && document.querySelector('#submit-program') && document.querySelector('.board-area')?.dataset.turn === t), [before, sent, String(turn)], { timeout: 15000 }).then(() => true, () => false);
         if (!ok && !(await page.locator('[data-testid="result"]:not([hidden])').count())) {
           assert.fail(`the server did not take the move (${JSON.stringify(did)}): ${await page.locator('#toasts').textContent()}`);
         }
@@ -217,8 +243,10 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
     // The result shown is the server's record of the finished game.
     const rec = await expectServerResult(page, id);
     const status = await page.locator('.status').textContent();
-    const winner = rec.final.winner;
-    assert.equal(status, winner === null ? 'Game over' : `Game over: ${await nameOf(winner)} wins`, 'the winner named is the server\'s');
+    // The banner names the winner from the server's outcome (never a bare "Game over").
+    const first = rec.outcome.ranking[0];
+    const named = (await Promise.all(first.map(nameOf))).join(' & ');
+    assert.equal(status.replace(/ ★$/, ''), `Game over — ${named} win${first.length === 1 ? 's' : ''}`, 'the winner named is the server\'s');
     const flags = await page.locator('.rr-player [data-flags]').evaluateAll((els) => els.map((e) => Number(e.dataset.flags)));
     assert.deepEqual(flags, rec.final.robots.map((r) => r.flags_touched), 'flags touched as the server says');
     assert.ok(shot, 'a screenshot of a program was taken');

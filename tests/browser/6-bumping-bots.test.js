@@ -134,7 +134,7 @@ test('Bumping Bots: a one-lap race with chosen cards played to the end through t
     const places = await page.locator('.rr-player').evaluateAll((els) => els.map((e) => Number((e.querySelector('.badge')?.textContent.match(/^(\d+)\. place/) || [])[1] || 0)));
     assert.deepEqual(places, rec.final.bots.map((x) => x.finished_place || 0), 'the places shown are the server\'s');
     const winner = await page.locator(`.rr-player[data-seat="${rec.final.ranking[0].seat}"] .pname`).textContent();
-    assert.equal(await page.locator('.status').textContent(), `Race over: ${winner.replace(/ \(you\)$/, '')} wins`);
+    assert.equal((await page.locator('.status').textContent()).replace(/ ★$/, ''), `Game over — ${winner.replace(/ \(you\)$/, '')} wins`);
     assert.ok(await page.locator('.controls').isHidden(), 'no controls once the race is over');
     await page.screenshot({ path: join(SCREENSHOTS, 'bumping-bots.png') });
     // Phone-sized: the table still fits.

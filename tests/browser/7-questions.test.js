@@ -4,7 +4,8 @@
 // button for the answer the golden file gives, and the action the table sends is played on by
 // the engine, which must reach the golden file's expected position. Covers RoboRally's option
 // card questions (damage, move options, Abort Switch, weapons) and locked registers, and the
-// Bumping Bots shock (turn instead of push, per push cell and for a chain's first bot).
+// Bumping Bots shock (turn instead of push, per push cell and for a chain's first bot), and the
+// Bumping Bots drawings of bumper arrow cells and of the motorised obstacles' turn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -115,7 +116,10 @@ test('RoboRally option questions and locked registers, answered on the table', (
       for (let k = 1; k <= 4; k++) await page.keyboard.press(String(k));
       await page.locator('#test-table .controls').screenshot({ path: join(ARTIFACTS, 'roborally-locked.png') });
       await page.click('#test-table #submit-program');
-      const [program] = await sent(page);
+      const all = await sent(page);
+      // RR-4.3: each card typed went to the engine's draft first, register by register.
+      assert.deepEqual(all.filter((a) => a.type === 'place').map((a) => a.register), [1, 2, 3, 4], 'one place per card typed');
+      const program = all.find((a) => a.type === 'program');
       assert.equal(program.type, 'program');
       assert.equal(program.registers[4], null, 'nothing sent for the locked register');
       const next = play(file, [...answers, { seat: 0, ...program }]);
@@ -199,4 +203,24 @@ test('Bumping Bots shocks: a pushed bot turned instead, per push cell and a chai
     const end = play(file, actions);
     expectGolden(file, end.exit, end.out);
   }
+}));
+
+test('Bumping Bots drawings: a bumper\'s six arrow cells and which way a motorised obstacle turns', () => onClientPage(async (page) => {
+  // BB-8.4: arrows in the six cells round each bumper, pointing away from its centre.
+  const bumper = golden('bumping-bots', 'bb-8.4-bumper-throws-1.json');
+  let { out } = play(bumper, []);
+  const bumpers = out.view.obstacles.filter((o) => o.kind === 'bumper').length;
+  assert.ok(bumpers > 0, 'the file has a bumper');
+  await drawTable(page, 'bumping-bots', { board: bumper.board }, out.static, out.view);
+  const dirs = await page.locator('#test-table .bb-obstacle.bumper polygon.bumper-arrow').evaluateAll((els) => els.map((e) => Number(e.dataset.dir)));
+  assert.equal(dirs.length, 6 * bumpers);
+  assert.deepEqual([...new Set(dirs)].sort(), [0, 1, 2, 3, 4, 5]);
+  // BB-8.2: the view's `turn` (new in issue 22) drawn as a clockwise or anticlockwise arrow.
+  const motor = golden('bumping-bots', 'bb-8.2-motorised-arm-pushes-bot.json');
+  ({ out } = play(motor, []));
+  const turns = out.view.obstacles.filter((o) => o.kind === 'motorised').map((o) => o.turn).sort();
+  assert.ok(turns.length > 0 && turns.every((t) => t === 'cw' || t === 'ccw'), `the view says the turn: ${turns}`);
+  await drawTable(page, 'bumping-bots', { board: motor.board }, out.static, out.view);
+  const drawn = await page.locator('#test-table .bb-obstacle.motorised .turn').evaluateAll((els) => els.map((e) => e.dataset.turn));
+  assert.deepEqual(drawn.sort(), turns);
 }));

@@ -97,7 +97,7 @@ export async function expectServerResult(page, id) {
   const result = page.locator('[data-testid="result"]');
   assert.deepEqual(JSON.parse(await result.getAttribute('data-winners')), rec.outcome.ranking[0], 'the winners shown are the server\'s');
   assert.deepEqual(JSON.parse(await result.getAttribute('data-scores')), rec.outcome.scores || [], 'the scores shown are the server\'s');
-  const order = await result.locator('li[data-seat]').evaluateAll((els) => els.map((e) => Number(e.dataset.seat)));
+  const order = await result.locator('[data-seat]').evaluateAll((els) => els.map((e) => Number(e.dataset.seat)));
   assert.deepEqual(order, rec.outcome.ranking.flat(), 'the ranking shown is the server\'s');
   return rec;
 }

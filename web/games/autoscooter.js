@@ -67,7 +67,7 @@ function rinkSvg(board, opts = {}) {
   ]);
   const gCells = s('g.cells');
   for (const c of cells) {
-    gCells.append(s('polygon.cell', { points: polygon(corners(c, SIZE * 0.97)), 'data-hex': key(c) }));
+    gCells.append(s('polygon.cell', { points: polygon(corners(c, SIZE, SIZE * 0.97)), 'data-hex': key(c) }));
   }
   const gStarts = s('g.starts');
   (board.starts || []).forEach((st, i) => {
@@ -109,8 +109,8 @@ function chartPicture(rules, letter) {
   const [ex, ey] = pts[pts.length - 1];
   const a = (facing * 60 * Math.PI) / 180;
   return s('svg.chart-pic', { viewBox: `${x} ${y} ${w} ${hh}`, 'aria-hidden': 'true' }, [
-    ...area.filter((c) => !onPath.has(key(c))).map((c) => s('polygon.bg', { points: polygon(corners(c, sz * 0.94)) })),
-    ...all.map((c, i) => s('polygon', { class: i === 0 ? 'from' : 'via', points: polygon(corners(c, sz * 0.94)) })),
+    ...area.filter((c) => !onPath.has(key(c))).map((c) => s('polygon.bg', { points: polygon(corners(c, sz, sz * 0.94)) })),
+    ...all.map((c, i) => s('polygon', { class: i === 0 ? 'from' : 'via', points: polygon(corners(c, sz, sz * 0.94)) })),
     s('polyline.path', { points: polygon(pts) }),
     s('line.end', { x1: ex, y1: ey, x2: ex + Math.cos(a) * sz * 0.9, y2: ey + Math.sin(a) * sz * 0.9, 'marker-end': 'url(#chart-arrow)' }),
   ]);
@@ -126,6 +126,9 @@ function chartSheet(rules) {
 export default {
   name: 'autoscooter',
   title: 'Autoscooter',
+  // The result's columns (web/ui/results.js): the score is chits, or chits × colours (AS-7.3).
+  scoreLabel: 'Score',
+  resultColumns: (view) => [{ label: 'Chits', of: (seat) => (view.players.find((p) => p.seat === seat) || {}).chits ?? '' }],
   // The lobby's picture of the rink (`boards`: the server's list, GET /api/kinds).
   boardPreview(id, boards) {
     return boardPreview('rink', boards, id, (b, meta) => {
@@ -560,7 +563,7 @@ class AutoscooterTable {
       this.gHi.append(s('circle.sel-ring', { cx, cy, r: SIZE * 0.8 }));
       for (const o of options) {
         const on = this.sel.startHex && key(this.sel.startHex.hex) === key(o.hex);
-        this.gPick.append(s('polygon.start-target', { class: on ? 'on' : '', points: polygon(corners(o.hex, SIZE * 0.9)), 'data-start-hex': key(o.hex), 'data-dir': o.d, tabindex: 0, role: 'button', 'aria-label': `Start towards ${DIR_NAMES[o.d]}` }));
+        this.gPick.append(s('polygon.start-target', { class: on ? 'on' : '', points: polygon(corners(o.hex, SIZE, SIZE * 0.9)), 'data-start-hex': key(o.hex), 'data-dir': o.d, tabindex: 0, role: 'button', 'aria-label': `Start towards ${DIR_NAMES[o.d]}` }));
       }
       if (this.sel.startHex) {
         const o = this.sel.startHex;
@@ -584,7 +587,7 @@ class AutoscooterTable {
     const taken = new Set(this.view.cars.filter((c) => c.car !== car.car).map((c) => key(c.at)));
     for (const hx of p.hexes) {
       const bad = !this.cellSet.has(key(hx)) || taken.has(key(hx));
-      this.gPreview.append(s('polygon.path-hex', { class: bad ? 'blocked' : '', points: polygon(corners(hx, SIZE * 0.9)) }));
+      this.gPreview.append(s('polygon.path-hex', { class: bad ? 'blocked' : '', 'data-hex': key(hx), points: polygon(corners(hx, SIZE, SIZE * 0.9)) }));
     }
     this.gPreview.append(s('polyline.path-line', { points: polygon(pts), 'marker-end': 'url(#arrow)' }));
     const last = p.hexes[p.hexes.length - 1];
@@ -721,7 +724,9 @@ class AutoscooterTable {
           const x = other ? (x1 + x2) / 2 : x1, y = other ? (y1 + y2) / 2 : y1;
           lastCrash = [x, y];
           this.say(`Crash! ${Car(ev.car)} hits ${ev.with !== null && ev.with !== undefined ? carName(ev.with) : 'the barrier'}`);
-          const boom = s('g.boom', { transform: `translate(${x},${y})` }, [s('polygon', { points: '0,-22 6,-8 21,-10 10,1 18,15 3,9 -6,20 -8,6 -22,4 -10,-5' }), s('text', { y: 4, 'text-anchor': 'middle' }, String(ev.speed))]);
+          // The burst scales around its own centre: the group placed at the crash holds the
+          // animated one (a CSS scale on the placed group would scale its translation too).
+          const boom = s('g.boom-at', { transform: `translate(${x},${y})`, 'data-crash-at': `${x.toFixed(1)},${y.toFixed(1)}` }, s('g.boom', [s('polygon', { points: '0,-22 6,-8 21,-10 10,1 18,15 3,9 -6,20 -8,6 -22,4 -10,-5' }), s('text', { y: 4, 'text-anchor': 'middle' }, String(ev.speed))]));
           this.gFx.append(boom);
           el && el.classList.add('shake');
           await this.wait(520);
@@ -732,7 +737,7 @@ class AutoscooterTable {
         case 'chits': {
           const [x, y] = lastCrash || [0, 0];
           const to = ev.to && ev.to.player !== undefined ? ev.to.player : null;
-          const txt = s('text.chit-float', { x, y: y - 16, 'text-anchor': 'middle', style: `fill: ${to !== null ? `var(--seat${to})` : 'var(--ink)'}` },
+          const txt = s('text.chit-float', { x, y: y - 16, 'text-anchor': 'middle', style: `fill: ${to !== null ? `var(--seat${to})` : '#ffe08a'}` },
             `${ev.to === 'box' ? '→ box ' : '+'}${ev.amount}`);
           this.gFx.append(txt);
           for (const hd of [ev.from, ev.to]) {

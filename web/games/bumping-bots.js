@@ -7,15 +7,15 @@ import { h, s, clear } from '../dom.js';
 import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
 import { DIRS, DIR_NAMES, key, centre, corners, edge, polygon, bounds } from '../hex.js';
 
-const SIZE = 30;
+export const SIZE = 30;
 const CARD = { jumper: 'Jumper', magnet: 'Magnet', nitro: 'Nitro', engine: 'Boosted engine', rotation: 'Quick rotation' };
 const SPEED = [
   ['keep', 'Keep speed'], ['accelerate', 'Accelerate'], ['accelerate_to_3', 'Straight to 3'], ['decelerate', 'Decelerate'],
 ];
 const TURN = { '-1': '↺ left', 0: 'straight', 1: '↻ right' };
-const hexOf = (a) => (Array.isArray(a) ? a : [a.q, a.r]);
+export const hexOf = (a) => (Array.isArray(a) ? a : [a.q, a.r]);
 
-function drawTrack(board, g) {
+export function drawTrack(board, g) {
   const cells = board.cells.map((c) => hexOf(c.at));
   for (const c of cells) g.append(s('polygon.bb-cell', { points: polygon(corners(c, SIZE)), 'data-hex': key(c) }));
   for (const spot of board.start_grid || []) {
@@ -41,26 +41,64 @@ function drawTrack(board, g) {
   return cells;
 }
 
+// BB-8.4: an arrow in each of the six cells round a bumper, pointing away from its centre.
+function bumperArrows(g) {
+  for (let d = 0; d < 6; d++) {
+    const [cx, cy] = centre(DIRS[d], SIZE);
+    const a = (Math.PI / 3) * d; // direction d at 60°·d on screen, clockwise from E
+    const [ux, uy] = [Math.cos(a), Math.sin(a)];
+    const [tip, back, notch, half] = [SIZE * 0.5, SIZE * 0.3, SIZE * 0.08, SIZE * 0.25];
+    const pts = [
+      [cx + ux * tip, cy + uy * tip], [cx - ux * back - uy * half, cy - uy * back + ux * half],
+      [cx - ux * notch, cy - uy * notch], [cx - ux * back + uy * half, cy - uy * back - ux * half],
+    ];
+    g.append(s('polygon.bumper-arrow', { points: pts.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' '), 'data-dir': d }));
+  }
+}
+
+// BB-8.2: the sense a motorised obstacle turns at the end of every round (the view's `turn`), as a
+// three-quarter circle with an arrowhead, clockwise or anticlockwise on screen.
+function turnArrow(g, turn) {
+  const r = SIZE * 0.75, sign = turn === 'cw' ? 1 : -1;
+  const at = (deg) => [r * Math.cos((deg * Math.PI) / 180), r * Math.sin((deg * Math.PI) / 180)];
+  const [sx, sy] = at(-90), end = -90 + sign * 270, [ex, ey] = at(end);
+  const t = (end * Math.PI) / 180, [tx, ty] = [-Math.sin(t) * sign, Math.cos(t) * sign], [nx, ny] = [Math.cos(t), Math.sin(t)], hd = SIZE * 0.3;
+  const head = [[ex + tx * hd, ey + ty * hd], [ex + nx * hd * 0.6, ey + ny * hd * 0.6], [ex - nx * hd * 0.6, ey - ny * hd * 0.6]];
+  g.append(s(`g.turn.${turn}`, { 'data-turn': turn }, [
+    s('path', { d: `M ${sx.toFixed(1)} ${sy.toFixed(1)} A ${r} ${r} 0 1 ${turn === 'cw' ? 1 : 0} ${ex.toFixed(1)} ${ey.toFixed(1)}` }),
+    s('polygon', { points: head.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ') }),
+  ]));
+}
+
 function obstacleShape(o) {
   const [x, y] = centre(hexOf(o.at), SIZE);
   const g = s('g.bb-obstacle', { class: o.kind, transform: `translate(${x},${y})`, 'data-kind': o.kind });
-  if (o.kind === 'bumper') g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.75)) }), s('text', { y: 5, 'text-anchor': 'middle' }, '➤'));
-  else if (o.kind === 'mobile') g.append(s('circle', { r: SIZE * 0.5 }));
+  if (o.kind === 'bumper') {
+    g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.75)) }), s('text', { y: 5, 'text-anchor': 'middle' }, '➤'));
+    bumperArrows(g);
+  } else if (o.kind === 'mobile') g.append(s('circle', { r: SIZE * 0.5 }));
   else if (o.kind === 'motorised') {
     g.append(s('circle', { r: SIZE * 0.35 }));
     for (const d of o.arms || []) { const [ax, ay] = centre(DIRS[d], SIZE); g.append(s('line.arm', { x1: 0, y1: 0, x2: ax, y2: ay })); }
+    if (o.turn === 'cw' || o.turn === 'ccw') turnArrow(g, o.turn);
   } else g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.8)) }));
   return g;
 }
 
+// A bot fills most of its hex (issue 21: not a 10 px arrow): a round body with a white arrow
+// on its front edge for its facing, and its number large in the middle.
 function botShape(seat) {
+  const r = SIZE * 0.72;
   return [
-    s('g.rot', [s('polygon.body', { points: `${SIZE * 0.7},0 ${-SIZE * 0.5},${-SIZE * 0.55} ${-SIZE * 0.25},0 ${-SIZE * 0.5},${SIZE * 0.55}` })]),
-    s('text.bnum', { y: 4, 'text-anchor': 'middle' }, String(seat + 1)),
+    s('g.rot', [
+      s('circle.body', { r }),
+      s('polygon.nose', { points: `${r + SIZE * 0.15},0 ${r - SIZE * 0.3},${-SIZE * 0.34} ${r - SIZE * 0.3},${SIZE * 0.34}` }),
+    ]),
+    s('text.bnum', { y: SIZE * 0.3, 'text-anchor': 'middle' }, String(seat + 1)),
   ];
 }
 
-class BumpingBotsTable extends SeatTable {
+export class BumpingBotsTable extends SeatTable {
   constructor(ctx) {
     super(ctx);
     this.drawn = new Map();
@@ -189,7 +227,7 @@ class BumpingBotsTable extends SeatTable {
       const others = view.bots.filter((o) => o.seat !== seat && o.at);
       box.append(h('div.pick-title', h('b', 'Use the Magnet?')), h('div.actions', [
         h('button.btn#magnet-no', { type: 'button', 'data-magnet': 'no', onclick: () => act({ type: 'card', card: null }) }, 'No'),
-        ...others.map((o) => h('button.btn.small', { type: 'button', 'data-magnet': o.seat, onclick: () => act({ type: 'card', card: 'magnet', target: o.seat }) }, `Pull to ${this.names(o.seat)}`)),
+        ...others.map((o) => h('button.btn.small', { type: 'button', 'data-magnet': o.seat, onclick: () => act({ type: 'card', card: 'magnet', target: o.seat, when: 'end' }) }, `Pull to ${this.names(o.seat)}`)),
       ]));
     } else if (view.phase === 'pick_cards') {
       const offer = this.drawn.get(seat) || ['jumper', 'magnet', 'nitro', 'engine', 'rotation'];
@@ -286,6 +324,9 @@ class BumpingBotsTable extends SeatTable {
 export default {
   name: 'bumping-bots',
   title: 'Bumping Bots',
+  // The result's columns (web/ui/results.js): the score is the race points (BB-11).
+  scoreLabel: 'Points',
+  resultColumns: (view) => [{ label: 'Laps', of: (seat) => Math.max(0, (view.bots.find((b) => b.seat === seat) || {}).laps ?? 0) }],
   // The lobby's picture of a track (`boards`: the server's list, GET /api/kinds).
   boardPreview(id, boards) {
     return boardPreview('track', boards, id, (seen, b) => {

@@ -84,19 +84,65 @@ export function drawCourse(b, g) {
     g.append(s('text.dock', { x: d.at[0] * S + S / 2, y: d.at[1] * S + S / 2 + 6, 'text-anchor': 'middle' }, String(d.number)));
   }
   b.flags.forEach((f, i) => {
+    // A flag on a pole: the base disc marks the cell's centre, the pennant carries its number.
     const x = f[0] * S + S / 2, y = f[1] * S + S / 2;
-    g.append(s('g.flag', { 'data-flag': i + 1 }, [s('circle', { cx: x, cy: y, r: 13 }), s('text', { x, y: y + 5, 'text-anchor': 'middle' }, String(i + 1))]));
+    g.append(s('g.flag', { 'data-flag': i + 1 }, [
+      s('circle.flag-base', { cx: x, cy: y, r: 5 }),
+      s('line.flag-pole', { x1: x - 8, y1: y + 14, x2: x - 8, y2: y - 16 }),
+      s('ellipse.flag-foot', { cx: x - 8, cy: y + 14, rx: 6, ry: 2.5 }),
+      s('path.flag-cloth', { d: `M ${x - 8} ${y - 16} L ${x + 14} ${y - 9} L ${x - 8} ${y - 1} Z` }),
+      s('text.flag-num', { x: x + 1, y: y - 5, 'text-anchor': 'middle' }, String(i + 1)),
+    ]));
   });
 }
 
+/** A robot seen from above, facing north before rotation: treads on both sides, a body, a
+ * visor and a big arrow in front, so its facing reads at a glance. */
 function robotShape(seat) {
+  const w = S * 0.62, l = S * 0.6;
   return [
     s('g.rot', [
-      s('circle.body', { r: S * 0.34 }),
-      s('polygon.nose', { points: `0,${-S * 0.46} ${-S * 0.16},${-S * 0.22} ${S * 0.16},${-S * 0.22}` }),
+      s('rect.tread', { x: -w / 2 - 3, y: -l / 2 + 2, width: 6, height: l - 4, rx: 2 }),
+      s('rect.tread', { x: w / 2 - 3, y: -l / 2 + 2, width: 6, height: l - 4, rx: 2 }),
+      s('rect.body', { x: -w / 2 + 3, y: -l / 2, width: w - 6, height: l, rx: 5 }),
+      s('rect.visor', { x: -w / 2 + 7, y: -l / 2 + 3, width: w - 14, height: 5, rx: 2 }),
+      s('polygon.nose', { points: `0,${-S * 0.52} ${-S * 0.17},${-S * 0.3} ${S * 0.17},${-S * 0.3}` }),
     ]),
-    s('text.rnum', { y: 5, 'text-anchor': 'middle' }, String(seat + 1)),
+    s('text.rnum', { y: 6, 'text-anchor': 'middle' }, String(seat + 1)),
   ];
+}
+
+/** The legend of the course's elements, each drawn by `drawCourse` on a board of one cell. */
+export function courseLegend() {
+  const one = (cell, extra = {}) => ({ width: 1, height: 1, cells: [cell], walls: [extra.wall || 0], lasers: extra.lasers || [], docks: extra.docks || [], flags: extra.flags || [] });
+  const items = [
+    ['R — repair site: −1 damage at the end of the turn, and your new archive (RR-6.1, RR-5.5)', one({ kind: 'repair' })],
+    ['R+ — double repair site: −1 damage and an option card (RR-6.1)', one({ kind: 'repair_option' })],
+    ['Conveyor belt: moves a robot on it 1 cell in the arrow\'s direction (RR-5.3)', one({ kind: 'belt', dir: 1 })],
+    ['Express belt: moves 1 cell first, then 1 more with the others (RR-5.3)', one({ kind: 'belt', dir: 1, express: true })],
+    ['Pusher: pushes a robot 1 cell in the registers numbered on it (RR-5.3)', one({ kind: 'pusher', side: 3, registers: 0b10101 })],
+    ['Gear: turns a robot 90° the way its arrow shows (RR-5.3)', one({ kind: 'gear', turn: 'right' })],
+    ['Pit: a robot that enters it is destroyed (RR-8.1)', one({ kind: 'pit' })],
+    ['Board laser: 1 damage per beam to the first robot in it (RR-5.4)', one({ kind: 'floor' }, { lasers: [{ at: [0, 0], dir: 1, beams: 1 }] })],
+    ['Wall: stops moves, pushes and lasers', one({ kind: 'floor' }, { wall: 0b0010 })],
+    ['Flag: touch the flags in their numbered order (RR-5.5)', one({ kind: 'floor' }, { flags: [[0, 0]] })],
+    ['Start dock and its number', one({ kind: 'floor' }, { docks: [{ at: [0, 0], number: 1 }] })],
+  ];
+  const robot = s('svg.course-key.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [
+    s('rect.cell.floor', { x: 0, y: 0, width: S, height: S }),
+    s('g.robot', { transform: `translate(${S / 2},${S / 2})`, style: '--car: var(--seat0)' }, robotShape(0)),
+  ]);
+  return h('details.rr-legend', { open: window.innerWidth > 900, 'data-testid': 'legend' }, [
+    h('summary', 'Legend'),
+    h('ul', [
+      ...items.map(([label, b]) => {
+        const g = s('g');
+        drawCourse(b, g);
+        return h('li', [s('svg.course-key.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [g]), h('span', label)]);
+      }),
+      h('li', [robot, h('span', 'Robot: its number is its seat; the arrow is where it faces')]),
+    ]),
+  ]);
 }
 
 // ---------- the table ----------
@@ -128,7 +174,7 @@ class RoboRallyTable extends SeatTable {
     this.svg.append(this.gCourse, this.gMarks, this.gRobots, this.gPick, this.gFx);
     this.svg.addEventListener('click', (e) => this.onBoardClick(e));
     this.strip = h('div.reveal-strip', { 'aria-label': 'Revealed cards' });
-    clear(this.ctx.board).append(h('div.rr-board', [this.svg]), this.strip);
+    clear(this.ctx.board).append(h('div.rr-board', [this.svg]), this.strip, courseLegend());
   }
 
   placeRobot(el, at, facing) {
@@ -154,7 +200,12 @@ class RoboRallyTable extends SeatTable {
   render(view) {
     this.view = view;
     this.ensureBoard(view);
-    if (this.sel.turn !== view.turn) this.sel = { turn: view.turn, regs: [null, null, null, null, null], powerDown: false, reenter: null, poweredDown: false };
+    if (this.sel.turn !== view.turn) {
+      // RR-4.3: the draft the engine holds for me (after a reload, the cards I had placed).
+      const mine = view.robots.find((r) => this.mine(r.seat) && r.draft);
+      const regs = mine ? mine.draft.map((c) => c || null) : [null, null, null, null, null];
+      this.sel = { turn: view.turn, regs, powerDown: false, reenter: null, poweredDown: false };
+    }
     this.drawRobots(view);
     this.ctx.board.dataset.turn = view.turn;
     this.drawStrip(view);
@@ -247,7 +298,7 @@ class RoboRallyTable extends SeatTable {
         return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} locked`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
       }
       const c = regs[k];
-      return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => { regs[k] = null; this.renderControls(); } },
+      return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => this.setRegister(k, null) },
         [h('span.rk', String(k + 1)), c ? h('span.cn', CARD[c.card]) : h('span.cn', '—'), c ? h('span.cp', String(c.priority)) : null]);
     })));
     const ready = [0, 1, 2, 3, 4].every((k) => locked.has(k) || regs[k]) || hand.length === 0;
@@ -266,8 +317,23 @@ class RoboRallyTable extends SeatTable {
     if (regs.some((x) => x && x.priority === c.priority)) return;
     const k = [0, 1, 2, 3, 4].find((i) => !locked.has(i) && !regs[i]);
     if (k === undefined) return;
+    this.setRegister(k, c);
+  }
+
+  /**
+   * RR-4.3: a card placed in (or taken back from) register k+1. The engine keeps the draft
+   * secret and, when the hourglass runs out, fills only the registers still empty: each change
+   * is sent as one `place` (one per click or key, never repeated; the engine caps a turn's
+   * places).
+   */
+  setRegister(k, c) {
+    const regs = this.sel.regs;
+    const was = regs[k];
+    if ((was && c && was.priority === c.priority) || (!was && !c)) return;
     regs[k] = c;
     this.renderControls();
+    const seat = this.mySeatToAct();
+    if (seat !== undefined) this.ctx.act({ type: 'place', register: k + 1, card: c }, seat);
   }
 
   async submit() {
@@ -373,7 +439,7 @@ class RoboRallyTable extends SeatTable {
       if (c) { this.pickCard(c); e.preventDefault(); }
     } else if (e.key === 'Backspace') {
       const k = [4, 3, 2, 1, 0].find((i) => this.sel.regs[i]);
-      if (k !== undefined) { this.sel.regs[k] = null; this.renderControls(); }
+      if (k !== undefined) this.setRegister(k, null);
       e.preventDefault();
     } else if ((e.key === 'p' || e.key === 'P') && r.damage) {
       this.sel.powerDown = !this.sel.powerDown; this.renderControls(); e.preventDefault();
@@ -491,6 +557,9 @@ class RoboRallyTable extends SeatTable {
 export default {
   name: 'roborally',
   title: 'RoboRally',
+  // The result's columns (web/ui/results.js): the score is the flags touched (RR-10).
+  scoreLabel: 'Flags',
+  resultColumns: (view) => [{ label: 'Lives', of: (seat) => (view.robots.find((r) => r.seat === seat) || {}).lives ?? '' }],
   // The lobby's picture of a course (`boards`: the server's list, GET /api/kinds).
   boardPreview(id, boards) {
     return boardPreview('course', boards, id, (seen, b) => {

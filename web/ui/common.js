@@ -3,6 +3,7 @@
 export function seatLabel(s) {
   if (!s) return '?';
   if (s.kind === 'human') return s.name || `Seat ${s.seat + 1}`;
+  if (s.kind === 'resigned') return `${s.name || `Seat ${s.seat + 1}`} (resigned)`;
   if (s.kind === 'bot') return `Bot (${(s.bot || 'random').replace(/^search:(\d+)$/, 'search $1 ms')})`;
   return 'Open seat';
 }

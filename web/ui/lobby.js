@@ -77,6 +77,13 @@ export async function showLobby(root) {
     if (g.default_board) boardSel.value = g.default_board;
     boardSel.disabled = g.boards.length === 0;
     if (g.default_timer_secs) timerSel.value = String(g.default_timer_secs);
+    // A game whose timer is a rule (RoboRally's hourglass, RR-4.3: it runs only for the last
+    // player to program, per robot) says so; otherwise the server times every decision.
+    for (const o of timerSel.options) {
+      const n = Number(o.value);
+      if (n) o.textContent = `${n >= 60 ? `${n / 60} min` : `${n} s`} ${g.timer_option ? 'hourglass (last player, per robot)' : 'per round'}`;
+    }
+    timerSel.title = g.timer_option ? 'The hourglass: when all but one have programmed, the last player has this long per robot' : 'Every decision has this long';
     clear(variantsBox).append(
       ...g.variants.map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-variant': v.key }), ` ${v.title}`])),
       ...(g.options || []).map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-option': v.key, 'data-value': v.value !== undefined ? JSON.stringify(v.value) : undefined }), ` ${v.title}`])),

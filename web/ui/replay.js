@@ -7,6 +7,7 @@ import { h, clear, toast } from '../dom.js';
 import * as api from '../api.js';
 import { gameModule } from '../games/index.js';
 import { seatLabel, copyText, replayUrl, animSpeed } from './common.js';
+import { resultTable, winnerText } from './results.js';
 
 export async function showReplay(root, id, startStep) {
   const data = await api.steps(id).catch(async (e) => {
@@ -43,8 +44,9 @@ export async function showReplay(root, id, startStep) {
   const players = h('div.panel.players-panel');
   const ctrl = h('div.panel.controls', { hidden: true });
   const logList = h('ol.log', { 'aria-label': 'Game log' });
+  // The result belongs to the end: shown only at the last step of a finished game.
   const outcome = data.outcome && data.outcome.ranking
-    ? h('div.panel.result', { 'data-testid': 'result', 'data-scores': JSON.stringify(data.outcome.scores || []) }, [h('h3', 'Final result'), h('ol.ranking', data.outcome.ranking.flat().map((s) => h('li', [h('span.seat-dot', { style: { background: `var(--seat${s})` } }), h('span.pname', names(s)), h('b.pscore', String(data.outcome.scores ? data.outcome.scores[s] : ''))])))])
+    ? h('div.panel.result', { 'data-testid': 'result', 'data-scores': JSON.stringify(data.outcome.scores || []), hidden: true }, [h('h3', 'Final result'), h('p.winner', { 'data-testid': 'winner' }, winnerText(data.outcome, names)), resultTable(data.outcome, names, mod, steps[last].view)])
     : null;
   page.append(
     h('div.statusbar', [h('span.replay-badge', data.status === 'finished' ? 'Replay' : 'Replay · up to now'), status]),
@@ -80,6 +82,7 @@ export async function showReplay(root, id, startStep) {
     slider.value = cur;
     pos.textContent = `Step ${cur} / ${last}`;
     page.dataset.step = cur;
+    if (outcome) outcome.hidden = !(cur === last && data.status === 'finished');
     const v = steps[cur].view;
     const entry = steps[cur].entry;
     status.textContent = cur === 0 ? 'Before the first move' : `${v.turn !== undefined ? `Turn ${v.turn}` : `Round ${lastRound ? Math.min(v.round, lastRound) : v.round}`} · ${entryText(entry, names)}`;
@@ -154,6 +157,7 @@ function entryText(entry, names) {
     case 'start': return `${names(entry.seat)} started car ${a.car + 1}`;
     case 'take': case 'pay': return `${names(entry.seat)} chose colours`;
     case 'program': return `${names(entry.seat)} programmed`;
+    case 'place': return `${names(entry.seat)} ${a.card ? `placed a card in register ${a.register}` : `took back register ${a.register}`}`;
     case 'speed': return `${names(entry.seat)} chose speed: ${a.choice.replace(/_/g, ' ')}`;
     default: return `${names(entry.seat)}: ${a.type}`;
   }

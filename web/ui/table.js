@@ -7,6 +7,9 @@ import * as api from '../api.js';
 import { GameSocket } from '../net.js';
 import { gameModule } from '../games/index.js';
 import { seatLabel, copyText, inviteUrl, replayUrl, animSpeed } from './common.js';
+import { createChat } from './chat.js';
+import { bannerText, resultTable, winnerText } from './results.js';
+import { settingsList } from './settings.js';
 
 export async function showTable(root, id) {
   let info = await api.gameInfo(id);
@@ -25,7 +28,7 @@ export async function showTable(root, id) {
 
   // ---- layout ----
   const status = h('div.status', { role: 'status', 'aria-live': 'polite', 'data-testid': 'status' }, 'Connecting…');
-  const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left' });
+  const timer = h('div.timer', { hidden: true, 'aria-label': 'Time left', 'data-testid': 'clock' });
   const conn = h('span.conn', { title: 'Connection' });
   // A practice game (its seed may have been chosen; never rated) says so to everyone: every
   // welcome tells whether the game is one (docs/protocol.md).
@@ -37,25 +40,40 @@ export async function showTable(root, id) {
   const result = h('div.panel.result', { hidden: true, 'data-testid': 'result' });
   const logList = h('ol.log', { 'aria-label': 'Game log' });
   const logPanel = h('div.panel.log-panel', [h('h3', 'Log'), logList]);
+  // "A bot is playing for you" (docs/client.md): shown while the server says a bot plays my seat.
+  const standin = h('div.panel.standin', { hidden: true, role: 'alert', 'data-testid': 'standin' });
+  const resign = h('button.btn.small.ghost#resign', { type: 'button', hidden: true, onclick: () => confirmResign() }, 'Resign…');
   const links = h('div.table-links', [
+    resign,
     h('button.btn.small.ghost#copy-invite', { type: 'button', onclick: async () => { await copyText(inviteUrl(id)); toast('Invite link copied'); } }, 'Copy invite link'),
     h('a.btn.small.ghost#replay-link', { href: `#/replay/${id}` }, 'Replay'),
     speedPicker(),
   ]);
-  page.append(statusbar, h('div.table-grid', [h('div.board-col', [board]), h('aside.side', [result, controls, players, logPanel, links])]));
-
   const presence = new Map();
   const names = (seat) => seatLabel(info.seats[seat] || { seat, kind: 'open' });
   let mySeats = [];
   const sock = new GameSocket(id);
+  const ident = api.me();
+  const chat = createChat({
+    gameId: id,
+    spectator: !info.seats.some((s) => s.kind === 'human' && s.name === ident?.name),
+    mine: (line) => (line.channel === 'players' ? mySeats.includes(line.seat) : line.name === ident?.name),
+    send: async (text) => { if (!sock.send({ type: 'chat', text })) throw new Error('Not connected: try again in a moment.'); },
+  });
+  page.append(statusbar, h('div.table-grid', [h('div.board-col', [board]), h('aside.side', [result, standin, controls, players, logPanel, chat.el, links])]));
 
+  // Actions sent and not yet answered (`data-acting`: a RoboRally draft's places go one by one).
+  let acting = 0;
   async function act(action, seat) {
+    page.dataset.acting = ++acting;
     try {
       await sock.act(action, mySeats.length > 1 ? seat : undefined);
       return true;
     } catch (e) {
       toast(e.rule ? `Refused (${e.rule}): ${e.message}` : `Refused: ${e.message}`, 'error');
       return false;
+    } finally {
+      page.dataset.acting = --acting;
     }
   }
 
@@ -74,7 +92,8 @@ export async function showTable(root, id) {
     presence: (seat) => {
       const p = presence.get(seat);
       if (!p) return null;
-      if (p.bot) return h('span.badge.away', { title: 'Away: a bot plays for now' }, 'away · bot plays');
+      if (p.resigned) return h('span.badge.away', { title: 'Resigned: a bot plays this seat to the end' }, 'resigned · bot plays');
+      if (p.bot) return h('span.badge.away', { title: 'Away: a bot plays for now' }, p.connected ? 'bot plays' : 'away · bot plays');
       if (!p.connected) return h('span.badge.away', 'offline');
       return null;
     },
@@ -111,26 +130,73 @@ export async function showTable(root, id) {
 
   // ---- state ----
   let seq = history.steps.length - 1;
+  // The log holds the events of every step up to `logged` (steps missed while disconnected
+  // are fetched and written in order before anything newer: nothing is missing after a
+  // reconnect).
+  let logged = history.steps.length - 1;
+  async function catchUp(upTo) {
+    if (upTo <= logged) return;
+    try {
+      const st = await api.steps(id, { views: false, from: logged + 1 });
+      // The steps of a running game hold the events a spectator sees: they are described as a
+      // spectator's (a seat's own commitment is a line there, its secret plot is not).
+      const seats = mySeats;
+      mySeats = [];
+      try {
+        for (const s of st.steps) {
+          if (s.seq <= logged || s.seq > upTo) continue;
+          for (const ev of s.events) logEvent(ev, s.seq);
+        }
+      } finally {
+        mySeats = seats;
+      }
+      logged = Math.max(logged, upTo);
+    } catch { /* the next welcome tries again */ }
+  }
   let view = null;
   let waiting = [];
   let deadline = null;
+  // Who the running clock runs for (the hourglass: the last player to program).
+  let clockFor = [];
   const queue = [];
   let playing = false;
   let over = null;
 
   function renderStatus() {
     const st = table.status(view, waiting);
+    // The end banner names the winner in every game (the server's outcome).
+    if (over && view && view.phase === 'over') {
+      st.text = bannerText(over, names, mySeats);
+      st.tone = (over.ranking?.[0] || []).some((s) => mySeats.includes(s)) ? 'win' : 'over';
+    }
     status.textContent = st.text;
     status.className = `status ${st.tone || ''}`;
     page.dataset.turn = st.tone === 'mine' ? 'mine' : 'other';
     document.title = `${st.tone === 'mine' ? '● ' : ''}${mod.title} · Robodrome`;
   }
+  // The clock in the status bar names whom it runs for, and each of those players' rows shows
+  // it too (a per-player clock): the server sends `time_left_ms` and `clock_for`.
   function renderTimer() {
-    if (deadline === null || !view || view.phase === 'over') { timer.hidden = true; return; }
-    const left = Math.max(0, deadline - Date.now());
+    const running = deadline !== null && view && view.phase !== 'over';
+    const seconds = running ? Math.ceil(Math.max(0, deadline - Date.now()) / 1000) : 0;
+    for (const row of players.querySelectorAll('[data-seat]')) {
+      const seat = Number(row.dataset.seat);
+      let badge = row.querySelector(':scope > .pclock');
+      if (running && clockFor.includes(seat)) {
+        if (!badge) { badge = h('span.pclock', { title: 'Time left for this player' }); row.append(badge); }
+        badge.textContent = `⏳ ${seconds} s`;
+        badge.classList.toggle('low', seconds <= 10);
+      } else if (badge) badge.remove();
+    }
+    if (!running) { timer.hidden = true; timer.dataset.for = ''; return; }
     timer.hidden = false;
-    timer.textContent = `${Math.ceil(left / 1000)} s`;
-    timer.classList.toggle('low', left < 10000);
+    const mine = clockFor.filter((s) => mySeats.includes(s));
+    const who = [...mine.length ? ['you'] : [], ...clockFor.filter((s) => !mySeats.includes(s)).map((s) => names(s))].join(', ');
+    timer.textContent = who ? `⏳ ${who}: ${seconds} s` : `${seconds} s`;
+    timer.title = 'Time left for the players named; when it runs out, the rules decide by default for them (the hourglass: only the registers still empty are filled at random)';
+    timer.dataset.for = clockFor.join(',');
+    timer.classList.toggle('low', seconds <= 10);
+    timer.classList.toggle('mine', mine.length > 0);
   }
   const tick = setInterval(renderTimer, 250);
   cleanups.push(() => clearInterval(tick));
@@ -150,7 +216,69 @@ export async function showTable(root, id) {
     }
     result.dataset.scores = JSON.stringify(o.scores || []);
     result.dataset.winners = JSON.stringify(ranking[0] || []);
-    result.replaceChildren(h('h3', 'Final result'), h('ol.ranking', rows), h('a.btn.small#result-replay', { href: `#/replay/${id}` }, 'Watch the replay'));
+    result.replaceChildren(
+      h('h3', 'Final result'),
+      h('p.winner', { 'data-testid': 'winner' }, winnerText(o, names) || 'No winner'),
+      resultTable(o, names, mod, view),
+      rematchBox,
+      h('a.btn.small#result-replay', { href: `#/replay/${id}` }, 'Watch the replay'),
+    );
+    renderRematch();
+  }
+
+  // ---- rematch (docs/client.md): every player is asked; the last "yes" makes the game ----
+  const rematchBox = h('div.rematch', { 'data-testid': 'rematch' });
+  let rematch = null;
+  function renderRematch() {
+    rematchBox.replaceChildren();
+    if (!mySeats.length) {
+      if (rematch && rematch.game) rematchBox.append(h('a.btn.small', { href: `#/g/${rematch.game}` }, 'Watch the rematch'));
+      return;
+    }
+    const ask = () => sock.send({ type: 'rematch', accept: true });
+    if (!rematch || rematch.declined !== undefined && rematch.declined !== null) {
+      if (rematch && rematch.declined !== undefined && rematch.declined !== null) rematchBox.append(h('p.hint', `${names(rematch.declined)} declined the rematch.`));
+      rematchBox.append(h('button.btn.primary#rematch', { type: 'button', onclick: ask }, 'Rematch — same seats and settings'));
+      return;
+    }
+    if (rematch.game) { rematchBox.append(h('p.hint', 'The rematch is ready…')); return; }
+    const iAccepted = mySeats.some((s) => rematch.accepted.includes(s));
+    rematchBox.append(h('p.hint', [`Rematch asked. Accepted: ${rematch.accepted.map(names).join(', ') || 'nobody yet'}`, rematch.asked.length ? `; waiting for ${rematch.asked.map(names).join(', ')}.` : '.']));
+    if (!iAccepted) {
+      rematchBox.append(h('button.btn.primary#rematch-accept', { type: 'button', onclick: ask }, 'Accept the rematch'));
+      rematchBox.append(h('button.btn.ghost#rematch-decline', { type: 'button', onclick: () => sock.send({ type: 'rematch', accept: false }) }, 'Decline'));
+    }
+  }
+
+  // ---- resign (docs/client.md): a bot plays the seat to the end; the result marks it ----
+  function confirmResign() {
+    standin.hidden = false;
+    standin.className = 'panel standin confirm';
+    standin.replaceChildren(
+      h('p', [h('b', 'Resign this game? '), 'A bot plays your seat to the end of the game, the result marks you as resigned, and you go on watching. This cannot be undone.']),
+      h('button.btn.danger#resign-yes', { type: 'button', onclick: async () => {
+        try { info = await api.leaveGame(id); toast('You resigned: a bot plays your seat.'); } catch (e) { toast(`Could not resign: ${e.message}`, 'error'); }
+        renderStandin();
+      } }, 'Resign'),
+      h('button.btn.ghost#resign-no', { type: 'button', onclick: () => renderStandin() }, 'Keep playing'),
+    );
+  }
+
+  // ---- "a bot is playing for you" ----
+  function renderStandin() {
+    const p = mySeats.map((s) => presence.get(s)).find((x) => x && (x.bot || x.resigned));
+    standin.className = 'panel standin';
+    if (!p) { standin.hidden = true; standin.replaceChildren(); return; }
+    standin.hidden = false;
+    if (p.resigned) {
+      standin.replaceChildren(h('p', [h('b', 'You resigned. '), 'A bot plays your seat to the end of the game; you are watching.']));
+      resign.hidden = true;
+      return;
+    }
+    standin.replaceChildren(
+      h('p', [h('b', 'A bot is playing for you. '), 'You were away longer than the server waits for a player, so a bot made your moves (they are in the log) and goes on until you take your seat back.']),
+      h('button.btn.primary#take-back', { type: 'button', onclick: () => sock.send({ type: 'take_back' }) }, 'Take back my seat'),
+    );
   }
 
   async function pump() {
@@ -162,17 +290,25 @@ export async function showTable(root, id) {
         mySeats = m.seats;
         view = m.view; waiting = m.waiting;
         table.show(view);
+        chat.setSpectator(!mySeats.length);
+        await catchUp(m.seq);
+        resign.hidden = !mySeats.length || view.phase === 'over';
       } else if (m.type === 'update') {
         waiting = m.waiting;
         const pending = queue.some((x) => x.type === 'update' || x.type === 'welcome');
-        await table.play(pending ? [] : m.events, m.view, (ev) => logEvent(ev, m.seq));
-        if (pending) m.events.forEach((ev) => logEvent(ev, m.seq));
+        const fresh = m.seq > logged;
+        if (fresh && m.seq > logged + 1) await catchUp(m.seq - 1);
+        await table.play(pending ? [] : m.events, m.view, (ev) => { if (fresh) logEvent(ev, m.seq); });
+        if (pending && fresh) m.events.forEach((ev) => logEvent(ev, m.seq));
+        if (fresh) logged = m.seq;
         view = m.view;
       } else if (m.type === 'over') {
         over = m.outcome;
+        resign.hidden = true;
       }
       if (m.time_left_ms !== undefined) deadline = m.time_left_ms === null ? null : Date.now() + m.time_left_ms;
       else if (m.type === 'update' || m.type === 'welcome') deadline = null;
+      if (m.type === 'update' || m.type === 'welcome') clockFor = m.clock_for || [];
       renderStatus();
       renderTimer();
       renderResult();
@@ -209,9 +345,19 @@ export async function showTable(root, id) {
       case 'presence':
         presence.set(m.seat, m);
         if (view) table.renderPlayers(view);
+        renderStandin();
+        break;
+      case 'chat':
+        chat.add(m);
+        break;
+      case 'rematch':
+        rematch = m;
+        if (m.game && mySeats.length) { toast('Rematch! Off to the new game.'); location.hash = `#/g/${m.game}`; return; }
+        renderRematch();
         break;
       case 'error':
-        if (m.id == null) toast(`${m.code}: ${m.message}`, 'error');
+        if (['bad_chat', 'not_signed_in'].includes(m.code) || (m.code === 'rate_limited' && /chat/.test(m.message))) chat.showError(m.message);
+        else if (m.id == null) toast(m.message, 'error');
         break;
       default:
         break;
@@ -256,15 +402,31 @@ function speedPicker() {
   return sel;
 }
 
-/** An open game: the seats, the invite link, join and start. Resolves when the game runs. */
+/** An open game: its settings, the seats, the invite link, the chat, join (under a name of
+ * one's choosing), leave and start. Resolves when the game runs. */
 async function waitingRoom(page, info, gone, cleanups) {
   const box = h('div.panel.waiting-room');
-  page.append(box);
+  const ident0 = api.me();
+  const chat = createChat({
+    gameId: info.id,
+    spectator: !info.seats.some((s) => s.kind === 'human' && s.name === ident0?.name),
+    mine: (line) => line.name === api.me()?.name,
+    send: async (text) => { const line = await api.say(info.id, text); chat.add(line); },
+  });
+  const settings = h('div.panel.settings-box');
+  page.append(h('div.waiting-grid', [box, h('aside.side', [settings, chat.el])]));
+  const nameInput = h('input#join-name', { type: 'text', maxlength: 40, value: api.savedName() || ident0?.name || '', 'aria-label': 'Your name at this table', autocomplete: 'nickname' });
+  settingsList(info).then((el) => settings.replaceChildren(h('h3', 'Settings'), el)).catch(() => {});
   return new Promise((resolve) => {
     let timer = null;
+    // Seated: the seat holds the identity's id, which the lobby does not show; the client
+    // remembers the seats it took (by game), and the guest name otherwise.
+    const mine = () => {
+      const took = sessionStorage.getItem(`robodrome.seat.${info.id}`);
+      return info.seats.find((s) => s.kind === 'human' && (String(s.seat) === took || (took === null && s.name === api.me()?.name)));
+    };
     const draw = () => {
-      const ident = api.me();
-      const seated = info.seats.some((s) => s.kind === 'human' && s.name === ident?.name);
+      const seat = mine();
       clear(box).append(
         h('h2', [`${gameModule(info.game).title} — waiting for players`, info.practice ? h('span.tag.practice', 'practice') : null]),
         h('ul.seat-list', info.seats.map((s) => h('li', { class: s.kind }, [h('span.seat-dot', { style: { background: `var(--seat${s.seat})` } }), `Seat ${s.seat + 1}: `, h('b', seatLabel(s))]))),
@@ -272,27 +434,46 @@ async function waitingRoom(page, info, gone, cleanups) {
           h('input.invite-url', { readonly: true, value: inviteUrl(info.id), 'aria-label': 'Invite link', onfocus: (e) => e.target.select() }),
           h('button.btn#copy-invite', { type: 'button', onclick: async () => { await copyText(inviteUrl(info.id)); toast('Invite link copied — send it to a friend'); } }, 'Copy invite link'),
         ]),
+        !seat ? h('label.join-name', ['Your name at this table ', nameInput]) : null,
         h('div.actions', [
-          !seated ? h('button.btn.primary#join', { type: 'button', onclick: async () => {
-            try { info = await api.joinGame(info.id); draw(); check(); } catch (e) { toast(`Could not join: ${e.message}`, 'error'); }
+          !seat ? h('button.btn.primary#join', { type: 'button', onclick: async () => {
+            const name = nameInput.value.trim();
+            if (!name) { toast('Choose a name first', 'error'); return; }
+            try {
+              await api.ensureGuest();
+              info = await api.joinGame(info.id, undefined, name);
+              localStorage.setItem('robodrome.name', name);
+              const taken = info.seats.find((s) => s.kind === 'human' && s.name === name);
+              if (taken) sessionStorage.setItem(`robodrome.seat.${info.id}`, String(taken.seat));
+              draw(); check();
+            } catch (e) { toast(`Could not join: ${e.message}`, 'error'); }
           } }, 'Take a seat') : h('span.hint', 'You are seated. The game starts when every seat is taken.'),
-          seated ? h('button.btn#start-now', { type: 'button', onclick: async () => {
+          seat ? h('button.btn#start-now', { type: 'button', onclick: async () => {
             try { info = await api.startGame(info.id); check(); } catch (e) { toast(`Could not start: ${e.message}`, 'error'); }
           } }, 'Start now (bots take the open seats)') : null,
+          seat ? h('button.btn.ghost#leave', { type: 'button', title: 'Your seat becomes open again', onclick: async () => {
+            try { info = await api.leaveGame(info.id); sessionStorage.removeItem(`robodrome.seat.${info.id}`); toast('You left: your seat is open again'); draw(); } catch (e) { toast(`Could not leave: ${e.message}`, 'error'); }
+          } }, 'Leave (free my seat)') : null,
           h('a.btn.ghost', { href: '#/' }, 'Back to the lobby'),
         ]),
       );
     };
+    const pollChat = () => api.chatLines(info.id).then((r) => (r.lines || []).forEach((l) => chat.add(l))).catch(() => {});
     const check = async () => {
       if (gone()) return resolve(null);
       try { info = await api.gameInfo(info.id); } catch {}
       if (info.status !== 'open') { clearTimeout(timer); page.dataset.status = info.status; return resolve(info); }
-      draw();
+      // Redraw the seats only when they changed (the name being typed stays).
+      const sig = JSON.stringify(info.seats);
+      if (sig !== box.dataset.seats) { box.dataset.seats = sig; draw(); }
+      pollChat();
       clearTimeout(timer);
       timer = setTimeout(check, 1200);
     };
     cleanups.push(() => clearTimeout(timer));
+    box.dataset.seats = JSON.stringify(info.seats);
     draw();
+    pollChat();
     timer = setTimeout(check, 1200);
   });
 }

@@ -37,6 +37,10 @@ impl BoardSpec {
             _ => None,
         }
     }
+    /// A shipped board's file text by name.
+    pub fn shipped_text(name: &str) -> Option<&'static str> {
+        (name == "standard").then_some(STANDARD)
+    }
     /// The names of the shipped boards.
     pub const SHIPPED: &'static [&'static str] = &["standard"];
 }
@@ -153,9 +157,184 @@ impl Board {
     }
 }
 
+/// `robodrome board check`: every finding about a rink file (JSON, AS-8's inline board), by
+/// line and column. Errors: not JSON or not the schema, no cells, a cell listed twice, too many
+/// cells, a start space off the rink or on another's cell, fewer than 8 start spaces (AS-1.2:
+/// every car has one; a normal game places all 8). Warnings: a rink of other than 38 cells
+/// (AS-1.1), start spaces beyond the 8 cars (never used), a start space facing the barrier
+/// (AS-1.2's all face into the rink), a rink in several pieces (cells no car can drive
+/// between: every edge off the rink is a barrier).
+pub fn check_text(text: &str) -> Vec<engine::check::Finding> {
+    use engine::check::{Finding, JsonKey, locate_json};
+    let spec: BoardSpec = match serde_json::from_str(text) {
+        Ok(s) => s,
+        Err(e) => return vec![Finding::error("AS-8", e.to_string()).at(e.line(), e.column())],
+    };
+    let at = |f: Finding, list: &str, i: usize| match locate_json(
+        text,
+        &[JsonKey::Key(list), JsonKey::Index(i)],
+    ) {
+        Some(p) => f.at(p.line, p.column),
+        None => f,
+    };
+    let mut out = Vec::new();
+    if spec.cells.is_empty() {
+        out.push(Finding::error("AS-1.1", "the rink has no cells"));
+    }
+    if spec.cells.len() >= NONE as usize {
+        out.push(Finding::error(
+            "AS-1.1",
+            format!("a rink has at most 254 cells, this one {}", spec.cells.len()),
+        ));
+        return out;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for (i, h) in spec.cells.iter().enumerate() {
+        if !seen.insert(*h) {
+            out.push(at(Finding::error("AS-1.1", format!("cell {h} is listed twice")), "cells", i));
+        }
+    }
+    for (i, st) in spec.starts.iter().enumerate() {
+        let f = if !seen.contains(&st.at) {
+            Finding::error("AS-1.2", format!("start space {i} at {} is off the rink", st.at))
+        } else if spec.starts[..i].iter().any(|o| o.at == st.at) {
+            Finding::error("AS-1.2", format!("start space {i} at {} repeats an earlier one", st.at))
+        } else if i >= 8 {
+            Finding::warning(
+                "AS-1.2",
+                format!(
+                    "start space {i}: there are 8 cars, start spaces 8 and later are never used"
+                ),
+            )
+        } else if !seen.contains(&st.at.neighbour(st.facing)) {
+            Finding::warning("AS-1.2", format!("start space {i} at {} faces the barrier", st.at))
+        } else {
+            continue;
+        };
+        out.push(at(f, "starts", i));
+    }
+    if spec.starts.len() < 8 {
+        out.push(Finding::error(
+            "AS-1.2",
+            format!(
+                "{} start spaces: each of the 8 cars needs one (cars {}..7 have none)",
+                spec.starts.len(),
+                spec.starts.len()
+            ),
+        ));
+    }
+    if !spec.cells.is_empty() && spec.cells.len() != 38 {
+        out.push(Finding::warning(
+            "AS-1.1",
+            format!("the rink has {} cells, the booklet's has 38", spec.cells.len()),
+        ));
+    }
+    if let Some(&first) = spec.cells.first() {
+        let mut reached = std::collections::BTreeSet::from([first]);
+        let mut stack = vec![first];
+        while let Some(h) = stack.pop() {
+            for d in HexDir::ALL {
+                let n = h.neighbour(d);
+                if seen.contains(&n) && reached.insert(n) {
+                    stack.push(n);
+                }
+            }
+        }
+        if let Some(i) = spec.cells.iter().position(|h| !reached.contains(h)) {
+            out.push(at(
+                Finding::warning(
+                    "AS-1.1",
+                    format!(
+                        "cell {} cannot be driven to from cell {first}: the rink is in pieces, barriers between them",
+                        spec.cells[i]
+                    ),
+                ),
+                "cells",
+                i,
+            ));
+        }
+    }
+    engine::check::sort(&mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::check::Severity;
+
+    type Found = (Severity, Option<(usize, usize)>, &'static str);
+
+    fn findings(text: &str) -> Vec<Found> {
+        check_text(text)
+            .into_iter()
+            .map(|f| (f.severity, f.place.map(|p| (p.line, p.column)), f.rule))
+            .collect()
+    }
+
+    /// The standard rink's file with its start spaces replaced.
+    fn standard_with_starts(starts: &str) -> String {
+        let s = include_str!("../boards/standard.json");
+        let i = s.find("\"starts\"").unwrap();
+        format!("{}\"starts\": [\n{starts}\n  ]\n}}\n", &s[..i])
+    }
+
+    #[test]
+    fn the_standard_rink_checks_clean_as_1_1_as_1_2() {
+        assert_eq!(findings(include_str!("../boards/standard.json")), []);
+    }
+
+    #[test]
+    fn start_spaces_off_the_rink_repeated_or_missing_are_errors_as_1_2() {
+        // Line 11 opens "starts"; the entries are lines 12.. at column 5.
+        let text = standard_with_starts(
+            "    {\"at\": [1,0], \"facing\": 1},\n    {\"at\": [9,9], \"facing\": 2},\n    {\"at\": [1,0], \"facing\": 0}",
+        );
+        let f = findings(&text);
+        assert_eq!(
+            f,
+            [
+                (Severity::Error, None, "AS-1.2"),
+                (Severity::Error, Some((13, 5)), "AS-1.2"),
+                (Severity::Error, Some((14, 5)), "AS-1.2")
+            ],
+            "{:?}",
+            check_text(&text)
+        );
+    }
+
+    #[test]
+    fn a_start_space_facing_the_barrier_is_a_warning_as_1_2() {
+        // Car 0 on [1,0] facing NW (4): [1,-1] is off the rink.
+        let s = include_str!("../boards/standard.json")
+            .replace("{\"at\": [1,0], \"facing\": 1}", "{\"at\": [1,0], \"facing\": 4}");
+        assert_eq!(findings(&s), [(Severity::Warning, Some((12, 5)), "AS-1.2")]);
+    }
+
+    #[test]
+    fn rinks_in_pieces_or_of_another_size_are_warnings_as_1_1() {
+        let mut cells: Vec<String> = (0..8).map(|q| format!("[{q},0]")).collect();
+        cells.push("[0,5]".into());
+        let starts: Vec<String> =
+            (0..8).map(|q| format!("{{\"at\": [{q},0], \"facing\": 0}}")).collect();
+        let text =
+            format!("{{\"cells\": [{}],\n\"starts\": [{}]}}", cells.join(", "), starts.join(", "));
+        let f = findings(&text);
+        // [0,5] sits at column 68 of line 1: `{"cells": [` is 11 characters, then 8 cells of 7.
+        assert!(f.contains(&(Severity::Warning, Some((1, 68)), "AS-1.1")), "{f:?}");
+        assert!(f.contains(&(Severity::Warning, None, "AS-1.1")), "{f:?}");
+        // The last start faces the barrier (E of [7,0]).
+        assert!(f.iter().all(|x| x.0 == Severity::Warning), "{f:?}");
+    }
+
+    #[test]
+    fn text_that_is_not_a_rink_is_one_error_at_its_place_as_8() {
+        let f = findings("{\"cells\": [[0,0],\n  [1,x]]}");
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].1.map(|p| p.0), Some(2), "{f:?}");
+        let f = findings("{\"cells\": [[0,0], [0,0]], \"starts\": []}");
+        assert!(f.contains(&(Severity::Error, Some((1, 19)), "AS-1.1")), "{f:?}");
+    }
 
     #[test]
     fn standard_rink_has_38_cells_in_rows_8_7_8_7_8() {

@@ -11,10 +11,12 @@
 //! let setup = Setup::standard(2, false, Variants::default()).unwrap();
 //! let mut game = Autoscooter::new(&setup, 1).unwrap();
 //! let mut events = Vec::new();
-//! // Seat 0 plots car 0's first number (AS-2.1: car 0's column starts 1, 12, 23 …).
-//! game.apply(Seat(0), &Action::plot(0, 1, None), &mut events).unwrap();
-//! // Car 0 is seat 0's: seat 1 may not plot it.
-//! assert!(game.apply(Seat(1), &Action::plot(0, 12, None), &mut events).is_err());
+//! // The cars are drawn by lots from the seed (AS-1.3): one of seat 0's.
+//! let car = game.cars().find(|c| c.owner == Some(Seat(0))).unwrap().id;
+//! // Seat 0 plots its first number (AS-2.1: car c's column starts c + 1).
+//! game.apply(Seat(0), &Action::plot(car, car + 1, None), &mut events).unwrap();
+//! // The car is seat 0's: seat 1 may not plot it.
+//! assert!(game.apply(Seat(1), &Action::plot(car, car + 9, None), &mut events).is_err());
 //! ```
 //!
 //! **Invariant:** this crate does no I/O, reads no clock and has no randomness of its own:
@@ -282,6 +284,16 @@ impl Game for Autoscooter {
 
     fn static_data(&self) -> Static {
         Static::of(&self.board)
+    }
+
+    /// The setting's "last player" clock: once every other player has plotted, the last one
+    /// has `last_player_seconds` (AS-3.5's `time_up` then plots for them).
+    fn clock(&self) -> Option<engine::Clock> {
+        engine::last_player_clock(
+            self.decision().as_ref(),
+            self.seats as usize,
+            self.last_player_seconds,
+        )
     }
 
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {

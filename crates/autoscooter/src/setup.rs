@@ -41,6 +41,8 @@ pub enum WildCar {
 #[serde(deny_unknown_fields)]
 pub struct PlayerSetup {
     pub seat: Seat,
+    /// The player's cars; empty when the setup deals them by lots ([`Setup::lots`]).
+    #[serde(default)]
     pub cars: Vec<u8>,
     #[serde(default)]
     pub chits: u32,
@@ -79,6 +81,20 @@ pub struct Setup {
     pub box_chits: Option<u32>,
     #[serde(default)]
     pub variants: Variants,
+    /// AS-1.3 (booklet: "draw lots if necessary"): each player draws this many of the 8 cars by
+    /// lots, from the game's seed, in seat order; the players' `cars` lists are then empty.
+    /// Absent: the players' `cars` lists say who drives what (how a scenario fixes the deal).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lots: Option<u8>,
+    /// The "last player" clock (`docs/autoscooter.md`, a setting, not a rule of the booklet):
+    /// once every other player has plotted, the last one has this many seconds, then AS-3.5's
+    /// `time_up` plots for them. 0 (the default): off.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_player_seconds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 fn first_round() -> u8 {
@@ -103,23 +119,61 @@ pub fn table(players: usize, beginners: bool) -> Option<(usize, u32)> {
     })
 }
 
+/// Why [`Setup::standard`] cannot make a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StandardError {
+    /// AS-1.3: 2 to 8 players.
+    Players(usize),
+    /// AS-1.3: the beginners' game (3 cars each) is a two-player game.
+    BeginnersNeedTwo(usize),
+}
+
+impl std::fmt::Display for StandardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StandardError::Players(n) => write!(f, "Autoscooter is for 2 to 8 players, not {n}"),
+            StandardError::BeginnersNeedTwo(n) => {
+                write!(f, "the beginners' game (3 cars each, AS-1.3) is for 2 players, not {n}")
+            }
+        }
+    }
+}
+impl std::error::Error for StandardError {}
+
+impl From<StandardError> for String {
+    fn from(e: StandardError) -> String {
+        e.to_string()
+    }
+}
+
 impl Setup {
-    /// A normal game on the standard rink (AS-1.3): `players` players, cars dealt in turn
-    /// (car `c` to seat `c mod players`), the other cars standing on their start spaces as cars
-    /// of nobody. `beginners` picks 3 cars each instead of 4 in a two-player game.
-    pub fn standard(players: usize, beginners: bool, variants: Variants) -> Result<Setup, String> {
-        let (each, chits) = table(players, beginners)
-            .ok_or_else(|| format!("Autoscooter is for 2 to 8 players, not {players}"))?;
+    /// A normal game on the standard rink (AS-1.3): `players` players, each drawing their cars
+    /// by lots from the seed ([`Setup::lots`]), the other cars standing on their start spaces
+    /// as cars of nobody. `beginners` picks 3 cars each instead of 4 in a two-player game (and
+    /// is refused with more players: the table has no beginners' row for them).
+    pub fn standard(
+        players: usize,
+        beginners: bool,
+        variants: Variants,
+    ) -> Result<Setup, StandardError> {
+        if beginners && players != 2 && PLAYERS.contains(&players) {
+            return Err(StandardError::BeginnersNeedTwo(players));
+        }
+        let (each, chits) = table(players, beginners).ok_or(StandardError::Players(players))?;
         let board = BoardSpec::standard();
         let players = (0..players)
-            .map(|p| PlayerSetup {
-                seat: Seat(p as u8),
-                cars: (0..each).map(|k| (k * players + p) as u8).collect(),
-                chits,
-                colours: None,
-            })
+            .map(|p| PlayerSetup { seat: Seat(p as u8), cars: Vec::new(), chits, colours: None })
             .collect();
-        Ok(Setup { board, players, cars: Vec::new(), round: 1, box_chits: None, variants })
+        Ok(Setup {
+            board,
+            players,
+            cars: Vec::new(),
+            round: 1,
+            box_chits: None,
+            variants,
+            lots: Some(each as u8),
+            last_player_seconds: 0,
+        })
     }
 
     /// Where a car stands at the start: listed in `cars`, or on its start space.

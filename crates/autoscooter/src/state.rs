@@ -136,6 +136,8 @@ pub struct Autoscooter {
     pub(crate) work: Option<CrashWork>,
     /// Unused by the rules (Autoscooter has no chance); kept for determinized copies.
     pub(crate) rng: Rng,
+    /// The last-player clock's length in seconds (0: off), from the setup.
+    pub(crate) last_player_seconds: u32,
 }
 
 impl Autoscooter {
@@ -164,9 +166,37 @@ impl Autoscooter {
         if v.per_car_scoring && !v.colour_scoring {
             problems.push("per_car_scoring needs colour_scoring (AS-7.4)".into());
         }
+        // AS-1.3: the deal, by lots from the seed or as the setup lists it.
+        let mut rng = Rng::seeded(seed);
+        let dealt: Vec<Vec<u8>> = match setup.lots {
+            None => setup.players.iter().map(|p| p.cars.clone()).collect(),
+            Some(each) => {
+                if setup.players.iter().any(|p| !p.cars.is_empty()) {
+                    problems
+                        .push("lots: the cars are drawn by lots, so players list no cars".into());
+                }
+                if each == 0 || each as usize * seats > sheet::CARS as usize {
+                    problems.push(format!(
+                        "lots: {seats} players cannot draw {each} of the 8 cars each (AS-1.3)"
+                    ));
+                    vec![Vec::new(); seats]
+                } else {
+                    let mut all: Vec<u8> = (0..sheet::CARS).collect();
+                    rng.shuffle(&mut all);
+                    all.chunks(each as usize)
+                        .take(seats)
+                        .map(|c| {
+                            let mut c = c.to_vec();
+                            c.sort_unstable();
+                            c
+                        })
+                        .collect()
+                }
+            }
+        };
         let mut owner: [Option<Seat>; 8] = [None; 8];
-        for p in &setup.players {
-            for &c in &p.cars {
+        for (p, cars) in setup.players.iter().zip(&dealt) {
+            for &c in cars {
                 if c >= sheet::CARS {
                     problems.push(format!("car {c} does not exist (cars are 0..7)"));
                 } else if let Some(o) = owner[c as usize] {
@@ -205,6 +235,18 @@ impl Autoscooter {
             }
             if place.speed > 3 {
                 problems.push(format!("car {id}: speed is 0..3, not {}", place.speed));
+            }
+            // AS-2.1: a player's car uses one number a round, so it needs one for this round
+            // and each later one (else the timer's default would have no number to plot).
+            let rounds_left = (sheet::ROUNDS + 1).saturating_sub(setup.round) as usize;
+            let distinct: std::collections::BTreeSet<u32> =
+                place.used_numbers.iter().copied().collect();
+            let numbers_left = (sheet::ROUNDS as usize).saturating_sub(distinct.len());
+            if owner[id as usize].is_some() && numbers_left < rounds_left {
+                problems.push(format!(
+                    "car {id} has {numbers_left} turn numbers left for {rounds_left} rounds (rounds {}..11): a car uses one number a round (AS-2.1)",
+                    setup.round
+                ));
             }
             let mut used = 0u16;
             for &n in &place.used_numbers {
@@ -252,7 +294,7 @@ impl Autoscooter {
         let mut car_purses = [Purse::default(); 8];
         let mut box_purse = Purse::default();
         if v.colour_scoring {
-            for (i, p) in setup.players.iter().enumerate() {
+            for (i, (p, cars)) in setup.players.iter().zip(&dealt).enumerate() {
                 let mut purse = Purse::default();
                 match &p.colours {
                     Some(map) => {
@@ -263,17 +305,17 @@ impl Autoscooter {
                         }
                     }
                     None => {
-                        for &c in &p.cars {
+                        for &c in cars {
                             purse.0[c as usize] = 10;
                         }
                     }
                 }
                 if v.per_car_scoring {
                     // Each colour goes to the car of that colour, or the player's lowest car.
-                    let lowest = p.cars.iter().copied().min();
+                    let lowest = cars.iter().copied().min();
                     for c in 0..8u8 {
                         let n = purse.0[c as usize];
-                        let to = if p.cars.contains(&c) { Some(c) } else { lowest };
+                        let to = if cars.contains(&c) { Some(c) } else { lowest };
                         if let Some(to) = to {
                             car_purses[to as usize].0[c as usize] += n;
                         }
@@ -303,6 +345,7 @@ impl Autoscooter {
         let mut g = Autoscooter {
             board: Arc::new(board),
             variants: v.clone(),
+            last_player_seconds: setup.last_player_seconds,
             seats: seats as u8,
             cars,
             occupancy,
@@ -319,7 +362,7 @@ impl Autoscooter {
             turns: Vec::with_capacity(9),
             step: 0,
             work: None,
-            rng: Rng::seeded(seed),
+            rng,
         };
         g.begin_planning();
         let mut events = Vec::new();

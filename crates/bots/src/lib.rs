@@ -10,12 +10,14 @@
 
 mod autoscooter;
 mod bumping_bots;
+mod championship;
 mod heuristic;
 pub mod lookahead;
 mod random;
 mod roborally;
 mod search;
 
+pub use championship::championship_bot;
 pub use heuristic::HeuristicBot;
 pub use random::RandomBot;
 pub use roborally::{

@@ -589,7 +589,9 @@ pub(crate) fn plans(game: &RoboRally, seat: Seat, n: usize, rng: &mut Rng) -> Ve
 /// drawn from the hand; every choice for the other, small decisions.
 fn options(game: &RoboRally, seat: Seat, rng: &mut Rng) -> Vec<Action> {
     match game.sample_action(seat, rng) {
-        Some(Action::Program { .. } | Action::UseOption { .. }) if programming(game, seat) => {
+        Some(Action::Program { .. } | Action::UseOption { .. } | Action::Place { .. })
+            if programming(game, seat) =>
+        {
             sample_programs(game, seat, 40, rng)
         }
         Some(_) => game.legal_actions(seat),

@@ -102,8 +102,12 @@ fn bots_cannot_read_other_seats_hidden_plots() {
     }
     // Two different plots for the same car of seat 1 (which car is plotted is public).
     let legal = g.legal_actions(Seat(1));
-    let same_car: Vec<_> =
-        legal.iter().filter(|a| matches!(a, autoscooter::Action::Plot { car: 1, .. })).collect();
+    // Seat 1's cars are drawn by lots (AS-1.3): one of them.
+    let car1 = g.cars().find(|c| c.owner == Some(Seat(1))).unwrap().id;
+    let same_car: Vec<_> = legal
+        .iter()
+        .filter(|a| matches!(a, autoscooter::Action::Plot { car, .. } if *car == car1))
+        .collect();
     let (mut a, mut b) = (g.clone(), g.clone());
     a.apply(Seat(1), same_car[0], &mut ev).unwrap();
     b.apply(Seat(1), same_car.last().unwrap(), &mut ev).unwrap();

@@ -50,9 +50,13 @@ fn the_model_agrees_with_the_engine_on_every_shipped_course() {
                     break; // option cards are not modelled
                 }
                 let start = solo(&model, &r).expect("on the board");
-                let Some(Action::Program { registers, .. }) = g.sample_action(Seat(0), &mut rng)
-                else {
-                    panic!("a program")
+                // A sampled action may place a card in the draft (RR-4.3) instead: sample again.
+                let registers = loop {
+                    match g.sample_action(Seat(0), &mut rng) {
+                        Some(Action::Program { registers, .. }) => break registers,
+                        Some(Action::Place { .. }) => {}
+                        other => panic!("a program, not {other:?}"),
+                    }
                 };
                 // Locked registers keep their cards (RR-7.2), whatever the action says of them.
                 let kinds: [u8; 5] = std::array::from_fn(|k| {

@@ -1,6 +1,7 @@
 //! BB-8.4 bumpers: arrows throw bots away from the centre.
 
 use crate::Event;
+use crate::order::StepKind;
 use crate::state::{BumpingBots, Occ};
 use grid::HexDir;
 
@@ -19,7 +20,15 @@ impl BumpingBots {
             for i in 0..cells {
                 let from = self.pos(b);
                 match self.probe(from, arrow) {
-                    Occ::Solid | Occ::Mobile(_) => break 'throws,
+                    // A wall or an obstacle stops the throw before it, and that is a shock:
+                    // 2 more speeds (BB-8.4 amended, BB-7.2). A mobile obstacle is not pushed
+                    // (the throw "stops before it").
+                    hit @ (Occ::Solid | Occ::Mobile(_)) => {
+                        let against = if matches!(hit, Occ::Mobile(_)) { "mobile" } else { "wall" };
+                        ev.push(Event::Collision { seat: self.bots[b].seat, at: from, against });
+                        self.lose_speed(b, 2, ev);
+                        break 'throws;
+                    }
                     Occ::Bot(n) => {
                         // A normal shock that pushes by the throw cells left (BB-7.3 does not apply).
                         ev.push(Event::Collision {
@@ -33,8 +42,7 @@ impl BumpingBots {
                         break 'throws;
                     }
                     Occ::Free => {
-                        let to = self.step_bot(b, arrow, ev);
-                        ev.push(Event::Thrown { seat: self.bots[b].seat, from, to });
+                        let to = self.step_bot(b, arrow, StepKind::Thrown, ev);
                         if let Some(next) = self.board.arrow(to) {
                             arrow = next;
                             continue 'throws;

@@ -106,12 +106,10 @@ impl BumpingBots {
             return Err(BbError::OneCardPerTurn);
         }
         self.check_holds(bot, card)?;
-        if p.when == Some(When::End) {
-            return Err(BbError::IllegalCard("at the start of the turn, \"when\" is \"start\""));
-        }
+        check_fields(card, p, When::Start)?;
         let br = self.bracket_of(bot);
         match card {
-            Card::Jumper => self.check_jumper(p)?,
+            Card::Jumper => self.check_jumper(bot, br, p)?,
             Card::Magnet => {
                 let target = p.target.ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
                 let (d, n) = self.magnet_line(bot, target)?;
@@ -121,7 +119,7 @@ impl BumpingBots {
             }
             Card::Nitro => self.check_nitro(bot)?,
             Card::Engine => {}
-            Card::Rotation => check_rotations(&p.rotations, br)?,
+            Card::Rotation => check_rotations(&p.rotations, br, self.max_move_cells(bot))?,
         }
         self.spend(t, bot, card, ev);
         match card {
@@ -129,7 +127,6 @@ impl BumpingBots {
             Card::Jumper => t.leap = Some((p.at_cell.unwrap_or(0), br as u8)),
             Card::Rotation => {
                 t.quick = p.rotations.clone();
-                t.quick.sort_by_key(|q| q.at_cell);
                 t.quick_card = true;
             }
             Card::Engine => self.bots[bot].engine_turns = [1, 2, 3, 4][br],
@@ -139,11 +136,37 @@ impl BumpingBots {
         Ok(())
     }
 
-    fn check_jumper(&self, p: &CardPlay) -> Result<(), BbError> {
+    /// The most cells this turn's move can take, whatever speed the bot then chooses (BB-5,
+    /// BB-1.2, BB-9.4): the bound of a Jumper's `at_cell` and of the quick rotations' points,
+    /// which are played before the speed choice.
+    pub(crate) fn max_move_cells(&self, bot: usize) -> u8 {
+        let b = &self.bots[bot];
+        let mut most = 0;
+        for choice in crate::speed::SpeedChoice::ALL {
+            for new_speed in [None, Some(1), Some(2)] {
+                if let Ok((v, _)) = crate::speed::speed_after(b, choice, new_speed) {
+                    most = most.max(self.cells(v));
+                }
+            }
+        }
+        most + u8::from(b.engine_turns > 0)
+    }
+
+    /// BB-9.1: in position 1–2 the extra cell is on the ground, one more cell of the move:
+    /// `at_cell` is 0 (a decision: the point does not matter). In the air the landing cell is a
+    /// cell of the move, so `at_cell` is at most the move's cells minus 1, for the longest move
+    /// the bot can still choose this turn ([`Self::max_move_cells`]).
+    fn check_jumper(&self, bot: usize, br: usize, p: &CardPlay) -> Result<(), BbError> {
+        let most = if br == 0 { 0 } else { self.max_move_cells(bot).saturating_sub(1) };
         match p.at_cell {
-            Some(k) if k <= 12 => Ok(()),
-            Some(_) => Err(BbError::IllegalCard("at_cell is beyond any move")),
-            None => Err(BbError::IllegalCard("the Jumper needs at_cell (BB-9.1)")),
+            Some(k) if k <= most => Ok(()),
+            Some(_) if br == 0 => Err(BbError::IllegalCard(
+                "at_cell: in position 1-2 the Jumper's extra cell is on the ground: at_cell is 0 (BB-9.1)",
+            )),
+            Some(_) => Err(BbError::IllegalCard(
+                "at_cell: the leap lands on a cell of the move: at most the move's cells minus 1 (BB-9.1)",
+            )),
+            None => Err(BbError::IllegalCard("at_cell: the Jumper needs at_cell (BB-9.1)")),
         }
     }
 
@@ -210,12 +233,32 @@ impl BumpingBots {
         Ok((d, n))
     }
 
+    /// BB-9.2 pull, straight and without rotating, until next to the target. Entering a bumper
+    /// arrow cell ends the pull there and throws the bot (BB-8.4: "by its own move or pushed"),
+    /// 1 cell at speed 1–3, 2 at 4–6: the speed marker as it stands when the card is played (a
+    /// decision: the pull has no speed of its own).
     fn magnet_pull(&mut self, bot: usize, target: Seat, d: HexDir, n: i32, ev: &mut Vec<Event>) {
         let from = self.pos(bot);
+        let mut arrow = None;
+        let mut steps = 0;
         for _ in 1..n {
-            self.step_bot(bot, d, ev);
+            let at = self.pos(bot);
+            self.place_bot(bot, Some(at.neighbour(d)));
+            steps += 1;
+            arrow = self.board.arrow(at.neighbour(d));
+            if arrow.is_some() {
+                break;
+            }
         }
         ev.push(Event::Magnet { seat: self.bots[bot].seat, target, from, to: self.pos(bot) });
+        // The line edges the pull crossed, after the pull's own event.
+        for i in 0..steps {
+            self.count_crossing(bot, from.offset(d, i), d, ev);
+        }
+        if let Some(a) = arrow {
+            let cells = if self.bots[bot].speed >= 4 { 2 } else { 1 };
+            self.throw(bot, a, cells, ev);
+        }
     }
 
     /// Is some bot within Magnet range and line of sight (BB-9.2: the end-of-move question)?
@@ -229,7 +272,9 @@ impl BumpingBots {
             .map(|t| t.seat)
     }
 
-    /// The end-of-move Magnet decision (BB-9.2): a target, or `"card": null` to decline.
+    /// The end-of-move Magnet decision (BB-9.2): a target, or `"card": null` to decline. Asked
+    /// whatever card the bot played at the start of this turn: no rule limits the cards of a
+    /// turn at that moment (issue 22).
     // Rare in a race: kept out of the engine loop (`advance`, `act`).
     #[inline(never)]
     pub(crate) fn play_end_magnet(
@@ -239,19 +284,25 @@ impl BumpingBots {
         p: &CardPlay,
         ev: &mut Vec<Event>,
     ) -> Result<(), BbError> {
-        let Some(card) = p.card else { return Ok(()) };
-        if t.card.is_some() {
-            return Err(BbError::OneCardPerTurn);
-        }
+        let Some(card) = p.card else {
+            if p.target.is_some()
+                || p.when.is_some()
+                || p.at_cell.is_some()
+                || !p.rotations.is_empty()
+            {
+                return Err(BbError::IllegalCard(
+                    "declining the Magnet (\"card\": null) names nothing else",
+                ));
+            }
+            return Ok(());
+        };
         if card != Card::Magnet {
             return Err(BbError::IllegalCard(
                 "only the Magnet is played at the end of the move (BB-9.2)",
             ));
         }
-        if p.when == Some(When::Start) {
-            return Err(BbError::IllegalCard("the move is over: \"when\" is \"end\""));
-        }
         self.check_holds(bot, card)?;
+        check_fields(card, p, When::End)?;
         let target = p.target.ok_or(BbError::IllegalCard("the Magnet needs a target"))?;
         let (d, n) = self.magnet_line(bot, target)?;
         self.spend(t, bot, card, ev);
@@ -260,9 +311,50 @@ impl BumpingBots {
     }
 }
 
-/// BB-9.5: 1 rotation at the very start (1–2), 1 anywhere (3–4), 2 (5–6), 3 (7–9); ±60° each,
-/// never two at the same point (never more than 60° at once).
-fn check_rotations(rots: &[QuickRot], br: usize) -> Result<(), BbError> {
+/// The fields a card takes (BB-13: "as the card needs"): `target` and `when` for the Magnet
+/// (`when` says the moment: `"start"` before the speed choice, `"end"` when asked after the
+/// move), `at_cell` for the Jumper, `rotations` for the quick rotation; any other field is
+/// refused, named, so that an action is accepted only as `legal_actions` lists it.
+fn check_fields(card: Card, p: &CardPlay, now: When) -> Result<(), BbError> {
+    if card != Card::Magnet && p.target.is_some() {
+        return Err(BbError::IllegalCard("target: only the Magnet takes a target (BB-9.2)"));
+    }
+    match (card, p.when) {
+        (Card::Magnet, Some(w)) if w == now => {}
+        (Card::Magnet, None) => {
+            return Err(BbError::IllegalCard(
+                "when: the Magnet says when it is played, \"start\" or \"end\" (BB-9.2)",
+            ));
+        }
+        (Card::Magnet, Some(When::Start)) => {
+            return Err(BbError::IllegalCard("when: the move is over: \"when\" is \"end\""));
+        }
+        (Card::Magnet, Some(When::End)) => {
+            return Err(BbError::IllegalCard(
+                "when: at the start of the turn, \"when\" is \"start\" (BB-9.2)",
+            ));
+        }
+        (_, Some(_)) => {
+            return Err(BbError::IllegalCard("when: only the Magnet says when it is played"));
+        }
+        (_, None) => {}
+    }
+    if card != Card::Jumper && p.at_cell.is_some() {
+        return Err(BbError::IllegalCard("at_cell: only the Jumper takes at_cell (BB-9.1)"));
+    }
+    if card != Card::Rotation && !p.rotations.is_empty() {
+        return Err(BbError::IllegalCard(
+            "rotations: only the quick rotation takes rotations (BB-9.5)",
+        ));
+    }
+    Ok(())
+}
+
+/// BB-9.5: 1 rotation at the very start (1–2), 1 anywhere (3–4), up to 2 (5–6), up to 3 (7–9);
+/// ±60° each, never two at the same point (never more than 60° at once), listed in the order
+/// of the move (`at_cell` increasing), each at a point the move can reach: 0 (the very start)
+/// to `most` (after the last cell of the longest move the bot can choose this turn).
+pub(crate) fn check_rotations(rots: &[QuickRot], br: usize, most: u8) -> Result<(), BbError> {
     let allowed = [1, 1, 2, 3][br];
     if rots.is_empty() || rots.len() > allowed {
         return Err(BbError::IllegalRotation(
@@ -280,8 +372,18 @@ fn check_rotations(rots: &[QuickRot], br: usize) -> Result<(), BbError> {
                 "in position 1–2 the quick rotation is at the very start (BB-9.5)",
             ));
         }
-        if rots[..i].iter().any(|o| o.at_cell == r.at_cell) {
+        if r.at_cell > most {
+            return Err(BbError::IllegalRotation(
+                "quick rotation: at_cell is beyond the longest move the bot can make (BB-9.5)",
+            ));
+        }
+        if i > 0 && rots[i - 1].at_cell == r.at_cell {
             return Err(BbError::IllegalRotation("never more than 60° at once (BB-9.5)"));
+        }
+        if i > 0 && rots[i - 1].at_cell > r.at_cell {
+            return Err(BbError::IllegalRotation(
+                "quick rotations are listed in the order of the move, at_cell increasing (BB-9.5)",
+            ));
         }
     }
     Ok(())

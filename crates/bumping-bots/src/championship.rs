@@ -1,6 +1,13 @@
-//! BB-11 championships: points per place, grids for later races, team scoring.
+//! BB-11 championships: points per place, grids for later races, team scoring, and the
+//! championship itself as one game ([`Championship`], in `championship/game.rs`).
 
 use engine::Seat;
+
+mod game;
+pub use game::{
+    ChampAction, ChampError, ChampEvent, ChampOnly, ChampStatic, ChampView, Championship,
+    ChampionshipSetup, GridChoice, GridView, RACES, RaceResult, TeamStanding, check_teams,
+};
 
 /// BB-11.1: points by place (rows 1..9) and number of bots that started (columns 2..9).
 const POINTS: [[i32; 8]; 9] = [
@@ -38,55 +45,6 @@ pub fn team_points(teams: &[Vec<u8>], points: &[i32]) -> Vec<i32> {
         .collect()
 }
 
-/// A championship: several races, each a separate `BumpingBots` (pure bookkeeping here).
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Championship {
-    pub bots: usize,
-    /// Points per seat so far.
-    pub standings: Vec<i32>,
-    pub races: usize,
-}
-
-impl Championship {
-    pub fn new(bots: usize) -> Championship {
-        Championship { bots, standings: vec![0; bots], races: 0 }
-    }
-
-    /// Add a finished race's ranking (places first to last, ties grouped).
-    pub fn record(&mut self, ranking: &[Vec<Seat>]) {
-        let mut place = 1;
-        for group in ranking {
-            for s in group {
-                if let Some(p) = self.standings.get_mut(s.index()) {
-                    *p += points_for(place, self.bots);
-                }
-            }
-            place += group.len();
-        }
-        self.races += 1;
-    }
-
-    /// The setup of the next race on `track`: every bot on the grid, drawn at random from the
-    /// race's seed, or (`reverse_standings`, BB-11.2) in reverse order of the standings.
-    pub fn next_race(
-        &self,
-        track: crate::track::BoardSpec,
-        reverse_standings: bool,
-    ) -> crate::Setup {
-        let mut setup = crate::Setup::race(track, self.bots as u8);
-        setup.standings = self.standings.clone();
-        setup.variants.reverse_standings = reverse_standings && self.races > 0;
-        setup
-    }
-
-    /// BB-11.2 `reverse_standings`: the grid order for the next race, the lowest standing at
-    /// the front (the project's reading of "players pick in reverse order of the standings":
-    /// the first to pick takes the front place); ties by seat.
-    pub fn reverse_grid(&self) -> Vec<Seat> {
-        reverse_standings_grid(&self.standings)
-    }
-}
-
 /// BB-11.2: seats ordered lowest points first (ties by seat).
 pub fn reverse_standings_grid(standings: &[i32]) -> Vec<Seat> {
     let mut seats: Vec<Seat> = (0..standings.len() as u8).map(Seat).collect();
@@ -115,29 +73,5 @@ mod tests {
     fn bb_11_3_teams() {
         assert_eq!(team_points(&[vec![0, 1], vec![2, 3]], &[5, 1, 3, 2]), vec![5, 3]);
         assert_eq!(team_points(&[vec![0, 1, 2]], &[10, 8, 6]), vec![18]);
-    }
-
-    #[test]
-    fn a_championship_drives_races() {
-        use engine::Game;
-        let track = crate::tracks::shipped("oval").unwrap();
-        let mut c = Championship::new(4);
-        for race in 0..3u64 {
-            let setup = c.next_race(track.clone(), true);
-            let mut g = crate::BumpingBots::new(&setup, race).unwrap();
-            let mut rng = engine::Rng::seeded(race);
-            engine::play_random(&mut g, &mut rng, &mut Vec::new(), 100_000);
-            c.record(&g.outcome().expect("over").ranking);
-        }
-        assert_eq!(c.races, 3);
-        assert_eq!(c.standings.iter().sum::<i32>(), 3 * (5 + 3 + 2 + 1));
-    }
-
-    #[test]
-    fn championship_accumulates() {
-        let mut c = Championship::new(4);
-        c.record(&[vec![Seat(2)], vec![Seat(0)], vec![Seat(1)], vec![Seat(3)]]);
-        assert_eq!(c.standings, vec![3, 2, 5, 1]);
-        assert_eq!(c.reverse_grid(), vec![Seat(3), Seat(1), Seat(0), Seat(2)]);
     }
 }

@@ -43,8 +43,11 @@ pub use track::{Board, BoardSpec};
 use serde::{Deserialize, Serialize};
 
 /// A player's decision (BB-13 "Actions"; the scenario runner strips `seat`).
+///
+/// Unknown fields are refused, named (`unknown field "rotate_before"`): a mistyped field must not
+/// silently play something else (conventions.md: a schema error names the offending field).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Action {
     /// BB-5.
     Speed {

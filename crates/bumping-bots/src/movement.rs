@@ -3,6 +3,7 @@
 
 use crate::Event;
 use crate::error::BbError;
+use crate::order::StepKind;
 use crate::state::{BumpingBots, MoveCursor, Occ, Turn, TurnStep};
 
 /// What one step of the move cursor led to.
@@ -53,6 +54,15 @@ impl BumpingBots {
                 "at 1 cell only a rotation after the move (BB-6.1)",
             ));
         }
+        if let Some((at, over)) = t.leap
+            && over > 0
+            && at + 1 == total
+            && before_last != 0
+        {
+            return Err(BbError::IllegalRotation(
+                "the last cell is the Jumper's landing: no rotation before the leap (BB-9.1)",
+            ));
+        }
         t.mv = MoveCursor { total, taken: 0, before_last, after, straight: false };
         t.step = TurnStep::Moving;
         Ok(())
@@ -70,9 +80,11 @@ impl BumpingBots {
     pub(crate) fn step_move(&mut self, t: &mut Turn, ev: &mut Vec<Event>) -> Step {
         let bot = t.bot;
         // BB-9.1: no rotation before or during the leap: it comes before this point's rotations.
+        // The landing cell is a cell of the move (BB-9.1 amended): a leap needs one cell left.
         if let Some((at, over)) = t.leap
             && over > 0
             && at == t.mv.taken
+            && at < t.mv.total
         {
             t.leap = None;
             if self.leap(t, bot, over, ev) {
@@ -98,8 +110,7 @@ impl BumpingBots {
             Occ::Bot(p) => self.bot_shock(t, bot, p, d, ev),
             Occ::Mobile(o) => self.mobile_shock(t, bot, o, d, ev),
             Occ::Free => {
-                let (to, kt) = self.step_bot_at(bot, d, ev);
-                ev.push(Event::Moved { seat: self.bots[bot].seat, from, to });
+                let (_, kt) = self.step_bot_at(bot, d, StepKind::Moved, ev);
                 t.mv.taken += 1;
                 match self.board.arrow_at(kt) {
                     Some(a) => {
@@ -132,7 +143,8 @@ impl BumpingBots {
     }
 
     /// BB-9.1 air leap: pass over `over` cells and land on the next, which must be free and on
-    /// the track, crossing no wall edge; otherwise the leap is lost (a decision). Returns true
+    /// the track, crossing no wall edge; otherwise the leap is lost (a decision). The landing
+    /// cell counts as one cell of the move. Returns true
     /// when the bot landed on a bumper arrow and was thrown (its move ends).
     // Rare in a race: kept out of the engine loop (`advance`, `act`).
     #[inline(never)]
@@ -151,14 +163,17 @@ impl BumpingBots {
             ev.push(Event::LeapCancelled { seat: self.bots[bot].seat });
             return false;
         }
-        // Passing over cells (whatever they hold): count the line edges, land once.
+        // Passing over cells (whatever they hold), landing once: the leap's event, then the
+        // line edges it crossed. The landing cell is the next cell of the bot's own move
+        // (BB-9.1 amended: "+N in the air" is N cells further than its speed).
+        self.place_bot(bot, Some(h));
+        t.mv.taken += 1;
+        ev.push(Event::Leapt { seat: self.bots[bot].seat, from, to: h });
         let mut at = from;
         for _ in 0..=over {
             self.count_crossing(bot, at, d, ev);
             at = at.neighbour(d);
         }
-        self.place_bot(bot, Some(h));
-        ev.push(Event::Leapt { seat: self.bots[bot].seat, from, to: h });
         if let Some(a) = self.board.arrow(h) {
             let cells = if t.chosen_speed >= 4 { 2 } else { 1 };
             t.thrown = true;

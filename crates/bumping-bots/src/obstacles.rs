@@ -2,6 +2,7 @@
 
 use crate::Event;
 use crate::movement::Step;
+use crate::order::StepKind;
 use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
@@ -28,12 +29,32 @@ impl BumpingBots {
         self.lose_speed(a, 1, ev);
         let ob = self.obstacles[o].at;
         if let Occ::Bot(b) = self.probe(ob, d) {
-            // The obstacle is against a bot: it passes the shock on (BB-7.6), then moves as many
-            // cells as that bot was pushed, in direction initial + 2.
+            // The obstacle is against a bot: it passes the shock on by the chain rule (BB-7.6:
+            // push by BB-7.3; the first bot of a chain may be turned, the last follows BB-7.4,
+            // so the active player is asked when the hit is lateral at speed 4+), then moves as
+            // many cells as the pushed bot moved (0 when it stands against a wall: the obstacle
+            // stays against it), in direction initial + 2.
             let push = crate::shocks::push_cells(speed);
             let chain = self.chain(b, d, push);
-            self.shock_chain(&chain, d, push, 0, &[], ev);
-            self.push_mobile(o, d.turn(2), push, false, ev);
+            let last = *chain.last().expect("non-empty");
+            let first_choice = chain.len() > 1 && speed >= 4 && self.is_lateral(b, d);
+            let last_choice = push > 0
+                && speed >= 4
+                && self.is_lateral(last, d)
+                && self.probe(self.pos(last), d) != Occ::Solid;
+            if first_choice || last_choice {
+                t.step = TurnStep::Shock(PendingShock::Bots {
+                    chain,
+                    dir: d,
+                    push,
+                    first_choice,
+                    last_choice,
+                    via: Some(o),
+                });
+                return Step::Wait;
+            }
+            let moved = self.shock_chain(&chain, d, push, 0, &[], ev);
+            self.push_mobile(o, d.turn(2), moved, false, ev);
             return Step::Continue;
         }
         if let Some((target, dir)) = self.push_mobile(o, d, speed, true, ev) {
@@ -140,82 +161,122 @@ impl BumpingBots {
         // direction a to a+1 steps along a+2; from a to a-1, along a-2.
         let moves =
             [o.arm, o.arm.opposite()].map(|a| (o.at.neighbour(a.turn(steps)), a.turn(2 * steps)));
-        let free = moves.iter().all(|&(cell, _)| self.occupant(cell) == Occ::Free);
-        if !free && moves.iter().any(|&(cell, dir)| self.arm_blocked(cell, dir)) {
-            for &(cell, _) in &moves {
-                if let Occ::Bot(b) = self.occupant(cell) {
-                    self.lose_speed(b, 2, ev);
+        let meets = moves.map(|(cell, dir)| self.arm_meets(cell, dir));
+        if meets.iter().any(|m| matches!(m, ArmMeets::Blocked)) {
+            // BB-8.2: the push is blocked: the obstacle does not turn; a bot where an arm would
+            // arrive still loses 2.
+            self.arm_stays(o.at, &moves, ev);
+            return;
+        }
+        if meets.iter().any(|m| matches!(m, ArmMeets::Chain)) {
+            // BB-8.2 → BB-7.6: the push passes down the chain; its first bot stays where the arm
+            // would arrive, so the obstacle does not turn this round (as an active bot stops
+            // before a chain). A lone bot at the other arm is not pushed and loses 2.
+            for (i, &(cell, dir)) in moves.iter().enumerate() {
+                match meets[i] {
+                    ArmMeets::Chain => self.arm_chain(cell, dir, steps as i8, ev),
+                    _ => {
+                        if let Occ::Bot(b) = self.occupant(cell) {
+                            self.lose_speed(b, 2, ev);
+                        }
+                    }
                 }
             }
             ev.push(Event::MotorBlocked { at: o.at });
             return;
         }
-        if !free {
-            for &(cell, dir) in &moves {
-                self.arm_push(cell, dir, steps as i8, ev);
-            }
+        for &(cell, dir) in &moves {
+            self.arm_push(cell, dir, steps as i8, ev);
         }
         self.set_motor_arm(m, o.arm.turn(steps));
         let arm = self.obstacles[m].arm;
         ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
     }
 
-    /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir`. A line
-    /// of bots moves as a whole (a decision: the chain rule of BB-7.6 would leave the first bot
-    /// under the arm), a mobile obstacle at its end moves 1 cell too; every bot of the line
-    /// loses 2; the bot the arm hit turns 60° in the arm's sense if the push is lateral.
-    fn arm_push(&mut self, cell: Hex, dir: HexDir, spin: i8, ev: &mut Vec<Event>) {
-        let mut line = Vec::new();
-        let mut h = cell;
-        let end = loop {
-            match self.occupant(h) {
-                Occ::Bot(b) if !line.contains(&b) => line.push(b),
-                other => break other,
+    /// The obstacle cannot turn: bots where the arms would arrive lose 2 (BB-8.2).
+    fn arm_stays(&mut self, centre: Hex, moves: &[(Hex, HexDir); 2], ev: &mut Vec<Event>) {
+        for &(cell, _) in moves {
+            if let Occ::Bot(b) = self.occupant(cell) {
+                self.lose_speed(b, 2, ev);
             }
-            if self.board.wall(h, dir) {
-                break Occ::Solid;
-            }
-            h = h.neighbour(dir);
-        };
-        if let Occ::Mobile(x) = end {
-            let from = self.obstacles[x].at;
-            self.move_obstacle(x, from.neighbour(dir));
-            ev.push(Event::ObstacleMoved {
-                kind: ObstacleKind::Mobile,
-                from,
-                to: from.neighbour(dir),
-            });
         }
-        let Some(&first) = line.first() else { return };
-        let lateral = self.is_lateral(first, dir);
-        for &b in line.iter().rev() {
-            self.lose_speed(b, 2, ev);
-            let from = self.pos(b);
-            let to = self.step_bot(b, dir, ev);
-            ev.push(Event::Pushed { seat: self.bots[b].seat, from, to });
-        }
-        if lateral {
-            self.rotate(first, spin, ev);
-        }
-        for &b in line.iter().rev() {
-            if let Some(a) = self.board.arrow(self.pos(b)) {
-                self.throw(b, a, 1, ev);
-            }
+        ev.push(Event::MotorBlocked { at: centre });
+    }
+
+    /// What the arm arriving on `cell`, stepping along `dir`, meets (BB-8.2).
+    fn arm_meets(&self, cell: Hex, dir: HexDir) -> ArmMeets {
+        match self.occupant(cell) {
+            Occ::Free => ArmMeets::Free,
+            Occ::Solid => ArmMeets::Blocked,
+            // A mobile obstacle on the arm's cell is pushed 1 cell, if that cell is free.
+            Occ::Mobile(_) if self.probe(cell, dir) == Occ::Free => ArmMeets::Push,
+            Occ::Mobile(_) => ArmMeets::Blocked,
+            Occ::Bot(_) => match self.probe(cell, dir) {
+                Occ::Free => ArmMeets::Push,
+                // BB-7.5: a bot with a wall or a solid obstacle right behind it cannot move.
+                Occ::Solid => ArmMeets::Blocked,
+                // Another bot, or a mobile obstacle (which ends a chain, BB-8.3), behind it.
+                Occ::Bot(_) | Occ::Mobile(_) => ArmMeets::Chain,
+            },
         }
     }
 
-    /// BB-8.2: the arm arriving on `cell` cannot push what stands there: the line of bots (and
-    /// the mobile obstacle) ends at a wall, a fixed obstacle, a bumper centre or an arm.
-    fn arm_blocked(&self, cell: Hex, dir: HexDir) -> bool {
-        let mut h = cell;
-        loop {
-            match self.occupant(h) {
-                Occ::Solid => return true,
-                Occ::Free => return false,
-                Occ::Mobile(_) => return self.probe(h, dir) != Occ::Free,
-                Occ::Bot(_) if self.board.wall(h, dir) => return true,
-                Occ::Bot(_) => h = h.neighbour(dir),
+    /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir` (the cell
+    /// beyond is free, [`Self::arm_meets`]): a bot loses 2 and turns 60° in the arm's sense if
+    /// the push is lateral; a bot pushed onto a bumper arrow is thrown 1 cell.
+    fn arm_push(&mut self, cell: Hex, dir: HexDir, spin: i8, ev: &mut Vec<Event>) {
+        match self.occupant(cell) {
+            Occ::Mobile(x) => {
+                let to = cell.neighbour(dir);
+                self.move_obstacle(x, to);
+                ev.push(Event::ObstacleMoved { kind: ObstacleKind::Mobile, from: cell, to });
             }
+            Occ::Bot(b) => {
+                let lateral = self.is_lateral(b, dir);
+                self.lose_speed(b, 2, ev);
+                let to = self.step_bot(b, dir, StepKind::Pushed, ev);
+                if lateral {
+                    self.rotate(b, spin, ev);
+                }
+                if let Some(a) = self.board.arrow(to) {
+                    self.throw(b, a, 1, ev);
+                }
+            }
+            _ => {}
         }
     }
+
+    /// BB-8.2 → BB-7.6: the arm meets a bot wedged against another bot (or a mobile obstacle):
+    /// every bot of the chain loses 2, the first (the one the arm hit) stays and turns 60° in
+    /// the arm's sense if the push is lateral to it, and the push of 1 cell goes to the last
+    /// bot, which turns likewise if the push is lateral to it (or to the mobile obstacle at the
+    /// end of the chain, pushed 1 cell, BB-8.3).
+    fn arm_chain(&mut self, cell: Hex, dir: HexDir, spin: i8, ev: &mut Vec<Event>) {
+        let Occ::Bot(first) = self.occupant(cell) else { return };
+        let chain = self.chain(first, dir, 1);
+        let last = *chain.last().expect("non-empty");
+        let turn_first = if self.is_lateral(first, dir) { spin } else { 0 };
+        let turn_last = if chain.len() > 1 && self.is_lateral(last, dir) { spin } else { 0 };
+        if chain.len() > 1 {
+            self.rotate(last, turn_last, ev);
+            self.shock_chain(&chain, dir, 1, turn_first, &[], ev);
+        } else {
+            // A lone bot against a mobile obstacle: it stays and pushes the obstacle on.
+            self.rotate(first, turn_first, ev);
+            self.shock_chain(&chain, dir, 1, 0, &[], ev);
+        }
+    }
+}
+
+/// What an arm of a turning motorised obstacle meets on the cell it arrives on (BB-8.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ArmMeets {
+    Free,
+    /// A bot or a mobile obstacle with a free cell beyond: pushed 1 cell, the arm arrives.
+    Push,
+    /// A bot wedged against another bot or a mobile obstacle: the push passes down the chain
+    /// (BB-7.6) and the first bot stays, so the obstacle does not turn.
+    Chain,
+    /// A wall, a solid obstacle, or something that cannot move: the obstacle does not turn.
+    Blocked,
 }

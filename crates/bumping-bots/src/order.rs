@@ -25,11 +25,13 @@ impl BumpingBots {
         fn ord(x: i32) -> u32 {
             (x as u32) ^ 0x8000_0000
         }
-        let first = self.round == self.first_round;
         let n = self.bots.len();
-        // Bots taken in the previous order (its index is the tie-break), so that the keys come
-        // nearly sorted; the first round takes them by seat, ranked by start grid.
-        let by_prev = !first && self.order.len() == n;
+        // BB-2.2: ties fall to the previous round's order. Only before the first round of a race
+        // (or of a scenario) is there none: then the start grid, then the seat. (The next order
+        // is computed at the end of a round, before the round number moves on, so the round
+        // number cannot tell: the order itself does.) Bots are taken in the previous order (its
+        // index is the tie-break), so that the keys come nearly sorted.
+        let by_prev = self.order.len() == n;
         // Keys (main criteria; previous order and seat) and seats, sorted together.
         let mut his = [0u128; MAX_BOTS];
         let mut los = [0u64; MAX_BOTS];
@@ -37,12 +39,8 @@ impl BumpingBots {
         for i in 0..n {
             let (s, prev) = if by_prev {
                 (self.order[i], i as u32)
-            } else if first {
-                (Seat(i as u8), self.grid_rank[i])
             } else {
-                let s = Seat(i as u8);
-                let p = self.order.iter().position(|&o| o == s);
-                (s, p.map_or(u32::MAX, |p| p as u32))
+                (Seat(i as u8), self.grid_rank[i])
             };
             let b = &self.bots[s.index()];
             // None sorts after every place (a place is a u8).
@@ -152,9 +150,17 @@ impl BumpingBots {
         }
     }
 
-    /// Move a bot one cell through side `d` (the caller checked the cell is free).
-    pub(crate) fn step_bot(&mut self, bot: usize, d: HexDir, ev: &mut Vec<Event>) -> grid::Hex {
-        self.step_bot_at(bot, d, ev).0
+    /// Move a bot one cell through side `d` (the caller checked the cell is free), say so with
+    /// an event of `kind`, then count a line crossing: the move's event comes before the
+    /// `line_crossed` / `finished` it causes (one step, one order, for animations and replays).
+    pub(crate) fn step_bot(
+        &mut self,
+        bot: usize,
+        d: HexDir,
+        kind: StepKind,
+        ev: &mut Vec<Event>,
+    ) -> grid::Hex {
+        self.step_bot_at(bot, d, kind, ev).0
     }
 
     /// [`Self::step_bot`], also returning the dense index of the cell reached.
@@ -163,6 +169,7 @@ impl BumpingBots {
         &mut self,
         bot: usize,
         d: HexDir,
+        kind: StepKind,
         ev: &mut Vec<Event>,
     ) -> (grid::Hex, usize) {
         let from = self.pos(bot);
@@ -171,8 +178,25 @@ impl BumpingBots {
         let kt = self.board.step_idx(kf, d);
         debug_assert_eq!(Some(kt), self.board.idx(to));
         self.place_bot_at(bot, kf, to, kt);
+        let seat = self.bots[bot].seat;
+        ev.push(match kind {
+            StepKind::Moved => Event::Moved { seat, from, to },
+            StepKind::Pushed => Event::Pushed { seat, from, to },
+            StepKind::Thrown => Event::Thrown { seat, from, to },
+        });
         let c = self.board.cell_at(kf);
         self.count_crossing_of(bot, c, d, ev);
         (to, kt)
     }
+}
+
+/// What moved a bot one cell: the event [`BumpingBots::step_bot`] reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StepKind {
+    /// Its own move (BB-6).
+    Moved,
+    /// A shock or an arm (BB-7, BB-8.2).
+    Pushed,
+    /// A bumper (BB-8.4).
+    Thrown,
 }

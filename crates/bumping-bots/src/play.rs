@@ -48,9 +48,9 @@ impl BumpingBots {
                 TurnStep::EndMove => self.end_move(&mut t),
                 TurnStep::MagnetCheck => {
                     let bot = t.bot;
-                    // BB-9.2, with the one-card-per-turn decision: not asked after another card.
-                    let played = t.card.is_some();
-                    let holds = !played && self.bots[bot].cards.contains(&Card::Magnet);
+                    // BB-9.2: asked whenever the bot holds an unused Magnet and a target is in
+                    // range, whatever card it played at the start of this turn.
+                    let holds = self.bots[bot].cards.contains(&Card::Magnet);
                     t.step = if holds && self.magnet_target(bot).is_some() {
                         TurnStep::Magnet
                     } else {
@@ -68,11 +68,14 @@ impl BumpingBots {
         self.phase = Phase::Turn(t);
     }
 
-    /// BB-7.1 / BB-8.4 / BB-10 after the move: finished bots leave; orient after a collision.
+    /// BB-7.1 / BB-8.4 / BB-10 after the move: finished bots leave; orient after a collision,
+    /// except after a throw (BB-8.4) and under a quick rotation card, whose rules replace the
+    /// classic rotations and may not be mixed with them (BB-9.5; the booklet: "il n'est pas
+    /// possible de cumuler les règles classiques et ces règles spéciales").
     fn end_move(&mut self, t: &mut Turn) {
         let bot = t.bot;
         let finished = self.bots[bot].finished;
-        let orient = t.collided && !t.thrown && !finished;
+        let orient = t.collided && !t.thrown && !finished && !t.quick_card;
         self.remove_finished();
         t.step = if orient {
             TurnStep::Orient
@@ -135,7 +138,13 @@ impl BumpingBots {
             other => {
                 self.phase = other;
                 return match (&self.phase, action) {
-                    (Phase::Pick(_), Action::Card { card, .. }) => self.pick(seat, *card, ev),
+                    (
+                        Phase::Pick(_),
+                        Action::Card { card, target: None, when: None, at_cell: None, rotations },
+                    ) if rotations.is_empty() => self.pick(seat, *card, ev),
+                    (Phase::Pick(_), Action::Card { .. }) => {
+                        Err(BbError::IllegalCard("a pick names only the card (BB-3 choose_cards)"))
+                    }
                     _ => Err(BbError::WrongAction { expected: self.expected() }),
                 };
             }
@@ -259,7 +268,10 @@ impl BumpingBots {
         Some(match &t.step {
             TurnStep::Speed => Action::Speed { choice: SpeedChoice::Keep, new_speed: None },
             TurnStep::Move => Action::Move { rotate_before_last: 0, rotate_after: 0 },
-            TurnStep::Shock(_) => Action::ShockChoice { turn_passive: vec![], turn_first: 0 },
+            // Push every cell, turn nobody (`turn_passive` has one entry per cell it may turn).
+            TurnStep::Shock(p) => {
+                Action::ShockChoice { turn_passive: vec![0; p.turn_cells()], turn_first: 0 }
+            }
             TurnStep::Orient => Action::Orient { turn: 0 },
             TurnStep::Magnet => Action::Card {
                 card: None,
@@ -393,6 +405,21 @@ impl Game for BumpingBots {
 
     fn static_data(&self) -> crate::view::Static {
         crate::view::Static { track: self.board.spec.clone() }
+    }
+
+    /// The setting's "last player" clock: Bumping Bots' decisions come one bot at a time
+    /// (BB-2.2), so "every player but one has decided" is the round's last bot to act, when
+    /// a bot still racing acted before it this round: its player has `last_player_seconds` for its turn.
+    fn clock(&self) -> Option<engine::Clock> {
+        let seconds = self.last_player_seconds;
+        if seconds == 0 || !matches!(self.phase, Phase::Turn(_)) {
+            return None;
+        }
+        let seat = self.owing()?;
+        let rest = self.order.get(self.cursor + 1..)?;
+        let last = rest.iter().all(|s| self.bots[s.index()].finished);
+        let before = self.order[..self.cursor].iter().any(|s| !self.bots[s.index()].finished);
+        (last && before).then_some(engine::Clock { seats: engine::SeatSet::single(seat), seconds })
     }
 
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {

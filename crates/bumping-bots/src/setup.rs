@@ -76,6 +76,15 @@ pub struct Setup {
     /// BB-11.2: an explicit grid order (seats, front first) instead of the random draw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid_order: Option<Vec<Seat>>,
+    /// The "last player" clock (`docs/bumping-bots.md`, a setting, not a rule of the
+    /// booklet): the player of the round's last bot to act has this many seconds for each of
+    /// its decisions, then `time_up` applies. 0 (the default): off.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub last_player_seconds: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Setup {
@@ -89,6 +98,7 @@ impl Setup {
             variants: Variants::default(),
             standings: Vec::new(),
             grid_order: None,
+            last_player_seconds: 0,
         }
     }
 }
@@ -118,6 +128,7 @@ impl BumpingBots {
 
     fn from_parts(board: Arc<Board>, setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
         check_seats(setup)?;
+        check_championship(setup)?;
         let mut rng = Rng::seeded(seed);
         let n = setup.bots.len();
         let mut bots: Vec<Bot> = setup.bots.iter().map(bot_from).collect();
@@ -137,6 +148,7 @@ impl BumpingBots {
             board,
             cells_table: setup.variants.cells_table(),
             variants: setup.variants.clone(),
+            last_player_seconds: setup.last_player_seconds,
             bots,
             round,
             order: Vec::new(),
@@ -145,7 +157,6 @@ impl BumpingBots {
             phase: Phase::Over,
             finishing: Vec::new(),
             grid_rank,
-            first_round: round,
             deck: full_deck(),
             picks_left: vec![0; n],
             standings: setup.standings.clone(),
@@ -246,6 +257,60 @@ fn check_seats(setup: &Setup) -> Result<(), SetupError> {
     err(problems)
 }
 
+/// BB-11: standings have one entry per bot (or none); teams exist only with 4, 6 or 8 bots (pairs)
+/// or 9 (three triples), and split the seats into disjoint teams of that size.
+fn check_championship(setup: &Setup) -> Result<(), SetupError> {
+    let n = setup.bots.len();
+    let mut problems = Vec::new();
+    let s = setup.standings.len();
+    if s != 0 && s != n {
+        problems.push(format!("standings: one entry per bot ({n}), got {s}"));
+    }
+    if setup.variants.reverse_standings && s == 0 && setup.grid_order.is_none() {
+        problems.push(format!(
+            "standings: reverse_standings needs the standings, one entry per bot ({n}) (BB-11.2)"
+        ));
+    }
+    if let Some(teams) = setup.variants.team_list(n) {
+        let size = match n {
+            4 | 6 | 8 => 2,
+            9 => 3,
+            _ => {
+                problems.push(format!(
+                    "variants.teams: teams need 4, 6, 8 or 9 bots (BB-11.3), got {n}"
+                ));
+                return err(problems);
+            }
+        };
+        let mut seen = vec![false; n];
+        for (i, team) in teams.iter().enumerate() {
+            if team.len() != size {
+                problems.push(format!(
+                    "variants.teams[{i}]: with {n} bots a team has {size} bots (BB-11.3), got {}",
+                    team.len()
+                ));
+            }
+            for &m in team {
+                match seen.get_mut(m as usize) {
+                    None => problems.push(format!("variants.teams[{i}]: no seat {m}")),
+                    Some(true) => {
+                        problems.push(format!("variants.teams[{i}]: seat {m} is in two teams"))
+                    }
+                    Some(x) => *x = true,
+                }
+            }
+        }
+        let missing: Vec<String> = (0..n).filter(|&k| !seen[k]).map(|k| k.to_string()).collect();
+        if !missing.is_empty() {
+            problems.push(format!(
+                "variants.teams: every bot is in a team (BB-11.3); seats {} are in none",
+                missing.join(", ")
+            ));
+        }
+    }
+    err(problems)
+}
+
 fn bot_from(s: &BotSetup) -> Bot {
     Bot {
         seat: s.seat,
@@ -280,10 +345,13 @@ fn grid_order(setup: &Setup, rng: &mut Rng) -> Vec<Seat> {
         return order;
     }
     if setup.variants.reverse_standings && setup.standings.len() == setup.bots.len() {
-        return crate::championship::reverse_standings_grid(&setup.standings)
-            .into_iter()
-            .filter(|s| unplaced.contains(s))
-            .collect();
+        // BB-11.2: the lowest standing takes the front place. **Decision:** bots level on
+        // points draw lots among themselves for their places (seeded), as the booklet draws
+        // the whole grid for the first race: no seat is favoured by its number.
+        let mut seats: Vec<Seat> = unplaced;
+        rng.shuffle(&mut seats);
+        seats.sort_by_key(|s| setup.standings[s.index()]);
+        return seats;
     }
     let mut seats = unplaced;
     rng.shuffle(&mut seats);
@@ -378,6 +446,7 @@ impl ScenarioSetup {
             variants,
             standings: self.standings,
             grid_order: self.grid_order,
+            last_player_seconds: 0,
         })
     }
 }

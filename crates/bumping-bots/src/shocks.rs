@@ -3,6 +3,7 @@
 use crate::Event;
 use crate::error::BbError;
 use crate::movement::Step;
+use crate::order::StepKind;
 use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep};
 use grid::HexDir;
 
@@ -52,6 +53,7 @@ impl BumpingBots {
                 push,
                 first_choice,
                 last_choice,
+                via: None,
             });
             return Step::Wait;
         }
@@ -75,24 +77,35 @@ impl BumpingBots {
             return Err(BbError::IllegalShockChoice("each entry is -1, 0 or 1"));
         }
         let a = t.bot;
+        check_entries(turn_passive, pending.turn_cells())?;
         match pending {
-            PendingShock::Bots { chain, dir, push, first_choice, last_choice } => {
+            PendingShock::Bots { chain, dir, push, first_choice, last_choice: _, via } => {
                 if turn_first != 0 && !first_choice {
                     return Err(BbError::IllegalShockChoice(
                         "turn_first: the first bot cannot be turned (BB-7.6)",
                     ));
                 }
-                check_entries(turn_passive, if last_choice { push as usize } else { 0 })?;
-                self.lose_speed(a, 2, ev);
-                self.shock_chain(&chain, dir, push, turn_first, turn_passive, ev);
-                t.step = TurnStep::EndMove;
+                match via {
+                    None => {
+                        self.lose_speed(a, 2, ev);
+                        self.shock_chain(&chain, dir, push, turn_first, turn_passive, ev);
+                        t.step = TurnStep::EndMove;
+                    }
+                    // BB-8.3: the obstacle passed the shock on; it then moves as many cells as
+                    // the bot was pushed, in direction initial + 2; the active bot goes on.
+                    Some(o) => {
+                        let moved =
+                            self.shock_chain(&chain, dir, push, turn_first, turn_passive, ev);
+                        self.push_mobile(o, dir.turn(2), moved, false, ev);
+                        t.step = TurnStep::Moving;
+                    }
+                }
             }
             PendingShock::Obstacle { target, dir } => {
                 if turn_first != 0 {
                     return Err(BbError::IllegalShockChoice("turn_first: no chain here"));
                 }
-                check_entries(turn_passive, 1)?;
-                self.obstacle_hits_bot(target, dir, turn_passive.first().copied().unwrap_or(0), ev);
+                self.obstacle_hits_bot(target, dir, turn_passive[0], ev);
                 t.step = TurnStep::Moving;
             }
         }
@@ -100,6 +113,7 @@ impl BumpingBots {
     }
 
     /// BB-7.6: every bot of the chain loses 2; the first may be turned; the last is pushed.
+    /// Returns the cells the last bot moved.
     pub(crate) fn shock_chain(
         &mut self,
         chain: &[usize],
@@ -108,7 +122,7 @@ impl BumpingBots {
         turn_first: i8,
         entries: &[i8],
         ev: &mut Vec<Event>,
-    ) {
+    ) -> u8 {
         for &b in chain {
             self.lose_speed(b, 2, ev);
         }
@@ -116,10 +130,11 @@ impl BumpingBots {
             self.rotate(chain[0], turn_first, ev);
         }
         let last = *chain.last().expect("non-empty");
-        self.push_along(last, d, push, entries, ev);
+        self.push_along(last, d, push, entries, ev)
     }
 
     /// BB-7.3–7.6: push a bot `k` cells along `d`, an entry ±1 turning it instead of a cell.
+    /// Returns the cells it moved.
     pub(crate) fn push_along(
         &mut self,
         b: usize,
@@ -127,7 +142,7 @@ impl BumpingBots {
         k: u8,
         entries: &[i8],
         ev: &mut Vec<Event>,
-    ) {
+    ) -> u8 {
         let mut moved = 0;
         for i in 0..k {
             let e = entries.get(i as usize).copied().unwrap_or(0);
@@ -147,7 +162,7 @@ impl BumpingBots {
                         });
                         self.lose_speed(b, 2, ev);
                     }
-                    return;
+                    return moved;
                 }
                 Occ::Bot(n) => {
                     // BB-7.5: a new shock passed on by the chain rule with the distance left.
@@ -157,35 +172,48 @@ impl BumpingBots {
                     }
                     let chain = self.chain(n, d, k - i);
                     self.shock_chain(&chain, d, k - i, 0, &[], ev);
-                    return;
+                    return moved;
                 }
                 Occ::Mobile(o) => {
-                    // BB-8.3: a bot pushed into a mobile obstacle pushes it on; the obstacle ends the chain.
+                    // BB-8.3: a bot pushed into a mobile obstacle stays and pushes it on by the
+                    // push left (the obstacle ends the chain). Met after the bot's first cell it
+                    // is a second shock, as a wall or a bot would be (BB-7.5, a decision): the
+                    // pushed bot loses 2 more.
+                    if moved > 0 {
+                        ev.push(Event::Collision {
+                            seat: self.bots[b].seat,
+                            at: from,
+                            against: "mobile",
+                        });
+                        self.lose_speed(b, 2, ev);
+                    }
                     self.push_mobile(o, d, k - i, false, ev);
-                    return;
+                    return moved;
                 }
                 Occ::Free => {
-                    let to = self.step_bot(b, d, ev);
+                    let to = self.step_bot(b, d, StepKind::Pushed, ev);
                     moved += 1;
-                    ev.push(Event::Pushed { seat: self.bots[b].seat, from, to });
                     if let Some(a) = self.board.arrow(to) {
                         self.throw(b, a, k, ev);
-                        return;
+                        return moved;
                     }
                 }
             }
         }
+        moved
     }
 }
 
-/// `turn_passive` has one entry per push cell when the choice exists (fewer: the rest push).
+/// `turn_passive` has exactly one entry per push cell the player may turn (BB-13: "one entry per
+/// push cell"), none when the pushed bot cannot be turned: one spelling per choice, the one
+/// `legal_actions` lists.
 fn check_entries(entries: &[i8], allowed: usize) -> Result<(), BbError> {
-    if allowed == 0 && entries.iter().any(|&e| e != 0) {
+    if allowed == 0 && !entries.is_empty() {
         return Err(BbError::IllegalShockChoice(
-            "the passive bot cannot be turned in this shock (BB-7.4, BB-7.5)",
+            "turn_passive: the passive bot cannot be turned in this shock, the list is empty (BB-7.4, BB-7.5)",
         ));
     }
-    if allowed > 0 && entries.len() > allowed {
+    if entries.len() != allowed {
         return Err(BbError::IllegalShockChoice(
             "turn_passive has one entry per push cell (BB-7.4)",
         ));

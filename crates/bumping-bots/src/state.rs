@@ -71,6 +71,7 @@ impl Obstacle {
 
 /// BB-9.5 quick rotation, one entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct QuickRot {
     pub at_cell: u8,
     pub turn: i8,
@@ -130,10 +131,35 @@ impl Turn {
 /// A shock waiting for the active player's `shock_choice` (BB-7.4, BB-7.6, BB-8.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PendingShock {
-    /// The active bot hit `chain[0]`; the push goes to the last bot of the chain.
-    Bots { chain: Vec<usize>, dir: HexDir, push: u8, first_choice: bool, last_choice: bool },
+    /// The active bot hit `chain[0]` (or, `via`, it hit a mobile obstacle standing against
+    /// `chain[0]`, which passes the shock on, BB-8.3); the push goes to the last bot of the chain.
+    Bots {
+        chain: Vec<usize>,
+        dir: HexDir,
+        push: u8,
+        first_choice: bool,
+        last_choice: bool,
+        via: Option<usize>,
+    },
     /// A mobile obstacle launched by the active bot hit `target` laterally.
     Obstacle { target: usize, dir: HexDir },
+}
+
+impl PendingShock {
+    /// How many entries `turn_passive` has: one per push cell the player may turn the pushed
+    /// bot instead of pushing it (0: it cannot be turned).
+    pub fn turn_cells(&self) -> usize {
+        match self {
+            PendingShock::Bots { push, last_choice, .. } => {
+                if *last_choice {
+                    *push as usize
+                } else {
+                    0
+                }
+            }
+            PendingShock::Obstacle { .. } => 1,
+        }
+    }
 }
 
 /// Where the race stands: cards being picked (BB-3), a bot's turn in progress (BB-4), or the
@@ -207,9 +233,8 @@ pub struct BumpingBots {
     /// Where the race stands, with the turn in progress if there is one (BB-4).
     pub(crate) phase: Phase,
     pub(crate) finishing: Vec<FinishMark>,
-    /// Tie-break for the first round: start-grid index, then seat (BB-2.2).
+    /// Tie-break before the first round's order exists: start-grid index, then seat (BB-2.2).
     pub(crate) grid_rank: Vec<u32>,
-    pub(crate) first_round: u32,
     pub(crate) deck: Vec<Card>,
     pub(crate) picks_left: Vec<u8>,
     pub(crate) standings: Vec<i32>,
@@ -218,6 +243,8 @@ pub struct BumpingBots {
     /// (mobile obstacles and motorised arms). Kept in step with `bots` and `obstacles` by
     /// [`BumpingBots::place_bot`], [`BumpingBots::move_obstacle`] and [`BumpingBots::set_motor_arm`].
     pub(crate) occ: Vec<u8>,
+    /// The last-player clock's length in seconds (0: off), from the setup.
+    pub(crate) last_player_seconds: u32,
 }
 
 const OBSTACLE: u8 = 32;

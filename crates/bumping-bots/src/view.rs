@@ -6,7 +6,7 @@ use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
 use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, Turn, TurnStep};
-use crate::track::ObstacleKind;
+use crate::track::{ObstacleKind, Spin};
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
 use serde::Serialize;
@@ -40,6 +40,10 @@ pub struct ObstacleView {
     pub at: Hex,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub arms: Option<[HexDir; 2]>,
+    /// Motorised only: which way it turns at the end of every round (BB-8.2), so that a table
+    /// can draw it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<Spin>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -135,6 +139,7 @@ impl View {
                 kind: o.kind,
                 at: o.at,
                 arms: (o.kind == ObstacleKind::Motorised).then(|| [o.arm, o.arm.opposite()]),
+                turn: (o.kind == ObstacleKind::Motorised).then_some(o.spin),
             })
             .collect();
         let mut ranking: Vec<PlaceView> = g
@@ -232,16 +237,19 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
                 }
             }
             out.extend([card(Card::Nitro), card(Card::Engine)]);
-            for k in 0..=6u8 {
-                out.push(play(Card::Jumper, None, None, Some(k), vec![]));
-                for turn in [-1, 1] {
-                    out.push(play(
-                        Card::Rotation,
-                        None,
-                        None,
-                        None,
-                        vec![QuickRot { at_cell: k, turn }],
-                    ));
+            // Every card play the rules allow (BB-9.1, BB-9.5), each spelt once: what `apply`
+            // accepts is exactly what is listed. Only for cards the bot holds (the listing of
+            // quick rotations runs to hundreds at the back of the field).
+            let b = &g.bots[t.bot];
+            let br = crate::cards::bracket(g.race_position(t.bot));
+            let most = g.max_move_cells(t.bot);
+            if b.cards.contains(&Card::Jumper) {
+                let last = if br == 0 { 0 } else { most.saturating_sub(1) };
+                out.extend((0..=last).map(|k| play(Card::Jumper, None, None, Some(k), vec![])));
+            }
+            if b.cards.contains(&Card::Rotation) {
+                for rots in quick_rotations(br, most) {
+                    out.push(play(Card::Rotation, None, None, None, rots));
                 }
             }
             for &s in &seats {
@@ -256,12 +264,8 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
             }
         }
         TurnStep::Shock(p) => {
-            let (n, first) = match p {
-                PendingShock::Bots { push, first_choice, last_choice, .. } => {
-                    (if *last_choice { *push as usize } else { 0 }, *first_choice)
-                }
-                PendingShock::Obstacle { .. } => (1, false),
-            };
+            let n = p.turn_cells();
+            let first = matches!(p, PendingShock::Bots { first_choice: true, .. });
             for f in if first { -1..=1 } else { 0..=0 } {
                 for code in 0..3usize.pow(n as u32) {
                     let tp: Vec<i8> =
@@ -288,6 +292,37 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
     out
 }
 
+/// BB-9.5: every set of quick rotations a bot in bracket `br` may declare when its move can
+/// take up to `most` cells: 1 to 1/1/2/3 rotations of ±60° at distinct points `0..=most` (only
+/// point 0 in position 1–2), in the order of the move.
+pub(crate) fn quick_rotations(br: usize, most: u8) -> Vec<Vec<QuickRot>> {
+    let allowed = [1, 1, 2, 3][br.min(3)];
+    let top = if br == 0 { 0 } else { most };
+    let mut out = Vec::new();
+    let mut stack: Vec<QuickRot> = Vec::new();
+    fn grow(
+        from: u8,
+        top: u8,
+        allowed: usize,
+        stack: &mut Vec<QuickRot>,
+        out: &mut Vec<Vec<QuickRot>>,
+    ) {
+        if stack.len() == allowed {
+            return;
+        }
+        for at_cell in from..=top {
+            for turn in [-1, 1] {
+                stack.push(QuickRot { at_cell, turn });
+                out.push(stack.clone());
+                grow(at_cell + 1, top, allowed, stack, out);
+                stack.pop();
+            }
+        }
+    }
+    grow(0, top, allowed, &mut stack, &mut out);
+    out
+}
+
 /// One draw in `LEAN` is uniform among the legal choices; the others follow the racing-line lean.
 const LEAN: u32 = 16;
 
@@ -306,18 +341,13 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
     match &t.step {
         TurnStep::Speed => sample_card(g, t, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
         TurnStep::Move => sample_move(g, t, bot, rng),
-        TurnStep::Shock(p) => match p {
-            PendingShock::Bots { push, first_choice, last_choice, .. } => Action::ShockChoice {
-                turn_passive: if *last_choice {
-                    (0..*push).map(|_| rng.below(3) as i8 - 1).collect()
-                } else {
-                    vec![]
-                },
-                turn_first: if *first_choice { rng.below(3) as i8 - 1 } else { 0 },
+        TurnStep::Shock(p) => Action::ShockChoice {
+            turn_passive: (0..p.turn_cells()).map(|_| rng.below(3) as i8 - 1).collect(),
+            turn_first: if matches!(p, PendingShock::Bots { first_choice: true, .. }) {
+                rng.below(3) as i8 - 1
+            } else {
+                0
             },
-            PendingShock::Obstacle { .. } => {
-                Action::ShockChoice { turn_passive: vec![rng.below(3) as i8 - 1], turn_first: 0 }
-            }
         },
         TurnStep::Orient => Action::Orient { turn: sample_orient(g, bot, rng) },
         TurnStep::Magnet => {
@@ -434,7 +464,12 @@ fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<A
             let ok = g.round > 1 && !b.reverse && b.speed < 6 && !b.changed_direction;
             ok.then(|| card(c))
         }
-        Card::Jumper => Some(play(c, None, None, Some(rng.below(3) as u8), vec![])),
+        Card::Jumper => {
+            let ground = crate::cards::bracket(g.race_position(bot)) == 0;
+            let last = if ground { 0 } else { g.max_move_cells(bot).saturating_sub(1) };
+            let k = rng.below(u32::from(last.min(2)) + 1) as u8;
+            Some(play(c, None, None, Some(k), vec![]))
+        }
         Card::Rotation => {
             let turn = if rng.below(2) == 0 { -1 } else { 1 };
             Some(play(c, None, None, None, vec![QuickRot { at_cell: 0, turn }]))
@@ -452,7 +487,9 @@ fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
     }
     let cells =
         g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
-    let before_ok = cells > 1;
+    // No rotation before the last cell at one cell, nor when the last cell is a leap's landing.
+    let landing_last = matches!(t.leap, Some((at, over)) if over > 0 && at + 1 == cells);
+    let before_ok = cells > 1 && !landing_last;
     if rng.below(LEAN) != 0 {
         let s = steer_at(g, bot, cells).unwrap_or(0);
         return Action::Move { rotate_before_last: 0, rotate_after: s };

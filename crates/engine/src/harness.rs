@@ -321,6 +321,9 @@ fn deep_check<G: Conformance>(
         if scrambled.decision() != g.decision() {
             return Err(format!("scramble_secrets({observer:?}) changed who owes a decision"));
         }
+        if scrambled.clock() != g.clock() {
+            return Err(format!("scramble_secrets({observer:?}) changed the rules' clock"));
+        }
         if let Observer::Seat(seat) = observer {
             let resampled = g.determinize(seat, rng);
             if resampled.view(observer) != view {
@@ -328,6 +331,9 @@ fn deep_check<G: Conformance>(
             }
             if resampled.decision() != g.decision() {
                 return Err(format!("determinize({seat}) changed who owes a decision"));
+            }
+            if resampled.clock() != g.clock() {
+                return Err(format!("determinize({seat}) changed the rules' clock"));
             }
         }
     }

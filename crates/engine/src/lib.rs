@@ -19,6 +19,7 @@
 //! seeded [`Rng`] stored inside a game's state; views never expose it.
 #![deny(clippy::unwrap_used)]
 
+pub mod check;
 pub mod harness;
 mod record;
 mod rng;
@@ -190,6 +191,39 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     fn static_data(&self) -> Self::Static;
     /// A copy in which what `seat` cannot see is resampled (and the RNG reseeded), for search.
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self;
+    /// The rules' own clock now, if one runs (RoboRally's hourglass, RR-4.3; the last-player
+    /// clock of a game's settings): the seats it runs for and its length. The engine has no
+    /// clock: whoever runs the game starts a deadline `seconds` from the moment this value
+    /// first appears (or changes), and sends [`Game::time_up`] when it passes. Public: it
+    /// depends on nothing an observer may not see (checked by [`harness::check_game`]).
+    fn clock(&self) -> Option<Clock> {
+        None
+    }
+}
+
+/// A clock the rules run ([`Game::clock`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Clock {
+    /// Who the clock runs for: the seats that still owe the decision it limits.
+    pub seats: SeatSet,
+    /// Its length, from the moment it starts.
+    pub seconds: u32,
+}
+
+/// The "last player" clock: when every seat but one has made a simultaneous decision, the last
+/// one has `seconds` (0: off). `None` for any other decision, and when only one seat decides
+/// at all (nobody has finished before it).
+pub fn last_player_clock(
+    decision: Option<&Decision>,
+    deciding: usize,
+    seconds: u32,
+) -> Option<Clock> {
+    match decision? {
+        Decision::Simultaneous(owing) if seconds > 0 && owing.len() == 1 && deciding > 1 => {
+            Some(Clock { seats: *owing, seconds })
+        }
+        _ => None,
+    }
 }
 
 /// Play random legal actions until the game ends or `max_actions` were applied.

@@ -352,7 +352,7 @@ pub fn autoscooter_target() -> Target<autoscooter::Autoscooter> {
                 colour_scoring: colour,
                 per_car_scoring: colour && bits & 8 != 0 && players <= 4,
             };
-            Setup::standard(players, bits & 32 != 0, variants)
+            Setup::standard(players, bits & 32 != 0 && players == 2, variants)
                 .map_err(|_| arbitrary::Error::IncorrectFormat)
         },
         // AS-4.2 / docs/autoscooter.md: a plot's letter is not judged when it is plotted (a
@@ -493,42 +493,11 @@ pub fn bumping_bots_target() -> Target<bumping_bots::BumpingBots> {
             }
             Ok(setup)
         },
-        // Fields the rules do not read compare alike (docs/fuzzing.md, found by this fuzzer):
-        // a declined end-of-move Magnet (`"card": null`) ignores the rest; `when` only has to
-        // agree with the moment; `target`, `at_cell` (absent = 0) and `rotations` are read only
-        // for the Magnet, the Jumper and the Rotation; `new_speed` only for a reverse. And
-        // `legal_actions` lists one quick rotation per Rotation play, not the two or three a
-        // back-of-the-field bot may make (BB-9.5), and Jumper cells 0..=6 while 0..=12 are
-        // accepted: Rotation and Jumper plays compare by card alone.
-        canonical: |a| {
-            use bumping_bots::{Action, SpeedChoice};
-            match a {
-                Action::Card { card, .. } => Action::Card {
-                    card: *card,
-                    // The pick of the choose-cards variant (BB-3) reads only `card`: a Magnet
-                    // picked with a `target` is accepted, listed without one. So Magnet plays
-                    // compare by card too (the harness has no phase at hand).
-                    target: None,
-                    when: None,
-                    at_cell: None,
-                    rotations: Vec::new(),
-                },
-                // Missing `turn_passive` entries push (shocks.rs: "fewer: the rest push"), and
-                // zeros are accepted where no turn is possible; the listing spells them out.
-                Action::ShockChoice { turn_passive, turn_first } => {
-                    let mut turn_passive = turn_passive.clone();
-                    while turn_passive.last() == Some(&0) {
-                        turn_passive.pop();
-                    }
-                    Action::ShockChoice { turn_passive, turn_first: *turn_first }
-                }
-                Action::Speed { choice, new_speed } => Action::Speed {
-                    choice: *choice,
-                    new_speed: if *choice == SpeedChoice::Reverse { *new_speed } else { None },
-                },
-                other => other.clone(),
-            }
-        },
+        // Literal (issue 22): `apply` accepts exactly what `legal_actions` lists, each choice
+        // spelt once — fields a card does not take, a declined Magnet with other fields, a
+        // pick with more than its card and a short `turn_passive` are refused; every Jumper
+        // cell and every set of quick rotations BB-9.5 allows is listed (docs/fuzzing.md).
+        canonical: Clone::clone,
         start: |setup, seed| match bb_boards().iter().find(|(spec, _)| *spec == setup.board) {
             Some((_, board)) => bumping_bots::BumpingBots::on_board(board.clone(), setup, seed),
             None => bumping_bots::BumpingBots::new(setup, seed),

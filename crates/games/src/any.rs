@@ -27,6 +27,8 @@ pub trait AnyGame: Send + Sync {
     fn name(&self) -> &'static str;
     fn seats(&self) -> usize;
     fn decision(&self) -> Option<Decision>;
+    /// The rules' own clock now ([`engine::Game::clock`]).
+    fn clock(&self) -> Option<engine::Clock>;
     fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError>;
     fn time_up(&mut self) -> Result<Vec<(Audience, Value)>, ActError>;
     fn view_json(&self, observer: Observer) -> Value;
@@ -55,6 +57,9 @@ impl<G: Registered> AnyGame for G {
     }
     fn decision(&self) -> Option<Decision> {
         Game::decision(self)
+    }
+    fn clock(&self) -> Option<engine::Clock> {
+        Game::clock(self)
     }
     fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError> {
         let action: G::Action = serde_json::from_value(action.clone())

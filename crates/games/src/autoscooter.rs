@@ -48,8 +48,12 @@ impl Registered for Autoscooter {
                     "With colour scoring: each car scores on its own.",
                 ),
             ],
-            options: vec![Choice::new("beginners", "Beginners (3 cars each for 2 players)", "")],
+            options: vec![
+                Choice::new("beginners", "Beginners (3 cars each for 2 players)", ""),
+                Choice::last_player_clock(),
+            ],
             default_timer_secs: None,
+            timer_option: None,
             public: true,
             rules_crate: "autoscooter",
             conformance_prefix: Some("as-"),
@@ -62,6 +66,7 @@ impl Registered for Autoscooter {
         let variants: Variants = crate::variants(req)?;
         let beginners = req.option("beginners").and_then(Value::as_bool).unwrap_or(false);
         let mut setup = Setup::standard(req.players, beginners, variants)?;
+        setup.last_player_seconds = crate::last_player_seconds(req)?;
         if let Some(b) = &req.board {
             setup.board = BoardSpec::named(b).ok_or_else(|| format!("unknown board {b:?}"))?;
         }
@@ -111,6 +116,8 @@ impl Registered for Autoscooter {
             round: s.round,
             box_chits: s.box_chits,
             variants,
+            lots: s.lots,
+            last_player_seconds: 0,
         })
     }
 
@@ -162,6 +169,19 @@ impl Registered for Autoscooter {
     fn extra_pictures() -> &'static [&'static str] {
         &["chart"]
     }
+
+    fn check(text: &str) -> Vec<crate::Finding> {
+        autoscooter::board::check_text(text)
+    }
+
+    /// A rink file is a JSON object.
+    fn recognises(text: &str) -> bool {
+        text.trim_start().starts_with('{')
+    }
+
+    fn shipped_text(id: &str) -> Option<&'static str> {
+        BoardSpec::shipped_text(id)
+    }
 }
 
 fn board_title(id: &str) -> String {
@@ -182,6 +202,9 @@ struct SetupFile {
     round: u8,
     #[serde(default, rename = "box")]
     box_chits: Option<u32>,
+    /// AS-1.3: each player draws this many cars by lots from the seed (players list none).
+    #[serde(default)]
+    lots: Option<u8>,
 }
 
 fn one() -> u8 {

@@ -5,7 +5,7 @@ use crate::{BoardInfo, Choice, Info, Registered, SchemaError, SetupRequest, from
 use bots::{Bot, BotSpec, HasBots};
 use bumping_bots::setup::{DEFAULT_TRACK, LAPS, PLAYERS, ScenarioSetup};
 use bumping_bots::track::{Board, BoardSpec};
-use bumping_bots::tracks::{SHIPPED, load, shipped};
+use bumping_bots::tracks::{SHIPPED, load_for_play, shipped};
 use bumping_bots::{BumpingBots, Setup, Variants};
 use engine::{Game, Observer};
 use serde::Serialize;
@@ -31,13 +31,17 @@ impl Registered for BumpingBots {
                 "Choose tuning cards",
                 "Players pick their tuning cards instead of drawing them",
             )],
-            options: vec![Choice {
-                key: "laps",
-                title: "Short race (1 lap)",
-                help: "One lap instead of the track's own number of laps",
-                value: Some(Value::from(*LAPS.start())),
-            }],
+            options: vec![
+                Choice {
+                    key: "laps",
+                    title: "Short race (1 lap)",
+                    help: "One lap instead of the track's own number of laps",
+                    value: Some(Value::from(*LAPS.start())),
+                },
+                Choice::last_player_clock(),
+            ],
             default_timer_secs: None,
+            timer_option: None,
             public: true,
             rules_crate: "bumping-bots",
             conformance_prefix: Some("bb-"),
@@ -65,6 +69,7 @@ impl Registered for BumpingBots {
         }
         let mut setup = Setup::race(track, req.players as u8);
         setup.variants = crate::variants(req)?;
+        setup.last_player_seconds = crate::last_player_seconds(req)?;
         Ok(setup)
     }
 
@@ -113,10 +118,27 @@ impl Registered for BumpingBots {
         ))
     }
 
+    fn check(text: &str) -> Vec<crate::Finding> {
+        bumping_bots::tracks::check(text)
+    }
+
+    /// A track file's first keyword line is `name:`, `laps:` or `map:`.
+    fn recognises(text: &str) -> bool {
+        first_word(text, '#').is_some_and(|w| {
+            ["name", "laps", "map"]
+                .iter()
+                .any(|k| w.strip_prefix(k).is_some_and(|r| r.starts_with(':')))
+        })
+    }
+
+    fn shipped_text(id: &str) -> Option<&'static str> {
+        SHIPPED.iter().find(|(n, _)| *n == id).map(|(_, t)| *t)
+    }
+
     fn render(name: &str, file: Option<&str>) -> Result<String, String> {
         match file {
-            Some(t) => match load(t) {
-                Ok(spec) => Ok(crate::render::bumping_bots::render_svg(&spec)),
+            Some(t) => match load_for_play(t) {
+                Ok((spec, _)) => Ok(crate::render::bumping_bots::render_svg(&spec)),
                 Err(e) => Err(format!("{name}: {e}")),
             },
             None => match shipped(name) {
@@ -135,7 +157,7 @@ fn capitalised(id: &str) -> String {
 }
 
 /// BB-13: `board` is an inline board or a shipped track's name.
-fn board_spec(board: &Value) -> Result<BoardSpec, SchemaError> {
+pub(crate) fn board_spec(board: &Value) -> Result<BoardSpec, SchemaError> {
     match board {
         Value::String(name) => shipped(name).ok_or_else(|| {
             let names: Vec<&str> = SHIPPED.iter().map(|(n, _)| *n).collect();
@@ -198,4 +220,12 @@ impl Tally<BumpingBots> for BumpingBotsTally {
         out += &format!("championship points (BB-11.1): {}\n", pts.join(", "));
         out
     }
+}
+
+/// The first word of the first line that is not blank or a comment.
+pub(crate) fn first_word(text: &str, comment: char) -> Option<&str> {
+    text.lines()
+        .map(|l| l.split(comment).next().unwrap_or("").trim())
+        .find(|l| !l.is_empty())
+        .and_then(|l| l.split_whitespace().next())
 }

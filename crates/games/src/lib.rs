@@ -12,6 +12,7 @@
 mod any;
 mod autoscooter;
 mod bumping_bots;
+mod championship;
 pub mod duel;
 pub mod random;
 pub mod render;
@@ -21,6 +22,7 @@ pub mod sim;
 mod toy;
 
 pub use any::{ActError, AnyGame, Applied};
+pub use engine::check::{Finding, Severity};
 pub use scenario::{SchemaError, from_value};
 
 use bots::{Bot, BotSpec};
@@ -34,6 +36,7 @@ pub fn all() -> Vec<Kind> {
         Kind::of::<::autoscooter::Autoscooter>(),
         Kind::of::<::roborally::RoboRally>(),
         Kind::of::<::bumping_bots::BumpingBots>(),
+        Kind::of::<::bumping_bots::championship::Championship>(),
         Kind::of::<::toy::Rps>(),
     ]
 }
@@ -82,6 +85,35 @@ impl Choice {
     pub const fn new(key: &'static str, title: &'static str, help: &'static str) -> Choice {
         Choice { key, title, help, value: None }
     }
+
+    /// The "last player" clock option of a game whose rules have no timer (Autoscooter,
+    /// Bumping Bots): ticked, the last player to decide has 30 seconds.
+    pub fn last_player_clock() -> Choice {
+        Choice {
+            key: LAST_PLAYER_OPTION,
+            title: "Last player clock (30 s)",
+            help: "When everybody else has decided, the last player has 30 seconds; then the \
+                   rules' default decides for them",
+            value: Some(Value::from(30)),
+        }
+    }
+}
+
+/// The setup option of the "last player" clock, in seconds.
+pub const LAST_PLAYER_OPTION: &str = "last_player_seconds";
+
+/// The longest clock a lobby request may set, in seconds (an hour).
+pub const MAX_CLOCK_SECONDS: u64 = 3600;
+
+/// The "last player" clock's seconds asked for in a request (0: off), checked.
+pub(crate) fn last_player_seconds(req: &SetupRequest) -> Result<u32, String> {
+    match req.option(LAST_PLAYER_OPTION) {
+        None | Some(Value::Null) => Ok(0),
+        Some(v) => match v.as_u64() {
+            Some(s) if s <= MAX_CLOCK_SECONDS => Ok(s as u32),
+            _ => Err(format!("{LAST_PLAYER_OPTION}: 0 to {MAX_CLOCK_SECONDS} seconds, not {v}")),
+        },
+    }
 }
 
 /// What the lobby and the tables need to know of a game (served by `GET /api/kinds`).
@@ -99,6 +131,11 @@ pub struct Info {
     pub options: Vec<Choice>,
     /// The planning timer the lobby proposes, in seconds (`None`: off).
     pub default_timer_secs: Option<u32>,
+    /// Where the lobby's timer is a rule of the game (RoboRally's hourglass, RR-4.3): the
+    /// setup option it goes into. The server then runs only the game's own clock
+    /// ([`engine::Game::clock`]) and no timer of its own: one setting. `None`: the lobby's
+    /// timer is the server's, a deadline for every decision.
+    pub timer_option: Option<&'static str>,
     /// Offered in the lobby of a normal `robodrome serve` (the toy game is not).
     #[serde(skip)]
     pub public: bool,
@@ -177,6 +214,20 @@ pub trait Registered: Game {
     fn extra_pictures() -> &'static [&'static str] {
         &[]
     }
+    /// `robodrome board check`: the game crate's checker over a board file's text (errors and
+    /// warnings by line and column). A game without board files says so.
+    fn check(_text: &str) -> Vec<Finding> {
+        vec![Finding::error("", format!("{} has no board files", Self::NAME))]
+    }
+    /// Whether a board file's text looks like this game's (its first keyword or bracket), so
+    /// that `board check FILE` finds the game by itself.
+    fn recognises(_text: &str) -> bool {
+        false
+    }
+    /// The text of a shipped board, as its file holds it (checked by the registry's tests).
+    fn shipped_text(_id: &str) -> Option<&'static str> {
+        None
+    }
 }
 
 type SetupFn = fn(&SetupRequest) -> Result<Value, String>;
@@ -185,6 +236,7 @@ type ScenarioFn = fn(&Map<String, Value>, Option<Seat>) -> Result<scenario::Outc
 type SimFn = fn(&sim::Request, &(dyn Fn(u64) + Sync)) -> Result<sim::Report, String>;
 type DuelFn = fn(&Value, u64, &BotSpec, &BotSpec, u8) -> Result<duel::GameResult, String>;
 type RenderFn = fn(&str, Option<&str>) -> Result<String, String>;
+type CheckFn = fn(&str) -> Vec<Finding>;
 /// A measurement's label and a function playing game `i` (returns its number of actions).
 pub type Bench = (String, Box<dyn FnMut(u64) -> u64>);
 
@@ -199,6 +251,9 @@ pub struct Kind {
     render: RenderFn,
     extra_pictures: fn() -> &'static [&'static str],
     bench: fn() -> Result<Bench, String>,
+    check: CheckFn,
+    recognises: fn(&str) -> bool,
+    shipped_text: fn(&str) -> Option<&'static str>,
 }
 
 impl std::fmt::Debug for Kind {
@@ -219,6 +274,9 @@ impl Kind {
             render: G::render,
             extra_pictures: G::extra_pictures,
             bench: G::bench,
+            check: G::check,
+            recognises: G::recognises,
+            shipped_text: G::shipped_text,
         }
     }
     pub fn name(&self) -> &'static str {
@@ -264,9 +322,29 @@ impl Kind {
     ) -> Result<duel::GameResult, String> {
         (self.duel)(setup, seed, a, b, a_seat)
     }
-    /// A picture of a shipped board (or of `extra_pictures`), or of a board file's text.
+    /// A picture of a shipped board (or of `extra_pictures`), or of a board file's text. A
+    /// file is checked first ([`Kind::check`]): one with errors is refused, naming each place.
     pub fn render(&self, name: &str, file: Option<&str>) -> Result<String, String> {
+        if let Some(text) = file {
+            let errors: Vec<String> =
+                self.check(text).iter().filter(|f| f.is_error()).map(|f| f.to_string()).collect();
+            if !errors.is_empty() {
+                return Err(format!("{name}: {}", errors.join("; ")));
+            }
+        }
         (self.render)(name, file)
+    }
+    /// The game crate's checker over a board file's text: errors and warnings, sorted by place.
+    pub fn check(&self, text: &str) -> Vec<Finding> {
+        (self.check)(text)
+    }
+    /// Whether a board file's text looks like this game's.
+    pub fn recognises(&self, text: &str) -> bool {
+        (self.recognises)(text)
+    }
+    /// The text of a shipped board, if the game ships it as a file.
+    pub fn shipped_text(&self, id: &str) -> Option<&'static str> {
+        (self.shipped_text)(id)
     }
     pub fn extra_pictures(&self) -> &'static [&'static str] {
         (self.extra_pictures)()
@@ -360,6 +438,10 @@ impl Registry {
     pub fn kinds(&self) -> impl Iterator<Item = &Kind> {
         self.0.iter()
     }
+    /// The games whose board files look like `text` (`board check FILE` without `--game`).
+    pub fn recognising(&self, text: &str) -> Vec<&Kind> {
+        self.0.iter().filter(|k| k.recognises(text)).collect()
+    }
     /// "unknown game "x" (known: a, b, c)".
     pub fn unknown(&self, name: &str) -> String {
         format!("unknown game {name:?} (known: {})", self.names().join(", "))
@@ -377,7 +459,10 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), r.names().len());
-        assert_eq!(r.names(), ["autoscooter", "roborally", "bumping-bots", "rps"]);
+        assert_eq!(
+            r.names(),
+            ["autoscooter", "roborally", "bumping-bots", "bumping-bots-championship", "rps"]
+        );
         assert!(Registry::public().get("rps").is_none());
     }
 
@@ -413,6 +498,27 @@ mod tests {
             };
             k.make_setup(&req).unwrap_or_else(|e| panic!("{}: all variants: {e}", i.name));
         }
+    }
+
+    #[test]
+    fn every_shipped_board_file_checks_without_an_error_and_is_recognised() {
+        let mut checked = 0;
+        for k in Registry::everything().kinds() {
+            for b in &k.info.boards {
+                let Some(text) = k.shipped_text(&b.id) else { continue };
+                let errors: Vec<Finding> =
+                    k.check(text).into_iter().filter(Finding::is_error).collect();
+                assert!(errors.is_empty(), "{} {}: {errors:?}", k.name(), b.id);
+                let who: Vec<&str> =
+                    Registry::everything().recognising(text).iter().map(|k| k.name()).collect();
+                assert_eq!(who, [k.name()], "{}", b.id);
+                checked += 1;
+            }
+        }
+        // 1 rink, 4 courses, 3 tracks.
+        assert_eq!(checked, 8);
+        let rps = Registry::everything().get("rps").unwrap();
+        assert!(rps.check("anything")[0].message.contains("no board files"));
     }
 
     #[test]

@@ -30,6 +30,7 @@ impl Registered for RoboRally {
             ],
             options: Vec::new(),
             default_timer_secs: None,
+            timer_option: Some("timer_seconds"),
             public: true,
             rules_crate: "roborally",
             conformance_prefix: Some("rr-"),
@@ -45,8 +46,19 @@ impl Registered for RoboRally {
         }
         let mut setup =
             Setup::new_game(BoardSpec::Named(course), req.players as u8, crate::variants(req)?);
-        if let Some(t) = req.option("timer_seconds").and_then(Value::as_u64) {
-            setup.timer_seconds = t as u32;
+        // RR-4.3: the hourglass's seconds per robot (0: no timer). The server puts its lobby
+        // timer here (`Info::timer_option`); absent: the rules' default.
+        match req.option("timer_seconds") {
+            None | Some(Value::Null) => {}
+            Some(v) => match v.as_u64() {
+                Some(t) if t <= crate::MAX_CLOCK_SECONDS => setup.timer_seconds = t as u32,
+                _ => {
+                    return Err(format!(
+                        "timer_seconds: 0 to {} seconds, not {v}",
+                        crate::MAX_CLOCK_SECONDS
+                    ));
+                }
+            },
         }
         Ok(setup)
     }
@@ -114,6 +126,21 @@ impl Registered for RoboRally {
                 crate::random::random_game(&course, 4, i).map_or(0, |s| s.actions as u64)
             }),
         ))
+    }
+
+    fn check(text: &str) -> Vec<crate::Finding> {
+        roborally::board::course::check_text(text)
+    }
+
+    /// A course file starts with `course`, a board piece with `board`.
+    fn recognises(text: &str) -> bool {
+        matches!(crate::bumping_bots::first_word(text, '#'), Some("course" | "board"))
+    }
+
+    fn shipped_text(id: &str) -> Option<&'static str> {
+        roborally::board::course::COURSES.iter().copied().find(|t| {
+            t.lines().find_map(|l| l.trim().strip_prefix("course ")).is_some_and(|n| slug(n) == id)
+        })
     }
 
     fn render(name: &str, file: Option<&str>) -> Result<String, String> {

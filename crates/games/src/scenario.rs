@@ -110,10 +110,48 @@ fn parse_actions<G: Game>(top: &Map<String, Value>) -> Result<Vec<Line<G::Action
         };
         let mut rest = obj.clone();
         rest.remove("seat");
-        let action: G::Action = from_value(&Value::Object(rest), &path)?;
+        let action: G::Action = from_value(&Value::Object(rest.clone()), &path)
+            .map_err(|e| name_the_field::<G::Action>(e, &rest, &path))?;
         out.push(Line::Act(seat, action));
     }
     Ok(out)
+}
+
+/// Actions are internally tagged (`"type"`), and serde reports an error inside such an enum
+/// without its field (`actions[0]: invalid type: string "x", expected u8`). Name the field
+/// (conventions.md: the message names the offending field): an unknown field by the name serde
+/// quotes; a bad value by the one key whose removal changes the error (a value is checked when
+/// its key is read, missing fields only at the end, so removing any other key leaves the error
+/// as it was).
+fn name_the_field<A: serde::de::DeserializeOwned>(
+    e: SchemaError,
+    action: &Map<String, Value>,
+    path: &str,
+) -> SchemaError {
+    if e.path != path {
+        return e;
+    }
+    if let Some(rest) = e.message.strip_prefix("unknown field `")
+        && let Some((name, _)) = rest.split_once('`')
+    {
+        return SchemaError::at(format!("{path}.{name}"), e.message);
+    }
+    let culprits: Vec<&String> = action
+        .keys()
+        .filter(|k| k.as_str() != "type")
+        .filter(|k| {
+            let mut without = action.clone();
+            without.remove(k.as_str());
+            match from_value::<A>(&Value::Object(without), path) {
+                Ok(_) => true,
+                Err(other) => other.message != e.message,
+            }
+        })
+        .collect();
+    match culprits.as_slice() {
+        [k] => SchemaError::at(format!("{path}.{k}"), e.message),
+        _ => e,
+    }
 }
 
 pub(crate) fn run_game<G: Registered>(
@@ -132,6 +170,19 @@ pub(crate) fn run_game<G: Registered>(
     )?;
     let actions = parse_actions::<G>(top)?;
     let mut game = G::new(&setup, seed).map_err(|e| SchemaError::at("setup", e.to_string()))?;
+    if let Some(s) = view
+        && s.index() >= game.seats()
+    {
+        return Err(SchemaError::at(
+            "--view",
+            format!(
+                "seat {} does not exist: this game has {} seats (0..{})",
+                s.0,
+                game.seats(),
+                game.seats() - 1
+            ),
+        ));
+    }
     let mut events: Vec<G::Event> = Vec::new();
     let mut error = None;
     for (i, line) in actions.iter().enumerate() {

@@ -24,6 +24,7 @@ impl Registered for Rps {
             variants: vec![Choice::new("first_to_five", "First to 5", "Play to 5 points, not 3")],
             options: Vec::new(),
             default_timer_secs: None,
+            timer_option: None,
             public: false,
             rules_crate: "toy",
             conformance_prefix: None,

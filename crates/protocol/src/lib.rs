@@ -50,6 +50,46 @@ pub enum ClientMsg {
     Sync,
     /// Keep-alive; answered by `pong`.
     Ping,
+    /// Say something at the table (docs/protocol.md "Chat"): a seat's player speaks in the
+    /// players' channel, anyone else signed in in the spectators' channel.
+    Chat { text: String },
+    /// After the game: ask for a rematch (`accept: true`, the default) or decline one asked for.
+    Rematch {
+        #[serde(default = "yes")]
+        accept: bool,
+    },
+    /// Take the seat back from the bot that stood in while its player was away.
+    TakeBack,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// A chat channel: the players' (every observer sees it) or the spectators' (players see it only
+/// once the game is over).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatChannel {
+    Players,
+    Spectators,
+}
+
+/// A line of chat as it travels: its number within its channel, who said it and what.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatLine {
+    pub channel: ChatChannel,
+    /// 1, 2, 3, … within the channel and the game: a client keeps each line once.
+    pub n: u64,
+    /// The speaker's seat (players' channel), none for a spectator.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seat: Option<u8>,
+    pub name: String,
+    pub text: String,
 }
 
 /// A message from the server to a client.
@@ -74,8 +114,13 @@ pub enum ServerMsg {
         view: Value,
         /// The seats that owe a decision now (empty when the game is over).
         waiting: Vec<u8>,
+        /// Time left on the running clock, if one runs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_left_ms: Option<u64>,
+        /// Who the running clock runs for (RoboRally's hourglass: the last player to program;
+        /// the server's timer: every waiting seat); empty when no clock runs.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        clock_for: Vec<u8>,
         /// A practice game (its seed may have been chosen by its creator; never rated): every
         /// seat and spectator is told so on every welcome.
         #[serde(default)]
@@ -93,18 +138,41 @@ pub enum ServerMsg {
         events: Vec<Value>,
         view: Value,
         waiting: Vec<u8>,
+        /// Time left on the running clock, if one runs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_left_ms: Option<u64>,
+        /// Who the running clock runs for (RoboRally's hourglass: the last player to program;
+        /// the server's timer: every waiting seat); empty when no clock runs.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        clock_for: Vec<u8>,
     },
     /// The game is over.
     Over {
         outcome: Value,
     },
-    /// A seat's player left or came back; `bot` is true while a bot plays for them.
+    /// A seat's player left or came back; `bot` is true while a bot plays for them;
+    /// `resigned` when the player resigned (a bot plays the seat to the end).
     Presence {
         seat: u8,
         connected: bool,
         bot: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        resigned: bool,
+    },
+    /// A line of chat (docs/protocol.md "Chat").
+    Chat {
+        #[serde(flatten)]
+        line: ChatLine,
+    },
+    /// A rematch after the game: the seats that accepted, those still asked, the seat that
+    /// declined (the proposal is then over), and the new game once everyone accepted.
+    Rematch {
+        accepted: Vec<u8>,
+        asked: Vec<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        declined: Option<u8>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<String>,
     },
     /// A request was refused: nothing changed and the connection stays usable.
     Error {
@@ -152,6 +220,16 @@ pub enum ErrorCode {
     StorageUnavailable,
     /// The game's task is gone (server shutting down).
     Unavailable,
+    /// A chat line that is empty, too long or holds control characters.
+    BadChat,
+    /// Chat needs a signed-in identity (a guest).
+    NotSignedIn,
+    /// A rematch is asked for before the game is over, or by someone without a seat.
+    NoRematch,
+    /// Nothing to take back: no bot plays this seat now (or its player resigned).
+    NothingToTakeBack,
+    /// The player resigned: a bot plays the seat to the end.
+    Resigned,
 }
 
 impl ErrorCode {
@@ -172,6 +250,11 @@ impl ErrorCode {
             RateLimited => "rate_limited",
             StorageUnavailable => "storage_unavailable",
             Unavailable => "unavailable",
+            BadChat => "bad_chat",
+            NotSignedIn => "not_signed_in",
+            NoRematch => "no_rematch",
+            NothingToTakeBack => "nothing_to_take_back",
+            Resigned => "resigned",
         }
     }
 }
@@ -204,6 +287,7 @@ impl ServerMsg {
         view: &str,
         waiting: &[u8],
         time_left_ms: Option<u64>,
+        clock_for: &[u8],
     ) -> String {
         use std::fmt::Write;
         let mut s = String::with_capacity(96 + view.len());
@@ -226,6 +310,16 @@ impl ServerMsg {
         s.push(']');
         if let Some(t) = time_left_ms {
             let _ = write!(s, ",\"time_left_ms\":{t}");
+        }
+        if !clock_for.is_empty() {
+            s.push_str(",\"clock_for\":[");
+            for (i, w) in clock_for.iter().enumerate() {
+                if i > 0 {
+                    s.push(',');
+                }
+                let _ = write!(s, "{w}");
+            }
+            s.push(']');
         }
         s.push('}');
         s
@@ -262,7 +356,7 @@ impl ClientMsg {
             Some(Value::String(t)) => t.clone(),
             _ => return Err((ErrorCode::BadMessage, "missing \"type\"".into())),
         };
-        if !matches!(ty.as_str(), "act" | "sync" | "ping") {
+        if !matches!(ty.as_str(), "act" | "sync" | "ping" | "chat" | "rematch" | "take_back") {
             return Err((ErrorCode::UnknownType, format!("unknown message type {ty:?}")));
         }
         serde_json::from_value(Value::Object(m)).map_err(|e| (ErrorCode::BadMessage, e.to_string()))
@@ -341,6 +435,11 @@ pub struct GameInfo {
     /// A practice game (its seed may have been chosen by its creator; never rated).
     #[serde(default)]
     pub practice: bool,
+    /// The game's setup as its game serialises it (board, variants, options): in the answer
+    /// to `GET /api/games/{id}?setup=true` only, never in lists, so that an invited player
+    /// sees the settings before joining. It holds no secret (the seed is not part of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setup: Option<Value>,
 }
 
 /// `POST /api/games/{id}/join`.
@@ -349,6 +448,9 @@ pub struct GameInfo {
 pub struct JoinGame {
     #[serde(default)]
     pub seat: Option<u8>,
+    /// The name to sit under at this table (1 to 40 characters); the identity's own otherwise.
+    #[serde(default)]
+    pub name: Option<String>,
 }
 
 /// An HTTP error body.
@@ -369,10 +471,11 @@ mod tests {
             serde_json::json!({"type": "x", "s": "a\"b"}),
         ];
         let view = serde_json::json!({"cars": [{"car": 0, "at": [1, -2]}], "plots": [], "waiting": {"kind": "plan"}});
-        for (events, waiting, time_left_ms) in [
-            (events.clone(), vec![0u8, 2, 3], Some(41230)),
-            (vec![], vec![], None),
-            (events[..1].to_vec(), vec![1], None),
+        for (events, waiting, time_left_ms, clock_for) in [
+            (events.clone(), vec![0u8, 2, 3], Some(41230), vec![0u8, 2, 3]),
+            (vec![], vec![], None, vec![]),
+            (events[..1].to_vec(), vec![1], None, vec![]),
+            (events[..1].to_vec(), vec![1, 3], Some(30000), vec![3]),
         ] {
             let msg = ServerMsg::Update {
                 seq: 13,
@@ -380,6 +483,7 @@ mod tests {
                 view: view.clone(),
                 waiting: waiting.clone(),
                 time_left_ms,
+                clock_for: clock_for.clone(),
             };
             let texts: Vec<String> = events.iter().map(|e| e.to_string()).collect();
             let frame = ServerMsg::update_frame(
@@ -388,6 +492,7 @@ mod tests {
                 &view.to_string(),
                 &waiting,
                 time_left_ms,
+                &clock_for,
             );
             assert_eq!(frame, msg.to_frame());
             assert_eq!(ServerMsg::from_frame(&frame).unwrap(), msg);
@@ -428,6 +533,46 @@ mod tests {
     }
 
     #[test]
+    fn social_messages_round_trip() {
+        for (frame, msg) in [
+            (r#"{"v":1,"type":"chat","text":"hi"}"#, ClientMsg::Chat { text: "hi".into() }),
+            (r#"{"v":1,"type":"rematch"}"#, ClientMsg::Rematch { accept: true }),
+            (r#"{"v":1,"type":"rematch","accept":false}"#, ClientMsg::Rematch { accept: false }),
+            (r#"{"v":1,"type":"take_back"}"#, ClientMsg::TakeBack),
+        ] {
+            assert_eq!(ClientMsg::parse(frame).unwrap(), msg);
+            assert_eq!(ClientMsg::parse(&msg.to_frame()).unwrap(), msg);
+        }
+        assert_eq!(
+            ClientMsg::parse(r#"{"v":1,"type":"chat"}"#).unwrap_err().0,
+            ErrorCode::BadMessage
+        );
+        let line = ChatLine {
+            channel: ChatChannel::Spectators,
+            n: 2,
+            seat: None,
+            name: "Sam".into(),
+            text: "psst".into(),
+        };
+        let f = ServerMsg::Chat { line: line.clone() }.to_frame();
+        assert_eq!(
+            f,
+            r#"{"v":1,"type":"chat","channel":"spectators","n":2,"name":"Sam","text":"psst"}"#
+        );
+        assert_eq!(ServerMsg::from_frame(&f).unwrap(), ServerMsg::Chat { line });
+        // `resigned` appears only when true: earlier clients see the same presence frames.
+        let p = ServerMsg::Presence { seat: 1, connected: false, bot: true, resigned: false };
+        assert_eq!(
+            p.to_frame(),
+            r#"{"v":1,"type":"presence","seat":1,"connected":false,"bot":true}"#
+        );
+        let r =
+            ServerMsg::Rematch { accepted: vec![0], asked: vec![1], declined: None, game: None };
+        assert_eq!(r.to_frame(), r#"{"v":1,"type":"rematch","accepted":[0],"asked":[1]}"#);
+        assert_eq!(ServerMsg::from_frame(&r.to_frame()).unwrap(), r);
+    }
+
+    #[test]
     fn static_ids_are_fnv1a_of_the_text() {
         // The FNV-1a 64 reference values: the empty string and "a".
         assert_eq!(static_id(""), "cbf29ce484222325");
@@ -447,6 +592,7 @@ mod tests {
             view: serde_json::json!({}),
             waiting: vec![],
             time_left_ms: None,
+            clock_for: vec![],
             practice: false,
         };
         let v: Value = serde_json::from_str(&w.to_frame()).unwrap();

@@ -220,6 +220,13 @@ struct SimArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
+    /// Simulate championships of RACES races instead of single games (a game that has them
+    /// registers `GAME-championship`: Bumping Bots, BB-11); the summary gives the standings.
+    #[arg(long, value_name = "RACES")]
+    championship: Option<u8>,
+    /// With `--championship`: team scoring (Bumping Bots BB-11.3: 4, 6, 8 or 9 bots).
+    #[arg(long, requires = "championship")]
+    teams: bool,
 }
 
 #[derive(Subcommand)]
@@ -236,6 +243,18 @@ enum BoardCommand {
         /// Where to write the SVG (standard output if absent).
         #[arg(long)]
         out: Option<PathBuf>,
+    },
+    /// Check a board file (a RoboRally course or piece, a Bumping Bots track, an Autoscooter
+    /// rink): every error and warning with its line and column, and the rule it comes from.
+    ///
+    /// Exit status: 0 no error (warnings allowed); 1 errors found; 2 the file cannot be read or
+    /// its game not told.
+    Check {
+        /// The board file.
+        file: PathBuf,
+        /// The game (found from the file's first keyword when absent).
+        #[arg(long)]
+        game: Option<String>,
     },
 }
 
@@ -330,8 +349,15 @@ fn kind(name: &str) -> Result<&'static Kind, String> {
 }
 
 fn sim(a: SimArgs) -> ExitCode {
-    let kind = match kind(&a.game) {
+    let name = match a.championship {
+        None => a.game.clone(),
+        Some(_) => format!("{}-championship", a.game),
+    };
+    let kind = match kind(&name) {
         Ok(k) => k,
+        Err(_) if a.championship.is_some() && kind(&a.game).is_ok() => {
+            return fail(format!("{} has no championships", a.game));
+        }
         Err(e) => return fail(e),
     };
     // A number among the bots is the player count (the old `sim bumping-bots --bots 9`).
@@ -346,10 +372,21 @@ fn sim(a: SimArgs) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(e),
     };
-    let setup = match a.setup.request(players) {
+    let mut setup = match a.setup.request(players) {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
+    if let Some(races) = a.championship {
+        let mut options = match setup.options.take() {
+            Some(serde_json::Value::Object(m)) => m,
+            _ => serde_json::Map::new(),
+        };
+        options.insert("races".into(), races.into());
+        if a.teams {
+            options.insert("teams".into(), true.into());
+        }
+        setup.options = Some(serde_json::Value::Object(options));
+    }
     let games = a.games.unwrap_or(kind.info.sim_games);
     let req = games::sim::Request { setup, games, seed: a.seed, bots };
     let bar = if !a.json && games >= 2_000 {
@@ -423,6 +460,7 @@ fn board(b: BoardCommand) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        BoardCommand::Check { file, game } => board_check(&file, game.as_deref()),
         BoardCommand::Render { game, name, out } => {
             let kind = match kind(&game) {
                 Ok(k) => k,
@@ -438,6 +476,12 @@ fn board(b: BoardCommand) -> ExitCode {
             } else {
                 None
             };
+            if let Some(t) = &text {
+                // The checker's warnings; its errors refuse the file in `render` below.
+                for w in kind.check(t).iter().filter(|f| !f.is_error()) {
+                    eprintln!("{name}: {w}");
+                }
+            }
             let svg = match kind.render(&name, text.as_deref()) {
                 Ok(svg) => svg,
                 Err(e) => return fail(e),
@@ -454,6 +498,45 @@ fn board(b: BoardCommand) -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+/// `board check FILE`: print every finding as `FILE:LINE:COLUMN: severity: message (rule)`.
+fn board_check(file: &std::path::Path, game: Option<&str>) -> ExitCode {
+    let text = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => return fail(format!("cannot read {}: {e}", file.display())),
+    };
+    let kind = match game {
+        Some(g) => match kind(g) {
+            Ok(k) => k,
+            Err(e) => return fail(e),
+        },
+        None => match Registry::everything().recognising(&text).as_slice() {
+            [k] => *k,
+            _ => {
+                return fail(format!(
+                    "cannot tell the game of {} from its first line: say --game ({})",
+                    file.display(),
+                    Registry::everything().names().join(", ")
+                ));
+            }
+        },
+    };
+    let findings = kind.check(&text);
+    for f in &findings {
+        let place = f.place.map_or(String::new(), |p| format!("{}:{}:", p.line, p.column));
+        let rule = if f.rule.is_empty() { String::new() } else { format!(" ({})", f.rule) };
+        println!("{}:{place} {}: {}{rule}", file.display(), f.severity.name(), f.message);
+    }
+    let errors = findings.iter().filter(|f| f.is_error()).count();
+    let warnings = findings.len() - errors;
+    eprintln!(
+        "{}: {} {}: {errors} error(s), {warnings} warning(s)",
+        file.display(),
+        kind.name(),
+        kind.info.board_noun
+    );
+    if errors > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
 fn parse_bots(names: &[String]) -> Result<Vec<bots::BotSpec>, String> {

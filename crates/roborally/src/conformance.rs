@@ -11,7 +11,8 @@ impl Conformance for RoboRally {
     /// their unrevealed registers (RR-4.2, RR-5.1), the cards kept on option cards (RR-9:
     /// Crab Legs and Dual Processor with their register, Flywheel, Conditional Program), the
     /// power-down announcement while programming (RR-4.4: revealed with the programs), the
-    /// stay-down answers already sent (RR-6.4); and for everybody the order of the draw pile
+    /// stay-down answers already sent (RR-6.4), the draft being placed and how often it
+    /// changed (RR-4.3: which cards and how many are placed); and for everybody the order of the draw pile
     /// and the option deck, and the RNG.
     fn scramble_secrets(&mut self, observer: Observer, rng: &mut Rng) {
         let deck = full_deck();
@@ -45,6 +46,10 @@ impl Conformance for RoboRally {
             if programming {
                 r.power_down_next = !r.power_down_next;
             }
+            for d in &mut r.draft {
+                *d = (rng.below(2) == 0).then(|| any_card(rng));
+            }
+            r.places = rng.below(crate::programming::MAX_PLACES as u32) as u16;
         }
         if let Phase::StayDown { owes, stay } = &mut self.phase {
             for (i, r) in self.robots.iter().enumerate() {

@@ -83,6 +83,13 @@ pub enum ActionError {
     OptionAlreadyUsed,
     /// RR-9: the card is not used at this moment of the turn.
     OptionWrongTime,
+    /// RR-4.3: a `place` that changes nothing in the draft.
+    DraftUnchanged {
+        register: u8,
+    },
+    /// RR-4.3: more `place` actions in one turn than the game accepts (a decision:
+    /// `programming::MAX_PLACES`).
+    TooManyPlaces,
     /// RR-9 Recompile: a card is loaded on Flywheel or Conditional Program this turn (those
     /// take cards left after programming; Recompile comes before).
     RecompileAfterLoading,
@@ -132,6 +139,8 @@ impl RuleError for ActionError {
             OptionConditionUnmet => "option_condition_unmet",
             OptionAlreadyUsed => "option_already_used",
             OptionWrongTime => "option_wrong_time",
+            DraftUnchanged { .. } => "draft_unchanged",
+            TooManyPlaces => "too_many_places",
             RecompileAfterLoading => "recompile_after_loading",
             ArmOutOfReach { .. } => "arm_out_of_reach",
         }
@@ -210,6 +219,14 @@ impl fmt::Display for ActionError {
                 write!(f, "this option card has been used already this turn (RR-9)")
             }
             OptionWrongTime => write!(f, "this option card is not used at this moment (RR-9)"),
+            DraftUnchanged { register } => {
+                write!(f, "register {register} of the draft already holds that (RR-4.3)")
+            }
+            TooManyPlaces => write!(
+                f,
+                "at most {} cards may be placed in one turn; send the program (RR-4.3)",
+                crate::programming::MAX_PLACES
+            ),
             RecompileAfterLoading => write!(
                 f,
                 "Recompile comes before cards are loaded on Flywheel or Conditional Program this turn (RR-9)"

@@ -8,7 +8,7 @@ use crate::option_use::OptionUse;
 use crate::setup::Setup;
 use crate::view::{BoardView, Static, View};
 use crate::{Action, Pending, Phase, RoboRally};
-use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SeatSet, SetupError};
+use engine::{Clock, Decision, Game, Observer, Outcome, Rng, Seat, SeatSet, SetupError};
 use grid::SqDir;
 
 impl Game for RoboRally {
@@ -74,10 +74,16 @@ impl Game for RoboRally {
         if let Some(used) = option_use {
             self.apply_use(i, used, &mut out);
             self.play_on(&mut out);
+            self.prune_drafts();
             events.append(&mut out);
             return Ok(());
         }
         match *action {
+            // RR-4.3: the draft changes, nothing else; nobody else is told.
+            Action::Place { register, card } => {
+                self.place(i, register, card);
+                return Ok(());
+            }
             Action::Program { registers, power_down_next } => {
                 self.commit_program(i, &registers, power_down_next, &mut out)
             }
@@ -97,6 +103,7 @@ impl Game for RoboRally {
             Action::UseOption { .. } => {}
         }
         self.play_on(&mut out);
+        self.prune_drafts();
         events.append(&mut out);
         Ok(())
     }
@@ -148,6 +155,7 @@ impl Game for RoboRally {
                     })
                     .collect();
                 v.extend(self.program_use_actions(i));
+                v.extend(self.place_actions(i));
                 v
             }
             Owed::StayDown => {
@@ -247,6 +255,13 @@ impl Game for RoboRally {
                         return Some(a.clone());
                     }
                 }
+                // RR-4.3: sometimes a card placed in the draft (or taken back) first.
+                if rng.below(4) == 0 {
+                    let places = self.place_actions(i);
+                    if let Some(a) = rng.pick(&places) {
+                        return Some(a.clone());
+                    }
+                }
                 let power_down_next = r.damage >= 4 && rng.below(3) == 0;
                 Action::Program { registers: self.random_program(i, rng), power_down_next }
             }
@@ -270,6 +285,32 @@ impl Game for RoboRally {
         let mut g = self.clone();
         g.resample_hidden(seat, rng);
         g
+    }
+
+    /// RR-4.3, the hourglass: while programming, it runs only when every robot but one has
+    /// been programmed (and at least one has: a robot programming alone has no hourglass),
+    /// for that robot's player, `timer_seconds` per robot still to program (one robot per
+    /// seat here). Every other decision (stay down, re-entry, option questions) has
+    /// `timer_seconds` from when it is owed (a decision: `docs/roborally.md`).
+    fn clock(&self) -> Option<Clock> {
+        let seconds = self.rules.timer_seconds;
+        if seconds == 0 {
+            return None;
+        }
+        let decision = self.decision()?;
+        if let (Phase::Program { owes }, None) = (&self.phase, self.pending.front()) {
+            let owing: Vec<usize> = (0..owes.len()).filter(|&i| owes[i]).collect();
+            let [last] = owing[..] else { return None };
+            let programmed = (0..owes.len()).any(|i| {
+                let r = &self.robots[i];
+                !owes[i] && r.active() && !r.destroyed && !r.powered_down
+            });
+            let seat = self.robots[last].seat;
+            let robots = owing.iter().filter(|&&i| self.robots[i].seat == seat).count() as u32;
+            return programmed
+                .then_some(Clock { seats: SeatSet::single(seat), seconds: seconds * robots });
+        }
+        Some(Clock { seats: decision.seats(), seconds })
     }
 }
 
@@ -345,6 +386,9 @@ impl RoboRally {
             (Owed::Program, Action::Program { registers, power_down_next }) => {
                 self.check_program(i, registers, *power_down_next)
             }
+            (Owed::Program, Action::Place { register, card }) => {
+                self.check_place(i, *register, *card)
+            }
             (Owed::StayDown, Action::StayDown { .. }) => Ok(()),
             (Owed::Reenter, Action::Reenter { at, facing, .. }) => {
                 self.check_reenter(i, *at, *facing)
@@ -366,9 +410,10 @@ impl RoboRally {
             ActionError::RobotOut
         } else if r.destroyed {
             ActionError::RobotDestroyed
-        } else if matches!(action, Action::Program { .. }) && r.powered_down {
+        } else if matches!(action, Action::Program { .. } | Action::Place { .. }) && r.powered_down
+        {
             ActionError::PoweredDown
-        } else if matches!(action, Action::Program { .. })
+        } else if matches!(action, Action::Program { .. } | Action::Place { .. })
             && matches!(self.phase, Phase::Program { .. })
         {
             ActionError::AlreadyProgrammed
@@ -377,8 +422,8 @@ impl RoboRally {
         }
     }
 
-    /// RR-4.3 and the documented defaults when time is up: a random program from the hand (no
-    /// power down); stay down: no; re-entry: `default_reentry`, powered on; discard_option:
+    /// RR-4.3 and the documented defaults when time is up: the draft kept and its empty
+    /// registers filled at random from the rest of the hand (no power down); stay down: no; re-entry: `default_reentry`, powered on; discard_option:
     /// decline the damage point, or give up the first option held when destroyed.
     fn default_action(&self, i: usize, rng: &mut Rng) -> Action {
         match self.owed(Seat(i as u8)) {

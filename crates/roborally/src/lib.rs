@@ -67,6 +67,10 @@ pub enum Action {
         #[serde(default)]
         power_down_next: bool,
     },
+    /// RR-4.3: place a card of the hand in an unlocked register of the secret draft (`null`:
+    /// take the register's card back). The draft is what the player has placed so far: seen
+    /// by nobody else, kept when time runs out, replaced by the `program` that commits it.
+    Place { register: u8, card: Option<Card> },
     /// RR-8.3: where and how a destroyed robot comes back.
     Reenter {
         at: Sq,
@@ -186,7 +190,10 @@ impl Pending {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Rules {
     pub variants: Variants,
-    /// RR-4.3 programming timer length; the server runs the clock and sends `time_up`.
+    /// RR-4.3 the hourglass: seconds per robot still to program for the last player (0: no
+    /// timer); the same length limits every other decision (a decision: `docs/roborally.md`).
+    /// The engine says when it runs ([`engine::Game::clock`]); the server runs it and sends
+    /// `time_up`.
     pub timer_seconds: u32,
 }
 

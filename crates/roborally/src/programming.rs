@@ -6,6 +6,11 @@ use crate::event::Event;
 use crate::{Phase, RoboRally, Step};
 use engine::Rng;
 
+/// RR-4.3 drafts: the most `place` actions a robot may send in one turn (a decision: every
+/// placement is an input the server stores; 60 lets a player place and rearrange five
+/// registers many times over).
+pub const MAX_PLACES: u16 = 60;
+
 impl RoboRally {
     /// RR-6.4: a new turn begins. Powered-down robots on the board are asked `stay_down`; when
     /// none is, the turn starts at once. A robot already bound to be down next turn (RR-9
@@ -89,6 +94,8 @@ impl RoboRally {
         let r = &mut self.robots[i];
         r.hand_size = hand.len() as u8;
         r.hand = hand;
+        r.draft = [None; 5];
+        r.places = 0;
         true
     }
 
@@ -168,6 +175,7 @@ impl RoboRally {
                 r.revealed[k] = false;
             }
         }
+        r.draft = [None; 5];
         let placed = r.registers;
         let unused: Vec<Card> = r.hand.drain(..).filter(|c| !placed.contains(&Some(*c))).collect();
         r.power_down_next = power_down_next;
@@ -180,18 +188,92 @@ impl RoboRally {
         }
     }
 
-    /// RR-4.3: the empty unlocked registers filled at random from the hand (no power down).
+    /// RR-4.3: the draft kept, its empty unlocked registers filled at random from the rest of
+    /// the hand (no power down).
     pub(crate) fn random_program(&self, i: usize, rng: &mut Rng) -> [Option<Card>; 5] {
         let r = &self.robots[i];
-        let mut hand = r.hand.clone();
+        let mut hand: Vec<Card> =
+            r.hand.iter().filter(|c| !r.draft.contains(&Some(**c))).copied().collect();
         rng.shuffle(&mut hand);
         let mut regs = [None; 5];
         for (k, reg) in regs.iter_mut().enumerate() {
             if !r.locked(k) {
-                *reg = hand.pop();
+                *reg = r.draft[k].or_else(|| hand.pop());
             }
         }
         regs
+    }
+
+    /// Check a `place` (RR-4.3 draft) without changing anything.
+    pub(crate) fn check_place(
+        &self,
+        i: usize,
+        register: u8,
+        card: Option<Card>,
+    ) -> Result<(), ActionError> {
+        let r = &self.robots[i];
+        if !(1..=5).contains(&register) {
+            return Err(ActionError::RegisterOutOfRange { register });
+        }
+        let k = register as usize - 1;
+        if r.locked(k) {
+            return Err(ActionError::RegisterLocked { register });
+        }
+        if r.draft[k] == card {
+            return Err(ActionError::DraftUnchanged { register });
+        }
+        if let Some(c) = card {
+            if !r.hand.contains(&c) {
+                return Err(ActionError::CardNotInHand { priority: c.priority });
+            }
+            if r.draft.contains(&Some(c)) {
+                return Err(ActionError::DuplicateCard { priority: c.priority });
+            }
+        }
+        if r.places >= MAX_PLACES {
+            return Err(ActionError::TooManyPlaces);
+        }
+        Ok(())
+    }
+
+    /// Apply a checked `place`: the card in the register (replacing what was there), or the
+    /// register emptied.
+    pub(crate) fn place(&mut self, i: usize, register: u8, card: Option<Card>) {
+        let r = &mut self.robots[i];
+        r.draft[register as usize - 1] = card;
+        r.places += 1;
+    }
+
+    /// Every `place` robot `i` may send now (at most 5 × (hand + 1)).
+    pub(crate) fn place_actions(&self, i: usize) -> Vec<crate::Action> {
+        let r = &self.robots[i];
+        let mut out = Vec::new();
+        for register in 1..=5u8 {
+            for card in std::iter::once(None).chain(r.hand.iter().copied().map(Some)) {
+                if self.check_place(i, register, card).is_ok() {
+                    out.push(crate::Action::Place { register, card });
+                }
+            }
+        }
+        out
+    }
+
+    /// Drafts hold only cards still in the hand, in unlocked registers, while programming (an
+    /// option card may take a card from the hand, a lock may come, the phase ends).
+    pub(crate) fn prune_drafts(&mut self) {
+        let programming = matches!(self.phase, Phase::Program { .. });
+        for r in &mut self.robots {
+            for k in 0..5 {
+                if let Some(c) = r.draft[k]
+                    && (!programming || r.locked(k) || !r.hand.contains(&c))
+                {
+                    r.draft[k] = None;
+                }
+            }
+            if !programming {
+                r.places = 0;
+            }
+        }
     }
 
     /// All programs from the dealt hand (up to 15,120 per power-down choice).

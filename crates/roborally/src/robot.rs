@@ -47,6 +47,21 @@ pub struct Robot {
     pub opt: OptionState,
     /// RR-9: program cards kept on option cards (secret).
     pub stash: Stash,
+    /// RR-4.3: the program being placed, a secret draft (cards of `hand`, unlocked registers
+    /// only) kept when time runs out; empty outside the programming phase.
+    #[serde(skip_serializing_if = "no_draft")]
+    pub draft: [Option<Card>; 5],
+    /// `place` actions this turn (at most [`crate::programming::MAX_PLACES`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub places: u16,
+}
+
+fn no_draft(d: &[Option<Card>; 5]) -> bool {
+    d.iter().all(Option::is_none)
+}
+
+fn is_zero(n: &u16) -> bool {
+    *n == 0
 }
 
 impl Robot {
@@ -119,6 +134,8 @@ mod tests {
             destroyed_at: 0,
             opt: OptionState::default(),
             stash: Stash::default(),
+            draft: [None; 5],
+            places: 0,
         };
         let want: [&[u8]; 10] =
             [&[], &[], &[], &[], &[], &[5], &[4, 5], &[3, 4, 5], &[2, 3, 4, 5], &[1, 2, 3, 4, 5]];

@@ -329,6 +329,8 @@ fn build_robot(
         destroyed_at: 0,
         opt: Default::default(),
         stash: Default::default(),
+        draft: [None; 5],
+        places: 0,
     };
     r.hand_size = r.hand.len() as u8;
     #[allow(clippy::needless_range_loop)]

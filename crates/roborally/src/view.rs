@@ -46,6 +46,10 @@ pub struct RobotView {
     pub power_down_next: Option<bool>,
     /// Only for the seat itself (and omniscient observers).
     pub hand: Option<Vec<Card>>,
+    /// RR-4.3: the cards placed so far while programming, by register: only for the seat
+    /// itself (and omniscient observers), never for another seat or a spectator.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draft: Option<[Option<Card>; 5]>,
 }
 
 /// The option-card question a player must answer now (public: it follows from public events).
@@ -224,6 +228,7 @@ impl View {
                     option_state: r.opt.clone(),
                     power_down_next: (own || !programming).then_some(r.power_down_next),
                     hand: own.then(|| r.hand.clone()),
+                    draft: (own && programming).then_some(r.draft),
                 }
             })
             .collect();
@@ -330,6 +335,9 @@ impl RoboRally {
             if r.stash.conditional.is_some() {
                 r.stash.conditional = pool.pop();
             }
+            // RR-4.3: another player's draft is unknown (its cards were resampled with the hand).
+            r.draft = [None; 5];
+            r.places = 0;
         }
         self.deck.draw = pool;
         self.option_deck.sort_unstable_by_key(|o| *o as u8);

@@ -63,6 +63,15 @@ fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
             prop_assert!(g.board().on_board(at) && !g.board().is_pit(at));
         }
         prop_assert!(r.damage <= 10);
+        // RR-4.3: a draft holds cards of the hand, once each, in unlocked registers only.
+        let placed: Vec<_> = r.draft.iter().flatten().collect();
+        for (k, c) in r.draft.iter().enumerate() {
+            if let Some(c) = c {
+                prop_assert!(r.hand.contains(c), "a drafted card is in the hand");
+                prop_assert!(!r.locked(k), "no draft in a locked register");
+                prop_assert_eq!(placed.iter().filter(|x| **x == c).count(), 1);
+            }
+        }
         // RR-7.2 / RR-7.3 / amended RR-9: a locked register always holds a card (an empty one
         // is filled from the deck when its lock happens).
         if r.cell().is_some() {
@@ -83,12 +92,18 @@ fn check_invariants(g: &RoboRally) -> Result<(), TestCaseError> {
 /// a register's card only once it is revealed. (That views do not change when those secrets
 /// change is the conformance suite's check.)
 fn check_views(g: &RoboRally) -> Result<(), String> {
+    if g.view(Observer::Spectator).robots.iter().any(|rv| rv.draft.is_some() || rv.hand.is_some()) {
+        return Err("a spectator sees a draft or a hand".into());
+    }
     for s in 0..g.seats() {
         let seat = Seat(s as u8);
         let v = g.view(Observer::Seat(seat));
         for rv in v.robots.iter().filter(|rv| rv.seat != seat) {
             if rv.hand.is_some() {
                 return Err(format!("{seat} sees {}'s hand", rv.seat));
+            }
+            if rv.draft.is_some() {
+                return Err(format!("{seat} sees {}'s draft (RR-4.3)", rv.seat));
             }
             // RR-9: cards kept on options are secret too (a combined register's once revealed).
             if matches!(rv.flywheel, RegisterView::Card(_))
@@ -174,8 +189,12 @@ fn legal_actions_are_accepted() {
     for s in 0..3 {
         let seat = Seat(s);
         let all = g.legal_actions(seat);
-        // Seat 0 holds Flywheel: it may also put any of its 9 cards on it (RR-9).
-        assert_eq!(all.len(), 15_120 + if s == 0 { 9 } else { 0 }, "9 cards into 5 registers");
+        // Seat 0 holds Flywheel: it may also put any of its 9 cards on it (RR-9); and every
+        // seat may place any of its 9 cards in any of the 5 empty registers of its draft
+        // (RR-4.3).
+        let places = all.iter().filter(|a| matches!(a, roborally::Action::Place { .. })).count();
+        assert_eq!(places, 5 * 9, "each card of the hand in each register of an empty draft");
+        assert_eq!(all.len(), 15_120 + 45 + if s == 0 { 9 } else { 0 }, "9 cards into 5 registers");
         for a in all.iter().step_by(997) {
             let mut h = g.clone();
             assert!(h.apply(seat, a, &mut Vec::new()).is_ok());

@@ -63,6 +63,7 @@ fn main() {
             view: g.view_json(observer),
             waiting: vec![],
             time_left_ms: None,
+            clock_for: vec![],
             practice: false,
         }
         .to_frame()
@@ -97,6 +98,7 @@ fn main() {
                 &view,
                 &waiting,
                 None,
+                &[],
             )
             .len();
             n += 1;

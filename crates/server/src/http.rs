@@ -33,6 +33,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}", get(game))
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/start", post(start))
+        .route("/api/games/{id}/leave", post(leave))
+        .route("/api/games/{id}/chat", post(chat_say).get(chat_lines))
         .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/steps", get(steps))
         .route("/ws/games/{id}", get(socket));
@@ -380,8 +382,25 @@ async fn list(
     Ok(r)
 }
 
-async fn game(State(s): AppState, Path(id): Path<String>) -> Result<Json<GameInfo>, ApiError> {
-    Ok(Json(s.game_info(&id).await?))
+#[derive(Deserialize)]
+struct GameQuery {
+    /// `?setup=true`: with the game's setup (the waiting room's settings), once, not per poll.
+    #[serde(default)]
+    setup: bool,
+}
+
+async fn game(
+    State(s): AppState,
+    Path(id): Path<String>,
+    uri: axum::http::Uri,
+) -> Result<Json<GameInfo>, ApiError> {
+    let Query(q): Query<GameQuery> =
+        Query::try_from_uri(&uri).map_err(|e| ApiError::bad("bad_query", e.body_text()))?;
+    let mut info = s.game_info(&id).await?;
+    if !q.setup {
+        info.setup = None;
+    }
+    Ok(Json(info))
 }
 
 async fn join(
@@ -407,6 +426,62 @@ async fn start(
     Ok(Json(s.start(&who, &id).await?))
 }
 
+/// `POST /api/games/{id}/leave`: free the seat of an open game, or resign a running one.
+async fn leave(
+    State(s): AppState,
+    Path(id): Path<String>,
+    Caller(who): Caller,
+) -> Result<Json<GameInfo>, ApiError> {
+    Ok(Json(s.leave(&who, &id).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Say {
+    text: String,
+}
+
+/// `POST /api/games/{id}/chat` `{"text": …}`: say a line (the waiting room's way; a table
+/// says it on its socket). Answers the line as said.
+async fn chat_say(
+    State(s): AppState,
+    Path(id): Path<String>,
+    Caller(who): Caller,
+    Body(req): Body<Say>,
+) -> Result<Json<protocol::ChatLine>, ApiError> {
+    s.store.game(&id).await?.ok_or(ApiError::NotFound)?;
+    match s.say(&id, &who, &req.text).await {
+        Ok(line) => Ok(Json(line)),
+        Err(crate::chat::ChatError::Bad(m)) => Err(ApiError::bad("bad_chat", m)),
+        Err(crate::chat::ChatError::TooMany(secs)) => Err(ApiError::TooMany(
+            "rate_limited",
+            format!("too many chat lines: wait {secs} s"),
+            Some(std::time::Duration::from_secs(secs)),
+        )),
+    }
+}
+
+/// `GET /api/games/{id}/chat`: the kept lines the caller may see (a seat's player sees the
+/// spectators' channel only once the game is over; anyone else, signed in or not, sees both).
+async fn chat_lines(
+    State(s): AppState,
+    Path(id): Path<String>,
+    MaybeCaller(who): MaybeCaller,
+) -> Result<Json<Value>, ApiError> {
+    let row = s.store.game(&id).await?.ok_or(ApiError::NotFound)?;
+    let player = who.as_ref().is_some_and(|w| {
+        row.seats.iter().any(
+            |o| matches!(o, crate::store::SeatOwner::Human { identity, .. } if *identity == w.id),
+        )
+    });
+    let sees = crate::chat::visible(
+        protocol::ChatChannel::Spectators,
+        player,
+        row.status == Status::Finished,
+    );
+    Ok(Json(serde_json::json!({ "lines": s.chats.lines(&id, sees) })))
+}
+
 async fn replay(State(s): AppState, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
     Ok(Json(s.replay(&id).await?))
 }
@@ -418,7 +493,7 @@ async fn socket(
     MaybeCaller(who): MaybeCaller,
     up: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let sub = s.subscribe(&id, who.as_ref().map(|w| w.id.as_str())).await?;
+    let sub = s.subscribe_as(&id, who.as_ref()).await?;
     // Frames up to 1 MiB are read so that those over 64 KiB get a typed error, not a dropped socket.
     // Small buffers keep an idle connection cheap; frames are written when the connection's
     // loop flushes (after the frames already queued for it), or as soon as 64 KiB wait.

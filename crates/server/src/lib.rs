@@ -9,6 +9,7 @@
 //! **Invariant:** the server decides no rule; everything goes through the engine.
 
 pub mod assets;
+pub mod chat;
 pub mod client;
 pub mod error;
 pub mod faults;
@@ -137,12 +138,18 @@ pub struct Shared {
     pub steps_cache: steps::Cache,
     /// Random per start: ETags of one run never match another's.
     pub boot_id: String,
+    /// Every game's table talk, in memory (`chat`).
+    pub chats: chat::Chats,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
 pub struct Subscription {
     pub conn: u64,
     pub seat: Option<Seat>,
+    /// Who is connected (none: an anonymous spectator), for chat.
+    pub who: Option<store::Identity>,
+    /// The game's id.
+    pub game: String,
     pub room: RoomHandle,
     pub rx: mpsc::Receiver<Frame>,
 }
@@ -178,6 +185,7 @@ impl Shared {
             lobby_version: AtomicU64::new(1),
             steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
             boot_id: lobby::random_hex(4).unwrap_or_default(),
+            chats: chat::Chats::new(&config.limits),
             config,
         })
     }
@@ -280,6 +288,47 @@ impl Shared {
         self.watch(id, seat.map_or(Observer::Spectator, Observer::Seat)).await
     }
 
+    /// [`Self::subscribe`] for a signed-in caller, who may then chat (the name said is the
+    /// seat's, or the identity's for a spectator).
+    pub async fn subscribe_as(
+        self: &Arc<Self>,
+        id: &str,
+        who: Option<&store::Identity>,
+    ) -> Result<Subscription, ApiError> {
+        let mut sub = self.subscribe(id, who.map(|w| w.id.as_str())).await?;
+        sub.who = who.cloned();
+        Ok(sub)
+    }
+
+    /// Say a line in a game's chat (from a connection or the waiting room's HTTP call): the
+    /// channel is the players' when `who` holds a seat of the game. Sent to every connection
+    /// of the game that may see it.
+    pub async fn say(
+        self: &Arc<Self>,
+        id: &str,
+        who: &store::Identity,
+        text: &str,
+    ) -> Result<protocol::ChatLine, chat::ChatError> {
+        let row = match self.store.game(id).await {
+            Ok(Some(row)) => row,
+            _ => return Err(chat::ChatError::Bad("no such game".into())),
+        };
+        let seat = row
+            .seats
+            .iter()
+            .position(|s| matches!(s, SeatOwner::Human { identity, .. } if *identity == who.id));
+        let (channel, name) = match seat.and_then(|i| row.seats.get(i)) {
+            Some(SeatOwner::Human { name, .. }) => (protocol::ChatChannel::Players, name.clone()),
+            _ => (protocol::ChatChannel::Spectators, who.name.clone()),
+        };
+        let line = self.chats.say(id, &who.id, channel, seat.map(|s| s as u8), &name, text)?;
+        let live = self.rooms().get(id).filter(|h| !h.tx.is_closed()).cloned();
+        if let Some(room) = live {
+            let _ = room.tx.send(Cmd::Chat(line.clone())).await;
+        }
+        Ok(line)
+    }
+
     /// Attach as any observer (in-process tools and tests; connections go through [`Self::subscribe`]).
     pub async fn watch(
         self: &Arc<Self>,
@@ -299,7 +348,7 @@ impl Shared {
             if room.tx.send(Cmd::Subscribe { conn, observer, out, done }).await.is_ok()
                 && ok.await.is_ok()
             {
-                return Ok(Subscription { conn, seat, room, rx });
+                return Ok(Subscription { conn, seat, who: None, game: id.to_string(), room, rx });
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }

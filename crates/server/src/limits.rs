@@ -53,6 +53,15 @@ pub struct Limits {
     /// The most steps JSON one `/steps` answer carries, in bytes (at least one step).
     #[arg(long, default_value_t = 512 * 1024)]
     pub steps_page_bytes: usize,
+    /// The longest chat line, in characters.
+    #[arg(long, default_value_t = 300)]
+    pub chat_max_chars: usize,
+    /// Chat lines one identity may say per chat window, in all games together (0: no limit).
+    #[arg(long, default_value_t = 10)]
+    pub chat_per_window: u32,
+    /// The window of the chat quota, in seconds (it refills evenly over it).
+    #[arg(long, default_value_t = 30)]
+    pub chat_window_secs: u64,
 }
 
 impl Default for Limits {
@@ -68,6 +77,9 @@ impl Default for Limits {
             max_setup_bytes: 256 * 1024,
             steps_cache_bytes: 64 << 20,
             steps_page_bytes: 512 * 1024,
+            chat_max_chars: 300,
+            chat_per_window: 10,
+            chat_window_secs: 30,
         }
     }
 }

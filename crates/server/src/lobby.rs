@@ -120,7 +120,11 @@ impl Shared {
             players: seats.len(),
             board: req.board.clone(),
             variants: req.variants.clone(),
-            options: req.options.clone(),
+            options: timer_into_options(
+                kind.info.timer_option,
+                req.options.clone(),
+                req.timer_secs,
+            )?,
         };
         let setup = kind.make_setup(&setup_req).map_err(|e| ApiError::bad("bad_setup", e))?;
         let max = self.config.limits.max_setup_bytes;
@@ -237,7 +241,12 @@ impl Shared {
                 .position(|s| *s == SeatOwner::Open)
                 .ok_or_else(|| ApiError::conflict("seat_taken", "every seat is taken"))?,
         };
-        row.seats[seat] = SeatOwner::Human { identity: who.id.clone(), name: who.name.clone() };
+        let name = match req.name.as_deref().map(str::trim) {
+            None => who.name.clone(),
+            Some(n) if !n.is_empty() && n.chars().count() <= 40 => n.to_string(),
+            Some(_) => return Err(ApiError::bad("bad_name", "a name has 1 to 40 characters")),
+        };
+        row.seats[seat] = SeatOwner::Human { identity: who.id.clone(), name };
         if !row.seats.contains(&SeatOwner::Open) {
             row.status = Status::Running;
         }
@@ -269,9 +278,76 @@ impl Shared {
         Ok(info(&row))
     }
 
+    /// One game as the lobby shows it, with its setup (what an invited player reads before
+    /// joining).
     pub async fn game_info(&self, id: &str) -> Result<GameInfo, ApiError> {
         let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        Ok(GameInfo { setup: Some(row.setup.clone()), ..info(&row) })
+    }
+
+    /// Leave a game (docs/protocol.md "Resign and leave"). An open game: the seat is free again.
+    /// A running game: the player resigns; a random bot plays the seat to the end, the seat
+    /// shows `resigned` in the game's record, and the player watches from then on. A finished
+    /// game cannot be left (`game_over`).
+    pub async fn leave(self: &Arc<Self>, who: &Identity, id: &str) -> Result<GameInfo, ApiError> {
+        let _lobby = self.lobby_lock.lock().await;
+        let mut row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        let seat = row
+            .seats
+            .iter()
+            .position(|s| matches!(s, SeatOwner::Human { identity, .. } if *identity == who.id))
+            .ok_or_else(|| ApiError::conflict("not_seated", "you hold no seat in this game"))?;
+        match row.status {
+            Status::Finished => {
+                return Err(ApiError::conflict("game_over", "the game is over"));
+            }
+            Status::Open => row.seats[seat] = SeatOwner::Open,
+            Status::Running => {
+                if let Some(SeatOwner::Human { identity, name }) = row.seats.get(seat).cloned() {
+                    row.seats[seat] = SeatOwner::Resigned { identity, name };
+                }
+            }
+        }
+        self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
+        self.lobby_changed();
+        if row.status == Status::Running {
+            let room = self.room(&row.id).await?;
+            let _ = room.tx.send(crate::room::Cmd::Resign { seat: engine::Seat(seat as u8) }).await;
+        }
+        tracing::info!(game = %row.id, seat, status = row.status.as_str(), "a player left");
         Ok(info(&row))
+    }
+
+    /// The rematch of a finished game (`room`, once every player accepted): the same game,
+    /// setup, seats (players, bots; a resigned player's seat is open again), timer and practice
+    /// mark, a fresh seed from the operating system. Running at once unless a seat is open.
+    pub(crate) async fn create_rematch(self: &Arc<Self>, id: &str) -> Result<String, ApiError> {
+        let old = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
+        let seats: Vec<SeatOwner> = old
+            .seats
+            .iter()
+            .map(|s| match s {
+                SeatOwner::Resigned { .. } => SeatOwner::Open,
+                other => other.clone(),
+            })
+            .collect();
+        let full = !seats.contains(&SeatOwner::Open);
+        let row = GameRow {
+            id: random_hex(8)?,
+            seed: random_seed()?,
+            seats,
+            status: if full { Status::Running } else { Status::Open },
+            outcome: None,
+            ..old
+        };
+        self.write(self.store.insert_game(&row)).await?;
+        self.lobby_changed();
+        self.metrics.games_created.fetch_add(1, Relaxed);
+        tracing::info!(game = %row.id, rematch_of = %id, "rematch created");
+        if full {
+            self.room(&row.id).await?;
+        }
+        Ok(row.id)
     }
 
     /// A lobby entry changed: lists answered before are stale (their ETag no longer matches).
@@ -368,11 +444,41 @@ pub(crate) fn info(row: &GameRow) -> GameInfo {
                     name: None,
                     bot: Some(spec.clone()),
                 },
+                SeatOwner::Resigned { name, .. } => SeatInfo {
+                    seat: i as u8,
+                    kind: "resigned".into(),
+                    name: Some(name.clone()),
+                    bot: Some("random".into()),
+                },
             })
             .collect(),
         invite: format!("/games/{}", row.id),
         timer_secs: row.timer_secs,
         outcome: row.outcome.clone(),
         practice: row.practice,
+        setup: None,
     }
+}
+
+/// A game whose timer is a rule (`Info::timer_option`, RoboRally's hourglass) gets the lobby's
+/// timer in its setup: one setting, the game's (absent: 0, no timer). Other games' options
+/// are left as they are (their timer is the server's).
+fn timer_into_options(
+    key: Option<&'static str>,
+    options: Option<serde_json::Value>,
+    timer_secs: Option<u32>,
+) -> Result<Option<serde_json::Value>, ApiError> {
+    let Some(key) = key else { return Ok(options) };
+    let mut options = options.unwrap_or_else(|| serde_json::json!({}));
+    let Some(map) = options.as_object_mut() else {
+        return Err(ApiError::bad("bad_setup", "options: an object"));
+    };
+    if map.contains_key(key) {
+        return Err(ApiError::bad(
+            "bad_setup",
+            format!("options.{key}: the game's timer is set by timer_secs, once"),
+        ));
+    }
+    map.insert(key.into(), serde_json::Value::from(timer_secs.unwrap_or(0)));
+    Ok(Some(options))
 }

@@ -3,7 +3,9 @@
 //! Connections send it [`Cmd`]s. It validates every action through the engine, stores the
 //! accepted action **before** acknowledging or broadcasting it, then sends every connection
 //! its own redacted view and the events its observer may see (filtered by `Audience`). It
-//! runs the planning timer (calling the engine's `time_up`), asks bots to play on a bounded
+//! runs the clocks (calling the engine's `time_up`): the rules' own clock
+//! (`engine::Game::clock`: RoboRally's hourglass, RR-4.3, and the last-player clocks) and, for
+//! a game whose timer is not a rule, the lobby's timer on every decision. It asks bots to play on a bounded
 //! worker pool, and lets a bot stand in for a player who left once a grace period is over.
 //!
 //! Bot work is bounded and fair (docs/security.md, "Bot work and seeds"): a game queues at most
@@ -58,6 +60,21 @@ pub enum Cmd {
         seat: Seat,
         action: Option<Value>,
     },
+    /// A chat line already said and kept (`Shared::say`): sent to whoever may see it.
+    Chat(protocol::ChatLine),
+    /// The connection's player takes their seat back from the bot standing in.
+    TakeBack {
+        conn: u64,
+    },
+    /// The connection's player asks for a rematch (or declines one).
+    Rematch {
+        conn: u64,
+        accept: bool,
+    },
+    /// The player of `seat` resigned (already stored): a bot plays the seat to the end.
+    Resign {
+        seat: Seat,
+    },
 }
 
 /// A handle on a game's task.
@@ -90,9 +107,14 @@ pub struct Room {
     practice: bool,
     seats: Vec<SeatOwner>,
     seq: u64,
+    /// The server's own timer on every decision (the lobby's `timer_secs` of a game whose
+    /// timer is not a rule); `None` for a game whose timer is its rules' clock.
     timer: Option<Duration>,
     deadline: Option<Instant>,
     last_waiting: Option<Decision>,
+    /// The rules' clock as last seen ([`engine::Game::clock`]) and its deadline.
+    clock: Option<engine::Clock>,
+    clock_deadline: Option<Instant>,
     subs: HashMap<u64, Sub>,
     presence: Vec<Presence>,
     bot_pending: engine::SeatSet,
@@ -110,6 +132,9 @@ pub struct Room {
     bot_lane: Arc<tokio::sync::Semaphore>,
     /// Raised when this task ends (also when it is dropped mid-way): its bots stop thinking.
     bot_cancel: CancelOnDrop,
+    /// The seats whose players accepted a rematch, and the rematch once made.
+    rematch_yes: engine::SeatSet,
+    rematch_game: Option<String>,
 }
 
 /// Raises its flag when dropped.
@@ -145,11 +170,18 @@ impl Room {
         let static_text = game.static_text();
         let static_id = protocol::static_id(&static_text);
         let static_data = serde_json::from_str(&static_text).unwrap_or(Value::Null);
+        // One setting: where the timer is a rule, the game's clock is the only one.
+        let rules_timer =
+            shared.registry.get(game.name()).is_some_and(|k| k.info.timer_option.is_some());
         let room = Room {
             id,
             static_data,
             static_id,
-            timer: timer_secs.filter(|&t| t > 0).map(|t| Duration::from_secs(t as u64)),
+            timer: timer_secs
+                .filter(|&t| t > 0 && !rules_timer)
+                .map(|t| Duration::from_secs(t as u64)),
+            clock: None,
+            clock_deadline: None,
             game,
             seed,
             practice: row.practice,
@@ -168,6 +200,8 @@ impl Room {
             shared,
             bot_lane: Arc::new(tokio::sync::Semaphore::new(1)),
             bot_cancel: CancelOnDrop(Arc::new(AtomicBool::new(false))),
+            rematch_yes: engine::SeatSet::EMPTY,
+            rematch_game: None,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -211,18 +245,93 @@ impl Room {
                 {
                     p.conns += 1;
                     p.away_since = None;
-                    if p.stand_in {
-                        p.stand_in = false;
+                    // A bot that stood in keeps playing until its player takes the seat back
+                    // (`take_back`, or any action of theirs): the table says so (below).
+                    if p.stand_in && p.conns == 1 {
                         self.broadcast_all(&ServerMsg::Presence {
                             seat: s.0,
                             connected: true,
-                            bot: false,
+                            bot: true,
+                            resigned: false,
                         });
                     }
                 }
                 self.subs.insert(conn, Sub { observer, out });
                 self.send_welcome(conn, true);
+                // What a new connection cannot know otherwise: seats a bot plays for their
+                // player (away, or resigned), and the chat kept so far that it may see.
+                for (i, p) in self.presence.iter().enumerate() {
+                    let resigned = matches!(self.seats.get(i), Some(SeatOwner::Resigned { .. }));
+                    if p.stand_in || resigned {
+                        let msg = ServerMsg::Presence {
+                            seat: i as u8,
+                            connected: p.conns > 0,
+                            bot: true,
+                            resigned,
+                        };
+                        if let Some(sub) = self.subs.get(&conn) {
+                            let _ = sub.out.try_send(msg.to_frame().into());
+                        }
+                    }
+                }
+                let sees = crate::chat::visible(
+                    protocol::ChatChannel::Spectators,
+                    matches!(observer, Observer::Seat(_)),
+                    self.finished,
+                );
+                for line in self.shared.chats.lines(&self.id, sees) {
+                    self.send_to(conn, &ServerMsg::Chat { line });
+                }
                 let _ = done.send(());
+            }
+            Cmd::Chat(line) => {
+                let finished = self.finished;
+                let frame: Frame = ServerMsg::Chat { line: line.clone() }.to_frame().into();
+                for sub in self.subs.values() {
+                    let player = matches!(sub.observer, Observer::Seat(_));
+                    if crate::chat::visible(line.channel, player, finished) {
+                        let _ = sub.out.try_send(frame.clone());
+                    }
+                }
+            }
+            Cmd::TakeBack { conn } => {
+                let Some(Observer::Seat(s)) = self.subs.get(&conn).map(|sub| sub.observer) else {
+                    return self.reply_error(
+                        conn,
+                        ErrorCode::NotAPlayer,
+                        None,
+                        "you hold no seat in this game",
+                        None,
+                    );
+                };
+                if !self.take_back(s) {
+                    self.reply_error(
+                        conn,
+                        ErrorCode::NothingToTakeBack,
+                        None,
+                        "no bot is playing for you",
+                        None,
+                    );
+                }
+            }
+            Cmd::Rematch { conn, accept } => self.rematch(conn, accept).await,
+            Cmd::Resign { seat } => {
+                if let Some(SeatOwner::Human { identity, name }) = self.seats.get(seat.index()) {
+                    let (identity, name) = (identity.clone(), name.clone());
+                    self.seats[seat.index()] = SeatOwner::Resigned { identity, name };
+                    if let Some(p) = self.presence.get_mut(seat.index()) {
+                        p.stand_in = false;
+                        p.away_since = None;
+                    }
+                    let connected = self.presence.get(seat.index()).is_some_and(|p| p.conns > 0);
+                    self.broadcast_all(&ServerMsg::Presence {
+                        seat: seat.0,
+                        connected,
+                        bot: true,
+                        resigned: true,
+                    });
+                    self.schedule_bots();
+                }
             }
             Cmd::Unsubscribe { conn } => self.drop_sub(conn),
             Cmd::Sync { conn } => self.send_welcome(conn, false),
@@ -240,6 +349,15 @@ impl Room {
                         );
                     }
                 };
+                if matches!(self.seats.get(own.index()), Some(SeatOwner::Resigned { .. })) {
+                    return self.reply_error(
+                        conn,
+                        ErrorCode::Resigned,
+                        None,
+                        "you resigned: a bot plays your seat to the end",
+                        id,
+                    );
+                }
                 if seat.is_some_and(|s| s != own.0) {
                     return self.reply_error(
                         conn,
@@ -260,6 +378,8 @@ impl Room {
                 }
                 match self.act(own, &action).await {
                     Ok(events) => {
+                        // Acting is taking the seat back from a bot that stood in.
+                        self.take_back(own);
                         self.send_to(conn, &ServerMsg::Ack { id, seq: self.seq });
                         self.broadcast_update(&events);
                         self.shared.metrics.observe_latency(received.elapsed());
@@ -345,6 +465,7 @@ impl Room {
             if !self.finished {
                 self.finished = true;
                 self.deadline = None;
+                self.clock_deadline = None;
                 self.bot_cancel.0.store(true, Relaxed);
                 if !self.stored_finished {
                     // The log that ends the game is stored: everyone is told at once, and the
@@ -354,13 +475,43 @@ impl Room {
                     self.shared.metrics.games_finished.fetch_add(1, Relaxed);
                     self.broadcast_all(&ServerMsg::Over { outcome });
                     tracing::info!(game = %self.id, "game over");
+                    // The game is over: players now see what the spectators said.
+                    let said: Vec<Frame> = self
+                        .shared
+                        .chats
+                        .lines(&self.id, true)
+                        .into_iter()
+                        .filter(|l| l.channel == protocol::ChatChannel::Spectators)
+                        .map(|line| ServerMsg::Chat { line }.to_frame().into())
+                        .collect();
+                    for sub in self.subs.values() {
+                        if matches!(sub.observer, Observer::Seat(_)) {
+                            for f in &said {
+                                let _ = sub.out.try_send(f.clone());
+                            }
+                        }
+                    }
                     self.store_result().await;
                 }
             }
             self.last_waiting = None;
             return;
         }
-        // The timer starts when a new decision begins: a different kind, or more seats owing.
+        self.restart_clocks();
+        self.schedule_bots();
+    }
+
+    /// The clocks after a change, before any frame tells of it (so that the frame carries the
+    /// new deadline): the server's timer restarts when a new decision begins (a different
+    /// kind, or more seats owing); the rules' clock when it appears or changes (who it runs
+    /// for, its length), not when a draft or anything else leaves it as it was. Calling it
+    /// twice changes nothing the second time.
+    fn restart_clocks(&mut self) {
+        let decision = self.game.decision();
+        if decision.is_none() {
+            (self.deadline, self.clock_deadline, self.clock) = (None, None, None);
+            return;
+        }
         let fresh = match (&self.last_waiting, &decision) {
             (Some(Decision::Simultaneous(a)), Some(Decision::Simultaneous(b))) => {
                 b.iter().any(|s| !a.contains(s))
@@ -372,7 +523,100 @@ impl Room {
             self.deadline = self.timer.map(|t| Instant::now() + t);
         }
         self.last_waiting = decision;
-        self.schedule_bots();
+        let clock = self.game.clock();
+        if clock != self.clock {
+            self.clock_deadline =
+                clock.map(|c| Instant::now() + Duration::from_secs(u64::from(c.seconds)));
+            self.clock = clock;
+        }
+    }
+
+    /// The seat's player takes it back from a bot standing in; false if none was.
+    fn take_back(&mut self, seat: Seat) -> bool {
+        let Some(p) = self.presence.get_mut(seat.index()) else { return false };
+        if !p.stand_in {
+            return false;
+        }
+        p.stand_in = false;
+        let connected = p.conns > 0;
+        self.broadcast_all(&ServerMsg::Presence {
+            seat: seat.0,
+            connected,
+            bot: false,
+            resigned: false,
+        });
+        true
+    }
+
+    /// A rematch after the game (docs/protocol.md "Rematch"): every seat's player (bots and
+    /// resigned players are not asked) accepts; the last acceptance creates the new game with
+    /// the same seats and settings and a fresh seed, and every connection is sent there. A
+    /// decline ends the proposal. One rematch per game while its task runs: asking again
+    /// answers the game already made.
+    async fn rematch(&mut self, conn: u64, accept: bool) {
+        let Some(Observer::Seat(s)) = self.subs.get(&conn).map(|sub| sub.observer) else {
+            return self.reply_error(
+                conn,
+                ErrorCode::NoRematch,
+                None,
+                "only the game's players may ask for a rematch",
+                None,
+            );
+        };
+        if !self.finished {
+            return self.reply_error(
+                conn,
+                ErrorCode::NoRematch,
+                None,
+                "a rematch is for a finished game",
+                None,
+            );
+        }
+        let humans: Vec<u8> = self
+            .seats
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o, SeatOwner::Human { .. }))
+            .map(|(i, _)| i as u8)
+            .collect();
+        if let Some(game) = self.rematch_game.clone() {
+            let msg = ServerMsg::Rematch {
+                accepted: humans.clone(),
+                asked: vec![],
+                declined: None,
+                game: Some(game),
+            };
+            return self.send_to(conn, &msg);
+        }
+        if !accept {
+            self.rematch_yes = engine::SeatSet::EMPTY;
+            let msg = ServerMsg::Rematch {
+                accepted: vec![],
+                asked: vec![],
+                declined: Some(s.0),
+                game: None,
+            };
+            return self.broadcast_all(&msg);
+        }
+        self.rematch_yes.insert(s);
+        let accepted: Vec<u8> =
+            humans.iter().copied().filter(|h| self.rematch_yes.contains(Seat(*h))).collect();
+        let asked: Vec<u8> =
+            humans.iter().copied().filter(|h| !self.rematch_yes.contains(Seat(*h))).collect();
+        let mut game = None;
+        if asked.is_empty() {
+            match self.shared.create_rematch(&self.id).await {
+                Ok(id) => {
+                    self.rematch_game = Some(id.clone());
+                    game = Some(id);
+                }
+                Err(e) => {
+                    let msg = format!("the rematch could not be created: {e}");
+                    return self.reply_error(conn, ErrorCode::StorageUnavailable, None, &msg, None);
+                }
+            }
+        }
+        self.broadcast_all(&ServerMsg::Rematch { accepted, asked, declined: None, game });
     }
 
     /// Store the result of a finished game; with storage failing, try again after the backoff
@@ -405,6 +649,7 @@ impl Room {
             SeatOwner::Human { .. } if self.presence.get(seat.index())?.stand_in => {
                 Some(BotSpec::Random)
             }
+            SeatOwner::Resigned { .. } => Some(BotSpec::Random),
             _ => None,
         }
     }
@@ -499,7 +744,7 @@ impl Room {
             .filter(|(i, p)| !p.stand_in && waiting.contains(Seat(*i as u8)))
             .filter_map(|(_, p)| p.away_since.map(|t| t + grace))
             .min();
-        [self.deadline, away, self.bot_retry].into_iter().flatten().min()
+        [self.deadline, self.clock_deadline, away, self.bot_retry].into_iter().flatten().min()
     }
 
     async fn on_wake(&mut self) {
@@ -522,7 +767,12 @@ impl Room {
             if !p.stand_in && p.away_since.is_some_and(|t| t + grace <= now) {
                 p.stand_in = true;
                 changed = true;
-                let msg = ServerMsg::Presence { seat: i as u8, connected: false, bot: true };
+                let msg = ServerMsg::Presence {
+                    seat: i as u8,
+                    connected: p.conns > 0,
+                    bot: true,
+                    resigned: false,
+                };
                 let frame: Frame = msg.to_frame().into();
                 for sub in self.subs.values() {
                     let _ = sub.out.try_send(frame.clone());
@@ -532,20 +782,27 @@ impl Room {
         if changed {
             self.schedule_bots();
         }
-        if self.deadline.is_some_and(|d| d <= now) {
-            self.deadline = None;
+        if self.deadline.is_some_and(|d| d <= now) || self.clock_deadline.is_some_and(|d| d <= now)
+        {
+            let saved = (self.deadline.take(), self.clock_deadline.take(), self.clock.take());
             let backup = self.game.clone_box();
             match self.game.time_up() {
                 Ok(events) => {
                     if self.store(&LogEntry::TimeUp).await.is_err() {
                         self.game = backup;
                         // Again when storage's backoff is over.
-                        self.deadline = Some(
+                        let again = Some(
                             self.shared
                                 .faults
                                 .backing_off()
                                 .unwrap_or(now + crate::faults::BACKOFF_START),
                         );
+                        self.clock = saved.2;
+                        if saved.1.is_some_and(|d| d <= now) {
+                            (self.deadline, self.clock_deadline) = (saved.0, again);
+                        } else {
+                            (self.deadline, self.clock_deadline) = (again, saved.1);
+                        }
                         return;
                     }
                     self.shared.metrics.timeouts.fetch_add(1, Relaxed);
@@ -561,8 +818,27 @@ impl Room {
         self.game.decision().map(|d| d.seats().iter().map(|s| s.0).collect()).unwrap_or_default()
     }
 
+    /// The clock that runs out first: its deadline and who it runs for (the rules' clock: its
+    /// seats; the server's timer: every waiting seat).
+    fn running_clock(&self) -> Option<(Instant, Vec<u8>)> {
+        let rules = self
+            .clock_deadline
+            .zip(self.clock)
+            .map(|(d, c)| (d, c.seats.iter().map(|s| s.0).collect::<Vec<u8>>()));
+        let server = self.deadline.map(|d| (d, self.waiting()));
+        match (rules, server) {
+            (Some(r), Some(s)) => Some(if r.0 <= s.0 { r } else { s }),
+            (r, s) => r.or(s),
+        }
+    }
+
     fn time_left_ms(&self) -> Option<u64> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as u64)
+        self.running_clock()
+            .map(|(d, _)| d.saturating_duration_since(Instant::now()).as_millis() as u64)
+    }
+
+    fn clock_for(&self) -> Vec<u8> {
+        self.running_clock().map(|(_, s)| s).unwrap_or_default()
     }
 
     /// The welcome: with the static part on a new connection (`with_static`), without on `sync`.
@@ -582,6 +858,7 @@ impl Room {
             view: self.game.view_json(sub.observer),
             waiting: self.waiting(),
             time_left_ms: self.time_left_ms(),
+            clock_for: self.clock_for(),
             practice: self.practice,
         };
         self.send_to(conn, &msg);
@@ -594,8 +871,10 @@ impl Room {
     /// Each connection gets the events its observer may see and its own view. Each event is
     /// serialised once and each observer's frame once, however many connections share it.
     fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
+        self.restart_clocks();
         let waiting = self.waiting();
         let time_left_ms = self.time_left_ms();
+        let clock_for = self.clock_for();
         let events: Vec<(Audience, String)> =
             events.iter().map(|(a, e)| (*a, e.to_string())).collect();
         // A handful of observers per game: a list is cheaper than a map.
@@ -610,9 +889,15 @@ impl Room {
                         .filter(|(a, _)| a.admits(sub.observer))
                         .map(|(_, e)| e.as_str());
                     let view = self.game.view_text(sub.observer);
-                    let f: Frame =
-                        ServerMsg::update_frame(self.seq, seen, &view, &waiting, time_left_ms)
-                            .into();
+                    let f: Frame = ServerMsg::update_frame(
+                        self.seq,
+                        seen,
+                        &view,
+                        &waiting,
+                        time_left_ms,
+                        &clock_for,
+                    )
+                    .into();
                     frames.push((sub.observer, f.clone()));
                     f
                 }

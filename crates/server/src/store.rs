@@ -45,8 +45,19 @@ impl From<crate::schema::MigrateError> for StoreError {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SeatOwner {
     Open,
-    Human { identity: String, name: String },
-    Bot { spec: String },
+    Human {
+        identity: String,
+        name: String,
+    },
+    Bot {
+        spec: String,
+    },
+    /// A player who resigned a running game: a random bot plays the seat to the end, and the
+    /// game's record keeps who it was (docs/protocol.md "Resign and leave").
+    Resigned {
+        identity: String,
+        name: String,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -2,6 +2,7 @@
 //! on a WebSocket in the server. It parses and rate-limits what the client sends, forwards
 //! actions to the game's task, and writes the frames the task sends it.
 
+use crate::chat::ChatError;
 use crate::room::Cmd;
 use crate::{Shared, Subscription};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
@@ -101,7 +102,7 @@ where
                 heard = Instant::now();
                 match msg {
                     Some(Incoming::Text(text)) => {
-                        let reply = match handle(&sub, &mut limit, text).await {
+                        let reply = match handle(&shared, &sub, &mut limit, text).await {
                             Ok(reply) => reply,
                             Err(e) => {
                                 shared.metrics.rejected.fetch_add(1, Relaxed);
@@ -135,6 +136,7 @@ where
 /// A message from the client: forwarded to the game task (whose answer comes as a frame),
 /// answered here (`pong`), or refused here with a typed error.
 async fn handle(
+    shared: &Arc<Shared>,
     sub: &Subscription,
     limit: &mut RateLimit,
     text: String,
@@ -147,6 +149,25 @@ async fn handle(
     let cmd = match msg {
         ClientMsg::Ping => return Ok(Some(ServerMsg::Pong)),
         ClientMsg::Sync => Cmd::Sync { conn: sub.conn },
+        ClientMsg::Chat { text } => {
+            let Some(who) = &sub.who else {
+                return Err(ServerMsg::error(
+                    ErrorCode::NotSignedIn,
+                    "chat needs a guest name: sign in first",
+                ));
+            };
+            // The line comes back to this connection too, as a `chat` frame from the game.
+            return match shared.say(&sub.game, who, &text).await {
+                Ok(_) => Ok(None),
+                Err(ChatError::Bad(m)) => Err(ServerMsg::error(ErrorCode::BadChat, m)),
+                Err(ChatError::TooMany(s)) => Err(ServerMsg::error(
+                    ErrorCode::RateLimited,
+                    format!("too many chat lines: wait {s} s"),
+                )),
+            };
+        }
+        ClientMsg::Rematch { accept } => Cmd::Rematch { conn: sub.conn, accept },
+        ClientMsg::TakeBack => Cmd::TakeBack { conn: sub.conn },
         ClientMsg::Act { seat, action, id } => {
             if sub.seat.is_none() {
                 return Err(ServerMsg::Error {

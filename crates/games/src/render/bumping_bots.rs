@@ -1,11 +1,13 @@
 //! Bumping Bots' pictures: a track as SVG.
 
-use bumping_bots::track::{BoardSpec, ObstacleKind};
+use bumping_bots::track::{BoardSpec, ObstacleKind, Spin};
 use bumping_bots::tracks::walled_edges;
 use grid::{Hex, HexEdge};
 
 /// A picture of a track as SVG (pointy-top hexes, size 20): cells, walls, the line, the grid
-/// and the obstacles.
+/// and the obstacles; a bumper's six arrow cells with their arrows pointing away from its centre
+/// (BB-8.4), and a motorised obstacle's sense of rotation as a curved arrow round its centre
+/// (BB-8.2: clockwise or anticlockwise on screen).
 pub fn render_svg(track: &BoardSpec) -> String {
     let size = 20.0_f64;
     let s3 = 3f64.sqrt();
@@ -74,7 +76,70 @@ pub fn render_svg(track: &BoardSpec) -> String {
                 );
             }
         }
+        if o.kind == ObstacleKind::Bumper {
+            out += &bumper_arrows(o.at, size, centre);
+        }
+        if let Some(spin) = o.turn {
+            out += &turn_arrow(x, y, size, spin);
+        }
     }
     out += "</svg>\n";
     out
+}
+
+/// BB-8.4: in each of the six cells round a bumper, an arrow pointing away from the centre.
+fn bumper_arrows(at: Hex, size: f64, centre: impl Fn(Hex) -> (f64, f64)) -> String {
+    let mut out = String::new();
+    for d in grid::HexDir::ALL {
+        let (cx, cy) = centre(at.neighbour(d));
+        // Direction d points at 60°·d on screen (0 = E, clockwise: y grows downwards).
+        let a = std::f64::consts::PI / 3.0 * f64::from(d.index());
+        let (ux, uy) = (a.cos(), a.sin());
+        // A notched arrowhead: tip, left barb, notch, right barb (slender, so it reads one way).
+        let (tip, back, notch, half) = (size * 0.55, size * 0.35, size * 0.1, size * 0.28);
+        let p = [
+            (cx + ux * tip, cy + uy * tip),
+            (cx - ux * back - uy * half, cy - uy * back + ux * half),
+            (cx - ux * notch, cy - uy * notch),
+            (cx - ux * back + uy * half, cy - uy * back - ux * half),
+        ];
+        let pts: Vec<String> = p.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+        out += &format!(
+            "<polygon class=\"bumper-arrow\" points=\"{}\" fill=\"#fa0\" fill-opacity=\"0.8\"/>\n",
+            pts.join(" ")
+        );
+    }
+    out
+}
+
+/// BB-8.2: a three-quarter circle round a motorised centre with an arrowhead at its end, going
+/// clockwise (`cw`) or anticlockwise (`ccw`) on screen.
+fn turn_arrow(x: f64, y: f64, size: f64, spin: Spin) -> String {
+    let r = size * 0.9;
+    // Screen angles grow clockwise (y downwards). Start at the top (-90°), sweep 270°.
+    let sign = if spin == Spin::Cw { 1.0 } else { -1.0 };
+    let at = |deg: f64| {
+        let a = deg.to_radians();
+        (x + r * a.cos(), y + r * a.sin())
+    };
+    let (sx, sy) = at(-90.0);
+    let end = -90.0 + sign * 270.0;
+    let (ex, ey) = at(end);
+    // The arrowhead: along the tangent at the end, in the sense of travel.
+    let t = end.to_radians();
+    let (tx, ty) = (-t.sin() * sign, t.cos() * sign);
+    let (nx, ny) = (t.cos(), t.sin());
+    let h = size * 0.35;
+    let head = [
+        (ex + tx * h, ey + ty * h),
+        (ex + nx * h * 0.6, ey + ny * h * 0.6),
+        (ex - nx * h * 0.6, ey - ny * h * 0.6),
+    ];
+    let pts: Vec<String> = head.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+    let sweep = if spin == Spin::Cw { 1 } else { 0 };
+    let name = if spin == Spin::Cw { "cw" } else { "ccw" };
+    format!(
+        "<g class=\"turn {name}\"><path d=\"M {sx:.1} {sy:.1} A {r:.1} {r:.1} 0 1 {sweep} {ex:.1} {ey:.1}\" fill=\"none\" stroke=\"#333\" stroke-width=\"2\"/><polygon points=\"{}\" fill=\"#333\"/></g>\n",
+        pts.join(" ")
+    )
 }

@@ -11,6 +11,7 @@
 
 use super::parse::{BoardError, NamedBoard, err, parse_named_board, words};
 use super::{Belt, Board, Cell, Dock, Laser, validate};
+use engine::check::Finding;
 use grid::{Sq, SqDir};
 use serde::Serialize;
 
@@ -85,12 +86,7 @@ pub fn course_by_name(name: &str) -> Option<Course> {
 /// whose first line is `course ...` is a course over the shipped pieces; one starting with
 /// `board ...` is drawn as a course of that piece alone (no flags, not validated).
 pub fn load_text(text: &str) -> Result<Course, CourseError> {
-    let first = text
-        .lines()
-        .map(words)
-        .find(|w| !w.is_empty())
-        .and_then(|w| w.first().map(|x| x.1.to_string()));
-    if first.as_deref() == Some("course") {
+    if is_course(text) {
         return parse_course(text, &shipped_pieces());
     }
     let nb = parse_named_board(text).map_err(CourseError::Text)?;
@@ -99,6 +95,77 @@ pub fn load_text(text: &str) -> Result<Course, CourseError> {
 
 /// Parse a course text against the given pieces, assemble and validate it.
 pub fn parse_course(text: &str, pieces: &[NamedBoard]) -> Result<Course, CourseError> {
+    let (course, _) = assemble_course(text, pieces)?;
+    let problems = validate::validate(&course.board);
+    if !problems.is_empty() {
+        return Err(CourseError::Invalid(problems));
+    }
+    Ok(course)
+}
+
+/// Where a course text wrote its flags and pieces (1-based line, column of the first word
+/// after the keyword), for findings.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CourseLines {
+    pub flags: Vec<(usize, usize)>,
+    /// Each `place` line and the cells its piece covers (top-left corner, width, height).
+    pub pieces: Vec<((usize, usize), Sq, i32, i32)>,
+}
+
+/// `robodrome board check`: every finding about a course or board-piece text, by line and
+/// column. A course is checked by [`validate::problems`] once assembled (its flags at their
+/// `flag` lines, its docks at the `place` line of their piece); a piece alone only parses (its
+/// flags and reachability belong to the courses that use it).
+pub fn check_text(text: &str) -> Vec<Finding> {
+    let text_error = |e: &BoardError| Finding::error("", e.message.clone()).at(e.line, e.column);
+    if !is_course(text) {
+        return match parse_named_board(text) {
+            Ok(_) => Vec::new(),
+            Err(e) => vec![text_error(&e)],
+        };
+    }
+    let (course, lines) = match assemble_course(text, &shipped_pieces()) {
+        Ok(x) => x,
+        Err(CourseError::Text(e)) => return vec![text_error(&e)],
+        Err(CourseError::Invalid(p)) => {
+            return p.into_iter().map(|m| Finding::error("RR-1.3", m)).collect();
+        }
+    };
+    let mut out: Vec<Finding> = validate::problems(&course.board)
+        .into_iter()
+        .map(|p| {
+            let f = Finding { severity: p.severity, place: None, rule: p.rule, message: p.message };
+            let dock_at = p.dock.and_then(|k| course.board.docks.get(k)).map(|d| d.at);
+            let at = p.flag.and_then(|i| lines.flags.get(i).copied()).or_else(|| {
+                let d = dock_at?;
+                lines.pieces.iter().find_map(|&(place, o, w, h)| {
+                    (d.x >= o.x && d.y >= o.y && d.x < o.x + w && d.y < o.y + h).then_some(place)
+                })
+            });
+            match at {
+                Some((l, c)) => f.at(l, c),
+                None => f,
+            }
+        })
+        .collect();
+    engine::check::sort(&mut out);
+    out
+}
+
+fn is_course(text: &str) -> bool {
+    text.lines()
+        .map(words)
+        .find(|w| !w.is_empty())
+        .and_then(|w| w.first().map(|x| x.1 == "course"))
+        .unwrap_or(false)
+}
+
+/// Parse a course text against the given pieces and assemble it, without validating it.
+pub fn assemble_course(
+    text: &str,
+    pieces: &[NamedBoard],
+) -> Result<(Course, CourseLines), CourseError> {
+    let mut lines = CourseLines::default();
     let mut name = String::new();
     let mut difficulty = String::new();
     let mut placed: Vec<(Board, Sq)> = Vec::new();
@@ -128,12 +195,17 @@ pub fn parse_course(text: &str, pieces: &[NamedBoard]) -> Result<Course, CourseE
                     num(3).map_err(CourseError::Text)?,
                     num(4).map_err(CourseError::Text)?,
                 );
-                placed.push((rotate(&nb.board, k), Sq::new(x, y)));
+                let b = rotate(&nb.board, k);
+                lines.pieces.push(((ln, c), Sq::new(x, y), b.width, b.height));
+                placed.push((b, Sq::new(x, y)));
             }
-            "flag" => flags.push(Sq::new(
-                num(1).map_err(CourseError::Text)?,
-                num(2).map_err(CourseError::Text)?,
-            )),
+            "flag" => {
+                flags.push(Sq::new(
+                    num(1).map_err(CourseError::Text)?,
+                    num(2).map_err(CourseError::Text)?,
+                ));
+                lines.flags.push((ln, w.get(1).map_or(col, |x| x.0)));
+            }
             other => {
                 return Err(CourseError::Text(err(
                     ln,
@@ -145,11 +217,7 @@ pub fn parse_course(text: &str, pieces: &[NamedBoard]) -> Result<Course, CourseE
     }
     let mut board = assemble(&placed).map_err(|m| CourseError::Invalid(vec![m]))?;
     board.flags = flags;
-    let problems = validate::validate(&board);
-    if !problems.is_empty() {
-        return Err(CourseError::Invalid(problems));
-    }
-    Ok(Course { name, difficulty, board })
+    Ok((Course { name, difficulty, board }, lines))
 }
 
 /// Rotate a piece by `k` quarter turns clockwise.
@@ -285,5 +353,31 @@ mod tests {
             Cell::Belt(Belt { dir: SqDir::S, express: false, from: None })
         );
         assert!(r.wall(Sq::new(0, 1), SqDir::S));
+    }
+
+    #[test]
+    fn check_names_the_line_and_column_of_each_finding_rr_1_3() {
+        use engine::check::Severity;
+        // Pit Maze has a pit at [3,0]; [99,99] is off the course.
+        let text = "course Test\nplace pit-maze 0 0 0\nplace bay 0 12 0\nflag 3 0\nflag 99 99\n";
+        let f = check_text(text);
+        let errors: Vec<(usize, usize, &str)> = f
+            .iter()
+            .filter(|x| x.severity == Severity::Error)
+            .map(|x| {
+                let p = x.place.unwrap();
+                (p.line, p.column, x.rule)
+            })
+            .collect();
+        assert_eq!(errors, [(4, 6, "RR-2"), (5, 6, "RR-1.3")], "{f:?}");
+        // A format error keeps its own line and column; a piece alone is only parsed.
+        let f = check_text("course Test\nplace atlantis 0 0 0\n");
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].place.map(|p| (p.line, p.column)), Some((2, 7)), "{f:?}");
+        assert!(check_text(PIECES[1]).is_empty());
+        // Every shipped course checks without an error.
+        for c in COURSES {
+            assert!(check_text(c).iter().all(|x| !x.is_error()), "{c}");
+        }
     }
 }

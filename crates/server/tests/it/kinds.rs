@@ -15,7 +15,7 @@ async fn kinds_are_served_and_the_toy_game_is_not_offered_by_default() {
     assert_eq!(k["v"], 1);
     let kinds = k["kinds"].as_array().unwrap();
     let names: Vec<&str> = kinds.iter().map(|k| k["name"].as_str().unwrap()).collect();
-    assert_eq!(names, ["autoscooter", "roborally", "bumping-bots"]);
+    assert_eq!(names, ["autoscooter", "roborally", "bumping-bots", "bumping-bots-championship"]);
     for (got, kind) in kinds.iter().zip(games::Registry::public().kinds()) {
         let i = &kind.info;
         assert_eq!(got["title"], i.title);
@@ -106,7 +106,10 @@ async fn the_toy_game_is_created_joined_and_played_to_the_end_over_websockets() 
                     ServerMsg::Ack { .. } => inflight = false,
                     ServerMsg::Over { outcome } => return outcome,
                     ServerMsg::Error { message, .. } => panic!("seat {seat}: {message}"),
-                    ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+                    ServerMsg::Presence { .. }
+                    | ServerMsg::Chat { .. }
+                    | ServerMsg::Rematch { .. }
+                    | ServerMsg::Pong => {}
                 }
             }
         }));

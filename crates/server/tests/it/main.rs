@@ -2,12 +2,15 @@
 //! driven by WebSocket clients (tokio-tungstenite) and HTTP/1.1 requests (hyper, through
 //! `server::client`); and the timers on tokio's paused clock over an in-memory store (`paused`).
 
+mod championship;
 mod fair;
 mod faults;
+mod hourglass;
 mod identity;
 mod kinds;
 mod limits;
 mod paused;
 mod play;
 mod secrecy;
+mod social;
 mod support;

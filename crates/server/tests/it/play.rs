@@ -168,6 +168,13 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
         ServerMsg::Welcome { seq, .. } => seq,
         other => panic!("{other:?}"),
     };
+    // AS-1.3: the cars are drawn by lots from the seed; one of Bob's (seat 1).
+    let bobs = replayed(&shared, &id, seq0)
+        .await
+        .cars()
+        .find(|c| c.owner == Some(engine::Seat(1)))
+        .map(|c| c.id)
+        .expect("Bob drives cars");
     let cases: Vec<(Message, &str)> = vec![
         (Message::Text("{not json".into()), "malformed"),
         (Message::Text("[1,2]".into()), "malformed"),
@@ -185,8 +192,10 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
         // Seat 1 is Bob's.
         (
             Message::Text(
-                r#"{"v":1,"type":"act","seat":1,"action":{"type":"plot","car":1,"number":2}}"#
-                    .into(),
+                format!(
+                    r#"{{"v":1,"type":"act","seat":1,"action":{{"type":"plot","car":{bobs},"number":2}}}}"#
+                )
+                .into(),
             ),
             "not_your_seat",
         ),
@@ -199,7 +208,7 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
     // Bob's car, in Ann's name: the rules refuse it.
     a.send(&ClientMsg::Act {
         seat: None,
-        action: json!({"type":"plot","car":1,"number":2}),
+        action: json!({"type":"plot","car":bobs,"number":2}),
         id: Some(9),
     })
     .await;

@@ -93,7 +93,10 @@ async fn play_seat(
                 inflight = false;
                 c.send(&ClientMsg::Sync).await;
             }
-            ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+            ServerMsg::Presence { .. }
+            | ServerMsg::Chat { .. }
+            | ServerMsg::Rematch { .. }
+            | ServerMsg::Pong => {}
         }
     }
     panic!("game {id}: the game did not end");

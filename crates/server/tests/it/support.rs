@@ -156,7 +156,10 @@ pub async fn play(c: &mut Client, shared: &Arc<Shared>, id: &str, seat: u8, seed
             ServerMsg::Error { code, rule, message, .. } => {
                 panic!("seat {seat}: {code:?} {rule:?} {message}")
             }
-            ServerMsg::Presence { .. } | ServerMsg::Pong => {}
+            ServerMsg::Presence { .. }
+            | ServerMsg::Chat { .. }
+            | ServerMsg::Rematch { .. }
+            | ServerMsg::Pong => {}
         }
     }
     panic!("the game did not end");
