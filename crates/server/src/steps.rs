@@ -47,11 +47,11 @@ pub struct Doc {
 const ENTRY_OVERHEAD: usize = 2 * 16
     + std::mem::size_of::<Doc>()
     + std::mem::size_of::<OnceCell<Arc<Doc>>>()
-    + 2 * (std::mem::size_of::<(String, (Cell, u64))>() + 1)
+    + 2 * (std::mem::size_of::<(String, Slot)>() + 1)
     + 5 * 16;
 
 impl Doc {
-    fn new(head: &str) -> DocBuilder {
+    fn builder(head: &str) -> DocBuilder {
         DocBuilder { text: head.to_string(), head: head.len(), ends: Vec::new() }
     }
 
@@ -150,6 +150,11 @@ impl Page {
 
 type Cell = Arc<OnceCell<Arc<Doc>>>;
 
+/// A cache entry: the cell, when it was last used, and the bytes counted for it (0 until its
+/// computation is counted: only counted entries are evicted, so what is taken off the total
+/// is always what was added to it).
+type Slot = (Cell, u64, usize);
+
 /// Finished games' steps by game id (running games' by id and log length), bounded by the bytes
 /// the entries hold on the heap ([`Doc::entry_bytes`]: text, offsets, key and bookkeeping).
 pub struct Cache {
@@ -159,7 +164,7 @@ pub struct Cache {
 
 #[derive(Default)]
 struct Inner {
-    cells: HashMap<String, (Cell, u64)>,
+    cells: HashMap<String, Slot>,
     bytes: usize,
     tick: u64,
 }
@@ -178,7 +183,7 @@ impl Cache {
         let mut inner = self.lock();
         inner.tick += 1;
         let tick = inner.tick;
-        let e = inner.cells.entry(id.to_string()).or_insert_with(|| (Cell::default(), 0));
+        let e = inner.cells.entry(id.to_string()).or_insert_with(|| (Cell::default(), 0, 0));
         e.1 = tick;
         e.0.clone()
     }
@@ -187,23 +192,24 @@ impl Cache {
     /// while over the cap (a document larger than the whole cap is not kept).
     pub fn computed(&self, id: &str) {
         let mut inner = self.lock();
-        let Some(bytes) = inner.cells.get(id).and_then(|(c, _)| c.get()).map(|d| d.entry_bytes(id))
-        else {
+        let Some(slot) = inner.cells.get_mut(id) else { return };
+        let Some(bytes) = slot.0.get().filter(|_| slot.2 == 0).map(|d| d.entry_bytes(id)) else {
             return;
         };
+        slot.2 = bytes;
         inner.bytes += bytes;
         while inner.bytes > self.cap {
             let Some(victim) = inner
                 .cells
                 .iter()
-                .filter(|(_, (c, _))| c.initialized())
-                .min_by_key(|(k, (_, t))| (k.as_str() == id, *t))
+                .filter(|(_, (_, _, counted))| *counted > 0)
+                .min_by_key(|(k, (_, t, _))| (k.as_str() == id, *t))
                 .map(|(k, _)| k.clone())
             else {
                 break;
             };
-            if let Some((c, _)) = inner.cells.remove(&victim) {
-                inner.bytes -= c.get().map_or(0, |d| d.entry_bytes(&victim));
+            if let Some((_, _, counted)) = inner.cells.remove(&victim) {
+                inner.bytes -= counted;
             }
             if victim == id {
                 break;
@@ -213,7 +219,7 @@ impl Cache {
 
     fn forget_failed(&self, id: &str) {
         let mut inner = self.lock();
-        if inner.cells.get(id).is_some_and(|(c, _)| !c.initialized()) {
+        if inner.cells.get(id).is_some_and(|(c, _, _)| !c.initialized()) {
             inner.cells.remove(id);
         }
     }
@@ -343,7 +349,7 @@ pub fn replay(
         "outcome": row.outcome,
     })
     .to_string();
-    let mut doc = Doc::new(head.strip_suffix('}').unwrap_or(&head));
+    let mut doc = Doc::builder(head.strip_suffix('}').unwrap_or(&head));
     doc.step(0, &Value::Null, &[], &g.view_text(observer));
     for (i, e) in log.iter().enumerate() {
         let (events, entry) = match e {
@@ -381,7 +387,7 @@ mod tests {
     use super::*;
 
     fn doc(n: usize) -> Doc {
-        let mut d = Doc::new("{\"id\":\"x\"");
+        let mut d = Doc::builder("{\"id\":\"x\"");
         for i in 0..n {
             d.text.push_str(&format!("{{\"seq\":{i}"));
             let open = d.text.len();
@@ -441,5 +447,25 @@ mod tests {
         // "a" was the least recently used: gone; "b" and "c" kept.
         assert!(!c.cell("a").initialized());
         assert!(c.cell("c").initialized());
+    }
+
+    #[test]
+    fn a_document_not_yet_counted_is_not_evicted() {
+        // "b" is computed (the oldest) but its computation not yet counted when "a" and "c"
+        // push the cache over its cap: only counted entries go, so the total never loses bytes
+        // it did not gain.
+        let one = doc(3).entry_bytes("a");
+        let c = Cache::new(one * 3 / 2);
+        assert!(c.cell("b").set(Arc::new(doc(3))).is_ok());
+        for id in ["a", "c"] {
+            assert!(c.cell(id).set(Arc::new(doc(3))).is_ok());
+            c.computed(id);
+        }
+        assert_eq!(c.bytes(), one);
+        c.computed("b");
+        c.computed("b");
+        assert_eq!(c.bytes(), one);
+        assert!(c.cell("b").initialized());
+        assert!(!c.cell("a").initialized());
     }
 }
