@@ -48,12 +48,21 @@ mod tests {
         assert_eq!(g.seats(), 2);
         let bad = g.apply_json(Seat(0), &serde_json::json!({"type": "fly"}));
         assert!(matches!(bad, Err(ActError::BadAction(_))));
-        let foreign =
-            g.apply_json(Seat(1), &serde_json::json!({"type": "plot", "car": 0, "number": 1}));
+        // AS-1.3: the cars are dealt by lots; seat 0's first car, from its own view.
+        let view = g.view_json(engine::Observer::Seat(Seat(0)));
+        let car = view["cars"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["owner"] == 0)
+            .and_then(|c| c["car"].as_u64())
+            .unwrap() as u8;
+        // AS-2.1: a number of that car's own column.
+        let number = autoscooter::sheet::column(car)[0];
+        let plot = serde_json::json!({"type": "plot", "car": car, "number": number});
+        let foreign = g.apply_json(Seat(1), &plot);
         assert!(matches!(foreign, Err(ActError::Rule { code: "not_your_car", .. })), "{foreign:?}");
-        let ok = g
-            .apply_json(Seat(0), &serde_json::json!({"type": "plot", "car": 0, "number": 1}))
-            .unwrap();
+        let ok = g.apply_json(Seat(0), &plot).unwrap();
         assert!(ok.events.iter().any(|(a, _)| *a == Audience::Seat(Seat(0))));
         let too_many = SetupRequest { players: 9, ..req };
         assert!(k.make_setup(&too_many).is_err());
@@ -110,7 +119,10 @@ mod tests {
     #[test]
     fn every_game_starts_and_plays_a_bot_move_through_the_adapter() {
         let r = Registry::standard();
-        assert_eq!(r.names(), vec!["autoscooter", "roborally", "bumping-bots"]);
+        assert_eq!(
+            r.names(),
+            vec!["autoscooter", "roborally", "bumping-bots", "bumping-bots-championship"]
+        );
         assert!(Registry::everything().get("rps").is_some());
         for name in Registry::everything().names() {
             let k = Registry::everything().get(name).unwrap();

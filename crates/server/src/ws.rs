@@ -241,7 +241,18 @@ mod tests {
         async fn next(rx: &mut mpsc::Receiver<String>) -> Value {
             serde_json::from_str(&rx.recv().await.unwrap()).unwrap()
         }
-        assert_eq!(next(&mut client_rx).await["type"], "welcome");
+        let welcome = next(&mut client_rx).await;
+        assert_eq!(welcome["type"], "welcome");
+        // AS-1.3: the cars are dealt by lots; Ann's first car, from her view.
+        let car = welcome["view"]["cars"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["owner"] == 0)
+            .and_then(|c| c["car"].as_u64())
+            .unwrap() as u8;
+        // AS-2.1: a number of that car's own column.
+        let number = autoscooter::sheet::column(car)[0];
         client_tx.send(Incoming::Text("{oops".into())).await.unwrap();
         assert_eq!(next(&mut client_rx).await["code"], "malformed");
         client_tx.send(Incoming::Binary(3)).await.unwrap();
@@ -250,7 +261,7 @@ mod tests {
         assert_eq!(next(&mut client_rx).await["type"], "pong");
         let act = ClientMsg::Act {
             seat: None,
-            action: json!({"type": "plot", "car": 0, "number": 1}),
+            action: json!({"type": "plot", "car": car, "number": number}),
             id: Some(4),
         };
         client_tx.send(Incoming::Text(act.to_frame())).await.unwrap();
@@ -261,7 +272,7 @@ mod tests {
         );
         let update = next(&mut client_rx).await;
         assert_eq!(update["type"], "update");
-        assert_eq!(update["view"]["plots"][0]["number"], 1);
+        assert_eq!(update["view"]["plots"][0]["number"], number);
         assert_eq!(shared.store.log(&info.id).await.unwrap().len(), 1);
         drop(client_tx); // the client leaves
         task.await.unwrap();
