@@ -46,7 +46,8 @@ pub struct Limits {
     /// The largest game setup (board, course or track included) stored for a new game, in bytes.
     #[arg(long, default_value_t = 256 * 1024)]
     pub max_setup_bytes: usize,
-    /// Memory for cached replay steps of finished games, in bytes (least recently used first out).
+    /// Heap for cached replay steps, in bytes: their JSON text, offsets and bookkeeping as
+    /// allocated (least recently used first out).
     #[arg(long, default_value_t = 64 << 20)]
     pub steps_cache_bytes: usize,
     /// The most steps JSON one `/steps` answer carries, in bytes (at least one step).

@@ -7,7 +7,8 @@
 //! its seat but not its action (plots stay secret).
 //!
 //! Cost: a finished game is replayed once (off the async threads) and its steps are kept as
-//! JSON text in a cache bounded by bytes ([`Cache`], least recently used out first); requests
+//! JSON text, one allocation per game ([`Doc`]), in a cache bounded by the heap its entries
+//! really hold ([`Cache`], least recently used out first; tests/steps_heap.rs); requests
 //! for a game being computed wait for that one computation. A running game's steps are cached
 //! by log length (a new action makes a new entry; the old ones age out of the cache). Answers are pages
 //! (`?from=&limit=`, at most `steps_page_bytes` of steps, at least one step) and `?views=false`
@@ -23,18 +24,92 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use tokio::sync::OnceCell;
 
-/// One step as JSON text: `{"seq":…,"entry":…,"events":[…]` (not closed) and its view.
-struct Step {
-    open: String,
-    view: String,
+/// A game's steps, computed once, stored compactly: all the JSON text in one allocation of
+/// exactly its length (the head, then each step's opening and view), and where each piece
+/// ends. Kept this way because a `String` per step grew by doubling left up to half of each
+/// allocation unused and uncounted (docs/benchmarks.md "Soak": the cache's resident cost).
+pub struct Doc {
+    /// `{"v":…,"id":…,…,"outcome":…` (not closed), then for every step
+    /// `{"seq":…,"entry":…,"events":[…]` (not closed) and its view.
+    text: Box<str>,
+    /// Where the head ends.
+    head: usize,
+    /// For each step: where its opening ends and where its view ends (each step starts where
+    /// the one before ends).
+    ends: Box<[(usize, usize)]>,
 }
 
-/// A game's steps, computed once.
-pub struct Doc {
-    /// `{"v":…,"id":…,…,"outcome":…` (not closed).
-    head: String,
-    steps: Vec<Step>,
-    bytes: usize,
+/// The heap a cache entry costs beside its document's text and offsets, per entry: the `Doc`
+/// (in its `Arc`), the `OnceCell` (in its `Arc`), the map's slot and control byte, and the
+/// allocator's header of each of those blocks and of the text, the offsets and the key (glibc:
+/// 8 bytes and rounding to 16 per block, counted as 16). The map's slot is counted twice: its
+/// table doubles when it grows, so up to half of it is empty.
+const ENTRY_OVERHEAD: usize = 2 * 16
+    + std::mem::size_of::<Doc>()
+    + std::mem::size_of::<OnceCell<Arc<Doc>>>()
+    + 2 * (std::mem::size_of::<(String, Slot)>() + 1)
+    + 5 * 16;
+
+impl Doc {
+    fn builder(head: &str) -> DocBuilder {
+        DocBuilder { text: head.to_string(), head: head.len(), ends: Vec::new() }
+    }
+
+    /// The heap this document holds: its text and its offsets, exactly as allocated.
+    pub fn heap_bytes(&self) -> usize {
+        self.text.len() + std::mem::size_of_val::<[(usize, usize)]>(&self.ends)
+    }
+
+    /// What a cache entry for it costs, with the key `key`.
+    pub fn entry_bytes(&self, key: &str) -> usize {
+        self.heap_bytes() + key.len() + ENTRY_OVERHEAD
+    }
+
+    /// How many steps.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Step `i`'s opening (`{"seq":…,"entry":…,"events":[…]`, not closed) and view.
+    fn step(&self, i: usize) -> (&str, &str) {
+        let start = if i == 0 { self.head } else { self.ends[i - 1].1 };
+        let (open, view) = self.ends[i];
+        (&self.text[start..open], &self.text[open..view])
+    }
+}
+
+/// A [`Doc`] being written.
+struct DocBuilder {
+    text: String,
+    head: usize,
+    ends: Vec<(usize, usize)>,
+}
+
+impl DocBuilder {
+    fn step(&mut self, seq: usize, entry: &Value, events: &[Value], view: &str) {
+        use std::fmt::Write;
+        let _ = write!(
+            self.text,
+            "{{\"seq\":{seq},\"entry\":{entry},\"events\":{}",
+            Value::Array(events.to_vec())
+        );
+        let open = self.text.len();
+        self.text.push_str(view);
+        self.ends.push((open, self.text.len()));
+    }
+
+    /// The document, its text and offsets moved into allocations of exactly their length.
+    fn finish(self) -> Doc {
+        Doc {
+            text: self.text.into_boxed_str(),
+            head: self.head,
+            ends: self.ends.into_boxed_slice(),
+        }
+    }
 }
 
 /// Which steps to answer with.
@@ -75,7 +150,13 @@ impl Page {
 
 type Cell = Arc<OnceCell<Arc<Doc>>>;
 
-/// Finished games' steps by game id, bounded by the bytes of their text.
+/// A cache entry: the cell, when it was last used, and the bytes counted for it (0 until its
+/// computation is counted: only counted entries are evicted, so what is taken off the total
+/// is always what was added to it).
+type Slot = (Cell, u64, usize);
+
+/// Finished games' steps by game id (running games' by id and log length), bounded by the bytes
+/// the entries hold on the heap ([`Doc::entry_bytes`]: text, offsets, key and bookkeeping).
 pub struct Cache {
     cap: usize,
     inner: Mutex<Inner>,
@@ -83,7 +164,7 @@ pub struct Cache {
 
 #[derive(Default)]
 struct Inner {
-    cells: HashMap<String, (Cell, u64)>,
+    cells: HashMap<String, Slot>,
     bytes: usize,
     tick: u64,
 }
@@ -98,32 +179,37 @@ impl Cache {
     }
 
     /// The cell of a game (new and empty if unknown); marks it used.
-    fn cell(&self, id: &str) -> Cell {
+    pub fn cell(&self, id: &str) -> Cell {
         let mut inner = self.lock();
         inner.tick += 1;
         let tick = inner.tick;
-        let e = inner.cells.entry(id.to_string()).or_insert_with(|| (Cell::default(), 0));
+        let e = inner.cells.entry(id.to_string()).or_insert_with(|| (Cell::default(), 0, 0));
         e.1 = tick;
         e.0.clone()
     }
 
     /// A game's steps were computed: count them, and evict the least recently used others
     /// while over the cap (a document larger than the whole cap is not kept).
-    fn computed(&self, id: &str, bytes: usize) {
+    pub fn computed(&self, id: &str) {
         let mut inner = self.lock();
+        let Some(slot) = inner.cells.get_mut(id) else { return };
+        let Some(bytes) = slot.0.get().filter(|_| slot.2 == 0).map(|d| d.entry_bytes(id)) else {
+            return;
+        };
+        slot.2 = bytes;
         inner.bytes += bytes;
         while inner.bytes > self.cap {
             let Some(victim) = inner
                 .cells
                 .iter()
-                .filter(|(_, (c, _))| c.initialized())
-                .min_by_key(|(k, (_, t))| (k.as_str() == id, *t))
+                .filter(|(_, (_, _, counted))| *counted > 0)
+                .min_by_key(|(k, (_, t, _))| (k.as_str() == id, *t))
                 .map(|(k, _)| k.clone())
             else {
                 break;
             };
-            if let Some((c, _)) = inner.cells.remove(&victim) {
-                inner.bytes -= c.get().map_or(0, |d| d.bytes);
+            if let Some((_, _, counted)) = inner.cells.remove(&victim) {
+                inner.bytes -= counted;
             }
             if victim == id {
                 break;
@@ -133,7 +219,7 @@ impl Cache {
 
     fn forget_failed(&self, id: &str) {
         let mut inner = self.lock();
-        if inner.cells.get(id).is_some_and(|(c, _)| !c.initialized()) {
+        if inner.cells.get(id).is_some_and(|(c, _, _)| !c.initialized()) {
             inner.cells.remove(id);
         }
     }
@@ -167,7 +253,7 @@ pub async fn steps(shared: &Arc<Shared>, id: &str, page: Page) -> Result<String,
         .await
         .cloned();
     match &r {
-        Ok(d) if computed => shared.steps_cache.computed(&key, d.bytes),
+        Ok(_) if computed => shared.steps_cache.computed(&key),
         Ok(_) => {
             shared.metrics.steps_cache_hits.fetch_add(1, Relaxed);
         }
@@ -178,29 +264,30 @@ pub async fn steps(shared: &Arc<Shared>, id: &str, page: Page) -> Result<String,
 }
 
 fn render(doc: &Doc, page: Page, budget: usize) -> String {
-    let total = doc.steps.len();
+    let total = doc.len();
     let from = page.from.min(total);
-    let mut out = String::with_capacity(doc.head.len() + 256);
+    let head = &doc.text[..doc.head];
+    let mut out = String::with_capacity(head.len() + 256);
     let mut body = String::new();
     let mut end = from;
-    for st in &doc.steps[from..] {
-        let len = st.open.len() + if page.views { st.view.len() + 9 } else { 0 } + 2;
+    for (open, view) in (from..total).map(|i| doc.step(i)) {
+        let len = open.len() + if page.views { view.len() + 9 } else { 0 } + 2;
         if end - from >= page.limit || (end > from && body.len() + len > budget) {
             break;
         }
         if end > from {
             body.push(',');
         }
-        body.push_str(&st.open);
+        body.push_str(open);
         if page.views {
             body.push_str(",\"view\":");
-            body.push_str(&st.view);
+            body.push_str(view);
         }
         body.push('}');
         end += 1;
     }
     let next = if end < total { end.to_string() } else { "null".into() };
-    out.push_str(&doc.head);
+    out.push_str(head);
     out.push_str(&format!(",\"total\":{total},\"from\":{from},\"next\":{next},\"steps\":["));
     out.push_str(&body);
     out.push_str("]}");
@@ -224,29 +311,46 @@ fn build(
     row: &crate::store::GameRow,
     log: &[crate::store::Entry],
 ) -> Result<Arc<Doc>, ApiError> {
-    let finished = row.status == Status::Finished;
-    let observer = if finished { Observer::Omniscient } else { Observer::Spectator };
     let id = row.id.as_str();
     let kind = shared
         .registry
         .get(&row.game)
         .ok_or_else(|| ApiError::Unreadable(format!("game {id}: unknown game kind {}", row.game)))
         .inspect_err(|e| shared.note_unreadable(id, e))?;
+    replay(kind, row, log, &|e| shared.note_unreadable(id, e)).map(Arc::new)
+}
+
+/// A game's steps: its log replayed through the engine from its setup and seed (`note` is told
+/// of a setup that does not start).
+pub fn replay(
+    kind: &crate::games::GameKind,
+    row: &crate::store::GameRow,
+    log: &[crate::store::Entry],
+    note: &dyn Fn(&ApiError),
+) -> Result<Doc, ApiError> {
+    let finished = row.status == Status::Finished;
+    let observer = if finished { Observer::Omniscient } else { Observer::Spectator };
+    let id = row.id.as_str();
     let mut g = kind
         .start(&row.setup, row.seed)
         .map_err(|e| ApiError::Unreadable(format!("game {id}: setup: {e}")))
-        .inspect_err(|e| shared.note_unreadable(id, e))?;
+        .inspect_err(|e| note(e))?;
     let static_text = g.static_text();
     let static_data: Value = serde_json::from_str(&static_text).unwrap_or(Value::Null);
-    let mut steps = Vec::with_capacity(log.len() + 1);
-    let step = |seq: usize, entry: &Value, events: &[Value], view: String| Step {
-        open: format!(
-            "{{\"seq\":{seq},\"entry\":{entry},\"events\":{}",
-            Value::Array(events.to_vec())
-        ),
-        view,
-    };
-    steps.push(step(0, &Value::Null, &[], g.view_text(observer)));
+    let head = json!({
+        "v": protocol::VERSION,
+        "id": row.id,
+        "game": row.game,
+        "status": row.status.as_str(),
+        "setup": row.setup,
+        "static_id": protocol::static_id(&static_text),
+        "static": static_data,
+        "seats": crate::lobby::info(row).seats,
+        "outcome": row.outcome,
+    })
+    .to_string();
+    let mut doc = Doc::builder(head.strip_suffix('}').unwrap_or(&head));
+    doc.step(0, &Value::Null, &[], &g.view_text(observer));
     for (i, e) in log.iter().enumerate() {
         let (events, entry) = match e {
             LogEntry::Act { seat, action } => {
@@ -273,23 +377,9 @@ fn build(
         };
         let events: Vec<Value> =
             events.into_iter().filter(|(a, _)| a.admits(observer)).map(|(_, v)| v).collect();
-        steps.push(step(i + 1, &entry, &events, g.view_text(observer)));
+        doc.step(i + 1, &entry, &events, &g.view_text(observer));
     }
-    let head = json!({
-        "v": protocol::VERSION,
-        "id": row.id,
-        "game": row.game,
-        "status": row.status.as_str(),
-        "setup": row.setup,
-        "static_id": protocol::static_id(&static_text),
-        "static": static_data,
-        "seats": crate::lobby::info(row).seats,
-        "outcome": row.outcome,
-    })
-    .to_string();
-    let head = head.strip_suffix('}').unwrap_or(&head).to_string();
-    let bytes = head.len() + steps.iter().map(|s| s.open.len() + s.view.len()).sum::<usize>();
-    Ok(Arc::new(Doc { head, steps, bytes }))
+    Ok(doc.finish())
 }
 
 #[cfg(test)]
@@ -297,10 +387,14 @@ mod tests {
     use super::*;
 
     fn doc(n: usize) -> Doc {
-        let steps = (0..n)
-            .map(|i| Step { open: format!("{{\"seq\":{i}"), view: format!("\"v{i}\"") })
-            .collect();
-        Doc { head: "{\"id\":\"x\"".into(), steps, bytes: 0 }
+        let mut d = Doc::builder("{\"id\":\"x\"");
+        for i in 0..n {
+            d.text.push_str(&format!("{{\"seq\":{i}"));
+            let open = d.text.len();
+            d.text.push_str(&format!("\"v{i}\""));
+            d.ends.push((open, d.text.len()));
+        }
+        d.finish()
     }
 
     #[test]
@@ -339,15 +433,39 @@ mod tests {
 
     #[test]
     fn the_cache_stays_under_its_cap() {
-        let c = Cache::new(100);
+        // Room for two documents' entries, not three.
+        let one = doc(3).entry_bytes("a");
+        assert!(one > doc(3).heap_bytes());
+        let c = Cache::new(one * 5 / 2);
         for (i, id) in ["a", "b", "c"].iter().enumerate() {
             let cell = c.cell(id);
-            assert!(cell.set(Arc::new(Doc { bytes: 40, ..doc(0) })).is_ok());
-            c.computed(id, 40);
-            assert!(c.bytes() <= 100, "after {i}: {}", c.bytes());
+            assert!(cell.set(Arc::new(doc(3))).is_ok());
+            c.computed(id);
+            assert!(c.bytes() <= one * 5 / 2, "after {i}: {}", c.bytes());
         }
+        assert_eq!(c.bytes(), 2 * one);
         // "a" was the least recently used: gone; "b" and "c" kept.
         assert!(!c.cell("a").initialized());
         assert!(c.cell("c").initialized());
+    }
+
+    #[test]
+    fn a_document_not_yet_counted_is_not_evicted() {
+        // "b" is computed (the oldest) but its computation not yet counted when "a" and "c"
+        // push the cache over its cap: only counted entries go, so the total never loses bytes
+        // it did not gain.
+        let one = doc(3).entry_bytes("a");
+        let c = Cache::new(one * 3 / 2);
+        assert!(c.cell("b").set(Arc::new(doc(3))).is_ok());
+        for id in ["a", "c"] {
+            assert!(c.cell(id).set(Arc::new(doc(3))).is_ok());
+            c.computed(id);
+        }
+        assert_eq!(c.bytes(), one);
+        c.computed("b");
+        c.computed("b");
+        assert_eq!(c.bytes(), one);
+        assert!(c.cell("b").initialized());
+        assert!(!c.cell("a").initialized());
     }
 }
