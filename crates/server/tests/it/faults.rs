@@ -277,7 +277,7 @@ async fn a_result_that_cannot_be_stored_is_stored_once_storage_works_again() {
 /// writes work again.
 #[tokio::test]
 async fn a_full_disk_backs_off_without_a_hot_loop_and_recovers() {
-    let store = Arc::new(FailingStore::over(SqliteStore::open(":memory:").await.unwrap()));
+    let store = Arc::new(FailingStore::over(crate::support::MemStore::default()));
     let (_stop, sd) = tokio::sync::watch::channel(false);
     let shared = Shared::new(Config { web: None, ..Config::default() }, store.clone(), sd);
     let g = shared.guest("Ann").await.unwrap();
@@ -290,7 +290,7 @@ async fn a_full_disk_backs_off_without_a_hot_loop_and_recovers() {
     store.fail.store(true, SeqCst);
     let mut watch = shared.watch(&info.id, Observer::Spectator).await.unwrap();
     // From here on the clock is tokio's paused one: it jumps ahead whenever every task waits
-    // (SQLite's connections are all open by now, so no connection timeout can fire early).
+    // (the store is in memory: a database's own threads would let pool timeouts fire early).
     tokio::time::pause();
     let before = store.appends.load(SeqCst);
     let mut attempts = store.attempts.subscribe();
@@ -311,8 +311,7 @@ async fn a_full_disk_backs_off_without_a_hot_loop_and_recovers() {
     );
     let text = shared.fault_metrics();
     assert!(text.contains("\nrobodrome_storage_degraded 1\n"), "{text}");
-    // Space returns: the bots play on without anyone asking, once the backoff is over (the
-    // clock runs again for that: SQLite's own threads do not stop with tokio's clock).
+    // Space returns: the bots play on without anyone asking, once the backoff is over.
     store.fail.store(false, SeqCst);
     while let Ok(Some(_)) = tokio::time::timeout(Duration::ZERO, watch.rx.recv()).await {}
     let seq0 = shared.store.log(&info.id).await.unwrap().len();
