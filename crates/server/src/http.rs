@@ -245,6 +245,7 @@ async fn metrics(State(s): AppState) -> impl IntoResponse {
         "# HELP {name} Replay steps of finished games held in the cache (their JSON text).\n# TYPE {name} gauge\n{name} {}\n",
         s.steps_cache.bytes()
     ));
+    text.push_str(&crate::metrics::render_gauges(&s.memory_gauges()));
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
 }
 

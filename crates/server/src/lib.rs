@@ -383,6 +383,52 @@ impl Shared {
     pub fn live_rooms(&self) -> usize {
         self.rooms().len()
     }
+
+    /// The sizes of every long-lived map the server keeps in memory (gauges of `/metrics`:
+    /// what the soak samples beside the resident memory, docs/benchmarks.md "Soak").
+    pub fn memory_gauges(&self) -> Vec<metrics::Gauge> {
+        let (chat_games, chat_lines, chat_keys) = self.chats.sizes();
+        let (steps, steps_pending) = self.steps_cache.entries();
+        let q = &self.quotas;
+        let n = |v: usize| v as u64;
+        vec![
+            ("robodrome_rooms_entries", "Game tasks in the rooms table.", n(self.live_rooms())),
+            (
+                "robodrome_conn_addresses",
+                "Addresses with a connection open.",
+                n(self.conns.addresses()),
+            ),
+            (
+                "robodrome_quota_guests_by_address_keys",
+                "Addresses with a guest-creation bucket kept.",
+                n(q.guests_by_address.keys()),
+            ),
+            (
+                "robodrome_quota_games_by_address_keys",
+                "Addresses with a game-creation bucket kept.",
+                n(q.games_by_address.keys()),
+            ),
+            (
+                "robodrome_quota_games_by_identity_keys",
+                "Identities with a game-creation bucket kept.",
+                n(q.games_by_identity.keys()),
+            ),
+            ("robodrome_chat_games", "Games whose chat is kept.", n(chat_games)),
+            ("robodrome_chat_lines", "Chat lines kept, all games.", n(chat_lines)),
+            ("robodrome_quota_chat_keys", "Identities with a chat bucket kept.", n(chat_keys)),
+            ("robodrome_steps_cache_entries", "Entries of the steps cache.", n(steps)),
+            (
+                "robodrome_steps_cache_uncounted_entries",
+                "Entries of the steps cache holding no counted steps (being computed).",
+                n(steps_pending),
+            ),
+            (
+                "robodrome_faults_skipped_games",
+                "Unreadable games remembered.",
+                n(self.faults.skipped().len()),
+            ),
+        ]
+    }
 }
 
 /// A running server.
