@@ -179,7 +179,7 @@ function holderName(hd, names) {
 }
 
 /** An event in words, for the log (`names(seat)` gives a seat's name). */
-function describe(ev, names = (s) => `Seat ${s + 1}`, placeOf = (hx) => `[${hx}]`) {
+function describe(ev, names = (s) => `Seat ${s + 1}`, placeOf = () => 'the rink') {
   switch (ev.type) {
     case 'round_started': return `Round ${ev.round} begins.`;
     case 'committed': return `${names(ev.seat)} committed ${carName(ev.car)}.`;

@@ -147,7 +147,7 @@ export class BumpingBotsTable extends SeatTable {
         const r = this.svg.getBoundingClientRect();
         if (r.width) this.zoom.zoomTo(Math.min(full[2], r.width * (r.width < 600 ? 1.3 : 0.8)));
       };
-      requestAnimationFrame(() => { readable(); this.zoom.setFollow(true); this.followMine(0); });
+      requestAnimationFrame(() => { if (this.view && this.view.phase === 'over') return; readable(); this.zoom.setFollow(true); this.followMine(0); });
       let width = 0;
       this.resizer = new ResizeObserver(([e]) => {
         const w = Math.round(e.contentRect.width);
@@ -215,6 +215,8 @@ export class BumpingBotsTable extends SeatTable {
     this.drawOrder(view);
     this.renderPlayers(view);
     this.renderControls();
+    // The race over: the whole track with every bot (following stops).
+    if (view.phase === 'over' && this.zoom && this.zoom.following && !this.overShown) { this.overShown = true; this.zoom.setFollow(false); this.zoom.fit(); }
     this.followMine(0);
   }
 
@@ -361,7 +363,10 @@ export class BumpingBotsTable extends SeatTable {
       case 'motor_turned': return `The motorised obstacle at ${this.placeOf(ev.at)} turns`;
       case 'motor_blocked': return `The motorised obstacle at ${this.placeOf(ev.at)} is blocked`;
       case 'magnet': return `${R(ev.seat)} pulls itself to ${R(ev.target)}, ${this.moveWords(ev)}`;
-      case 'line_crossed': return ev.forward ? `${R(ev.seat)} crosses the line: lap ${Math.max(0, ev.laps)}` : `${R(ev.seat)} crosses the line backwards (lap ${Math.max(0, ev.laps)})`;
+      // `laps`: the laps the bot has done after this crossing (BB-10; 0 or less: none yet).
+      case 'line_crossed': return ev.forward
+        ? `${R(ev.seat)} crosses the line: ${ev.laps >= 1 ? `lap ${ev.laps} done` : 'lap 1 begins'}`
+        : `${R(ev.seat)} crosses the line backwards (laps done: ${Math.max(0, ev.laps)})`;
       case 'finished': return `${R(ev.seat)} finishes!`;
       case 'placed': return `${R(ev.seat)} takes place ${ev.place}`;
       case 'race_over': return `Race over: ${ev.ranking.map((g, i) => `${i + 1}. ${g.map(R).join(' & ')}`).join(', ')}`;
