@@ -6,6 +6,11 @@ use protocol::ServerMsg;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 
+/// The oracle plays as fast as it can: no message rate.
+fn fast(c: &mut server::Config) {
+    c.rate = 1_000_000;
+}
+
 /// Sign a guest up as an account; its token.
 async fn account(addr: SocketAddr, name: &str, username: &str) -> String {
     let token = guest(addr, name).await;
@@ -168,7 +173,7 @@ async fn profile(addr: SocketAddr, id: &str) -> Value {
 #[tokio::test]
 async fn a_guest_claims_an_account_signs_in_elsewhere_and_sees_the_game() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |_| {}).await;
+    let server = start_server(&dir, fast).await;
     let addr = server.addr;
     let guest_token = guest(addr, "Ann").await;
     let id =
@@ -298,7 +303,7 @@ async fn a_guest_claims_an_account_signs_in_elsewhere_and_sees_the_game() {
 #[tokio::test]
 async fn sign_in_attempts_are_limited() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |_| {}).await;
+    let server = start_server(&dir, fast).await;
     let addr = server.addr;
     account(addr, "Ann", "ann").await;
     for _ in 0..server::platform::ATTEMPTS_PER_USERNAME {
@@ -319,7 +324,7 @@ async fn sign_in_attempts_are_limited() {
 #[tokio::test]
 async fn a_rated_game_between_two_accounts_changes_both_ratings_as_glicko2_says() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |_| {}).await;
+    let server = start_server(&dir, fast).await;
     let addr = server.addr;
     let ann = account(addr, "Ann", "ann").await;
     let bob = account(addr, "Bob", "bob").await;
@@ -390,7 +395,7 @@ async fn a_rated_game_between_two_accounts_changes_both_ratings_as_glicko2_says(
 #[tokio::test]
 async fn a_bot_has_a_rated_account_of_its_own() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |_| {}).await;
+    let server = start_server(&dir, fast).await;
     let addr = server.addr;
     let ann = account(addr, "Ann", "ann").await;
     let id = create(addr, &ann, json!({ "game": "autoscooter", "seats": ["me", "bot:heuristic"] }))
@@ -422,7 +427,7 @@ async fn a_bot_has_a_rated_account_of_its_own() {
 #[tokio::test]
 async fn unrated_games_change_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |_| {}).await;
+    let server = start_server(&dir, fast).await;
     let addr = server.addr;
     let ann = account(addr, "Ann", "ann").await;
     let bob = account(addr, "Bob", "bob").await;
@@ -521,7 +526,7 @@ async fn sessions_slide_and_expire() {
 #[tokio::test]
 async fn deleting_an_account_anonymises_its_games() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |_| {}).await;
+    let server = start_server(&dir, fast).await;
     let addr = server.addr;
     let ann = account(addr, "Ann", "ann").await;
     let ann_id = me(addr, &ann).await["id"].as_str().unwrap().to_string();
@@ -571,7 +576,7 @@ async fn deleting_an_account_anonymises_its_games() {
 #[tokio::test]
 async fn follows_invitations_and_blocks() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |_| {}).await;
+    let server = start_server(&dir, fast).await;
     let addr = server.addr;
     let ann = account(addr, "Ann", "ann").await;
     let bob = account(addr, "Bob", "bob").await;
