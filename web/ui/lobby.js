@@ -159,12 +159,12 @@ export async function showLobby(root) {
   // ---- lists ----
   const lists = h('div.lists');
   // My games ("your move"), invitations and followed players (docs/platform.md).
-  const mine = lobbyPanels();
-  page.append(form, mine.box, lists);
+  const myPanels = lobbyPanels();
+  page.append(form, myPanels.box, lists);
 
   async function refresh() {
     if (document.hidden) return; // a tab in the background asks nothing
-    mine.refresh();
+    myPanels.refresh();
     let games;
     try {
       const r = await api.listGames();
