@@ -8,6 +8,7 @@
 //!
 //! **Invariant:** the server decides no rule; everything goes through the engine.
 
+pub mod accounts;
 pub mod assets;
 pub mod chat;
 pub mod client;
@@ -20,6 +21,8 @@ pub mod listen;
 pub mod loadtest;
 pub mod lobby;
 pub mod metrics;
+pub mod platform;
+pub mod ratings;
 pub mod room;
 pub mod schema;
 pub mod soak;
@@ -140,6 +143,8 @@ pub struct Shared {
     pub boot_id: String,
     /// Every game's table talk, in memory (`chat`).
     pub chats: chat::Chats,
+    /// Presence, "your move", notices and sign-in quotas (`platform`, docs/platform.md).
+    pub platform: platform::Platform,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
@@ -186,6 +191,7 @@ impl Shared {
             steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
             boot_id: lobby::random_hex(4).unwrap_or_default(),
             chats: chat::Chats::new(&config.limits),
+            platform: Default::default(),
             config,
         })
     }
@@ -313,6 +319,12 @@ impl Shared {
             Ok(Some(row)) => row,
             _ => return Err(chat::ChatError::Bad("no such game".into())),
         };
+        // docs/platform.md "Blocking": a player blocked by someone at the table says nothing there.
+        if self.blocked_at(&row, &who.id).await {
+            return Err(chat::ChatError::Bad(
+                "someone at this table has blocked you: your lines are not sent here".into(),
+            ));
+        }
         let seat = row
             .seats
             .iter()
