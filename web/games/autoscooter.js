@@ -259,8 +259,6 @@ class AutoscooterTable {
 
   names(seat) { return this.ctx.names(seat); }
   describe(ev) {
-    // Your own commitment is told by your plot's line.
-    if ((ev.type === 'committed' || ev.type === 'wild_committed') && this.mine(ev.seat)) return null;
     return describe(ev, (s) => this.names(s), this.placeOf);
   }
 

@@ -101,6 +101,10 @@ export async function showTable(root, id) {
   });
 
   function logLine(ev, seq) {
+    // The log is the public record: a seat's own secret events (its hand, its plot — shown in
+    // its own panels) are not lines, so the log after a reload, made from the steps a
+    // spectator sees, is the same as the one written live.
+    if (ev.private) return null;
     const text = table.describe(ev);
     if (!text) return null;
     const li = h('li', { 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' || ev.type === 'turn_started' ? 'round' : '' }, text);

@@ -884,8 +884,19 @@ impl Room {
         let waiting = self.waiting();
         let time_left_ms = self.time_left_ms();
         let clock_for = self.clock_for();
-        let events: Vec<(Audience, String)> =
-            events.iter().map(|(a, e)| (*a, e.to_string())).collect();
+        // An event only its seat may see is marked `"private": true`: the table logs the public
+        // record only, so its log after a reload (from the spectator's steps) is the same.
+        let events: Vec<(Audience, String)> = events
+            .iter()
+            .map(|(a, e)| match (a, e) {
+                (Audience::Seat(_), Value::Object(m)) => {
+                    let mut m = m.clone();
+                    m.insert("private".into(), Value::Bool(true));
+                    (*a, Value::Object(m).to_string())
+                }
+                _ => (*a, e.to_string()),
+            })
+            .collect();
         // A handful of observers per game: a list is cheaper than a map.
         let mut frames: Vec<(Observer, Frame)> = Vec::new();
         let mut dead = Vec::new();
