@@ -117,7 +117,9 @@ impl QuickRotationChoice {
     }
 }
 
-/// A previewed move: see the module docs for what is assumed.
+/// A previewed move: see the module docs for what is assumed. When the bot is the round's last
+/// to move, the end of the round follows at once and is included (a motorised obstacle's arm
+/// pushing it, BB-8.2): `end` is where the bot stands when the next bot's turn begins.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Preview {
     /// Every place the bot is in, in order, from its start: each cell entered (`how`: `move`,
@@ -360,10 +362,10 @@ pub fn preview(g: &BumpingBots, seat: Seat, action: &Action) -> Option<Preview> 
     let at = |p: &Vec<PathStep>| p.last().map(|s| s.at);
     for e in &ev {
         match *e {
-            // The end of the round: what follows is no longer this move.
-            Event::RoundStarted { .. } | Event::MotorTurned { .. } | Event::MotorBlocked { .. } => {
-                break;
-            }
+            // The next round: what follows is no longer this turn. (When this bot is the
+            // round's last, the end of the round comes first: a motorised obstacle's arm may
+            // still push it, BB-8.2, and the preview shows that push too.)
+            Event::RoundStarted { .. } => break,
             Event::Moved { seat: s, to, .. } if s == seat => {
                 path.push(PathStep { at: to, facing, how: "move" })
             }
