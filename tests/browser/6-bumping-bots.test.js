@@ -81,8 +81,9 @@ test('Bumping Bots: a one-lap race with chosen cards played to the end through t
         did = 'card';
         boosted = true;
       } else if (await page.locator('.controls [data-speed]').count()) {
-        // Speed up to 3, then keep it (1 to 4 on the keyboard: accelerate is 2, keep is 1).
-        await page.keyboard.press(speed < 3 ? '2' : '1');
+        // Speed up to 3, then keep it (letters on the keyboard, never digits that read like
+        // speeds: A accelerates, K keeps).
+        await page.keyboard.press(speed < 3 ? 'a' : 'k');
         did = 'speed';
       } else if (await page.locator('#do-move').count()) {
         const cells = Number((await page.locator('.controls .pick-title b').textContent()).match(/\d+/)[0]);

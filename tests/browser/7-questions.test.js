@@ -128,7 +128,7 @@ test('RoboRally option questions and locked registers, answered on the table', (
   }
 }));
 
-test('Autoscooter: the rink, the chart, the letter ranges and the number columns are the ones the server sends', () => onClientPage(async (page) => {
+test('Autoscooter: the rink, the chart and the number columns are the ones the server sends; the letters and numbers offered and the preview are the engine\'s listing', () => onClientPage(async (page) => {
   // A golden file's position: a rink of 35 hexes (not the standard 38), car 1 at speed 1.
   const file = golden('autoscooter', 'as-3.2-chart-n-and-a.json');
   const { exit, out } = play(file, []);
@@ -143,18 +143,26 @@ test('Autoscooter: the rink, the chart, the letter ranges and the number columns
     numbers: await page.locator('#test-table .numbers button.num').evaluateAll((els) => els.map((e) => Number(e.dataset.number))),
   });
   await drawTable(page, 'autoscooter', null, st, out.view);
+  // The letters offered are the engine's listing (`choices`), here the speed-1 range of the table.
+  assert.deepEqual(out.view.choices.plots[0].letters, lettersAt(st, 1));
   assert.deepEqual(await shown(), { cells: file.board.cells.length, sheet: letters, enabled: lettersAt(st, 1), numbers: st.columns[0] });
-  // The same position with other tables: the client follows them, it keeps no copy of its own.
+  // The same position with other tables and another listing: the client follows them, it keeps
+  // no copy of its own (issue 21: the choices and the preview are the engine's, never derived).
   const other = structuredClone(st);
-  other.chart.find((e) => e.letter === 'C').steps = [0, 0, 0];
-  other.ranges.find((r) => r.speed === 1).first = 'C';
-  other.ranges.find((r) => r.speed === 1).last = 'D';
   other.columns[0] = [5, 7];
   other.board.cells = other.board.cells.slice(0, 20);
-  await drawTable(page, 'autoscooter', null, other, out.view);
+  const view = structuredClone(out.view);
+  const pc = view.choices.plots[0];
+  pc.letters = ['C', 'D'];
+  pc.numbers = [7];
+  const at = out.view.cars.find((c) => c.car === pc.car).at;
+  const step = (k) => [at[0] + k, at[1]];
+  pc.previews = [{ letter: 'C', path: [step(1), step(2), step(3)], end: step(3), facing: 0, speed: 1, chits: 0 }];
+  await drawTable(page, 'autoscooter', null, other, view);
   assert.deepEqual(await shown(), { cells: 20, sheet: letters, enabled: ['C', 'D'], numbers: [5, 7] });
+  assert.deepEqual(await page.locator('#test-table .numbers button.num:not([disabled])').evaluateAll((els) => els.map((e) => Number(e.dataset.number))), [7], 'the numbers offered are the listed ones');
   await page.click('#test-table .letters button[data-letter="C"]');
-  assert.equal(await page.locator('#test-table polygon.path-hex').count(), 3, 'the preview follows the chart sent');
+  assert.equal(await page.locator('#test-table polygon.path-hex').count(), 3, 'the preview is the engine\'s (the view\'s), not a copy of the chart');
 }));
 
 test('RoboRally re-entry (RR-8.3): the table offers exactly the cells and facings the engine lists', () => onClientPage(async (page) => {

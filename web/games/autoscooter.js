@@ -46,8 +46,9 @@ const Car = (c) => `Car ${c + 1}`;
 
 /**
  * The engine's tables from the game's static part (sent once per game, docs/protocol.md):
- * the rink, the car chart (AS-3.2), the letters allowed at each speed (AS-3.3), each car's
- * column of turn numbers (AS-2.1) and the last round. The client keeps no copy of them.
+ * the rink, the car chart (AS-3.2, drawn as the chart sheet), each car's column of turn numbers
+ * (AS-2.1) and the last round. The client keeps no copy of them. What a seat may plot now and
+ * the move previews are the engine's listing in its own view (`choices`), never derived here.
  */
 export function rulesOf(st) {
   const chart = new Map(st.chart.map((e) => [e.letter, e]));
@@ -66,11 +67,6 @@ export function rulesOf(st) {
         hexes.push(p);
       }
       return { hexes, facing: turn(facing, end), steps: steps.map((st2) => turn(facing, st2)) };
-    },
-    /** The letters a car at `speed` may plot (none for a car standing still). */
-    lettersAt(speed) {
-      const r = st.ranges.find((x) => x.speed === speed);
-      return r ? letters.slice(letters.indexOf(r.first), letters.indexOf(r.last) + 1) : [];
     },
     /** Car `c`'s column of turn numbers on the log sheet. */
     column(c) { return st.columns[c] || []; },
@@ -486,21 +482,24 @@ class AutoscooterTable {
         onclick: () => { this.sel = { ...this.sel, car: c.car, number: null, letter: null }; this.refresh(); },
       }, `${Car(c.car)}`))));
     }
-    const used = new Set(car.used_numbers);
+    // What the engine accepts (the view's `choices`, docs/protocol.md "Choices"): the numbers
+    // and letters offered; the column is drawn whole, the numbers not listed disabled.
+    const pc = this.plotChoice(car.car, view);
+    const open = new Set(pc.numbers);
     const col = this.rules.column(car.car);
-    const unused = col.filter((n) => !used.has(n));
-    if (this.sel.number === null || used.has(this.sel.number)) this.sel.number = null;
+    const unused = col.filter((n) => open.has(n));
+    if (this.sel.number === null || !open.has(this.sel.number)) this.sel.number = null;
     box.append(h('div.pick-title', [h('b', `${Car(car.car)}`), ` · speed ${car.speed} · facing ${DIR_NAMES[car.facing]}`]));
     box.append(h('div.label', 'Turn number (low numbers act first)'));
     box.append(h('div.numbers', { role: 'group', 'aria-label': 'Turn number' }, col.map((n) => h('button.num', {
-      type: 'button', disabled: used.has(n), 'data-number': n, 'aria-pressed': String(this.sel.number === n),
+      type: 'button', disabled: !open.has(n), 'data-number': n, 'aria-pressed': String(this.sel.number === n),
       class: this.sel.number === n ? 'on' : '',
       onclick: () => { this.sel.number = n; this.refresh(); },
     }, String(n)))));
     if (car.speed === 0) {
       box.append(h('p.hint', 'This car stands still: when its number comes up you will start it by hand (pick a hex beside it and a facing).'));
     } else {
-      const allowed = new Set(this.rules.lettersAt(car.speed));
+      const allowed = new Set(pc.letters);
       box.append(h('div.label', 'Move letter (the car chart; keys A–P)'));
       box.append(h('div.letters', { role: 'group', 'aria-label': 'Move letter' }, this.rules.letters.map((l) => h('button.letter', {
         type: 'button', disabled: !allowed.has(l), 'data-letter': l, 'aria-pressed': String(this.sel.letter === l),
@@ -527,8 +526,13 @@ class AutoscooterTable {
     if (ok) this.sel = { car: null, number: null, letter: null, wild: null, startHex: null };
   }
 
+  /** The engine's listing for one of my cars (empty when the view lists nothing for it). */
+  plotChoice(car, view = this.view) {
+    return ((view.choices && view.choices.plots) || []).find((p) => p.car === car) || { car, numbers: [], letters: [], previews: [] };
+  }
+
   wildControls(wild, box) {
-    const allowed = new Set(this.rules.lettersAt(wild.speed));
+    const allowed = new Set((this.view.choices && this.view.choices.wild) || []);
     box.append(h('div.pick-title', [h('b', 'The wild car'), ` · speed ${wild.speed} — the highest number this round steers it`]));
     box.append(h('div.letters', { role: 'group', 'aria-label': 'Wild car letter' }, this.rules.letters.map((l) => h('button.letter', {
       type: 'button', disabled: !allowed.has(l), 'data-letter': l, class: this.sel.wild === l ? 'on' : '', 'aria-pressed': String(this.sel.wild === l),
@@ -543,14 +547,16 @@ class AutoscooterTable {
     if (await this.ctx.act({ type: 'plot_wild', letter: this.sel.wild }, seat)) this.sel.wild = null;
   }
 
+  /** The start cells and facings the engine lists (`choices.start`), each with its direction. */
   startOptions(view = this.view) {
     const wt = view.waiting;
     const car = view.cars.find((c) => c.car === wt.car);
-    const taken = new Set(view.cars.map((c) => key(c.at)));
+    const cells = (view.choices && view.choices.start && view.choices.start.cells) || [];
     const out = [];
-    for (let d = 0; d < 6; d++) {
-      const n = neighbour(car.at, d);
-      if (this.cellSet.has(key(n)) && !taken.has(key(n))) out.push({ d, hex: n });
+    for (const c of cells) {
+      const hex = Array.isArray(c.to) ? c.to : [c.to.q, c.to.r];
+      const d = [0, 1, 2, 3, 4, 5].find((x) => key(neighbour(car.at, x)) === key(hex));
+      out.push({ d, hex, facings: c.facings });
     }
     return { car, options: out };
   }
@@ -568,7 +574,7 @@ class AutoscooterTable {
     if (this.sel.startHex) {
       const o = this.sel.startHex;
       box.append(h('div.label', 'Facing (measured from the way it moved)'));
-      box.append(h('div.start-facings', [-2, -1, 0, 1, 2].map((t) => {
+      box.append(h('div.start-facings', [-2, -1, 0, 1, 2].filter((t) => o.facings.includes(turn(o.d, t))).map((t) => {
         const f = turn(o.d, t);
         return h('button.btn.small', { type: 'button', 'data-facing': f, onclick: () => this.commitStart(o, f) }, `${'↺↺,↺,↑,↻,↻↻'.split(',')[t + 2]} ${DIR_NAMES[f]}`);
       })));
@@ -601,11 +607,11 @@ class AutoscooterTable {
       if (!car) return;
       const [cx, cy] = centre(car.at, SIZE);
       this.gHi.append(s('circle.sel-ring', { cx, cy, r: SIZE * 0.8 }));
-      if (car.speed > 0 && this.sel.letter) this.drawPath(car, this.sel.letter);
+      if (car.speed > 0 && this.sel.letter) this.drawPath(car, this.plotChoice(car.car, view).previews.find((p) => p.letter === this.sel.letter));
     }
     if (wt && wt.kind === 'plan' && this.sel.wild) {
       const wild = view.cars.find((c) => c.wild);
-      if (wild) this.drawPath(wild, this.sel.wild);
+      if (wild) this.drawPath(wild, ((view.choices && view.choices.wild_previews) || []).find((p) => p.letter === this.sel.wild));
     }
     if (wt && wt.kind === 'start' && this.mine(wt.seat)) {
       const { car, options } = this.startOptions(view);
@@ -618,7 +624,7 @@ class AutoscooterTable {
       if (this.sel.startHex) {
         const o = this.sel.startHex;
         const [x, y] = centre(o.hex, SIZE);
-        for (const t of [-2, -1, 0, 1, 2]) {
+        for (const t of [-2, -1, 0, 1, 2].filter((x) => o.facings.includes(turn(o.d, x)))) {
           const f = turn(o.d, t);
           const a = (f * 60 * Math.PI) / 180;
           const x2 = x + Math.cos(a) * SIZE * 0.78, y2 = y + Math.sin(a) * SIZE * 0.78;
@@ -631,18 +637,24 @@ class AutoscooterTable {
     }
   }
 
-  drawPath(car, letter) {
-    const p = this.rules.path(car.at, car.facing, letter);
-    const pts = [car.at, ...p.hexes].map((c) => centre(c, SIZE));
-    const taken = new Set(this.view.cars.filter((c) => c.car !== car.car).map((c) => key(c.at)));
-    for (const hx of p.hexes) {
-      const bad = !this.cellSet.has(key(hx)) || taken.has(key(hx));
-      this.gPreview.append(s('polygon.path-hex', { class: bad ? 'blocked' : '', 'data-hex': key(hx), points: polygon(corners(hx, SIZE, SIZE * 0.9)) }));
+  /**
+   * The engine's preview of a letter (`choices`: `Autoscooter::preview`, as if the car acted now
+   * on this position): the hexes passed, where it ends with its facing, a crash marked.
+   */
+  drawPath(car, p) {
+    if (!p) return;
+    const hx = (a) => (Array.isArray(a) ? a : [a.q, a.r]);
+    const hexes = p.path.map(hx);
+    const end = hx(p.end);
+    const pts = [car.at, ...hexes].map((c) => centre(c, SIZE));
+    for (const c of hexes) {
+      const bad = key(c) !== key(end) && hexes.indexOf(c) >= hexes.findIndex((x) => key(x) === key(end));
+      this.gPreview.append(s('polygon.path-hex', { class: bad ? 'blocked' : '', 'data-hex': key(c), points: polygon(corners(c, SIZE, SIZE * 0.9)) }));
     }
     this.gPreview.append(s('polyline.path-line', { points: polygon(pts), 'marker-end': 'url(#arrow)' }));
-    const last = p.hexes[p.hexes.length - 1];
-    const [x, y] = centre(last, SIZE);
-    this.gPreview.append(s('g.ghost-car', { transform: `translate(${x},${y}) rotate(${p.facing * 60})`, style: `--car: ${this.carColour(car)}` }, carShape()));
+    const [x, y] = centre(end, SIZE);
+    this.gPreview.append(s('g.ghost-car', { 'data-preview-end': key(end), 'data-facing': p.facing, transform: `translate(${x},${y}) rotate(${p.facing * 60})`, style: `--car: ${this.carColour(car)}` }, carShape()));
+    if (p.crash) this.gPreview.append(s('text.preview-crash', { x, y: y - SIZE * 0.9, 'text-anchor': 'middle', 'data-crash': p.crash.kind }, `${p.crash.kind} crash · ${p.chits >= 0 ? '+' : ''}${p.chits}`));
   }
 
   onBoardClick(e) {
@@ -668,8 +680,8 @@ class AutoscooterTable {
     const car = this.view.cars.find((c) => c.car === this.sel.car);
     const L = e.key.length === 1 ? e.key.toUpperCase() : '';
     if (L && this.rules.letters.includes(L)) {
-      if (car && this.nextCarToPlot() !== null) { if (this.rules.lettersAt(car.speed).includes(L)) { this.sel.letter = L; this.refresh(); } }
-      else if (this.rules.lettersAt((this.view.cars.find((c) => c.wild) || {}).speed).includes(L)) { this.sel.wild = L; this.refresh(); }
+      if (car && this.nextCarToPlot() !== null) { if (this.plotChoice(car.car).letters.includes(L)) { this.sel.letter = L; this.refresh(); } }
+      else if (((this.view.choices && this.view.choices.wild) || []).includes(L)) { this.sel.wild = L; this.refresh(); }
       e.preventDefault();
     } else if (/^[1-8]$/.test(e.key)) {
       // 1–8: switch to that car, if it is one of yours still to plot.

@@ -1,19 +1,18 @@
 // Bumping Bots' table: the track in SVG from the game's static part (cells, walls, the start/finish
 // line, the grid, obstacles and bumpers), the bots with speed and direction, the race order and
-// laps; speed buttons, the move with a rotation before the last cell and after, shock and orient
-// decisions when the engine asks, tuning cards. The engine decides every rule.
+// laps; the decision controls and move previews from the engine's listing (`view.choices`,
+// bumping-bots-choices.js): speeds, the move's rotations, shock and orient decisions, tuning
+// cards. The engine decides every rule.
 
 import { h, s, clear } from '../dom.js';
 import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
 import { DIRS, DIR_NAMES, key, centre, corners, edge, polygon, bounds } from '../hex.js';
+import { choiceControls, drawPreview, SPEED_KEYS } from './bumping-bots-choices.js';
 import { Zoom } from '../ui/zoom.js';
 import { trackPlaces, hexDistance, directionWord, stepBots, DIR_WORDS } from './bumping-bots-words.js';
 
 export const SIZE = 30;
 const CARD = { jumper: 'Jumper', magnet: 'Magnet', nitro: 'Nitro', engine: 'Boosted engine', rotation: 'Quick rotation' };
-const SPEED = [
-  ['keep', 'Keep speed'], ['accelerate', 'Accelerate'], ['accelerate_to_3', 'Straight to 3'], ['decelerate', 'Decelerate'],
-];
 const TURN = { '-1': '↺ left', 0: 'straight', 1: '↻ right' };
 export const hexOf = (a) => (Array.isArray(a) ? a : [a.q, a.r]);
 
@@ -119,8 +118,9 @@ export class BumpingBotsTable extends SeatTable {
     this.svg = s('svg.bb-track', { role: 'img', 'aria-label': 'The track' });
     this.gTrack = s('g');
     this.gObs = s('g');
+    this.gPreview = s('g.bb-preview');
     this.gBots = s('g');
-    this.svg.append(this.gTrack, this.gObs, this.gBots);
+    this.svg.append(this.gTrack, this.gObs, this.gPreview, this.gBots);
     let cells = [];
     if (board && board.cells) {
       cells = drawTrack(board, this.gTrack);
@@ -254,58 +254,34 @@ export class BumpingBotsTable extends SeatTable {
   }
 
   decisionControls(box, view, seat) {
-    const b = this.bot(seat);
-    const act = (a) => this.ctx.act(a, seat);
-    const cards = (b.cards || []);
-    if (view.phase === 'speed') {
-      box.append(h('div.pick-title', h('b', `Speed (now ${b.reverse ? 'reverse ' : ''}${b.speed})`)));
-      box.append(h('div.actions', [
-        ...SPEED.map(([c, l], i) => h('button.btn', { type: 'button', 'data-speed': c, onclick: () => act({ type: 'speed', choice: c }) }, `${l} (${i + 1})`)),
-        h('button.btn', { type: 'button', 'data-speed': 'reverse1', onclick: () => act({ type: 'speed', choice: 'reverse', new_speed: 1 }) }, 'Reverse 1'),
-        h('button.btn', { type: 'button', 'data-speed': 'reverse2', onclick: () => act({ type: 'speed', choice: 'reverse', new_speed: 2 }) }, 'Reverse 2'),
-      ]));
-      if (cards.length) {
-        // A tuning card is played before the speed choice (BB-9); the engine checks it.
-        const jumpAt = h('select.jump-at', { 'aria-label': 'Leap after how many cells' }, [0, 1, 2, 3, 4, 5, 6].map((n) => h('option', { value: n }, `after ${n}`)));
-        const others = view.bots.filter((o) => o.seat !== seat && o.at);
-        const buttons = [];
-        for (const c of new Set(cards)) {
-          if (c === 'nitro' || c === 'engine') buttons.push(h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c }) }, CARD[c]));
-          else if (c === 'jumper') buttons.push(h('span.card-play', [h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, at_cell: Number(jumpAt.value) }) }, 'Jumper'), jumpAt]));
-          else if (c === 'rotation') buttons.push(...[-1, 1].map((tn) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, rotations: [{ at_cell: 0, turn: tn }] }) }, `Quick rotation ${TURN[tn]}`)));
-          else if (c === 'magnet') buttons.push(...others.map((o) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, target: o.seat, when: 'start' }) }, `Magnet → ${this.names(o.seat)}`)));
-        }
-        box.append(h('div.pick-title', h('b', 'Tuning cards (before the speed)')), h('div.actions.cards-row', buttons));
-      }
-    } else if (view.phase === 'move') {
-      const row = (label, k) => h('div.actions', [h('span.hint', label), ...[-1, 0, 1].map((t) => h('button.btn.small', { type: 'button', class: this.sel[k] === t ? 'on' : '', 'data-rot': `${k}:${t}`, onclick: () => { this.sel[k] = t; this.renderControls(); } }, TURN[t]))]);
-      const cells = view.move_cells ?? b.speed;
-      box.append(h('div.pick-title', h('b', `Move ${cells} cell${cells === 1 ? '' : 's'}`)), row('Before the last cell: ', 'before'), row('After the move: ', 'after'));
-      box.append(h('button.btn.primary#do-move', { type: 'button', onclick: async () => { if (await act({ type: 'move', rotate_before_last: this.sel.before, rotate_after: this.sel.after })) this.sel = { before: 0, after: 0 }; } }, 'Move (Enter)'));
-    } else if (view.phase === 'orient') {
-      box.append(h('div.pick-title', h('b', 'After the collision: turn once?')), h('div.actions', [-1, 0, 1].map((t) => h('button.btn', { type: 'button', 'data-orient': t, onclick: () => act({ type: 'orient', turn: t }) }, t === 0 ? 'No turn' : TURN[t]))));
-    } else if (view.phase === 'shock_choice') {
-      this.shockControls(box, view, seat);
-    } else if (view.phase === 'magnet') {
-      const others = view.bots.filter((o) => o.seat !== seat && o.at);
-      box.append(h('div.pick-title', h('b', 'Use the Magnet?')), h('div.actions', [
-        h('button.btn#magnet-no', { type: 'button', 'data-magnet': 'no', onclick: () => act({ type: 'card', card: null }) }, 'No'),
-        ...others.map((o) => h('button.btn.small', { type: 'button', 'data-magnet': o.seat, onclick: () => act({ type: 'card', card: 'magnet', target: o.seat, when: 'end' }) }, `Pull to ${this.names(o.seat)}`)),
-      ]));
-    } else if (view.phase === 'pick_cards') {
-      const offer = this.drawn.get(seat) || ['jumper', 'magnet', 'nitro', 'engine', 'rotation'];
-      box.append(h('div.pick-title', h('b', 'Pick a tuning card')), h('div.actions', offer.map((c) => h('button.btn', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c }) }, CARD[c] || c))));
-    } else {
-      box.append(h('p.hint', `Decision: ${view.phase}`));
-    }
+    const c = view.choices;
+    if (!c) { box.append(h('p.hint', 'Waiting for the engine…')); return; }
+    if (c.kind === 'shock') { this.shockControls(box, view, seat, c); return; }
+    const self = this;
+    choiceControls(box, c, {
+      act: (a) => this.ctx.act(a, seat),
+      names: this.names,
+      showPreview: (p) => { if (this.gPreview) drawPreview(this.gPreview, p, SIZE); },
+      rerender: () => this.renderControls(),
+      get sel() { return self.sel; },
+      set sel(v) { self.sel = v; },
+      get quick() { return self.quick; },
+      set quick(v) { self.quick = v; },
+    });
+  }
+
+  renderControls() {
+    if (this.gPreview) clear(this.gPreview);
+    super.renderControls();
   }
 
   /** BB-7.4–7.6: for each push cell, push or turn the pushed bot instead; maybe turn the first bot. */
-  shockControls(box, view, seat) {
-    const sh = view.shock || { pushed: null, turn_cells: 0, turn_first: null };
+  shockControls(box, view, seat, c) {
+    // The engine's listing (`choices`, kind `shock`): one row per push cell, each of `turns`.
+    const sh = { pushed: c.pushed, turn_cells: c.turn_cells, turn_first: c.turn_first ?? null };
     const sel = this.shockSel && this.shockSel.round === view.round && this.shockSel.seat === seat && this.shockSel.cells.length === sh.turn_cells ? this.shockSel : { round: view.round, seat, cells: Array(sh.turn_cells).fill(0), first: 0 };
     this.shockSel = sel;
-    const choice = (label, zero, value, set, attr) => h('div.actions', [h('span.hint', label), ...[0, -1, 1].map((t) => h('button.btn.small', { type: 'button', class: value === t ? 'on' : '', [attr[0]]: attr[1](t), onclick: () => { set(t); this.renderControls(); } }, t === 0 ? zero : TURN[t]))]);
+    const choice = (label, zero, value, set, attr) => h('div.actions', [h('span.hint', label), ...[0, -1, 1].filter((t) => c.turns.includes(t)).map((t) => h('button.btn.small', { type: 'button', class: value === t ? 'on' : '', [attr[0]]: attr[1](t), onclick: () => { set(t); this.renderControls(); } }, t === 0 ? zero : TURN[t]))]);
     box.append(h('div.pick-title', h('b', sh.pushed !== null ? `The shock: push ${this.names(sh.pushed)}, or turn it instead?` : 'The shock')));
     sel.cells.forEach((v, i) => box.append(choice(`Push cell ${i + 1}: `, 'push', v, (t) => { sel.cells[i] = t; }, ['data-shock', (t) => `${i}:${t}`])));
     if (sh.turn_first !== null && sh.turn_first !== undefined) box.append(choice(`Turn ${this.names(sh.turn_first)} (first of the chain): `, 'no turn', sel.first, (t) => { sel.first = t; }, ['data-shock-first', (t) => t]));
@@ -320,7 +296,9 @@ export class BumpingBotsTable extends SeatTable {
     if (tag === null) return;
     const seat = this.mySeatToAct();
     if (seat === undefined) return;
-    if (this.view.phase === 'speed' && /^[1-4]$/.test(e.key)) { e.preventDefault(); this.ctx.act({ type: 'speed', choice: SPEED[Number(e.key) - 1][0] }, seat); }
+    const choices = this.view.choices;
+    const speed = choices && choices.kind === 'speed' && choices.speeds.find((o) => !o.action.new_speed && SPEED_KEYS[o.action.choice] === e.key.toLowerCase());
+    if (speed) { e.preventDefault(); this.ctx.act(speed.action, seat); }
     else if (this.view.phase === 'move' && e.key === 'Enter' && tag !== 'button') { e.preventDefault(); document.getElementById('do-move')?.click(); }
     else if (this.view.phase === 'shock_choice' && e.key === 'Enter' && tag !== 'button') { e.preventDefault(); document.getElementById('shock-go')?.click(); }
   }

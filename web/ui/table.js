@@ -3,6 +3,7 @@
 // server sends: `welcome` shows a view at once, `update` plays its events then shows the view.
 
 import { h, clear, toast } from '../dom.js';
+import { refusalBox, showRefusal, hideRefusal } from './refusal.js';
 import * as api from '../api.js';
 import { GameSocket } from '../net.js';
 import { gameModule } from '../games/index.js';
@@ -38,6 +39,7 @@ export async function showTable(root, id) {
   const board = h('div.board-area');
   const players = h('div.panel.players-panel', { 'aria-label': 'Players' });
   const controls = h('div.panel.controls', { 'aria-label': 'Your move', hidden: true });
+  const refusal = refusalBox();
   const result = h('div.panel.result', { hidden: true, 'data-testid': 'result' });
   const logList = h('ol.log', { 'aria-label': 'Game log' });
   const logPanel = h('div.panel.log-panel', [h('h3', 'Log'), logList]);
@@ -61,7 +63,7 @@ export async function showTable(root, id) {
     mine: (line) => (line.channel === 'players' ? mySeats.includes(line.seat) : line.name === ident?.name),
     send: async (text) => { if (!sock.send({ type: 'chat', text })) throw new Error('Not connected: try again in a moment.'); },
   });
-  page.append(statusbar, h('div.table-grid', [h('div.board-col', [board]), h('aside.side', [result, standin, controls, players, logPanel, chat.el, links])]));
+  page.append(statusbar, h('div.table-grid', [h('div.board-col', [board]), h('aside.side', [result, standin, refusal, controls, players, logPanel, chat.el, links])]));
 
   // Actions sent and not yet answered (`data-acting`: a RoboRally draft's places go one by one).
   let acting = 0;
@@ -69,9 +71,10 @@ export async function showTable(root, id) {
     page.dataset.acting = ++acting;
     try {
       await sock.act(action, mySeats.length > 1 ? seat : undefined);
+      hideRefusal(refusal);
       return true;
     } catch (e) {
-      toast(e.rule ? `Refused (${e.rule}): ${e.message}` : `Refused: ${e.message}`, 'error');
+      showRefusal(refusal, e);
       return false;
     } finally {
       page.dataset.acting = --acting;

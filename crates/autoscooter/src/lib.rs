@@ -25,6 +25,7 @@
 
 pub mod board;
 pub mod chart;
+pub mod choices;
 mod conformance;
 mod error;
 pub mod event;

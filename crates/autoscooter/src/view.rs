@@ -75,6 +75,10 @@ pub struct View {
     /// With `per_car_scoring`: each car's chits and score (AS-7.4).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub car_scores: Option<Vec<CarScore>>,
+    /// A seat's own view only, while it owes a decision: every choice the engine accepts now
+    /// ([`crate::choices`]); absent in every other view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<crate::choices::Choices>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -198,6 +202,10 @@ impl Autoscooter {
             waiting,
             winner,
             car_scores,
+            choices: match observer {
+                Observer::Seat(s) => crate::choices::choices(self, s),
+                _ => None,
+            },
         }
     }
 }

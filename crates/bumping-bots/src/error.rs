@@ -64,36 +64,43 @@ impl RuleError for BbError {
     }
 }
 
+/// Sentences for players (issue 21): the table shows them as they are, with the code in small
+/// print; the reason inside a variant is one of the rules' own phrases, with its rule number.
 impl fmt::Display for BbError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            BbError::GameOver => f.write_str("the race is over"),
-            BbError::NotYourTurn => f.write_str("this seat owes no decision now"),
-            BbError::WrongAction { expected } => {
-                write!(f, "the game waits for a {expected} action")
+            BbError::GameOver => f.write_str("The race is over: nothing more can be played."),
+            BbError::NotYourTurn => {
+                f.write_str("It is not your turn now: the race has moved on to another decision.")
             }
-            BbError::IllegalSpeedChoice(w) => write!(f, "illegal speed choice: {w}"),
-            BbError::IllegalRotation(w) => write!(f, "illegal rotation: {w}"),
-            BbError::IllegalShockChoice(w) => write!(f, "illegal shock choice: {w}"),
-            BbError::CardNotHeld => f.write_str("the bot does not hold this card"),
-            BbError::CardAlreadyUsed => f.write_str("the card was already used in this race"),
-            BbError::OneCardPerTurn => f.write_str("a bot plays at most one card per turn"),
+            BbError::WrongAction { expected } => write!(
+                f,
+                "That is not what the race is waiting for now: it waits for a {expected} decision."
+            ),
+            BbError::IllegalSpeedChoice(w) => write!(f, "That speed choice is not allowed: {w}."),
+            BbError::IllegalRotation(w) => write!(f, "That rotation is not allowed: {w}."),
+            BbError::IllegalShockChoice(w) => write!(f, "That answer to the shock does not fit it: {w}."),
+            BbError::CardNotHeld => f.write_str("Your bot does not hold that card."),
+            BbError::CardAlreadyUsed => f.write_str("That card was already used in this race."),
+            BbError::OneCardPerTurn => f.write_str("A bot plays at most one card per turn."),
             BbError::NitroFirstRound => {
-                f.write_str("Nitro cannot be played in the first round (BB-9.3)")
+                f.write_str("Nitro cannot be played in the first round (BB-9.3).")
             }
-            BbError::NitroNotAllowed(w) => write!(f, "Nitro not allowed: {w} (BB-9.3)"),
-            BbError::MagnetOutOfRange => f.write_str("magnet target out of range (BB-9.2)"),
+            BbError::NitroNotAllowed(w) => write!(f, "Nitro cannot be played now: {w} (BB-9.3)."),
+            BbError::MagnetOutOfRange => {
+                f.write_str("That bot is too far away for the Magnet (BB-9.2).")
+            }
             BbError::MagnetNotInLine => {
-                f.write_str("magnet target not in a straight line (BB-9.2)")
+                f.write_str("The Magnet pulls only along a straight line of cells, and that bot is not on one (BB-9.2).")
             }
             BbError::MagnetBlocked => {
-                f.write_str("something stands between the bot and its magnet target (BB-9.2)")
+                f.write_str("Something stands between your bot and the Magnet's target (BB-9.2).")
             }
             BbError::MagnetBadTarget => {
-                f.write_str("no such bot on the track to pull towards (BB-9.2)")
+                f.write_str("There is no such bot on the track to pull towards (BB-9.2).")
             }
-            BbError::IllegalCard(w) => write!(f, "illegal card play: {w}"),
-            BbError::CardNotInDeck => f.write_str("you already hold every card of that kind"),
+            BbError::IllegalCard(w) => write!(f, "That card cannot be played like this: {w}."),
+            BbError::CardNotInDeck => f.write_str("You already hold every card of that kind."),
         }
     }
 }

@@ -5,7 +5,8 @@
 //! Codemap: [`track`] (boards, BB-2.1/BB-13), [`tracks`] (the track-file format, shipped tracks,
 //! BB-12 validation), `order` (BB-2.2/2.3), [`speed`] (BB-5), `movement` (BB-6), `shocks`
 //! (BB-7), `obstacles` (BB-8.1–8.3), `bumpers` (BB-8.4), [`cards`] (BB-9), `finish` (BB-10),
-//! [`championship`] (BB-11), [`view`] (views and the scenario `state`), [`setup`] (BB-3, BB-13).
+//! [`championship`] (BB-11), [`choices`] (what the owing seat may choose now, and the engine's
+//! move previews), [`view`] (views and the scenario `state`), [`setup`] (BB-3, BB-13).
 //!
 //! **Invariant:** resolution in progress lives in the state ([`state::Phase`], the move
 //! cursor and the pending shock): a mid-move position clones and replays like any other.
@@ -14,6 +15,7 @@
 mod bumpers;
 pub mod cards;
 pub mod championship;
+pub mod choices;
 mod conformance;
 mod error;
 mod event;

@@ -13,7 +13,7 @@ use engine::{Decision, Game, Observer, Outcome, Rng, Seat, SetupError};
 
 impl BumpingBots {
     /// The seat that owes the current decision.
-    fn owing(&self) -> Option<Seat> {
+    pub(crate) fn owing(&self) -> Option<Seat> {
         match &self.phase {
             Phase::Pick(s) => Some(*s),
             Phase::Turn(t) => match t.step {

@@ -97,6 +97,10 @@ pub struct View {
     /// In the `shock_choice` phase: what the player may choose.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shock: Option<ShockView>,
+    /// For the seat that owes the decision only (its own view): every choice the engine
+    /// accepts now, with previews of the moves ([`crate::choices`]). Absent in every other view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<crate::choices::Choices>,
 }
 
 impl View {
@@ -194,6 +198,10 @@ impl View {
                     turn_cells: 1,
                     turn_first: None,
                 }),
+                _ => None,
+            },
+            choices: match observer {
+                Observer::Seat(s) => crate::choices::choices(g, s),
                 _ => None,
             },
         }
