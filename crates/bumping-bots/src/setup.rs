@@ -272,41 +272,7 @@ fn check_championship(setup: &Setup) -> Result<(), SetupError> {
         ));
     }
     if let Some(teams) = setup.variants.team_list(n) {
-        let size = match n {
-            4 | 6 | 8 => 2,
-            9 => 3,
-            _ => {
-                problems.push(format!(
-                    "variants.teams: teams need 4, 6, 8 or 9 bots (BB-11.3), got {n}"
-                ));
-                return err(problems);
-            }
-        };
-        let mut seen = vec![false; n];
-        for (i, team) in teams.iter().enumerate() {
-            if team.len() != size {
-                problems.push(format!(
-                    "variants.teams[{i}]: with {n} bots a team has {size} bots (BB-11.3), got {}",
-                    team.len()
-                ));
-            }
-            for &m in team {
-                match seen.get_mut(m as usize) {
-                    None => problems.push(format!("variants.teams[{i}]: no seat {m}")),
-                    Some(true) => {
-                        problems.push(format!("variants.teams[{i}]: seat {m} is in two teams"))
-                    }
-                    Some(x) => *x = true,
-                }
-            }
-        }
-        let missing: Vec<String> = (0..n).filter(|&k| !seen[k]).map(|k| k.to_string()).collect();
-        if !missing.is_empty() {
-            problems.push(format!(
-                "variants.teams: every bot is in a team (BB-11.3); seats {} are in none",
-                missing.join(", ")
-            ));
-        }
+        problems.extend(crate::championship::check_teams(&teams, n));
     }
     err(problems)
 }

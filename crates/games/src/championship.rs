@@ -138,7 +138,10 @@ impl Registered for Championship {
             )),
         };
         if let Some(t) = variants.team_list(req.players) {
-            check_teams(&t, req.players)?;
+            let problems = check_teams(&t, req.players);
+            if !problems.is_empty() {
+                return Err(problems.join("; "));
+            }
         }
         Ok(ChampionshipSetup {
             tracks,
