@@ -325,11 +325,7 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
         TurnStep::Move => sample_move(g, t, bot, rng),
         TurnStep::Shock(p) => Action::ShockChoice {
             turn_passive: (0..p.turn_cells()).map(|_| rng.below(3) as i8 - 1).collect(),
-            turn_first: if p.first_choice {
-                rng.below(3) as i8 - 1
-            } else {
-                0
-            },
+            turn_first: if p.first_choice { rng.below(3) as i8 - 1 } else { 0 },
         },
         TurnStep::Orient => Action::Orient { turn: sample_orient(g, bot, rng) },
         TurnStep::Magnet => {
