@@ -38,7 +38,11 @@ pub fn check_teams(teams: &[Vec<u8>], n: usize) -> Vec<String> {
     let size = match n {
         4 | 6 | 8 => 2,
         9 => 3,
-        _ => return vec![format!("variants.teams: teams need 4, 6, 8 or 9 bots (BB-11.3), got {n}")],
+        _ => {
+            return vec![format!(
+                "variants.teams: teams need 4, 6, 8 or 9 bots (BB-11.3), got {n}"
+            )];
+        }
     };
     let mut problems = Vec::new();
     let mut seen = vec![false; n];
@@ -52,7 +56,9 @@ pub fn check_teams(teams: &[Vec<u8>], n: usize) -> Vec<String> {
         for &m in team {
             match seen.get_mut(m as usize) {
                 None => problems.push(format!("variants.teams[{i}]: no seat {m}")),
-                Some(true) => problems.push(format!("variants.teams[{i}]: seat {m} is in two teams")),
+                Some(true) => {
+                    problems.push(format!("variants.teams[{i}]: seat {m} is in two teams"))
+                }
                 Some(x) => *x = true,
             }
         }
