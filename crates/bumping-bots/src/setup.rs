@@ -19,6 +19,7 @@ pub const DEFAULT_TRACK: &str = "oval";
 
 /// One bot as a setup places it (BB-13). Fields left out take the starting values.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BotSetup {
     pub seat: Seat,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,6 +62,7 @@ impl BotSetup {
 
 /// Everything a race starts from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Setup {
     pub board: BoardSpec,
     pub bots: Vec<BotSetup>,
