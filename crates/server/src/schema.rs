@@ -43,7 +43,11 @@ pub const MIGRATIONS: &[Migration] = &[
         up: m4_limits,
     },
     Migration { name: "inline boards of older games moved into blobs", up: m5_inline_boards },
-    Migration { name: "the rules version of every game", up: m6_rules_version },
+    Migration {
+        name: "accounts, ratings and their history, players' games, follows and blocks",
+        up: m6_accounts,
+    },
+    Migration { name: "the rules version of every game", up: m7_rules_version },
 ];
 
 /// The schema version this server writes.
@@ -125,6 +129,12 @@ fn m4_limits(c: &mut SqliteConnection) -> MigrationFut<'_> {
     sql(c, crate::store::LIMITS_MIGRATION)
 }
 
+/// docs/platform.md: accounts, ratings, every player's games (filled from the stored seats),
+/// follows and blocks (`accounts::MIGRATION`). Sessions stay in `tokens`.
+fn m6_accounts(c: &mut SqliteConnection) -> MigrationFut<'_> {
+    sql(c, crate::accounts::MIGRATION)
+}
+
 /// Games stored before migration 4 hold their boards (tracks, rinks) inline in `setup`: each
 /// large top-level value moves into `blobs` under its SHA-256 and the row keeps a reference,
 /// exactly as a new row is written (`store::compact_stored`). Rows in batches by `rowid`, only
@@ -180,7 +190,7 @@ fn m5_inline_boards(c: &mut SqliteConnection) -> MigrationFut<'_> {
 /// started under. Games stored before hold 1, the version of every game's rules before issue
 /// 22's round 2: the server cannot tell under which rules they were played, and the safe side is
 /// to treat them as the older rules (a replay is refused rather than shown wrong).
-fn m6_rules_version(c: &mut SqliteConnection) -> MigrationFut<'_> {
+fn m7_rules_version(c: &mut SqliteConnection) -> MigrationFut<'_> {
     sql(c, &["ALTER TABLE games ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1"])
 }
 
@@ -253,7 +263,21 @@ pub fn check_file(db: &str, init: bool) -> Result<bool, Refused> {
 }
 
 /// Tables a database made by this server may hold (any version).
-const OURS: &[&str] = &["identities", "games", "actions", "tokens", "identities2", "blobs"];
+const OURS: &[&str] = &[
+    "identities",
+    "games",
+    "actions",
+    "tokens",
+    "identities2",
+    "blobs",
+    // Migration 6 (`accounts::TABLES`).
+    "accounts",
+    "ratings",
+    "rating_history",
+    "player_games",
+    "follows",
+    "blocks",
+];
 
 /// After opening: refuse foreign or newer databases, then bring the schema up to date.
 /// `may_be_empty`: the file was just created, or `--init` was given.

@@ -219,6 +219,9 @@ impl Store for FailingStore {
     fn unreadable(&self) -> Vec<server::store::Unreadable> {
         self.inner.unreadable()
     }
+    fn accounts(&self) -> Option<&dyn server::accounts::AccountStore> {
+        self.inner.accounts()
+    }
 }
 
 /// A game that ends while its result cannot be stored: everyone is told it is over at once (its
@@ -669,7 +672,7 @@ async fn inline_boards_of_a_version_4_database_move_into_blobs_and_the_file_shri
         let row = server.shared.store.game(id).await.unwrap().expect("readable");
         assert_eq!(&row.setup, setup, "{id} reads back whole");
     }
-    // Rows older than migration 6 keep rules version 1 (docs/security.md "Rules versions"):
+    // Rows older than migration 7 keep rules version 1 (docs/security.md "Rules versions"):
     // the played game's result stands, its steps and replay are refused by name.
     let row = server.shared.store.game("old-played").await.unwrap().unwrap();
     assert_eq!((row.rules_version, row.outcome.is_some()), (1, true));
