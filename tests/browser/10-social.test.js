@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, api, createFromLobby, playToEnd, gameIdOf, ARTIFACTS } from './helpers.js';
+import { launch, api, createFromLobby, playToEnd, gameIdOf, ARTIFACTS, openBotGame } from './helpers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = process.env.ROBODROME_BIN || join(ROOT, 'target', 'debug', 'robodrome');
@@ -157,14 +157,7 @@ test('a bot that took over an away player\'s seat is announced and taken back', 
   const b = await launch();
   try {
     let ann = await b.page({ name: 'Ann' });
-    await ann.goto(`${srv.base}/`);
-    await ann.waitForSelector('#create');
-    const id = await ann.evaluate(async () => {
-      const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify({ game: 'autoscooter', seats: ['me', 'bot:random'] }) });
-      return (await r.json()).id;
-    });
-    await ann.goto(`${srv.base}/#/g/${id}`);
-    await ann.waitForSelector('.status.mine');
+    const id = await openBotGame(ann, srv.base);
     const cleo = await b.page({ name: 'Cleo' });
     await cleo.goto(`${srv.base}/#/g/${id}`);
     await cleo.waitForSelector('.players .player');
@@ -199,14 +192,7 @@ test('the log is complete after a reconnect: the same lines as after a reload', 
   const b = await launch();
   try {
     const ann = await b.page({ name: 'Ann' });
-    await ann.goto(`${srv.base}/`);
-    await ann.waitForSelector('#create');
-    const id = await ann.evaluate(async () => {
-      const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify({ game: 'autoscooter', seats: ['me', 'bot:random'] }) });
-      return (await r.json()).id;
-    });
-    await ann.goto(`${srv.base}/#/g/${id}`);
-    await ann.waitForSelector('.status.mine');
+    const id = await openBotGame(ann, srv.base);
     const total = async () => (await (await fetch(`${srv.base}/api/games/${id}/steps?views=false`)).json()).total;
     // Offline while the game goes on (a bot stands in for Ann after 2 s and plays her seat).
     const before = await total();

@@ -111,6 +111,22 @@ export async function expectFitsPhone(page, name) {
   await page.screenshot({ path: join(ARTIFACTS, name) });
 }
 
+/**
+ * From `page`, on the server at `base`: create a game through the API (by default Autoscooter
+ * against a random bot), open its table and wait for the page's own turn. Returns its id.
+ */
+export async function openBotGame(page, base, body = { game: 'autoscooter', seats: ['me', 'bot:random'] }) {
+  await page.goto(`${base}/`);
+  await page.waitForSelector('#create');
+  const id = await page.evaluate(async (b) => {
+    const r = await fetch('/api/games', { method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin', body: JSON.stringify(b) });
+    return (await r.json()).id;
+  }, body);
+  await page.goto(`${base}/#/g/${id}`);
+  await page.waitForSelector('.status.mine');
+  return id;
+}
+
 export const gameIdOf = (page) => page.evaluate(() => (location.hash.match(/#\/(?:g|replay)\/([\w-]+)/) || [])[1]);
 
 /** Create a game from the lobby form. `seats` are the select values per seat. */

@@ -13,6 +13,7 @@ pub struct Start {
 
 /// A board as written in files and scenarios (AS-8): cells and start spaces.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BoardSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

@@ -23,6 +23,14 @@
 //! a game is a pure function of (setup, seed, actions).
 #![deny(clippy::unwrap_used)]
 
+/// The version of these rules, stored with every game a server starts: a log replays the same
+/// game only under the rules it was played under, so a server refuses to replay a stored game of
+/// another version (docs/security.md "Rules versions"). Bump it with every change that can make
+/// a stored log replay differently (another result, another view, a refused action).
+/// 1: the rules before issue 22's round 2; 2: after it (the players' cars dealt by lots from the
+/// seed (AS-1.3)).
+pub const RULES_VERSION: u32 = 2;
+
 pub mod board;
 pub mod chart;
 pub mod choices;

@@ -6,7 +6,7 @@ use engine::Seat;
 mod game;
 pub use game::{
     ChampAction, ChampError, ChampEvent, ChampOnly, ChampStatic, ChampView, Championship,
-    ChampionshipSetup, GridChoice, GridView, RACES, RaceResult, TeamStanding, check_teams,
+    ChampionshipSetup, GridChoice, GridView, RACES, RaceResult, TeamStanding,
 };
 
 /// BB-11.1: points by place (rows 1..9) and number of bots that started (columns 2..9).
@@ -29,6 +29,48 @@ pub fn points_for(place: usize, bots: usize) -> i32 {
         return 0;
     }
     POINTS[place - 1][bots - 2]
+}
+
+/// BB-11.3: teams of 2 with 4, 6 or 8 bots; three teams of 3 with 9; every bot in exactly one
+/// team. The problems found, each naming its field (`variants.teams`); empty when the teams hold.
+/// One check for a race's setup and a championship's.
+pub fn check_teams(teams: &[Vec<u8>], n: usize) -> Vec<String> {
+    let size = match n {
+        4 | 6 | 8 => 2,
+        9 => 3,
+        _ => {
+            return vec![format!(
+                "variants.teams: teams need 4, 6, 8 or 9 bots (BB-11.3), got {n}"
+            )];
+        }
+    };
+    let mut problems = Vec::new();
+    let mut seen = vec![false; n];
+    for (i, team) in teams.iter().enumerate() {
+        if team.len() != size {
+            problems.push(format!(
+                "variants.teams[{i}]: with {n} bots a team has {size} bots (BB-11.3), got {}",
+                team.len()
+            ));
+        }
+        for &m in team {
+            match seen.get_mut(m as usize) {
+                None => problems.push(format!("variants.teams[{i}]: no seat {m}")),
+                Some(true) => {
+                    problems.push(format!("variants.teams[{i}]: seat {m} is in two teams"))
+                }
+                Some(x) => *x = true,
+            }
+        }
+    }
+    let missing: Vec<String> = (0..n).filter(|&k| !seen[k]).map(|k| k.to_string()).collect();
+    if !missing.is_empty() {
+        problems.push(format!(
+            "variants.teams: every bot is in a team (BB-11.3); seats {} are in none",
+            missing.join(", ")
+        ));
+    }
+    problems
 }
 
 /// BB-11.3: a team scores its better bot (pairs) or its two best bots (teams of 3).

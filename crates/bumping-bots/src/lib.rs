@@ -12,6 +12,15 @@
 //! cursor and the pending shock): a mid-move position clones and replays like any other.
 #![deny(clippy::unwrap_used)]
 
+/// The version of these rules, stored with every game a server starts: a log replays the same
+/// game only under the rules it was played under, so a server refuses to replay a stored game of
+/// another version (docs/security.md "Rules versions"). Bump it with every change that can make
+/// a stored log replay differently (another result, another view, a refused action).
+/// 1: the rules before issue 22's round 2; 2: after it (race order, Magnet and bumper arrows,
+/// mobile obstacles' shocks and choices, throws into walls, Jumper in the air and the Magnet
+/// question of BB-2.2 and BB-7 to BB-9).
+pub const RULES_VERSION: u32 = 2;
+
 mod bumpers;
 pub mod cards;
 pub mod championship;

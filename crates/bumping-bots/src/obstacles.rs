@@ -3,7 +3,7 @@
 use crate::Event;
 use crate::movement::Step;
 use crate::order::StepKind;
-use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep};
+use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep, Via};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
 
@@ -35,30 +35,20 @@ impl BumpingBots {
             // many cells as the pushed bot moved (0 when it stands against a wall: the obstacle
             // stays against it), in direction initial + 2.
             let push = crate::shocks::push_cells(speed);
-            let chain = self.chain(b, d, push);
-            let last = *chain.last().expect("non-empty");
-            let first_choice = chain.len() > 1 && speed >= 4 && self.is_lateral(b, d);
-            let last_choice = push > 0
-                && speed >= 4
-                && self.is_lateral(last, d)
-                && self.probe(self.pos(last), d) != Occ::Solid;
-            if first_choice || last_choice {
-                t.step = TurnStep::Shock(PendingShock::Bots {
-                    chain,
-                    dir: d,
-                    push,
-                    first_choice,
-                    last_choice,
-                    via: Some(o),
-                });
-                return Step::Wait;
+            match self.chain_shock(b, d, push, speed >= 4, Via::Wedged(o)) {
+                Ok(chain) => {
+                    let moved = self.shock_chain(&chain, d, push, 0, &[], ev);
+                    self.push_mobile(o, d.turn(2), moved, false, ev);
+                    return Step::Continue;
+                }
+                Err(pending) => {
+                    t.step = TurnStep::Shock(pending);
+                    return Step::Wait;
+                }
             }
-            let moved = self.shock_chain(&chain, d, push, 0, &[], ev);
-            self.push_mobile(o, d.turn(2), moved, false, ev);
-            return Step::Continue;
         }
-        if let Some((target, dir)) = self.push_mobile(o, d, speed, true, ev) {
-            t.step = TurnStep::Shock(PendingShock::Obstacle { target, dir });
+        if let Some(pending) = self.push_mobile(o, d, speed, true, ev) {
+            t.step = TurnStep::Shock(pending);
             return Step::Wait;
         }
         Step::Continue
@@ -81,8 +71,10 @@ impl BumpingBots {
     }
 
     /// BB-8.3: push a mobile obstacle `n` cells along `d`. A wall or obstacle costs 1 cell and
-    /// turns it to `d + 2` (once; a second one stops it). A bot stops it: the bot is pushed at
-    /// most 1 cell. When `ask` and the hit is lateral, returns the hit for a `shock_choice`.
+    /// turns it to `d + 2` (once; a second one stops it). A bot stops it: a normal shock (the
+    /// chain rule, BB-7.6) whose push is at most 1 cell. When `ask` (the active bot launched
+    /// it) and the hit leaves a choice (a lateral hit, whatever the speed), returns the shock
+    /// for a `shock_choice`.
     pub(crate) fn push_mobile(
         &mut self,
         o: usize,
@@ -90,7 +82,7 @@ impl BumpingBots {
         n: u8,
         ask: bool,
         ev: &mut Vec<Event>,
-    ) -> Option<(usize, HexDir)> {
+    ) -> Option<PendingShock> {
         let (mut dir, mut n, mut turned) = (d, n, false);
         while n > 0 {
             let from = self.obstacles[o].at;
@@ -104,12 +96,11 @@ impl BumpingBots {
                     turned = true;
                 }
                 Occ::Bot(t) => {
-                    let turnable = self.is_lateral(t, dir)
-                        && matches!(self.probe(self.pos(t), dir), Occ::Free);
-                    if ask && turnable {
-                        return Some((t, dir));
-                    }
-                    self.obstacle_hits_bot(t, dir, 0, ev);
+                    let chain = match self.chain_shock(t, dir, 1, ask, Via::Launched) {
+                        Ok(chain) => chain,
+                        Err(pending) => return Some(pending),
+                    };
+                    self.shock_chain(&chain, dir, 1, 0, &[], ev);
                     break;
                 }
                 Occ::Free => {
@@ -121,19 +112,6 @@ impl BumpingBots {
             }
         }
         None
-    }
-
-    /// BB-8.3: an obstacle pushed into a bot: a normal shock, the bot pushed at most 1 cell
-    /// (or turned 60° instead, `turn` ≠ 0); only the hit bot (and its chain) loses speed.
-    pub(crate) fn obstacle_hits_bot(
-        &mut self,
-        t: usize,
-        dir: HexDir,
-        turn: i8,
-        ev: &mut Vec<Event>,
-    ) {
-        let chain = self.chain(t, dir, 1);
-        self.shock_chain(&chain, dir, 1, 0, &[turn], ev);
     }
 
     /// BB-8.2: at the end of the round every motorised obstacle turns 60°.

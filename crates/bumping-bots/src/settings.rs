@@ -20,7 +20,7 @@ pub enum TeamsSpec {
 
 /// The optional rules a race is played with (scenario `variants`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct Variants {
     /// BB-3: players pick their tuning cards instead of drawing them.
     pub choose_cards: bool,

@@ -19,6 +19,7 @@ pub const DEFAULT_TRACK: &str = "oval";
 
 /// One bot as a setup places it (BB-13). Fields left out take the starting values.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BotSetup {
     pub seat: Seat,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -61,6 +62,7 @@ impl BotSetup {
 
 /// Everything a race starts from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Setup {
     pub board: BoardSpec,
     pub bots: Vec<BotSetup>,
@@ -272,41 +274,7 @@ fn check_championship(setup: &Setup) -> Result<(), SetupError> {
         ));
     }
     if let Some(teams) = setup.variants.team_list(n) {
-        let size = match n {
-            4 | 6 | 8 => 2,
-            9 => 3,
-            _ => {
-                problems.push(format!(
-                    "variants.teams: teams need 4, 6, 8 or 9 bots (BB-11.3), got {n}"
-                ));
-                return err(problems);
-            }
-        };
-        let mut seen = vec![false; n];
-        for (i, team) in teams.iter().enumerate() {
-            if team.len() != size {
-                problems.push(format!(
-                    "variants.teams[{i}]: with {n} bots a team has {size} bots (BB-11.3), got {}",
-                    team.len()
-                ));
-            }
-            for &m in team {
-                match seen.get_mut(m as usize) {
-                    None => problems.push(format!("variants.teams[{i}]: no seat {m}")),
-                    Some(true) => {
-                        problems.push(format!("variants.teams[{i}]: seat {m} is in two teams"))
-                    }
-                    Some(x) => *x = true,
-                }
-            }
-        }
-        let missing: Vec<String> = (0..n).filter(|&k| !seen[k]).map(|k| k.to_string()).collect();
-        if !missing.is_empty() {
-            problems.push(format!(
-                "variants.teams: every bot is in a team (BB-11.3); seats {} are in none",
-                missing.join(", ")
-            ));
-        }
+        problems.extend(crate::championship::check_teams(&teams, n));
     }
     err(problems)
 }

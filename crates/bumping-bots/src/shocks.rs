@@ -4,7 +4,7 @@ use crate::Event;
 use crate::error::BbError;
 use crate::movement::Step;
 use crate::order::StepKind;
-use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep};
+use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep, Via};
 use grid::HexDir;
 
 /// BB-7.3: push distance by the active bot's chosen speed.
@@ -38,28 +38,46 @@ impl BumpingBots {
         ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "bot" });
         Self::drop_rotations(t);
         let speed = t.chosen_speed;
-        let push = push_cells(speed);
-        let chain = self.chain(p, d, push);
+        match self.chain_shock(p, d, push_cells(speed), speed >= 4, Via::Bot) {
+            Ok(chain) => {
+                self.lose_speed(a, 2, ev);
+                self.shock_chain(&chain, d, push_cells(speed), 0, &[], ev);
+                Step::Done
+            }
+            Err(pending) => {
+                t.step = TurnStep::Shock(pending);
+                Step::Wait
+            }
+        }
+    }
+
+    /// BB-7.6 with BB-7.4: the chain a shock along `d` reaches from bot `first`, its last bot
+    /// pushed `push` cells. `may_turn`: whether a lateral hit lets the active player turn a bot
+    /// (at speed 4+ for a bot's shock, BB-7.4; whatever the speed for a mobile obstacle the
+    /// active bot launched, BB-8.3). `Ok(chain)` when the player has nothing to choose; else
+    /// the shock to ask about: the first bot of a chain may be turned when the hit is lateral
+    /// to it, the last instead of each cell of its push when the push is lateral to it and
+    /// nothing solid stands behind it (BB-7.5).
+    pub(crate) fn chain_shock(
+        &self,
+        first: usize,
+        d: HexDir,
+        push: u8,
+        may_turn: bool,
+        via: Via,
+    ) -> Result<Vec<usize>, PendingShock> {
+        let chain = self.chain(first, d, push);
         let last = *chain.last().expect("non-empty");
-        let first_choice = chain.len() > 1 && speed >= 4 && self.is_lateral(p, d);
+        let first_choice = chain.len() > 1 && may_turn && self.is_lateral(first, d);
         let last_choice = push > 0
-            && speed >= 4
+            && may_turn
             && self.is_lateral(last, d)
             && self.probe(self.pos(last), d) != Occ::Solid;
         if first_choice || last_choice {
-            t.step = TurnStep::Shock(PendingShock::Bots {
-                chain,
-                dir: d,
-                push,
-                first_choice,
-                last_choice,
-                via: None,
-            });
-            return Step::Wait;
+            Err(PendingShock { chain, dir: d, push, first_choice, last_choice, via })
+        } else {
+            Ok(chain)
         }
-        self.lose_speed(a, 2, ev);
-        self.shock_chain(&chain, d, push, 0, &[], ev);
-        Step::Done
     }
 
     /// Validate and resolve the pending shock with the player's choice.
@@ -78,36 +96,26 @@ impl BumpingBots {
         }
         let a = t.bot;
         check_entries(turn_passive, pending.turn_cells())?;
-        match pending {
-            PendingShock::Bots { chain, dir, push, first_choice, last_choice: _, via } => {
-                if turn_first != 0 && !first_choice {
-                    return Err(BbError::IllegalShockChoice(
-                        "turn_first: the first bot cannot be turned (BB-7.6)",
-                    ));
-                }
-                match via {
-                    None => {
-                        self.lose_speed(a, 2, ev);
-                        self.shock_chain(&chain, dir, push, turn_first, turn_passive, ev);
-                        t.step = TurnStep::EndMove;
-                    }
-                    // BB-8.3: the obstacle passed the shock on; it then moves as many cells as
-                    // the bot was pushed, in direction initial + 2; the active bot goes on.
-                    Some(o) => {
-                        let moved =
-                            self.shock_chain(&chain, dir, push, turn_first, turn_passive, ev);
-                        self.push_mobile(o, dir.turn(2), moved, false, ev);
-                        t.step = TurnStep::Moving;
-                    }
-                }
-            }
-            PendingShock::Obstacle { target, dir } => {
-                if turn_first != 0 {
-                    return Err(BbError::IllegalShockChoice("turn_first: no chain here"));
-                }
-                self.obstacle_hits_bot(target, dir, turn_passive[0], ev);
+        let PendingShock { chain, dir, push, first_choice, last_choice: _, via } = pending;
+        if turn_first != 0 && !first_choice {
+            return Err(BbError::IllegalShockChoice(
+                "turn_first: the first bot cannot be turned (BB-7.6)",
+            ));
+        }
+        if via == Via::Bot {
+            self.lose_speed(a, 2, ev);
+        }
+        let moved = self.shock_chain(&chain, dir, push, turn_first, turn_passive, ev);
+        match via {
+            Via::Bot => t.step = TurnStep::EndMove,
+            // BB-8.3: the obstacle passed the shock on; it then moves as many cells as the bot
+            // was pushed, in direction initial + 2; the active bot goes on.
+            Via::Wedged(o) => {
+                self.push_mobile(o, dir.turn(2), moved, false, ev);
                 t.step = TurnStep::Moving;
             }
+            // BB-8.3: the launched obstacle stops against the chain; the active bot goes on.
+            Via::Launched => t.step = TurnStep::Moving,
         }
         Ok(())
     }

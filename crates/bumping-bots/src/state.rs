@@ -130,35 +130,36 @@ impl Turn {
 
 /// A shock waiting for the active player's `shock_choice` (BB-7.4, BB-7.6, BB-8.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PendingShock {
-    /// The active bot hit `chain[0]` (or, `via`, it hit a mobile obstacle standing against
-    /// `chain[0]`, which passes the shock on, BB-8.3); the push goes to the last bot of the chain.
-    Bots {
-        chain: Vec<usize>,
-        dir: HexDir,
-        push: u8,
-        first_choice: bool,
-        last_choice: bool,
-        via: Option<usize>,
-    },
-    /// A mobile obstacle launched by the active bot hit `target` laterally.
-    Obstacle { target: usize, dir: HexDir },
+/// A shock reached `chain[0]` (how: `via`) along `dir`; the push of `push` cells goes to the
+/// last bot of the chain; `first_choice` / `last_choice`: whether the first bot may be turned
+/// (BB-7.6) and the last turned instead of pushed (BB-7.4).
+pub struct PendingShock {
+    pub chain: Vec<usize>,
+    pub dir: HexDir,
+    pub push: u8,
+    pub first_choice: bool,
+    pub last_choice: bool,
+    pub via: Via,
+}
+
+/// How a shock reached the first bot of its chain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// The active bot hit it (BB-7.3–7.6); the active bot's move ends.
+    Bot,
+    /// The active bot hit mobile obstacle `o` standing against it, which passes the shock on
+    /// and then moves as many cells as the last bot was pushed (BB-8.3); the active bot goes on.
+    Wedged(usize),
+    /// A mobile obstacle the active bot launched hit it (BB-8.3): the push is at most 1 cell and
+    /// a lateral hit may turn a bot whatever the speed; the obstacle stops against the chain.
+    Launched,
 }
 
 impl PendingShock {
     /// How many entries `turn_passive` has: one per push cell the player may turn the pushed
     /// bot instead of pushing it (0: it cannot be turned).
     pub fn turn_cells(&self) -> usize {
-        match self {
-            PendingShock::Bots { push, last_choice, .. } => {
-                if *last_choice {
-                    *push as usize
-                } else {
-                    0
-                }
-            }
-            PendingShock::Obstacle { .. } => 1,
-        }
+        if self.last_choice { self.push as usize } else { 0 }
     }
 }
 

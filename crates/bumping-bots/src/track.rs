@@ -43,6 +43,7 @@ impl Spin {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CellSpec {
     pub at: Hex,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,12 +53,14 @@ pub struct CellSpec {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GridSpot {
     pub at: Hex,
     pub facing: HexDir,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ObstacleSpec {
     pub kind: ObstacleKind,
     pub at: Hex,
@@ -75,6 +78,7 @@ fn default_laps() -> u8 {
 
 /// A track as written in a scenario (BB-13 inline board) or produced by the track-file loader.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BoardSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,

@@ -5,7 +5,7 @@ use crate::Action;
 use crate::cards::Card;
 use crate::championship::team_points;
 use crate::speed::{SpeedChoice, speed_after};
-use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, Turn, TurnStep};
+use crate::state::{BumpingBots, Phase, QuickRot, Turn, TurnStep};
 use crate::track::{ObstacleKind, Spin};
 use engine::{Observer, Rng, Seat};
 use grid::{Hex, HexDir};
@@ -175,28 +175,10 @@ impl View {
                 _ => None,
             },
             shock: match &g.phase {
-                Phase::Turn(Turn {
-                    step:
-                        TurnStep::Shock(PendingShock::Bots {
-                            chain,
-                            push,
-                            first_choice,
-                            last_choice,
-                            ..
-                        }),
-                    ..
-                }) => Some(ShockView {
-                    pushed: g.bots[*chain.last().expect("a chain")].seat,
-                    turn_cells: if *last_choice { *push } else { 0 },
-                    turn_first: first_choice.then(|| g.bots[chain[0]].seat),
-                }),
-                Phase::Turn(Turn {
-                    step: TurnStep::Shock(PendingShock::Obstacle { target, .. }),
-                    ..
-                }) => Some(ShockView {
-                    pushed: g.bots[*target].seat,
-                    turn_cells: 1,
-                    turn_first: None,
+                Phase::Turn(Turn { step: TurnStep::Shock(p), .. }) => Some(ShockView {
+                    pushed: g.bots[*p.chain.last().expect("a chain")].seat,
+                    turn_cells: p.turn_cells() as u8,
+                    turn_first: p.first_choice.then(|| g.bots[p.chain[0]].seat),
                 }),
                 _ => None,
             },
@@ -273,7 +255,7 @@ pub(crate) fn candidates(g: &BumpingBots) -> Vec<Action> {
         }
         TurnStep::Shock(p) => {
             let n = p.turn_cells();
-            let first = matches!(p, PendingShock::Bots { first_choice: true, .. });
+            let first = p.first_choice;
             for f in if first { -1..=1 } else { 0..=0 } {
                 for code in 0..3usize.pow(n as u32) {
                     let tp: Vec<i8> =
@@ -351,11 +333,7 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
         TurnStep::Move => sample_move(g, t, bot, rng),
         TurnStep::Shock(p) => Action::ShockChoice {
             turn_passive: (0..p.turn_cells()).map(|_| rng.below(3) as i8 - 1).collect(),
-            turn_first: if matches!(p, PendingShock::Bots { first_choice: true, .. }) {
-                rng.below(3) as i8 - 1
-            } else {
-                0
-            },
+            turn_first: if p.first_choice { rng.below(3) as i8 - 1 } else { 0 },
         },
         TurnStep::Orient => Action::Orient { turn: sample_orient(g, bot, rng) },
         TurnStep::Magnet => {

@@ -143,7 +143,7 @@ fn bb_11_3_teams_are_checked() {
     for (teams, why) in [
         (vec![vec![0, 1], vec![1, 2]], "two teams"),
         (vec![vec![0, 1, 2], vec![3]], "has 2 bots"),
-        (vec![vec![0, 1]], "in no team"),
+        (vec![vec![0, 1]], "are in none"),
         (vec![vec![0, 1], vec![2, 7]], "no seat"),
     ] {
         s.variants.teams = Some(TeamsSpec::Explicit(teams));

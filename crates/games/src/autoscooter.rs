@@ -56,6 +56,7 @@ impl Registered for Autoscooter {
             timer_option: None,
             public: true,
             rules_crate: "autoscooter",
+            rules_version: autoscooter::RULES_VERSION,
             conformance_prefix: Some("as-"),
             sim_players: *autoscooter::setup::PLAYERS.end(),
             sim_games: 1000,

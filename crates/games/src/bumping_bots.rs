@@ -44,6 +44,7 @@ impl Registered for BumpingBots {
             timer_option: None,
             public: true,
             rules_crate: "bumping-bots",
+            rules_version: bumping_bots::RULES_VERSION,
             conformance_prefix: Some("bb-"),
             sim_players: *PLAYERS.end(),
             sim_games: 100,

@@ -18,7 +18,7 @@ use serde_json::Value;
 pub const DEFAULT_RACES: u8 = 3;
 
 #[derive(Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 struct LobbyVariants {
     random_grid: bool,
     choose_cards: bool,
@@ -79,6 +79,7 @@ impl Registered for Championship {
             default_timer_secs: None,
             public: true,
             rules_crate: "bumping-bots",
+            rules_version: bumping_bots::RULES_VERSION,
             conformance_prefix: None,
             sim_players: 4,
             sim_games: 20,
@@ -138,7 +139,10 @@ impl Registered for Championship {
             )),
         };
         if let Some(t) = variants.team_list(req.players) {
-            check_teams(&t, req.players)?;
+            let problems = check_teams(&t, req.players);
+            if !problems.is_empty() {
+                return Err(problems.join("; "));
+            }
         }
         Ok(ChampionshipSetup {
             tracks,

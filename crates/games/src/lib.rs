@@ -142,6 +142,10 @@ pub struct Info {
     /// The rules crate (checked by the architecture test).
     #[serde(skip)]
     pub rules_crate: &'static str,
+    /// The rules crate's `RULES_VERSION`: stored with every game a server starts; a stored game
+    /// of another version is not replayed (docs/security.md "Rules versions").
+    #[serde(skip)]
+    pub rules_version: u32,
     /// The prefix of the game's shared conformance examples (`as-`), if it has any.
     #[serde(skip)]
     pub conformance_prefix: Option<&'static str>,

@@ -33,6 +33,7 @@ impl Registered for RoboRally {
             timer_option: Some("timer_seconds"),
             public: true,
             rules_crate: "roborally",
+            rules_version: roborally::RULES_VERSION,
             conformance_prefix: Some("rr-"),
             sim_players: 4,
             sim_games: 100,

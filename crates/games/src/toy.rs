@@ -27,6 +27,7 @@ impl Registered for Rps {
             timer_option: None,
             public: false,
             rules_crate: "toy",
+            rules_version: toy::RULES_VERSION,
             conformance_prefix: None,
             sim_players: 2,
             sim_games: 1000,

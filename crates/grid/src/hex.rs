@@ -185,6 +185,7 @@ impl Hex {
 
 /// The edge between `at` and its neighbour in direction `side`: a wall or barrier.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
 pub struct HexEdge {
     pub at: Hex,
     pub side: HexDir,

@@ -56,6 +56,7 @@ impl CardKind {
 
 /// A program card, written `{"card": "move1", "priority": 560}`. The priority identifies it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Card {
     pub card: CardKind,
     pub priority: u16,

@@ -17,6 +17,15 @@
 //! ([`Phase`]) stored in the state, so every stop can be cloned, viewed and replayed.
 #![deny(clippy::unwrap_used)]
 
+/// The version of these rules, stored with every game a server starts: a log replays the same
+/// game only under the rules it was played under, so a server refuses to replay a stored game of
+/// another version (docs/security.md "Rules versions"). Bump it with every change that can make
+/// a stored log replay differently (another result, another view, a refused action).
+/// 1: the rules before issue 22's round 2; 2: after it (Abort Switch once a turn, Ablative Coat and
+/// the discard for Recompile's damage, a locked empty register filled from the deck, the hourglass
+/// of RR-4.3 and the other RR-9 amendments).
+pub const RULES_VERSION: u32 = 2;
+
 pub mod board;
 pub mod card;
 pub mod cleanup;

@@ -48,6 +48,7 @@ pub enum StartPhase {
 
 /// One robot of a setup; fields left out take the normal starting values.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
 pub struct RobotSetup {
     pub seat: Seat,
     /// Start dock (default: seat + 1).
@@ -84,7 +85,7 @@ pub struct RobotSetup {
 
 /// The `setup` object of a scenario file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(default)]
+#[serde(default, deny_unknown_fields)]
 pub struct ScenarioSetup {
     pub robots: Vec<RobotSetup>,
     /// Instead of `robots`: this many robots on docks 1..n.
@@ -100,6 +101,7 @@ pub struct ScenarioSetup {
 
 /// Everything needed to start a game.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Setup {
     pub board: BoardSpec,
     pub robots: Vec<RobotSetup>,

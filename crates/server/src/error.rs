@@ -30,6 +30,12 @@ pub enum ApiError {
     /// A game's stored data cannot be read (the detail is logged, not answered).
     #[error("{0}")]
     Unreadable(String),
+    /// A stored game was played under another version of its game's rules than this server's:
+    /// its log would not replay the same game (docs/security.md "Rules versions").
+    #[error(
+        "this game was played under version {stored} of the {game} rules and this server plays version {current}: its log would not replay the same game, so it is not replayed (a finished game keeps its stored result, but its steps and replay are not available; a running game cannot go on)"
+    )]
+    RulesChanged { game: String, stored: u32, current: u32 },
     /// The body's content type is not `application/json`.
     #[error("state-changing requests take a JSON body (Content-Type: application/json)")]
     UnsupportedMediaType,
@@ -67,6 +73,7 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::Store(_) | ApiError::StorageUnavailable => "storage_unavailable",
             ApiError::Unreadable(_) => "unreadable_game",
+            ApiError::RulesChanged { .. } => "rules_changed",
             ApiError::UnsupportedMediaType => "unsupported_media_type",
             ApiError::Internal(_) => "internal",
         }
@@ -74,7 +81,7 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(..) => StatusCode::BAD_REQUEST,
-            ApiError::Conflict(..) => StatusCode::CONFLICT,
+            ApiError::Conflict(..) | ApiError::RulesChanged { .. } => StatusCode::CONFLICT,
             ApiError::NotFound => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,

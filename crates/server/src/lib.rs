@@ -216,6 +216,7 @@ impl Shared {
         let kind = self.registry.get(&row.game).ok_or_else(|| {
             ApiError::Unreadable(format!("game {}: unknown game kind {:?}", row.id, row.game))
         })?;
+        same_rules(kind, row)?;
         let mut g = kind
             .start(&row.setup, row.seed)
             .map_err(|e| ApiError::Unreadable(format!("game {}: setup: {e}", row.id)))?;
@@ -244,13 +245,28 @@ impl Shared {
             return Err(ApiError::conflict("not_started", "the game has not started yet"));
         }
         let log = self.store.log(id).await.map_err(|e| self.unreadable(id, e))?;
-        self.spawn_room(row, &log).inspect_err(|e| self.note_unreadable(id, e))
+        let running = row.status == Status::Running;
+        self.spawn_room(row, &log).inspect_err(|e| {
+            self.note_unreadable(id, e);
+            if running {
+                self.note_rules_changed(id, e);
+            }
+        })
     }
 
     /// A game whose stored data cannot be read: remembered for `/healthz` and `/metrics`.
     pub(crate) fn note_unreadable(&self, id: &str, e: &ApiError) {
         if let ApiError::Unreadable(reason) = e {
             self.faults.skip(id, reason);
+        }
+    }
+
+    /// A running game stored under another version of its rules cannot go on: it is reported
+    /// as a poison row is (skipped, logged, in `/healthz` and `/metrics`, left out of the
+    /// lobby). A finished one is not a fault: its stored result stands.
+    fn note_rules_changed(&self, id: &str, e: &ApiError) {
+        if let ApiError::RulesChanged { .. } = e {
+            self.faults.skip(id, &e.to_string());
         }
     }
 
@@ -385,6 +401,7 @@ impl Shared {
                 Ok(_) => n += 1,
                 Err(e) => {
                     self.note_unreadable(&id, &e);
+                    self.note_rules_changed(&id, &e);
                     tracing::error!(game = %id, error = %e, "cannot resume: skipped");
                 }
             }
@@ -441,6 +458,16 @@ impl Shared {
             ),
         ]
     }
+}
+
+/// A stored game replays the same game only under the rules it was started under
+/// (docs/security.md "Rules versions"): another version is [`ApiError::RulesChanged`].
+pub(crate) fn same_rules(kind: &crate::games::GameKind, row: &GameRow) -> Result<(), ApiError> {
+    let current = kind.info.rules_version;
+    if row.rules_version == current {
+        return Ok(());
+    }
+    Err(ApiError::RulesChanged { game: row.game.clone(), stored: row.rules_version, current })
 }
 
 /// A running server.

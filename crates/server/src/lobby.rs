@@ -166,6 +166,7 @@ impl Shared {
             creator: who.id.clone(),
             outcome: None,
             practice: req.practice,
+            rules_version: kind.info.rules_version,
         };
         let full = !row.seats.contains(&SeatOwner::Open);
         if full {
@@ -332,12 +333,16 @@ impl Shared {
             })
             .collect();
         let full = !seats.contains(&SeatOwner::Open);
+        // A rematch is played under this server's rules, whatever the first game's were.
+        let rules_version =
+            self.registry.get(&old.game).map_or(old.rules_version, |k| k.info.rules_version);
         let row = GameRow {
             id: random_hex(8)?,
             seed: random_seed()?,
             seats,
             status: if full { Status::Running } else { Status::Open },
             outcome: None,
+            rules_version,
             ..old
         };
         self.write(self.store.insert_game(&row)).await?;
@@ -400,6 +405,9 @@ impl Shared {
         let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
         if row.status != Status::Finished {
             return Err(ApiError::conflict("not_finished", "replays are for finished games"));
+        }
+        if let Some(kind) = self.registry.get(&row.game) {
+            crate::same_rules(kind, &row)?;
         }
         let log = self.store.log(id).await.map_err(|e| self.unreadable(id, e))?;
         let game = self.load_game(&row, &log).inspect_err(|e| self.note_unreadable(id, e))?;

@@ -47,6 +47,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "accounts, ratings and their history, players' games, follows and blocks",
         up: m6_accounts,
     },
+    Migration { name: "the rules version of every game", up: m7_rules_version },
 ];
 
 /// The schema version this server writes.
@@ -183,6 +184,14 @@ fn m5_inline_boards(c: &mut SqliteConnection) -> MigrationFut<'_> {
         tracing::info!(games = moved, new_blobs = blobs, "inline boards moved into blobs");
         Ok(())
     })
+}
+
+/// docs/security.md "Rules versions": every game keeps the version of its game's rules it was
+/// started under. Games stored before hold 1, the version of every game's rules before issue
+/// 22's round 2: the server cannot tell under which rules they were played, and the safe side is
+/// to treat them as the older rules (a replay is refused rather than shown wrong).
+fn m7_rules_version(c: &mut SqliteConnection) -> MigrationFut<'_> {
+    sql(c, &["ALTER TABLE games ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1"])
 }
 
 /// A token as stored: hex SHA-256 (tokens are 192 random bits, so no salt or slow hash is

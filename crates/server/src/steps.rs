@@ -338,6 +338,7 @@ pub fn replay(
     let finished = row.status == Status::Finished;
     let observer = if finished { Observer::Omniscient } else { Observer::Spectator };
     let id = row.id.as_str();
+    crate::same_rules(kind, row)?;
     let mut g = kind
         .start(&row.setup, row.seed)
         .map_err(|e| ApiError::Unreadable(format!("game {id}: setup: {e}")))

@@ -99,6 +99,10 @@ pub struct GameRow {
     pub outcome: Option<Value>,
     /// A practice game: its seed may have been chosen; shown as practice, never rated.
     pub practice: bool,
+    /// The version of the game's rules it was started under (the rules crate's
+    /// `RULES_VERSION`; 1 for games stored before versions were kept): a log replays the same
+    /// game only under those rules (docs/security.md "Rules versions").
+    pub rules_version: u32,
 }
 
 /// One stored log entry: `{"kind":"act","seat":0,"action":{…}}` or `{"kind":"time_up"}`.
@@ -464,6 +468,7 @@ impl SqliteStore {
         let seed: i64 = r.try_get("seed")?;
         let timer: Option<i64> = r.try_get("timer_secs")?;
         let practice: i64 = r.try_get("practice")?;
+        let rules_version: i64 = r.try_get("rules_version")?;
         Ok(GameRow {
             id: r.try_get("id")?,
             game: r.try_get("game")?,
@@ -475,6 +480,7 @@ impl SqliteStore {
             creator: r.try_get("creator")?,
             outcome: outcome.map(|o| serde_json::from_str(&o)).transpose()?,
             practice: practice != 0,
+            rules_version: rules_version as u32,
         })
     }
 }
@@ -540,7 +546,7 @@ impl Store for SqliteStore {
                     .execute(&mut *tx)
                     .await?;
             }
-            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, practice) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            sqlx::query("INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, practice, rules_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
                 .bind(&g.id)
                 .bind(&g.game)
                 .bind(setup.to_string())
@@ -550,6 +556,7 @@ impl Store for SqliteStore {
                 .bind(g.timer_secs.map(|t| t as i64))
                 .bind(&g.creator)
                 .bind(i64::from(g.practice))
+                .bind(i64::from(g.rules_version))
                 .execute(&mut *tx)
                 .await?;
             crate::accounts::sync_players(&mut tx, &g.id, &g.seats).await?;
@@ -712,7 +719,7 @@ impl Store for SqliteStore {
     ) -> BoxFut<'a, Vec<(GameRow, i64)>> {
         Box::pin(async move {
             // No setup: the lobby does not show it, and it may be a reference into `blobs`.
-            const COLS: &str = "id, game, 'null' AS setup, seed, seats, status, timer_secs, creator, outcome, created_at, practice";
+            const COLS: &str = "id, game, 'null' AS setup, seed, seats, status, timer_secs, creator, outcome, created_at, practice, rules_version";
             let rows = match before {
                 Some((t, id)) => {
                     sqlx::query(&format!(

@@ -51,6 +51,7 @@ fn played(
         creator: "p0".into(),
         outcome: g.outcome_json(),
         practice: false,
+        rules_version: kind.info.rules_version,
     };
     (row, log)
 }

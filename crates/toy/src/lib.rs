@@ -17,6 +17,10 @@ use serde::{Deserialize, Serialize};
 /// TOY-1: always two players.
 pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=2;
 
+/// The version of these rules, stored with every game a server starts (docs/security.md "Rules
+/// versions"): TOY-1 … TOY-4 have not changed since the first.
+pub const RULES_VERSION: u32 = 1;
+
 /// A throw.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -248,38 +248,6 @@ pub struct Championship {
     rng: Rng,
 }
 
-/// BB-11.3: teams of 2 with 4, 6 or 8 bots; three teams of 3 with 9. Every bot in exactly one
-/// team.
-pub fn check_teams(teams: &[Vec<u8>], bots: usize) -> Result<(), String> {
-    let size = match bots {
-        4 | 6 | 8 => 2,
-        9 => 3,
-        n => {
-            return Err(format!("teams: team races are for 4, 6, 8 or 9 bots (BB-11.3), not {n}"));
-        }
-    };
-    let mut seen = vec![false; bots];
-    for (i, t) in teams.iter().enumerate() {
-        if t.len() != size {
-            return Err(format!(
-                "teams[{i}]: with {bots} bots a team has {size} bots (BB-11.3), not {}",
-                t.len()
-            ));
-        }
-        for &s in t {
-            match seen.get_mut(s as usize) {
-                None => return Err(format!("teams[{i}]: no seat {s}")),
-                Some(true) => return Err(format!("teams[{i}]: seat {s} is in two teams")),
-                Some(x) => *x = true,
-            }
-        }
-    }
-    if let Some(s) = seen.iter().position(|x| !x) {
-        return Err(format!("teams: seat {s} is in no team (BB-11.3)"));
-    }
-    Ok(())
-}
-
 impl Championship {
     /// The race being run or about to be chosen (from 1).
     pub fn race_number(&self) -> u8 {
@@ -608,10 +576,8 @@ impl Game for Championship {
             problems.push("tracks: name at least one track".into());
         }
         let teams = setup.variants.team_list(bots);
-        if let Some(t) = &teams
-            && let Err(e) = check_teams(t, bots)
-        {
-            problems.push(e);
+        if let Some(t) = &teams {
+            problems.extend(super::check_teams(t, bots));
         }
         let mut boards = Vec::new();
         for (i, spec) in setup.tracks.iter().enumerate() {

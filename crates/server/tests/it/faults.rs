@@ -72,8 +72,8 @@ async fn poison_rows_are_skipped_logged_and_reported() {
     let pool = raw_pool(&db).await;
     let copy = |id: &str, game: &str, seats: &str, status: &str| {
         format!(
-            "INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator) \
-             SELECT '{id}', '{game}', setup, seed, '{seats}', '{status}', timer_secs, creator \
+            "INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, rules_version) \
+             SELECT '{id}', '{game}', setup, seed, '{seats}', '{status}', timer_secs, creator, rules_version \
              FROM games WHERE id = '{good}'"
         )
     };
@@ -672,12 +672,16 @@ async fn inline_boards_of_a_version_4_database_move_into_blobs_and_the_file_shri
         let row = server.shared.store.game(id).await.unwrap().expect("readable");
         assert_eq!(&row.setup, setup, "{id} reads back whole");
     }
-    let (status, steps) = http(server.addr, "GET", "/api/games/old-played/steps", None, None).await;
-    assert_eq!(status, 200, "{steps}");
-    let (status, replay) =
-        http(server.addr, "GET", "/api/games/old-played/replay", None, None).await;
-    assert_eq!(status, 200, "{replay}");
-    assert_eq!(replay["log"].as_array().unwrap().len(), played_log.len());
+    // Rows older than migration 7 keep rules version 1 (docs/security.md "Rules versions"):
+    // the played game's result stands, its steps and replay are refused by name.
+    let row = server.shared.store.game("old-played").await.unwrap().unwrap();
+    assert_eq!((row.rules_version, row.outcome.is_some()), (1, true));
+    for what in ["steps", "replay"] {
+        let path = format!("/api/games/old-played/{what}");
+        let (status, body) = http(server.addr, "GET", &path, None, None).await;
+        assert_eq!((status, body["code"].as_str()), (409, Some("rules_changed")), "{body}");
+    }
+    assert!(!played_log.is_empty());
     let (status, list) = http(server.addr, "GET", "/api/games?status=open", None, None).await;
     assert_eq!((status, list.as_array().map(Vec::len)), (200, Some(50)), "a full first page");
     server.shutdown().await;
@@ -715,4 +719,105 @@ async fn inline_boards_of_a_version_4_database_move_into_blobs_and_the_file_shri
     }
     let after = size(pool).await;
     assert!(after * 4 < before, "the file shrinks: {before} → {after} bytes");
+}
+
+/// docs/security.md "Rules versions": a game keeps the version of its game's rules it was
+/// started under. A finished game of another version keeps its stored result, and its steps and
+/// replay answer a typed error that says why; a running one is skipped and reported as a poison
+/// row is (not resumed, left out of the lobby, `/healthz` degraded); games of the current
+/// version are untouched.
+#[tokio::test]
+async fn games_stored_under_other_rules_are_not_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = db_path(&dir);
+    // A finished bot game and a game to copy as running, made by the server's own code.
+    let (played, open) = {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&db).await.unwrap());
+        let (stop, sd) = tokio::sync::watch::channel(false);
+        let shared = Shared::new(config(&db), store.clone(), sd);
+        let g = shared.guest("Ann").await.unwrap();
+        let ann = shared.identity(&g.token).await.unwrap().unwrap();
+        let bots = create("autoscooter", &["bot:random", "bot:random"]);
+        let played = shared.create_game(&ann, bots).await.unwrap().id;
+        let mut w = shared.watch(&played, Observer::Spectator).await.unwrap();
+        while !w.rx.recv().await.expect("plays to the end").contains("\"type\":\"over\"") {}
+        while store.game(&played).await.unwrap().unwrap().status != Status::Finished {
+            tokio::task::yield_now().await;
+        }
+        let open = shared.create_game(&ann, create("autoscooter", &["me", "open"])).await;
+        // Stop the game tasks and wait until nothing holds the store (and its file lock).
+        drop((w, shared));
+        stop.send_replace(true);
+        while Arc::strong_count(&store) > 1 {
+            tokio::task::yield_now().await;
+        }
+        (played, open.unwrap().id)
+    };
+    let current = games::Registry::everything().get("autoscooter").unwrap().info.rules_version;
+    assert!(current > 1, "Autoscooter's rules changed in issue 22's round 2");
+    let pool = raw_pool(&db).await;
+    let copy = |id: &str, from: &str, status: &str, version: u32| {
+        format!(
+            "INSERT INTO games (id, game, setup, seed, seats, status, timer_secs, creator, outcome, rules_version) \
+             SELECT '{id}', game, setup, seed, seats, '{status}', timer_secs, creator, outcome, {version} \
+             FROM games WHERE id = '{from}'"
+        )
+    };
+    let bots = r#"[{"kind":"bot","spec":"random"},{"kind":"bot","spec":"random"}]"#;
+    for sql in [
+        copy("old-finished", &played, "finished", current - 1),
+        copy("old-running", &open, "running", current - 1),
+        copy("new-running", &open, "running", current),
+        format!("UPDATE games SET seats = '{bots}' WHERE id IN ('old-running', 'new-running')"),
+        format!(
+            "INSERT INTO actions (game_id, idx, entry) SELECT 'old-finished', idx, entry \
+             FROM actions WHERE game_id = '{played}'"
+        ),
+    ] {
+        sqlx::query(&sql).execute(&pool).await.unwrap();
+    }
+    pool.close().await;
+
+    let server = start_server(&dir, |_| {}).await;
+    let addr = server.addr;
+    assert_eq!(server.resumed.0, 1, "only new-running resumes");
+    // The finished game of the current version replays.
+    for what in ["steps", "replay"] {
+        let (status, body) =
+            http(addr, "GET", &format!("/api/games/{played}/{what}"), None, None).await;
+        assert_eq!(status, 200, "{what}: {body}");
+    }
+    // The older finished game: its result stands, its steps and replay are refused in words.
+    let (status, info) = http(addr, "GET", "/api/games/old-finished", None, None).await;
+    assert_eq!(status, 200, "{info}");
+    let (_, played_info) = http(addr, "GET", &format!("/api/games/{played}"), None, None).await;
+    assert_eq!(info["outcome"], played_info["outcome"], "the stored result");
+    assert!(!info["outcome"].is_null());
+    for what in ["steps", "replay"] {
+        let (status, body) =
+            http(addr, "GET", &format!("/api/games/old-finished/{what}"), None, None).await;
+        assert_eq!(status, 409, "{what}: {body}");
+        assert_eq!(body["code"], "rules_changed", "{body}");
+        let message = body["message"].as_str().unwrap();
+        for words in [
+            format!("version {} of the autoscooter rules", current - 1),
+            format!("this server plays version {current}"),
+            "keeps its stored result".to_string(),
+        ] {
+            assert!(message.contains(&words), "{message}");
+        }
+    }
+    // The older running game is reported as a poison row is; the finished one is no fault.
+    let (_, health) = http(addr, "GET", "/healthz", None, None).await;
+    assert_eq!(health["status"], "degraded");
+    assert_eq!(health["skipped_games"], serde_json::json!(["old-running"]));
+    let (_, running) = http(addr, "GET", "/api/games?status=running", None, None).await;
+    let ids: Vec<&str> =
+        running.as_array().unwrap().iter().filter_map(|g| g["id"].as_str()).collect();
+    assert!(ids.contains(&"new-running") && !ids.contains(&"old-running"), "{ids:?}");
+    let (_, finished) = http(addr, "GET", "/api/games?status=finished", None, None).await;
+    assert!(finished.as_array().unwrap().iter().any(|g| g["id"] == "old-finished"), "{finished}");
+    let (status, body) = http(addr, "GET", "/api/games/old-running/steps", None, None).await;
+    assert_eq!((status, body["code"].as_str()), (409, Some("rules_changed")), "{body}");
+    server.shutdown().await;
 }

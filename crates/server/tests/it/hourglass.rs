@@ -270,12 +270,7 @@ async fn rr_4_3_the_draft_never_reaches_another_seat_or_a_spectator() {
     let ann = guest(addr, "Ann").await;
     let bob = guest(addr, "Bob").await;
     let body = json!({"game": "roborally", "seats": ["me", "open"], "timer_secs": 30});
-    let (status, g) = http(addr, "POST", "/api/games", Some(&ann), Some(body)).await;
-    assert_eq!(status, 201, "{g}");
-    let id = g["id"].as_str().expect("id").to_string();
-    let (status, _) =
-        http(addr, "POST", &format!("/api/games/{id}/join"), Some(&bob), Some(json!({}))).await;
-    assert_eq!(status, 200);
+    let id = joined_game(addr, &ann, &bob, body).await;
     let mut a = Client::connect(addr, &id, Some(&ann)).await;
     let mut b = Client::connect(addr, &id, Some(&bob)).await;
     let mut spectator = Client::connect(addr, &id, None).await;

@@ -1,7 +1,7 @@
 //! `GET /api/kinds` serves what the lobby needs of every game, from the registry; the toy game
 //! is offered only with `all_games` (`serve --all-games`) and then plays like any other game.
 
-use crate::support::{Client, guest, http, start_server};
+use crate::support::{Client, create_game, guest, http, join, start_server};
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::json;
 
@@ -71,18 +71,10 @@ async fn the_toy_game_is_created_joined_and_played_to_the_end_over_websockets() 
     assert!(k["kinds"].as_array().unwrap().iter().any(|k| k["name"] == "rps"), "{k}");
     let ann = guest(addr, "Ann").await;
     let bob = guest(addr, "Bob").await;
-    let (status, g) = http(
-        addr,
-        "POST",
-        "/api/games",
-        Some(&ann),
-        Some(json!({"game": "rps", "seats": ["me", "open"], "seed": 3, "practice": true})),
-    )
-    .await;
-    assert_eq!(status, 201, "{g}");
-    let id = g["id"].as_str().unwrap().to_string();
-    let (status, g) = http(addr, "POST", &format!("/api/games/{id}/join"), Some(&bob), None).await;
-    assert_eq!((status, g["status"].as_str()), (200, Some("running")), "{g}");
+    let body = json!({"game": "rps", "seats": ["me", "open"], "seed": 3, "practice": true});
+    let id = create_game(addr, &ann, body).await;
+    let g = join(addr, &id, &bob).await;
+    assert_eq!(g["status"], "running", "{g}");
     // Ann always throws rock, Bob always scissors: TOY-2, Ann wins 3 to 0 (TOY-3).
     let mut tasks = Vec::new();
     for (seat, token, throw) in [(0u8, ann, "rock"), (1, bob, "scissors")] {

@@ -72,6 +72,12 @@ fn create(game: &str, seats: &[&str]) -> Value {
     json!({ "game": game, "seats": seats })
 }
 
+/// An Autoscooter game with an open seat, created by the bearer of `auth`, read raw (headers).
+async fn create_raw(addr: SocketAddr, auth: &str) -> (u16, Vec<(String, String)>, String) {
+    let body = Some(create("autoscooter", &["me", "open"]));
+    raw(addr, "POST", "/api/games", &[("Authorization", auth)], body).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guests_over_quota_get_429_with_retry_after() {
     let dir = tempfile::tempdir().unwrap();
@@ -151,35 +157,14 @@ async fn games_over_quota_get_429_per_identity_and_per_address() {
     let bob = guest(addr, "Bob").await;
     let auth = format!("Bearer {ann}");
     for _ in 0..2 {
-        let (status, _, body) = raw(
-            addr,
-            "POST",
-            "/api/games",
-            &[("Authorization", &auth)],
-            Some(create("autoscooter", &["me", "open"])),
-        )
-        .await;
+        let (status, _, body) = create_raw(addr, &auth).await;
         assert_eq!(status, 201, "{body}");
     }
-    let (status, h, body) = raw(
-        addr,
-        "POST",
-        "/api/games",
-        &[("Authorization", &auth)],
-        Some(create("autoscooter", &["me", "open"])),
-    )
-    .await;
+    let (status, h, body) = create_raw(addr, &auth).await;
     assert_eq!(status, 429, "{body}");
     assert!(header(&h, "retry-after").is_some_and(|r| r.parse::<u64>().is_ok()));
     // Another identity from the same address: the address's quota is spent too.
-    let (status, h, body) = raw(
-        addr,
-        "POST",
-        "/api/games",
-        &[("Authorization", &format!("Bearer {bob}"))],
-        Some(create("autoscooter", &["me", "open"])),
-    )
-    .await;
+    let (status, h, body) = create_raw(addr, &format!("Bearer {bob}")).await;
     assert_eq!(status, 429, "{body}");
     assert!(header(&h, "retry-after").is_some());
     let (_, list) = http(addr, "GET", "/api/games?status=open", None, None).await;
@@ -207,14 +192,7 @@ async fn open_games_per_identity_are_capped() {
         .await;
         assert_eq!(status, 201, "{g}");
     }
-    let (status, h, body) = raw(
-        addr,
-        "POST",
-        "/api/games",
-        &[("Authorization", &format!("Bearer {ann}"))],
-        Some(create("autoscooter", &["me", "open"])),
-    )
-    .await;
+    let (status, h, body) = create_raw(addr, &format!("Bearer {ann}")).await;
     assert_eq!(status, 429, "{body}");
     let e: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(e["code"], "too_many_open_games");
@@ -234,11 +212,7 @@ async fn connections_per_address_are_capped() {
     let addr = server.addr;
     let ann = guest(addr, "Ann").await;
     let bob = guest(addr, "Bob").await;
-    let (_, g) =
-        http(addr, "POST", "/api/games", Some(&ann), Some(create("autoscooter", &["me", "open"])))
-            .await;
-    let id = g["id"].as_str().unwrap().to_string();
-    http(addr, "POST", &format!("/api/games/{id}/join"), Some(&bob), None).await;
+    let id = joined_game(addr, &ann, &bob, create("autoscooter", &["me", "open"])).await;
     // A WebSocket and two idle sockets: three from 127.0.0.1.
     let mut ws = Client::connect(addr, &id, Some(&ann)).await;
     ws.recv().await; // welcome
@@ -313,12 +287,8 @@ async fn an_idle_websocket_is_pinged_then_closed() {
     let server = start_server(&dir, |c| c.limits.ws_idle_secs = 1).await;
     let addr = server.addr;
     let ann = guest(addr, "Ann").await;
-    let (_, g) =
-        http(addr, "POST", "/api/games", Some(&ann), Some(create("autoscooter", &["me", "open"])))
-            .await;
-    let id = g["id"].as_str().unwrap().to_string();
     let bob = guest(addr, "Bob").await;
-    http(addr, "POST", &format!("/api/games/{id}/join"), Some(&bob), None).await;
+    let id = joined_game(addr, &ann, &bob, create("autoscooter", &["me", "open"])).await;
 
     // A client that answers pings (tungstenite does while it reads) outlives the timeout...
     use futures_util::{SinkExt, StreamExt};

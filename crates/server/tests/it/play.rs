@@ -151,18 +151,11 @@ async fn bad_messages_get_typed_errors_and_change_nothing() {
     let (addr, shared) = (server.addr, server.shared.clone());
     let ann = guest(addr, "Ann").await;
     let bob = guest(addr, "Bob").await;
-    let (_, g) = http(
-        addr,
-        "POST",
-        "/api/games",
-        Some(&ann),
-        Some(json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 3, "practice": true})),
-    )
-    .await;
-    let id = g["id"].as_str().unwrap().to_string();
+    let body = json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 3, "practice": true});
+    let id = create_game(addr, &ann, body).await;
     let (status, _) = http(addr, "GET", &format!("/ws/games/{id}"), None, None).await;
     assert_ne!(status, 101, "not started: no socket");
-    http(addr, "POST", &format!("/api/games/{id}/join"), Some(&bob), None).await;
+    join(addr, &id, &bob).await;
     let mut a = Client::connect(addr, &id, Some(&ann)).await;
     let seq0 = match a.recv().await {
         ServerMsg::Welcome { seq, .. } => seq,

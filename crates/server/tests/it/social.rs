@@ -13,13 +13,9 @@ use std::time::Duration;
 /// Create a game with `seats` as `token`; Bob's token joins the first open seat if given.
 async fn game(addr: std::net::SocketAddr, token: &str, seats: Value, bob: Option<&str>) -> String {
     let body = json!({"game": "autoscooter", "seats": seats, "seed": 5, "practice": true});
-    let (status, g) = http(addr, "POST", "/api/games", Some(token), Some(body)).await;
-    assert_eq!(status, 201, "{g}");
-    let id = g["id"].as_str().expect("id").to_string();
+    let id = create_game(addr, token, body).await;
     if let Some(bob) = bob {
-        let (status, g) =
-            http(addr, "POST", &format!("/api/games/{id}/join"), Some(bob), None).await;
-        assert_eq!(status, 200, "{g}");
+        join(addr, &id, bob).await;
     }
     id
 }

@@ -53,6 +53,27 @@ pub async fn guest(addr: SocketAddr, name: &str) -> String {
     v["token"].as_str().expect("token").to_string()
 }
 
+/// `POST /api/games` as `token`: the new game's id (201 asserted).
+pub async fn create_game(addr: SocketAddr, token: &str, body: Value) -> String {
+    let (status, g) = http(addr, "POST", "/api/games", Some(token), Some(body)).await;
+    assert_eq!(status, 201, "{g}");
+    g["id"].as_str().expect("id").to_string()
+}
+
+/// `token` joins game `id` (200 asserted): the game's info after the join.
+pub async fn join(addr: SocketAddr, id: &str, token: &str) -> Value {
+    let (status, g) = http(addr, "POST", &format!("/api/games/{id}/join"), Some(token), None).await;
+    assert_eq!(status, 200, "{g}");
+    g
+}
+
+/// A game `body` created by `token` and joined by `other` (its open seat): it runs. Its id.
+pub async fn joined_game(addr: SocketAddr, token: &str, other: &str, body: Value) -> String {
+    let id = create_game(addr, token, body).await;
+    join(addr, &id, other).await;
+    id
+}
+
 pub struct Client {
     ws: tokio_tungstenite::WebSocketStream<
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
