@@ -226,14 +226,8 @@ pub fn choices(g: &BumpingBots, seat: Seat) -> Option<Choices> {
             Choices::Move { cells: g.move_cells(t, t.bot), moves }
         }
         TurnStep::Shock(p) => {
-            let pushed = match p {
-                PendingShock::Bots { chain, .. } => *chain.last().expect("a chain"),
-                PendingShock::Obstacle { target, .. } => *target,
-            };
-            let first = match p {
-                PendingShock::Bots { chain, first_choice: true, .. } => Some(g.bots[chain[0]].seat),
-                _ => None,
-            };
+            let pushed = *p.chain.last().expect("a chain");
+            let first = p.first_choice.then(|| g.bots[p.chain[0]].seat);
             Choices::Shock {
                 pushed: g.bots[pushed].seat,
                 turn_cells: p.turn_cells() as u8,
