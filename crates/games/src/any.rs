@@ -42,6 +42,13 @@ pub trait AnyGame: Send + Sync {
     /// bot stops thinking when `stop` says so and plays its best action found by then.
     fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// Every action `seat` may take now (`Game::legal_actions`), canonical JSON, in the
+    /// engine's order.
+    fn legal_actions_json(&self, seat: Seat) -> Vec<Value>;
+    /// A random legal action for `seat` (`Game::sample_action`).
+    fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value>;
+    /// A copy in which what `seat` cannot see is resampled (`Game::determinize`).
+    fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame>;
 }
 
 fn events_json<E: GameEvent>(events: &[E]) -> Vec<(Audience, Value)> {
@@ -98,5 +105,17 @@ impl<G: Registered> AnyGame for G {
     }
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+    fn legal_actions_json(&self, seat: Seat) -> Vec<Value> {
+        self.legal_actions(seat)
+            .iter()
+            .map(|a| serde_json::to_value(a).unwrap_or(Value::Null))
+            .collect()
+    }
+    fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value> {
+        self.sample_action(seat, rng).and_then(|a| serde_json::to_value(a).ok())
+    }
+    fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame> {
+        Box::new(self.determinize(seat, rng))
     }
 }
