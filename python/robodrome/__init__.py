@@ -123,6 +123,12 @@ class Game:
     def legal_count(self, seat: int) -> int:
         return self._g.legal_count(seat)
 
+    def __copy__(self) -> "Game":
+        return Game(self._g.clone())
+
+    def __deepcopy__(self, memo) -> "Game":
+        return Game(self._g.clone())
+
     def same_state(self, other: "Game") -> bool:
         return self._g.same_state(other._g)
 

@@ -6,12 +6,13 @@
 
 use engine::{Decision, Observer, Rng, Seat};
 use games::{ActError, AnyGame, Registry};
-use numpy::{PyArray1, PyArray2, PyArray3, PyReadonlyArray2, PyArrayMethods};
+use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 use serde_json::{Value, json};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 create_exception!(_native, RobodromeError, PyException, "Every error of the robodrome package.");
@@ -115,9 +116,11 @@ pub fn flatten(v: &Value, out: &mut Vec<f32>, dim: usize) {
 struct Running {
     kind: &'static games::Kind,
     game: Box<dyn AnyGame>,
-    setup: Value,
+    /// Shared by clones (a board can be large).
+    setup: Arc<Value>,
     seed: u64,
-    log: Vec<Value>,
+    /// Shared entries: a clone copies pointers.
+    log: Vec<Arc<Value>>,
     /// The legal actions of one seat in this state, kept until the state changes.
     legal: Option<(Seat, Vec<Value>)>,
 }
@@ -130,7 +133,7 @@ impl Clone for Running {
             setup: self.setup.clone(),
             seed: self.seed,
             log: self.log.clone(),
-            legal: self.legal.clone(),
+            legal: None,
         }
     }
 }
@@ -144,7 +147,7 @@ impl Running {
     fn start(name: &str, setup: Value, seed: u64) -> PyResult<Running> {
         let kind = kind(name)?;
         let game = kind.start(&setup, seed).map_err(bad)?;
-        Ok(Running { kind, game, setup, seed, log: Vec::new(), legal: None })
+        Ok(Running { kind, game, setup: Arc::new(setup), seed, log: Vec::new(), legal: None })
     }
 
     fn legal(&mut self, seat: Seat) -> &[Value] {
@@ -157,7 +160,7 @@ impl Running {
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<Vec<Value>, ActError> {
         let applied = self.game.apply_json(seat, action)?;
         self.legal = None;
-        self.log.push(json!({"kind": "act", "seat": seat.0, "action": applied.action}));
+        self.log.push(Arc::new(json!({"kind": "act", "seat": seat.0, "action": applied.action})));
         Ok(applied.events.into_iter().map(|(_, e)| e).collect())
     }
 
@@ -206,7 +209,9 @@ fn engine_outcome(g: &dyn AnyGame) -> engine::Outcome {
                 .iter()
                 .map(|grp| {
                     grp.as_array()
-                        .map(|a| a.iter().filter_map(Value::as_u64).map(|s| Seat(s as u8)).collect())
+                        .map(|a| {
+                            a.iter().filter_map(Value::as_u64).map(|s| Seat(s as u8)).collect()
+                        })
                         .unwrap_or_default()
                 })
                 .collect()
@@ -246,10 +251,12 @@ impl Game {
     }
 
     /// `None` when the game is over; else `("one" | "simultaneous", [seats])`.
-    fn decision(&self) -> Option<(&'static str, Vec<u8>)> {
+    fn decision(&self) -> Option<(&'static str, Vec<u32>)> {
         self.r.game.decision().map(|d| match d {
-            Decision::One(s) => ("one", vec![s.0]),
-            Decision::Simultaneous(set) => ("simultaneous", set.iter().map(|s| s.0).collect()),
+            Decision::One(s) => ("one", vec![u32::from(s.0)]),
+            Decision::Simultaneous(set) => {
+                ("simultaneous", set.iter().map(|s| u32::from(s.0)).collect())
+            }
         })
     }
 
@@ -292,7 +299,7 @@ impl Game {
     fn time_up(&mut self) -> PyResult<String> {
         let events = self.r.game.time_up().map_err(act_err)?;
         self.r.legal = None;
-        self.r.log.push(json!({"kind": "time_up"}));
+        self.r.log.push(Arc::new(json!({"kind": "time_up"})));
         Ok(Value::Array(events.into_iter().map(|(_, e)| e).collect()).to_string())
     }
 
@@ -362,7 +369,8 @@ impl Game {
     /// The save file: `{"game", "setup", "seed", "log"}` (the log's entries as the engine's
     /// `LogEntry`: `{"kind": "act", "seat", "action"}` or `{"kind": "time_up"}`).
     fn to_json(&self) -> String {
-        json!({"game": self.r.game.name(), "setup": self.r.setup, "seed": self.r.seed, "log": self.r.log})
+        let log: Vec<&Value> = self.r.log.iter().map(|e| &**e).collect();
+        json!({"game": self.r.game.name(), "setup": *self.r.setup, "seed": self.r.seed, "log": log})
             .to_string()
     }
 
@@ -421,7 +429,7 @@ fn replay(record_json: &str) -> PyResult<Game> {
                 r.game
                     .time_up()
                     .map_err(|e| ReplayError::new_err(format!("log entry {i}: {e:?}")))?;
-                r.log.push(json!({"kind": "time_up"}));
+                r.log.push(Arc::new(json!({"kind": "time_up"})));
             }
             Some("act") => {
                 let seat = entry
@@ -480,7 +488,7 @@ fn run_scenario(text: &str, view: Option<u8>) -> PyResult<(String, i32)> {
 struct Batch {
     games: Vec<Running>,
     name: String,
-    setup: Value,
+    setup: Arc<Value>,
     seats: usize,
     obs_dim: usize,
     actions: usize,
@@ -502,7 +510,7 @@ impl Batch {
             .map(|&s| Running::start(name, setup.clone(), s))
             .collect::<PyResult<Vec<_>>>()?;
         let seats = games.first().map_or(0, |g| g.game.seats());
-        Ok(Batch { games, name: name.into(), setup, seats, obs_dim, actions })
+        Ok(Batch { games, name: name.into(), setup: Arc::new(setup), seats, obs_dim, actions })
     }
 
     #[getter]
@@ -516,7 +524,7 @@ impl Batch {
 
     /// Restart game `i` with a new seed.
     fn reset(&mut self, i: usize, seed: u64) -> PyResult<()> {
-        let g = Running::start(&self.name, self.setup.clone(), seed)?;
+        let g = Running::start(&self.name, (*self.setup).clone(), seed)?;
         let slot = self.games.get_mut(i).ok_or_else(|| bad(format!("no game {i}")))?;
         *slot = g;
         Ok(())
@@ -573,7 +581,11 @@ impl Batch {
     /// One step of every game: `actions[i, seat]` is the flat index (into the legal actions)
     /// of each seat that owes a decision in game `i`, applied in seat order; other entries
     /// are ignored. Returns, per game, `None` or the error that left that game unchanged.
-    fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray2<i64>) -> PyResult<Vec<Option<String>>> {
+    fn step(
+        &mut self,
+        py: Python<'_>,
+        actions: PyReadonlyArray2<i64>,
+    ) -> PyResult<Vec<Option<String>>> {
         let a = actions.as_array();
         if a.shape() != [self.games.len(), self.seats] {
             return Err(bad(format!(
