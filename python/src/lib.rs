@@ -660,6 +660,18 @@ fn step_one(g: &mut Running, row: &[i64]) -> Option<String> {
     None
 }
 
+/// The native engine's own random-game driver (`Kind::bench`, `robodrome bench`): plays
+/// `games` random games with typed actions, no JSON, one thread. Returns (its label,
+/// actions, seconds).
+#[pyfunction]
+fn native_bench(name: &str, games: u64) -> PyResult<(String, u64, f64)> {
+    let kind = kind(name)?;
+    let (label, mut play) = kind.bench().map_err(bad)?;
+    let t = Instant::now();
+    let n: u64 = (0..games).map(&mut play).sum();
+    Ok((label, n, t.elapsed().as_secs_f64()))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Game>()?;
@@ -668,6 +680,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(kinds_json, m)?)?;
     m.add_function(wrap_pyfunction!(make_setup, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(native_bench, m)?)?;
     m.add("RobodromeError", m.py().get_type::<RobodromeError>())?;
     m.add("BadInput", m.py().get_type::<BadInput>())?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;
