@@ -96,7 +96,7 @@ def train(games, lr, out):
     return agent
 
 
-def evaluate(agent, n=1000, greedy=True):
+def evaluate(agent, n=1000, greedy=False):
     wins = draws = 0
     for k in range(n):
         r = play(agent, 1_000_000 + k, k % 2, greedy=greedy)
@@ -111,11 +111,18 @@ if __name__ == "__main__":
     ap.add_argument("--lr", type=float, default=0.05)
     ap.add_argument("--out", default="target/learn")
     ap.add_argument("--eval", type=int, default=1000)
+    ap.add_argument("--weights", help="evaluate these weights (weights.npy) without training")
     a = ap.parse_args()
-    agent = train(a.games, a.lr, a.out)
-    wins, draws = evaluate(agent, a.eval)
-    print(f"vs random over {a.eval} fixed-seed games: {wins} wins, {draws} draws, "
-          f"win rate {wins / a.eval:.3f}")
+    if a.weights:
+        agent = Agent(1)
+        agent.w = np.load(a.weights)
+    else:
+        agent = train(a.games, a.lr, a.out)
+    for greedy in (False, True):
+        agent.rng = np.random.default_rng(2024)  # the evaluation's own draws: reproducible
+        wins, draws = evaluate(agent, a.eval, greedy)
+        print(f"{'greedy' if greedy else 'learned'} policy vs random over {a.eval} fixed-seed games: "
+              f"{wins} wins, {draws} draws, win rate {wins / a.eval:.3f}")
     base = Agent(2)  # untrained: uniform over the legal actions, i.e. random
     bw, bd = evaluate(base, a.eval, greedy=False)
     print(f"random vs random, same seeds: {bw} wins, {bd} draws, win rate {bw / a.eval:.3f}")
