@@ -164,6 +164,21 @@ impl Running {
         Ok(applied.events.into_iter().map(|(_, e)| e).collect())
     }
 
+    /// Apply the `index`-th legal action of `seat` (typed: no list of JSON built).
+    fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<(), ActError> {
+        let action = self.game.apply_nth(seat, index)?;
+        self.legal = None;
+        self.log.push(Arc::new(json!({"kind": "act", "seat": seat.0, "action": action})));
+        Ok(())
+    }
+
+    fn legal_len(&self, seat: Seat) -> usize {
+        match &self.legal {
+            Some((s, v)) if *s == seat => v.len(),
+            _ => self.game.legal_len(seat),
+        }
+    }
+
     fn owing(&self) -> Vec<Seat> {
         match self.game.decision() {
             None => Vec::new(),
@@ -182,7 +197,7 @@ impl Running {
     fn mask(&mut self, seat: Seat, out: &mut [bool]) {
         out.fill(false);
         if self.game.decision().is_some_and(|d| d.owes(seat)) {
-            let n = self.legal(seat).len().min(out.len());
+            let n = self.legal_len(seat).min(out.len());
             out[..n].fill(true);
         }
     }
@@ -265,9 +280,9 @@ impl Game {
         Ok(Value::Array(self.r.legal(seat).to_vec()).to_string())
     }
 
-    fn legal_count(&mut self, seat: i64) -> PyResult<usize> {
+    fn legal_count(&self, seat: i64) -> PyResult<usize> {
         let seat = seat_of(seat, self.r.game.seats())?;
-        Ok(self.r.legal(seat).len())
+        Ok(self.r.legal_len(seat))
     }
 
     /// Apply an action given as JSON text; returns the events (JSON text, omniscient).
@@ -281,18 +296,11 @@ impl Game {
     /// Apply the `index`-th of `legal_actions(seat)`.
     fn apply_index(&mut self, seat: i64, index: i64) -> PyResult<()> {
         let seat = seat_of(seat, self.r.game.seats())?;
-        let legal = self.r.legal(seat);
-        let Some(action) = usize::try_from(index).ok().and_then(|i| legal.get(i)).cloned() else {
-            return Err(IllegalAction::new_err((
-                "action_index",
-                format!(
-                    "action index {index} is not legal for seat {} now ({} legal actions)",
-                    seat.0,
-                    legal.len()
-                ),
-            )));
-        };
-        self.r.apply(seat, &action).map(|_| ()).map_err(act_err)
+        let i = usize::try_from(index).unwrap_or(usize::MAX);
+        self.r.apply_nth(seat, i).map_err(|e| match e {
+            ActError::BadAction(m) => IllegalAction::new_err(("action_index", m)),
+            e => act_err(e),
+        })
     }
 
     /// The rules' default for every owed decision (the timer ran out).
@@ -637,23 +645,26 @@ fn step_one(g: &mut Running, row: &[i64]) -> Option<String> {
     }
     let mut chosen = Vec::with_capacity(owing.len());
     for &seat in &owing {
-        let legal = g.legal(seat);
+        let n = g.legal_len(seat);
         let idx = row[seat.index()];
-        match usize::try_from(idx).ok().and_then(|i| legal.get(i)) {
-            Some(a) => chosen.push((seat, a.clone())),
+        match usize::try_from(idx).ok().filter(|&i| i < n) {
+            Some(i) => chosen.push((seat, i)),
             None => {
                 return Some(format!(
-                    "seat {}: action index {idx} is not legal ({} legal actions)",
-                    seat.0,
-                    legal.len()
+                    "seat {}: action index {idx} is not legal ({n} legal actions)",
+                    seat.0
                 ));
             }
         }
     }
-    let before = g.clone();
-    for (seat, a) in chosen {
-        if let Err(e) = g.apply(seat, &a) {
-            *g = before;
+    // Simultaneous secret choices do not change another seat's legal actions; should a rule
+    // ever do so, the game is restored and the error reported.
+    let before = (chosen.len() > 1).then(|| g.clone());
+    for (seat, i) in chosen {
+        if let Err(e) = g.apply_nth(seat, i) {
+            if let Some(b) = before {
+                *g = b;
+            }
             return Some(format!("seat {}: {e:?}", seat.0));
         }
     }
