@@ -42,6 +42,18 @@ pub trait AnyGame: Send + Sync {
     /// bot stops thinking when `stop` says so and plays its best action found by then.
     fn bot_action(&self, spec: &BotSpec, seat: Seat, rng: &mut Rng, stop: &Stop) -> Option<Value>;
     fn clone_box(&self) -> Box<dyn AnyGame>;
+    /// Every action `seat` may take now (`Game::legal_actions`), canonical JSON, in the
+    /// engine's order.
+    fn legal_actions_json(&self, seat: Seat) -> Vec<Value>;
+    /// How many actions `seat` may take now (the length of `legal_actions_json`, no JSON built).
+    fn legal_len(&self, seat: Seat) -> usize;
+    /// Apply the `index`-th of `seat`'s legal actions (typed, no JSON parsed); returns its
+    /// canonical JSON. An index past the list is `ActError::BadAction`, nothing changed.
+    fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<Value, ActError>;
+    /// A random legal action for `seat` (`Game::sample_action`).
+    fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value>;
+    /// A copy in which what `seat` cannot see is resampled (`Game::determinize`).
+    fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame>;
 }
 
 fn events_json<E: GameEvent>(events: &[E]) -> Vec<(Audience, Value)> {
@@ -98,5 +110,35 @@ impl<G: Registered> AnyGame for G {
     }
     fn clone_box(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+    fn legal_actions_json(&self, seat: Seat) -> Vec<Value> {
+        self.legal_actions(seat)
+            .iter()
+            .map(|a| serde_json::to_value(a).unwrap_or(Value::Null))
+            .collect()
+    }
+    fn legal_len(&self, seat: Seat) -> usize {
+        self.legal_actions(seat).len()
+    }
+    fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<Value, ActError> {
+        let mut legal = self.legal_actions(seat);
+        let n = legal.len();
+        if index >= n {
+            return Err(ActError::BadAction(format!(
+                "action index {index} is not legal for seat {} now ({n} legal actions)",
+                seat.0
+            )));
+        }
+        let action = legal.swap_remove(index);
+        let mut events = Vec::new();
+        self.apply(seat, &action, &mut events)
+            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
+        Ok(serde_json::to_value(&action).unwrap_or(Value::Null))
+    }
+    fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value> {
+        self.sample_action(seat, rng).and_then(|a| serde_json::to_value(a).ok())
+    }
+    fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame> {
+        Box::new(self.determinize(seat, rng))
     }
 }

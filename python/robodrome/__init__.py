@@ -1,0 +1,210 @@
+"""Robodrome's games for Python: RoboRally 2005, Autoscooter, Bumping Bots (and the toy game).
+
+Every game comes from the Rust workspace's registry through one code path (``robodrome._native``);
+this package decides no rule. See docs/python.md.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+from . import _native
+from ._native import BadInput, IllegalAction, ReplayError, RobodromeError
+
+__all__ = [
+    "Game", "new_game", "replay", "from_json", "kinds", "make_setup", "run_scenario",
+    "Batch", "RobodromeError", "BadInput", "IllegalAction", "ReplayError",
+    "SPECTATOR", "OMNISCIENT", "ACTIONS", "OBS_DIM",
+]
+
+SPECTATOR = -1
+OMNISCIENT = -2
+
+#: The flat action space of each game: index i is the i-th of ``legal_actions(seat)`` (the
+#: engine's order); the sizes bound the longest list (docs/python.md).
+ACTIONS = {"autoscooter": 1024, "roborally": 32768, "bumping-bots": 64,
+           "bumping-bots-championship": 64, "rps": 3}
+#: The length of the generic observation vector of each game (docs/python.md).
+OBS_DIM = {"autoscooter": 256, "roborally": 512, "bumping-bots": 256,
+           "bumping-bots-championship": 256, "rps": 32}
+
+
+def kinds() -> list[dict]:
+    """The registered games: name, title, seat range, boards, variants, options."""
+    return json.loads(_native.kinds_json())
+
+
+def make_setup(name: str, players: int, board: Optional[str] = None,
+               variants: Optional[dict] = None, options: Optional[dict] = None) -> dict:
+    """A checked setup, as the lobby builds it (raises BadInput)."""
+    text = _native.make_setup(name, players, board,
+                              None if variants is None else json.dumps(variants),
+                              None if options is None else json.dumps(options))
+    return json.loads(text)
+
+
+class Game:
+    """A running game. Actions, views, events and outcomes are plain JSON-like Python values."""
+
+    __slots__ = ("_g",)
+
+    def __init__(self, native: "_native.Game"):
+        self._g = native
+
+    @property
+    def name(self) -> str:
+        return self._g.name
+
+    @property
+    def seats(self) -> int:
+        return self._g.seats
+
+    @property
+    def seed(self) -> int:
+        return self._g.seed
+
+    def decision(self) -> Optional[tuple[str, list[int]]]:
+        """None when over, else ("one", [seat]) or ("simultaneous", [seats that still owe])."""
+        return self._g.decision()
+
+    def owing(self) -> list[int]:
+        d = self._g.decision()
+        return [] if d is None else list(d[1])
+
+    def legal_actions(self, seat: int) -> list[Any]:
+        return json.loads(self._g.legal_actions_json(seat))
+
+    def apply(self, seat: int, action: Any) -> list[Any]:
+        """Apply an action; returns the events. Raises IllegalAction / BadInput, state unchanged."""
+        return json.loads(self._g.apply_json(seat, json.dumps(action)))
+
+    def apply_index(self, seat: int, index: int) -> None:
+        """Apply the index-th of legal_actions(seat) (the flat encoding)."""
+        self._g.apply_index(seat, int(index))
+
+    def time_up(self) -> list[Any]:
+        return json.loads(self._g.time_up())
+
+    def view(self, seat: int) -> Any:
+        """The view of a seat (SPECTATOR, OMNISCIENT for the others): only what it may see."""
+        return json.loads(self._g.view_json(seat))
+
+    def static(self) -> Any:
+        return json.loads(self._g.static_json())
+
+    def outcome(self) -> Optional[dict]:
+        o = self._g.outcome_json()
+        return None if o is None else json.loads(o)
+
+    def rewards(self) -> list[float]:
+        return list(self._g.rewards())
+
+    def clone(self) -> "Game":
+        return Game(self._g.clone())
+
+    def determinize(self, seat: int, seed: int) -> "Game":
+        return Game(self._g.determinize(seat, seed))
+
+    def sample_action(self, seat: int, seed: int) -> Any:
+        a = self._g.sample_action_json(seat, seed)
+        return None if a is None else json.loads(a)
+
+    def bot_action(self, spec: str, seat: int, seed: int = 0, max_ms: Optional[int] = None) -> Any:
+        a = self._g.bot_action_json(spec, seat, seed, max_ms)
+        return None if a is None else json.loads(a)
+
+    def observation(self, seat: int, dim: Optional[int] = None):
+        return self._g.observation(seat, dim or OBS_DIM.get(self.name, 256))
+
+    def mask(self, seat: int, size: Optional[int] = None):
+        return self._g.mask(seat, size or ACTIONS.get(self.name, 1024))
+
+    def legal_count(self, seat: int) -> int:
+        return self._g.legal_count(seat)
+
+    def __copy__(self) -> "Game":
+        return Game(self._g.clone())
+
+    def __deepcopy__(self, memo) -> "Game":
+        return Game(self._g.clone())
+
+    def same_state(self, other: "Game") -> bool:
+        return self._g.same_state(other._g)
+
+    def to_json(self) -> str:
+        return self._g.to_json()
+
+    def __repr__(self) -> str:
+        return f"<robodrome.Game {self.name} seats={self.seats} decision={self.decision()}>"
+
+
+def new_game(name: str, setup: Optional[dict] = None, seed: int = 0, players: Optional[int] = None) -> Game:
+    """A new game. `setup` as make_setup returns it; by default the game's own for `players`
+    (default: the smallest table of at least two)."""
+    if setup is None:
+        info = next((k for k in kinds() if k["name"] == name), None)
+        if info is None:
+            raise BadInput(f"unknown game {name!r} (known: {', '.join(k['name'] for k in kinds())})")
+        n = players or max(info["min_players"], min(2, info["max_players"]))
+        setup = make_setup(name, n)
+    return Game(_native.Game(name, json.dumps(setup), seed))
+
+
+def replay(record: Any) -> Game:
+    """Replay a save file: a dict or JSON text {"game", "setup", "seed", "log"}."""
+    text = record if isinstance(record, str) else json.dumps(record)
+    return Game(_native.replay(text))
+
+
+from_json = replay
+
+
+def run_scenario(text_or_path: str, view: Optional[int] = None) -> tuple[dict, int]:
+    """Run a scenario file (docs/scenarios.md): (the document robodrome scenario prints, exit)."""
+    text = text_or_path
+    if not text_or_path.lstrip().startswith("{"):
+        with open(text_or_path, encoding="utf-8") as f:
+            text = f.read()
+    out, code = _native.run_scenario(text, view)
+    return json.loads(out), code
+
+
+class Batch:
+    """N games of one kind stepped together on every core, the GIL released (docs/python.md)."""
+
+    def __init__(self, name: str, seeds, setup: Optional[dict] = None, players: Optional[int] = None,
+                 obs_dim: Optional[int] = None, actions: Optional[int] = None):
+        if setup is None:
+            setup = new_game(name, None, 0, players)._g.to_json()
+            setup = json.loads(setup)["setup"]
+        self.name = name
+        self.obs_dim = obs_dim or OBS_DIM.get(name, 256)
+        self.actions = actions or ACTIONS.get(name, 1024)
+        self._b = _native.Batch(name, json.dumps(setup), [int(s) for s in seeds], self.obs_dim, self.actions)
+
+    def __len__(self) -> int:
+        return len(self._b)
+
+    @property
+    def seats(self) -> int:
+        return self._b.seats
+
+    def observe(self):
+        """(obs[N,seats,D] f32, mask[N,seats,A] bool, rewards[N,seats] f32, done[N] bool)."""
+        return self._b.observe()
+
+    def step(self, actions) -> list[Optional[str]]:
+        """actions: int64 array [N, seats] of flat indices; entries of seats that owe nothing
+        are ignored. Returns per game None or the error that left it unchanged."""
+        import numpy as np
+        return self._b.step(np.ascontiguousarray(actions, dtype=np.int64))
+
+    def reset(self, i: int, seed: int) -> None:
+        self._b.reset(i, seed)
+
+    def game(self, i: int) -> Game:
+        return Game(self._b.game(i))
+
+    def play_random(self, seed: int = 0, cap: int = 100_000) -> int:
+        return self._b.play_random(seed, cap)

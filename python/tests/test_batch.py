@@ -1,0 +1,58 @@
+"""The batched simulator equals sequential stepping through the single-game API."""
+import numpy as np
+import pytest
+
+import robodrome
+
+
+@pytest.mark.parametrize("name", ["autoscooter", "bumping-bots", "rps"])
+def test_batch_equals_sequential(name):
+    seeds = list(range(10, 26))
+    batch = robodrome.Batch(name, seeds)
+    games = [robodrome.new_game(name, seed=s) for s in seeds]
+    rng = np.random.default_rng(5)
+    for step in range(60):
+        obs, mask, rew, done = batch.observe()
+        for i, g in enumerate(games):
+            for s in range(g.seats):
+                assert np.array_equal(obs[i, s], g.observation(s)), (step, i, s)
+                assert np.array_equal(mask[i, s], g.mask(s)), (step, i, s)
+            assert done[i] == (g.decision() is None)
+            assert list(rew[i]) == g.rewards()
+        acts = np.zeros((len(seeds), batch.seats), dtype=np.int64)
+        for i, g in enumerate(games):
+            for s in range(g.seats):
+                legal = mask[i, s].nonzero()[0]
+                acts[i, s] = rng.choice(legal) if len(legal) else -1
+        errs = batch.step(acts)
+        assert errs == [None] * len(seeds)
+        # sequentially: each owing seat's index into the legal actions before the step
+        for i, g in enumerate(games):
+            owing = g.owing()
+            chosen = [(s, g.legal_actions(s)[acts[i, s]]) for s in owing]
+            for s, a in chosen:
+                g.apply(s, a)
+        for i, g in enumerate(games):
+            assert batch.game(i).same_state(g), (step, i)
+
+
+def test_a_bad_index_leaves_that_game_unchanged_and_others_step():
+    batch = robodrome.Batch("autoscooter", [1, 2])
+    before = [batch.game(0), batch.game(1)]
+    acts = np.array([[10**6, 0], [0, 0]], dtype=np.int64)
+    errs = batch.step(acts)
+    assert errs[0] is not None and "not legal" in errs[0] and errs[1] is None
+    assert batch.game(0).same_state(before[0])
+    assert not batch.game(1).same_state(before[1])
+    with pytest.raises(robodrome.BadInput):
+        batch.step(np.zeros((3, 2), dtype=np.int64))
+
+
+def test_reset_and_play_random():
+    batch = robodrome.Batch("bumping-bots", [1, 2, 3, 4])
+    n = batch.play_random(seed=9)
+    assert n > 0
+    _, _, _, done = batch.observe()
+    assert done.all()
+    batch.reset(0, 77)
+    assert batch.game(0).same_state(robodrome.new_game("bumping-bots", seed=77))

@@ -1,0 +1,80 @@
+"""A Python bot plays on a real `robodrome serve` (127.0.0.1, a free port) over the seat protocol."""
+import json
+import os
+import pathlib
+import socket
+import subprocess
+import time
+import urllib.request
+
+import pytest
+
+pytest.importorskip("websockets")
+
+from robodrome.client import Client, ServerError  # noqa: E402
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def _binary():
+    b = os.environ.get("ROBODROME_BIN") or str(ROOT / "target" / "debug" / "robodrome")
+    if not os.path.exists(b):
+        pytest.skip(f"no robodrome binary at {b} (cargo build -p robodrome, or set ROBODROME_BIN)")
+    return b
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = tmp_path_factory.mktemp("serve") / "py.db"
+    proc = subprocess.Popen([_binary(), "serve", "--all-games", "--addr", f"127.0.0.1:{port}",
+                             "--db", str(db)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:  # readiness: poll /healthz until it answers (bounded)
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=2) as r:
+                if json.loads(r.read())["status"] == "ok":
+                    break
+        except OSError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            pytest.fail(f"robodrome serve did not start: {proc.stderr.read().decode()[-2000:]}")
+        time.sleep(0.05)
+    yield base
+    proc.terminate()
+    proc.wait(timeout=20)
+
+
+def test_python_bot_plays_rps_against_a_server_bot(server):
+    c = Client(server, name="PyBot")
+    assert any(k["name"] == "rps" for k in c.kinds())
+    g = c.create("rps", seats=["me", "bot:random"])
+    seen = []
+
+    def rock(view, static, seat):
+        seen.append(view)
+        return {"type": "throw", "throw": "rock"}
+
+    outcome = c.play(g["id"], rock)
+    assert outcome["ranking"] and seen
+    assert c.game(g["id"])["status"] == "finished"
+
+
+def test_a_refused_action_is_a_typed_error(server):
+    """An action for a car that is not the seat's (AS-4.1): the server's illegal_action."""
+    c = Client(server, name="PyScooter")
+    g = c.create("autoscooter", seats=["me", "bot:heuristic"])
+    with pytest.raises(ServerError) as e:
+        c.play(g["id"], lambda v, s, seat: {"type": "plot", "car": 99, "number": 1, "letter": "H"})
+    assert e.value.code == "illegal_action"
+
+
+def test_errors_are_typed(server):
+    c = Client(server, name="PyBad")
+    with pytest.raises(ServerError) as e:
+        c.create("chess", seats=["me"])
+    assert e.value.status == 400 and e.value.code
