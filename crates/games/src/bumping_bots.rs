@@ -131,6 +131,10 @@ impl Registered for BumpingBots {
         })
     }
 
+    fn rules() -> Vec<engine::rulebook::Topic> {
+        bumping_bots::rulebook::rulebook()
+    }
+
     fn shipped_text(id: &str) -> Option<&'static str> {
         SHIPPED.iter().find(|(n, _)| *n == id).map(|(_, t)| *t)
     }
