@@ -7,6 +7,8 @@ import { ensureGuest, me, signOutEverywhere } from './api.js';
 import { showLobby } from './ui/lobby.js';
 import { showTable } from './ui/table.js';
 import { showReplay } from './ui/replay.js';
+import { showRules } from './ui/rules.js';
+import './ui/help.js';
 
 let current = null;
 
@@ -17,6 +19,7 @@ export function parseRoute() {
   let m;
   if ((m = path.match(/^\/(?:g|games)\/([\w-]+)\/?$/))) return { page: 'table', id: m[1], params };
   if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return { page: 'replay', id: m[1], params };
+  if ((m = path.match(/^\/rules\/([\w-]+)\/?$/))) return { page: 'rules', id: m[1], params };
   return { page: 'lobby', params };
 }
 
@@ -83,7 +86,7 @@ async function route() {
   if (!location.hash && location.pathname !== '/' && location.pathname !== '/index.html') {
     const r = parseRoute();
     if (r.page !== 'lobby') {
-      history.replaceState(null, '', `/#/${r.page === 'table' ? 'g' : 'replay'}/${r.id}${location.search}`);
+      history.replaceState(null, '', `/#/${{ table: 'g', replay: 'replay', rules: 'rules' }[r.page]}/${r.id}${location.search}`);
     }
   }
   const r = parseRoute();
@@ -92,6 +95,7 @@ async function route() {
     let page;
     if (r.page === 'table') page = await showTable(root, r.id);
     else if (r.page === 'replay') page = await showReplay(root, r.id, Number(r.params.get('step') ?? NaN));
+    else if (r.page === 'rules') page = await showRules(root, r.id, r.params.get('at'));
     else page = await showLobby(root);
     // The address changed while the page was loading: that page is already gone.
     if (gen !== generation) { if (page && page.destroy) page.destroy(); root.remove(); return; }

@@ -70,9 +70,9 @@ function turnArrow(g, turn) {
   ]));
 }
 
-function obstacleShape(o) {
+export function obstacleShape(o) {
   const [x, y] = centre(hexOf(o.at), SIZE);
-  const g = s('g.bb-obstacle', { class: o.kind, transform: `translate(${x},${y})`, 'data-kind': o.kind });
+  const g = s('g.bb-obstacle', { class: o.kind, transform: `translate(${x},${y})`, 'data-kind': o.kind, 'data-help': `element:${o.kind}` });
   if (o.kind === 'bumper') {
     g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.75)) }), s('text', { y: 5, 'text-anchor': 'middle' }, '➤'));
     bumperArrows(g);
@@ -168,9 +168,10 @@ export class BumpingBotsTable extends SeatTable {
       colour: b.seat % 8,
       stats: [
         h('span', { 'data-laps': b.laps }, `lap ${Math.max(0, b.laps)}/${view.laps_to_run}`),
-        ` · speed ${b.reverse ? 'reverse ' : ''}${b.speed}`,
+        h('span', { 'data-help': 'badge:speed' }, ` · speed ${b.reverse ? 'reverse ' : ''}${b.speed}`),
         ` · ${DIR_NAMES[b.facing]}`,
-        ` · cards ${b.cards ? b.cards.map((c) => CARD[c] || c).join(', ') || 'none' : b.card_count}`,
+        ' · cards ',
+        ...(b.cards ? (b.cards.length ? b.cards.map((c, i) => h('span.card-name', { 'data-help': `card:${c}`, tabindex: 0 }, `${i ? ', ' : ''}${CARD[c] || c}`)) : ['none']) : [String(b.card_count)]),
         b.finished_place ? h('span.badge', `${b.finished_place}. place`) : null,
       ],
     })));
@@ -207,10 +208,10 @@ export class BumpingBotsTable extends SeatTable {
         const others = view.bots.filter((o) => o.seat !== seat && o.at);
         const buttons = [];
         for (const c of new Set(cards)) {
-          if (c === 'nitro' || c === 'engine') buttons.push(h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c }) }, CARD[c]));
-          else if (c === 'jumper') buttons.push(h('span.card-play', [h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, at_cell: Number(jumpAt.value) }) }, 'Jumper'), jumpAt]));
-          else if (c === 'rotation') buttons.push(...[-1, 1].map((tn) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, rotations: [{ at_cell: 0, turn: tn }] }) }, `Quick rotation ${TURN[tn]}`)));
-          else if (c === 'magnet') buttons.push(...others.map((o) => h('button.btn.small', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c, target: o.seat, when: 'start' }) }, `Magnet → ${this.names(o.seat)}`)));
+          if (c === 'nitro' || c === 'engine') buttons.push(h('button.btn.small', { type: 'button', 'data-card': c, 'data-help': `card:${c}`, onclick: () => act({ type: 'card', card: c }) }, CARD[c]));
+          else if (c === 'jumper') buttons.push(h('span.card-play', [h('button.btn.small', { type: 'button', 'data-card': c, 'data-help': `card:${c}`, onclick: () => act({ type: 'card', card: c, at_cell: Number(jumpAt.value) }) }, 'Jumper'), jumpAt]));
+          else if (c === 'rotation') buttons.push(...[-1, 1].map((tn) => h('button.btn.small', { type: 'button', 'data-card': c, 'data-help': `card:${c}`, onclick: () => act({ type: 'card', card: c, rotations: [{ at_cell: 0, turn: tn }] }) }, `Quick rotation ${TURN[tn]}`)));
+          else if (c === 'magnet') buttons.push(...others.map((o) => h('button.btn.small', { type: 'button', 'data-card': c, 'data-help': `card:${c}`, onclick: () => act({ type: 'card', card: c, target: o.seat, when: 'start' }) }, `Magnet → ${this.names(o.seat)}`)));
         }
         box.append(h('div.pick-title', h('b', 'Tuning cards (before the speed)')), h('div.actions.cards-row', buttons));
       }
@@ -231,7 +232,7 @@ export class BumpingBotsTable extends SeatTable {
       ]));
     } else if (view.phase === 'pick_cards') {
       const offer = this.drawn.get(seat) || ['jumper', 'magnet', 'nitro', 'engine', 'rotation'];
-      box.append(h('div.pick-title', h('b', 'Pick a tuning card')), h('div.actions', offer.map((c) => h('button.btn', { type: 'button', 'data-card': c, onclick: () => act({ type: 'card', card: c }) }, CARD[c] || c))));
+      box.append(h('div.pick-title', h('b', 'Pick a tuning card')), h('div.actions', offer.map((c) => h('button.btn', { type: 'button', 'data-card': c, 'data-help': `card:${c}`, onclick: () => act({ type: 'card', card: c }) }, CARD[c] || c))));
     } else {
       box.append(h('p.hint', `Decision: ${view.phase}`));
     }

@@ -233,6 +233,10 @@ pub trait Registered: Game {
     fn rules() -> Vec<engine::rulebook::Topic> {
         Vec::new()
     }
+    /// The shipped board the rules page's diagrams are drawn from (`None`: the default one).
+    fn rules_board() -> Option<&'static str> {
+        None
+    }
 }
 
 type SetupFn = fn(&SetupRequest) -> Result<Value, String>;
@@ -417,7 +421,7 @@ fn check_request(info: &Info, req: &SetupRequest) -> Result<(), String> {
 fn sample_static<G: Registered>(info: &Info) -> Option<Value> {
     let req = SetupRequest {
         players: info.min_players,
-        board: info.default_board.clone(),
+        board: G::rules_board().map(String::from).or_else(|| info.default_board.clone()),
         ..Default::default()
     };
     let setup = G::setup(&req).ok()?;
