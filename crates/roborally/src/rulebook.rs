@@ -214,19 +214,22 @@ pub fn rulebook() -> Vec<Topic> {
             "The arrow shows where the robot faces: it moves that way and its laser fires \
              that way.",
         ),
-        el(
+        Topic::of(
+            Badge,
             "badge:damage",
             "RR-7",
             "Damage",
             "Damage points: each costs a card in the next deal; from five on, registers lock.",
         ),
-        el(
+        Topic::of(
+            Badge,
             "badge:lives",
             "RR-8.2",
             "Lives",
             "A destroyed robot loses a life; with none left it is out of the game.",
         ),
-        el(
+        Topic::of(
+            Badge,
             "badge:locked",
             "RR-7.2",
             "Locked register",
