@@ -11,6 +11,7 @@ import { createChat } from './chat.js';
 import { bannerText, resultTable, winnerText } from './results.js';
 import { settingsList } from './settings.js';
 import { openRules, rulebook } from './rules.js';
+import { linkLine } from './log.js';
 
 export async function showTable(root, id) {
   let info = await api.gameInfo(id);
@@ -111,7 +112,7 @@ export async function showTable(root, id) {
     if (!text) return null;
     const li = h('li', { 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' || ev.type === 'turn_started' ? 'round' : '' }, text);
     if (seq !== undefined) li.dataset.seq = seq;
-    return li;
+    return linkLine(li, table, ev);
   }
   function logEvent(ev, seq) {
     const li = logLine(ev, seq);
