@@ -49,7 +49,7 @@ export async function showTable(root, id) {
   // table, its socket and its state go on underneath.
   page.dataset.rulesGame = info.game;
   rulebook(info.game).catch(() => {});
-  const rulesBtn = h('button.btn.small#open-rules', { type: 'button', onclick: () => openRules(info.game) }, 'Rules');
+  const rulesBtn = h('button.btn.small#open-rules', { type: 'button', title: 'The rules of this game', 'aria-label': 'Rules', onclick: () => openRules(info.game) }, 'Rules');
   statusbar.append(rulesBtn);
   const links = h('div.table-links', [
     resign,
