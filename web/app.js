@@ -9,6 +9,9 @@ import { showTable } from './ui/table.js';
 import { showReplay } from './ui/replay.js';
 import { showRules } from './ui/rules.js';
 import './ui/help.js';
+import { showAccount } from './ui/account.js';
+import { showProfile } from './ui/profile.js';
+import { showLeaderboard } from './ui/leaderboard.js';
 
 let current = null;
 
@@ -20,6 +23,9 @@ export function parseRoute() {
   if ((m = path.match(/^\/(?:g|games)\/([\w-]+)\/?$/))) return { page: 'table', id: m[1], params };
   if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return { page: 'replay', id: m[1], params };
   if ((m = path.match(/^\/rules\/([\w-]+)\/?$/))) return { page: 'rules', id: m[1], params };
+  if ((m = path.match(/^\/player\/([\w:-]+)\/?$/))) return { page: 'player', id: m[1], params };
+  if ((m = path.match(/^\/leaderboard(?:\/([\w-]+))?\/?$/))) return { page: 'leaderboard', id: m[1], params };
+  if (path === '/account') return { page: 'account', params };
   return { page: 'lobby', params };
 }
 
@@ -32,14 +38,19 @@ const SIGN_OUT_HELP = 'Signs this guest out in every browser and on every device
   + 'A guest has no password, so this identity cannot be signed in again: its seats in running games are left to a bot '
   + 'stand-in, and this browser continues as a new guest. Use it when this computer was shared or your sign-in may have leaked.';
 
+const ACCOUNT_SIGN_OUT_HELP = 'Signs this account out in every browser and on every device: the server ends every session of it. '
+  + 'Sign in again with your username and password; this browser continues as a new guest meanwhile.';
+const signOutHelp = () => (me()?.username ? ACCOUNT_SIGN_OUT_HELP : SIGN_OUT_HELP);
+
 function renderWho() {
   const who = $('#who');
   const ident = me();
   clear(who);
   if (!ident) return;
   who.append(
-    h('span.name', { title: 'Your guest name' }, ident.name),
-    h('button.btn.small.ghost#sign-out', { type: 'button', title: SIGN_OUT_HELP, onclick: askSignOut }, 'Sign out everywhere'),
+    h('a.name#who-name', { href: ident.username ? `#/player/${ident.id}` : '#/account', title: ident.username ? `Signed in as @${ident.username}` : 'A guest: sign up to keep your games and get a rating' }, ident.name),
+    ident.username ? null : h('a.btn.small#sign-up-link', { href: '#/account' }, 'Sign up / in'),
+    h('button.btn.small.ghost#sign-out', { type: 'button', title: signOutHelp(), onclick: askSignOut }, 'Sign out everywhere'),
   );
 }
 
@@ -49,7 +60,7 @@ function askSignOut() {
   const close = () => box.remove();
   const box = h('div.panel.sign-out#sign-out-dialog', { role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sign-out-title' }, [
     h('h2#sign-out-title', 'Sign out everywhere?'),
-    h('p', SIGN_OUT_HELP),
+    h('p', signOutHelp()),
     h('div.row', [
       h('button.btn.primary#confirm-sign-out', { type: 'button', onclick: async () => {
         try {
@@ -85,7 +96,7 @@ async function route() {
   // A server invite path (/games/ID) becomes the client's own route, keeping the address clean.
   if (!location.hash && location.pathname !== '/' && location.pathname !== '/index.html') {
     const r = parseRoute();
-    if (r.page !== 'lobby') {
+    if (r.page === 'table' || r.page === 'replay' || r.page === 'rules') {
       history.replaceState(null, '', `/#/${{ table: 'g', replay: 'replay', rules: 'rules' }[r.page]}/${r.id}${location.search}`);
     }
   }
@@ -96,6 +107,9 @@ async function route() {
     if (r.page === 'table') page = await showTable(root, r.id);
     else if (r.page === 'replay') page = await showReplay(root, r.id, Number(r.params.get('step') ?? NaN));
     else if (r.page === 'rules') page = await showRules(root, r.id, r.params.get('at'));
+    else if (r.page === 'account') page = await showAccount(root);
+    else if (r.page === 'player') page = await showProfile(root, r.id);
+    else if (r.page === 'leaderboard') page = await showLeaderboard(root, r.id);
     else page = await showLobby(root);
     // The address changed while the page was loading: that page is already gone.
     if (gen !== generation) { if (page && page.destroy) page.destroy(); root.remove(); return; }

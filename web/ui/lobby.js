@@ -8,6 +8,7 @@ import { gameModule } from '../games/index.js';
 import { go } from '../app.js';
 import { seatLabel, copyText, inviteUrl } from './common.js';
 import { openRules, decorateVariants, howToPlay } from './rules.js';
+import { lobbyPanels } from './account.js';
 
 const BOTS = [
   ['bot:random', 'Bot · random'],
@@ -160,10 +161,13 @@ export async function showLobby(root) {
 
   // ---- lists ----
   const lists = h('div.lists');
-  page.append(form, howToPlay(kinds), lists);
+  // My games ("your move"), invitations and followed players (docs/platform.md).
+  const myPanels = lobbyPanels();
+  page.append(form, howToPlay(kinds), myPanels.box, lists);
 
   async function refresh() {
     if (document.hidden) return; // a tab in the background asks nothing
+    myPanels.refresh();
     let games;
     try {
       const r = await api.listGames();

@@ -135,6 +135,8 @@ pub struct Room {
     /// The seats whose players accepted a rematch, and the rematch once made.
     rematch_yes: engine::SeatSet,
     rematch_game: Option<String>,
+    /// A bot stood in for a person at some point: the game is not rated (docs/platform.md).
+    stood_in: bool,
 }
 
 /// Raises its flag when dropped.
@@ -202,6 +204,7 @@ impl Room {
             bot_cancel: CancelOnDrop(Arc::new(AtomicBool::new(false))),
             rematch_yes: engine::SeatSet::EMPTY,
             rematch_game: None,
+            stood_in: false,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -495,8 +498,10 @@ impl Room {
                 }
             }
             self.last_waiting = None;
+            self.shared.platform.note_waiting(&self.id, &self.seats, &[]);
             return;
         }
+        self.shared.platform.note_waiting(&self.id, &self.seats, &self.waiting());
         self.restart_clocks();
         self.schedule_bots();
     }
@@ -629,7 +634,10 @@ impl Room {
             return;
         }
         let outcome = self.game.outcome_json().unwrap_or(Value::Null);
-        match self.shared.store.finish_game(&self.id, &outcome).await {
+        let (game, seats) = (self.game.name(), &self.seats);
+        let stored =
+            self.shared.store_result(&self.id, game, seats, self.practice, self.stood_in, &outcome);
+        match stored.await {
             Ok(()) => {
                 faults.write_ok();
                 self.stored_finished = true;
@@ -766,6 +774,7 @@ impl Room {
         for (i, p) in self.presence.iter_mut().enumerate() {
             if !p.stand_in && p.away_since.is_some_and(|t| t + grace <= now) {
                 p.stand_in = true;
+                self.stood_in = true;
                 changed = true;
                 let msg = ServerMsg::Presence {
                     seat: i as u8,

@@ -43,6 +43,10 @@ pub const MIGRATIONS: &[Migration] = &[
         up: m4_limits,
     },
     Migration { name: "inline boards of older games moved into blobs", up: m5_inline_boards },
+    Migration {
+        name: "accounts, ratings and their history, players' games, follows and blocks",
+        up: m6_accounts,
+    },
 ];
 
 /// The schema version this server writes.
@@ -122,6 +126,12 @@ fn m3_practice(c: &mut SqliteConnection) -> MigrationFut<'_> {
 /// lobby's keyset index and the open-games count's index (`store::LIMITS_MIGRATION`).
 fn m4_limits(c: &mut SqliteConnection) -> MigrationFut<'_> {
     sql(c, crate::store::LIMITS_MIGRATION)
+}
+
+/// docs/platform.md: accounts, ratings, every player's games (filled from the stored seats),
+/// follows and blocks (`accounts::MIGRATION`). Sessions stay in `tokens`.
+fn m6_accounts(c: &mut SqliteConnection) -> MigrationFut<'_> {
+    sql(c, crate::accounts::MIGRATION)
 }
 
 /// Games stored before migration 4 hold their boards (tracks, rinks) inline in `setup`: each
@@ -244,7 +254,21 @@ pub fn check_file(db: &str, init: bool) -> Result<bool, Refused> {
 }
 
 /// Tables a database made by this server may hold (any version).
-const OURS: &[&str] = &["identities", "games", "actions", "tokens", "identities2", "blobs"];
+const OURS: &[&str] = &[
+    "identities",
+    "games",
+    "actions",
+    "tokens",
+    "identities2",
+    "blobs",
+    // Migration 6 (`accounts::TABLES`).
+    "accounts",
+    "ratings",
+    "rating_history",
+    "player_games",
+    "follows",
+    "blocks",
+];
 
 /// After opening: refuse foreign or newer databases, then bring the schema up to date.
 /// `may_be_empty`: the file was just created, or `--init` was given.
