@@ -7,6 +7,8 @@ import { ensureGuest, me, signOutEverywhere } from './api.js';
 import { showLobby } from './ui/lobby.js';
 import { showTable } from './ui/table.js';
 import { showReplay } from './ui/replay.js';
+import { showRules } from './ui/rules.js';
+import './ui/help.js';
 import { showAccount } from './ui/account.js';
 import { showProfile } from './ui/profile.js';
 import { showLeaderboard } from './ui/leaderboard.js';
@@ -20,6 +22,7 @@ export function parseRoute() {
   let m;
   if ((m = path.match(/^\/(?:g|games)\/([\w-]+)\/?$/))) return { page: 'table', id: m[1], params };
   if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return { page: 'replay', id: m[1], params };
+  if ((m = path.match(/^\/rules\/([\w-]+)\/?$/))) return { page: 'rules', id: m[1], params };
   if ((m = path.match(/^\/player\/([\w:-]+)\/?$/))) return { page: 'player', id: m[1], params };
   if ((m = path.match(/^\/leaderboard(?:\/([\w-]+))?\/?$/))) return { page: 'leaderboard', id: m[1], params };
   if (path === '/account') return { page: 'account', params };
@@ -93,8 +96,8 @@ async function route() {
   // A server invite path (/games/ID) becomes the client's own route, keeping the address clean.
   if (!location.hash && location.pathname !== '/' && location.pathname !== '/index.html') {
     const r = parseRoute();
-    if (r.page === 'table' || r.page === 'replay') {
-      history.replaceState(null, '', `/#/${r.page === 'table' ? 'g' : 'replay'}/${r.id}${location.search}`);
+    if (r.page === 'table' || r.page === 'replay' || r.page === 'rules') {
+      history.replaceState(null, '', `/#/${{ table: 'g', replay: 'replay', rules: 'rules' }[r.page]}/${r.id}${location.search}`);
     }
   }
   const r = parseRoute();
@@ -103,6 +106,7 @@ async function route() {
     let page;
     if (r.page === 'table') page = await showTable(root, r.id);
     else if (r.page === 'replay') page = await showReplay(root, r.id, Number(r.params.get('step') ?? NaN));
+    else if (r.page === 'rules') page = await showRules(root, r.id, r.params.get('at'));
     else if (r.page === 'account') page = await showAccount(root);
     else if (r.page === 'player') page = await showProfile(root, r.id);
     else if (r.page === 'leaderboard') page = await showLeaderboard(root, r.id);

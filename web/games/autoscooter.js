@@ -6,6 +6,7 @@
 
 import { h, s, clear, sleep } from '../dom.js';
 import { rememberBoard, boardPreview } from '../ui/seat-table.js';
+import { ruleLink } from '../ui/rules.js';
 import { DIRS, DIR_NAMES, key, neighbour, turn, centre, corners, edge, polygon, bounds } from '../hex.js';
 import { Zoom, foldOnPhone } from '../ui/zoom.js';
 
@@ -75,7 +76,7 @@ export function rulesOf(st) {
 
 // ---------- pictures ----------
 
-function rinkSvg(board, opts = {}) {
+export function rinkSvg(board, opts = {}) {
   const cells = board.cells;
   const [x, y, w, hh] = bounds(cells, SIZE, 8);
   // Moves previewed off the rink stay visible (the svg does not clip them).
@@ -107,7 +108,7 @@ function rinkSvg(board, opts = {}) {
   return svg;
 }
 
-function carShape() {
+export function carShape() {
   return [
     s('rect.car-body', { x: -19, y: -13, width: 38, height: 26, rx: 11 }),
     s('path.car-nose', { d: 'M6,-9 Q17,-8 17,0 Q17,8 6,9 Z' }),
@@ -137,7 +138,7 @@ function chartPicture(rules, letter) {
 }
 
 /** The whole chart (AS-3.2) as a picture. */
-function chartSheet(rules) {
+export function chartSheet(rules) {
   return h('div.chart-sheet', rules.letters.map((l) => h('div.chart-cell', { title: `${l}: ${LETTER_NOTES[l] || l}` }, [chartPicture(rules, l), h('b', l)])));
 }
 
@@ -245,7 +246,7 @@ class AutoscooterTable {
     this.orderStrip = h('div.order-strip', { 'aria-label': 'Acting order' });
     this.roundInfo = h('div.round-info');
     ctx.board.append(h('div.board-head', [this.roundInfo, this.orderStrip]), h('div.rink-wrap', [this.zoom.el, this.svg]));
-    this.chartBox = foldOnPhone(h('details.chart-box', [h('summary', 'The car chart (AS-3.2)'), chartSheet(this.rules)]));
+    this.chartBox = foldOnPhone(h('details.chart-box', [h('summary', ['The car chart ', ruleLink('autoscooter', 'AS-3')]), chartSheet(this.rules)]));
     ctx.board.append(this.chartBox);
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
@@ -339,7 +340,7 @@ class AutoscooterTable {
     this.drawCars(view);
     this.roundInfo.replaceChildren(
       h('span.round', [h('b', `Round ${Math.min(view.round, this.rules.lastRound)}`), ` / ${this.rules.lastRound}`]),
-      h('span.box', { title: 'Chits in the box', 'data-box': view.box }, `Box: ${view.box}`),
+      h('span.box', { title: 'Chits in the box', 'data-box': view.box, 'data-help': 'badge:box' }, `Box: ${view.box}`),
     );
     this.drawOrder(view.order);
     this.renderPlayers(view);
@@ -350,7 +351,7 @@ class AutoscooterTable {
   drawOrder(order, acting) {
     this.orderStrip.replaceChildren(...(order || []).map(([c, n]) => {
       const car = this.view && this.view.cars.find((x) => x.car === c);
-      return h('span.order-chip', { class: acting === c ? 'acting' : '', style: { '--car': this.carColour(car) }, title: `${Car(c)} acts with number ${n}` }, [h('i'), `${n}`]);
+      return h('span.order-chip', { class: acting === c ? 'acting' : '', style: { '--car': this.carColour(car) }, title: `${Car(c)} acts with number ${n}`, 'data-help': 'badge:turn_number' }, [h('i'), `${n}`]);
     }));
   }
 
@@ -382,7 +383,7 @@ class AutoscooterTable {
         el = s('g.car', { 'data-car': c.car }, [
           s('g.car-rot', carShape()),
           s('text.car-label', { y: 4, 'text-anchor': 'middle' }, String(c.car + 1)),
-          s('g.speed', { transform: 'translate(17,-19)' }, [s('circle', { r: 8 }), s('text', { y: 3.5, 'text-anchor': 'middle' }, '0')]),
+          s('g.speed', { transform: 'translate(17,-19)', 'data-help': 'badge:speed' }, [s('circle', { r: 8 }), s('text', { y: 3.5, 'text-anchor': 'middle' }, '0')]),
         ]);
         el.style.transition = 'none';
         this.gCars.append(el);
@@ -394,6 +395,7 @@ class AutoscooterTable {
       }
       el.style.setProperty('--car', this.carColour(c));
       el.classList.toggle('nobody', c.owner === null || c.owner === undefined);
+      if (c.owner === null || c.owner === undefined) el.querySelector('.car-rot').setAttribute('data-help', c.wild ? 'variant:wild_car' : 'badge:nobody');
       el.classList.toggle('wild', !!c.wild);
       el.classList.toggle('mine', c.owner !== null && c.owner !== undefined && this.mine(c.owner));
       el.classList.toggle('selected', this.sel.car === c.car);
@@ -490,7 +492,7 @@ class AutoscooterTable {
     const unused = col.filter((n) => open.has(n));
     if (this.sel.number === null || !open.has(this.sel.number)) this.sel.number = null;
     box.append(h('div.pick-title', [h('b', `${Car(car.car)}`), ` · speed ${car.speed} · facing ${DIR_NAMES[car.facing]}`]));
-    box.append(h('div.label', 'Turn number (low numbers act first)'));
+    box.append(h('div.label', { 'data-help': 'badge:turn_number' }, 'Turn number (low numbers act first)'));
     box.append(h('div.numbers', { role: 'group', 'aria-label': 'Turn number' }, col.map((n) => h('button.num', {
       type: 'button', disabled: !open.has(n), 'data-number': n, 'aria-pressed': String(this.sel.number === n),
       class: this.sel.number === n ? 'on' : '',
@@ -500,7 +502,7 @@ class AutoscooterTable {
       box.append(h('p.hint', 'This car stands still: when its number comes up you will start it by hand (pick a hex beside it and a facing).'));
     } else {
       const allowed = new Set(pc.letters);
-      box.append(h('div.label', 'Move letter (the car chart; keys A–P)'));
+      box.append(h('div.label', { 'data-help': 'AS-3' }, 'Move letter (the car chart; keys A–P)'));
       box.append(h('div.letters', { role: 'group', 'aria-label': 'Move letter' }, this.rules.letters.map((l) => h('button.letter', {
         type: 'button', disabled: !allowed.has(l), 'data-letter': l, 'aria-pressed': String(this.sel.letter === l),
         class: this.sel.letter === l ? 'on' : '', title: `${l}: ${LETTER_NOTES[l] || l}`,

@@ -119,7 +119,7 @@ export function choiceControls(box, c, t) {
       ? btn('#magnet-no', a, 'No', { 'data-magnet': 'no', onclick: () => act(a) })
       : btn('.small', a, `Pull to ${t.names(a.target)}`, { 'data-magnet': a.target, onclick: () => act(a) })))));
   } else if (c.kind === 'pick') {
-    box.append(h('div.pick-title', h('b', 'Pick a tuning card')), h('div.actions', c.actions.map((a) => btn('', a, CARD[a.card] || a.card, { 'data-card': a.card, onclick: () => act(a) }))));
+    box.append(h('div.pick-title', h('b', 'Pick a tuning card')), h('div.actions', c.actions.map((a) => btn('', a, CARD[a.card] || a.card, { 'data-card': a.card, 'data-help': `card:${a.card}`, onclick: () => act(a) }))));
   }
 }
 
@@ -129,7 +129,7 @@ function cardControls(box, c, t) {
     let label = CARD[a.card] || a.card;
     if (a.card === 'jumper') label = `Jumper: leap after ${a.at_cell} cell${a.at_cell === 1 ? '' : 's'}`;
     if (a.card === 'magnet') label = `Magnet → ${t.names(a.target)}`;
-    return btn('.small', a, label, { 'data-card': a.card, onclick: () => t.act(a) });
+    return btn('.small', a, label, { 'data-card': a.card, 'data-help': `card:${a.card}`, onclick: () => t.act(a) });
   });
   const q = c.quick_rotation;
   if (!buttons.length && !q) return;

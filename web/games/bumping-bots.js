@@ -71,9 +71,9 @@ function turnArrow(g, turn) {
   ]));
 }
 
-function obstacleShape(o) {
+export function obstacleShape(o) {
   const [x, y] = centre(hexOf(o.at), SIZE);
-  const g = s('g.bb-obstacle', { class: o.kind, transform: `translate(${x},${y})`, 'data-kind': o.kind });
+  const g = s('g.bb-obstacle', { class: o.kind, transform: `translate(${x},${y})`, 'data-kind': o.kind, 'data-help': `element:${o.kind}` });
   if (o.kind === 'bumper') {
     g.append(s('polygon', { points: polygon(corners([0, 0], SIZE * 0.75)) }), s('text', { y: 5, 'text-anchor': 'middle' }, '➤'));
     bumperArrows(g);
@@ -231,9 +231,10 @@ export class BumpingBotsTable extends SeatTable {
       colour: b.seat % 8,
       stats: [
         h('span', { 'data-laps': b.laps }, `lap ${Math.max(0, b.laps)}/${view.laps_to_run}`),
-        ` · speed ${b.reverse ? 'reverse ' : ''}${b.speed}`,
+        h('span', { 'data-help': 'badge:speed' }, ` · speed ${b.reverse ? 'reverse ' : ''}${b.speed}`),
         ` · ${DIR_NAMES[b.facing]}`,
-        ` · cards ${b.cards ? b.cards.map((c) => CARD[c] || c).join(', ') || 'none' : b.card_count}`,
+        ' · cards ',
+        ...(b.cards ? (b.cards.length ? b.cards.map((c, i) => h('span.card-name', { 'data-help': `card:${c}`, tabindex: 0 }, `${i ? ', ' : ''}${CARD[c] || c}`)) : ['none']) : [String(b.card_count)]),
         b.finished_place ? h('span.badge', `${b.finished_place}. place`) : null,
       ],
     })));

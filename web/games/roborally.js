@@ -47,7 +47,8 @@ export function drawCourse(b, g) {
       if (!c || c.kind === 'void') continue;
       const X = x * S, Y = y * S, cx = X + S / 2, cy = Y + S / 2;
       const cls = `cell ${c.kind}${c.express ? ' express' : ''}`;
-      g.append(s('rect', { class: cls, x: X, y: Y, width: S, height: S, 'data-cell': `${x},${y}` }));
+      const help = c.kind === 'belt' ? (c.express ? 'element:express' : 'element:belt') : c.kind === 'floor' ? undefined : `element:${c.kind}`;
+      g.append(s('rect', { class: cls, x: X, y: Y, width: S, height: S, 'data-cell': `${x},${y}`, 'data-help': help }));
       if (c.kind === 'belt') {
         g.append(arrowPath(cx, cy, c.dir, S * 0.7, c.express));
         if (c.from !== null && c.from !== undefined) g.append(s('circle.belt-turn', { cx: cx + STEP[c.from][0] * 12, cy: cy + STEP[c.from][1] * 12, r: 3 }));
@@ -70,7 +71,7 @@ export function drawCourse(b, g) {
     const [ax, ay] = [l.at[0] * S + S / 2, l.at[1] * S + S / 2];
     g.append(s('line.laser-beam', { x1: ax, y1: ay, x2: x * S + S / 2, y2: y * S + S / 2, 'stroke-width': 1 + l.beams }));
     const [dx, dy] = STEP[l.dir];
-    g.append(s('rect.laser-emitter', { x: ax - dx * S / 2 - 5, y: ay - dy * S / 2 - 5, width: 10, height: 10 }));
+    g.append(s('rect.laser-emitter', { 'data-help': 'element:laser', x: ax - dx * S / 2 - 5, y: ay - dy * S / 2 - 5, width: 10, height: 10 }));
   }
   for (let y = 0; y < b.height; y++) {
     for (let x = 0; x < b.width; x++) {
@@ -88,7 +89,7 @@ export function drawCourse(b, g) {
   b.flags.forEach((f, i) => {
     // A flag on a pole: the base disc marks the cell's centre, the pennant carries its number.
     const x = f[0] * S + S / 2, y = f[1] * S + S / 2;
-    g.append(s('g.flag', { 'data-flag': i + 1 }, [
+    g.append(s('g.flag', { 'data-flag': i + 1, 'data-help': 'element:flag' }, [
       s('circle.flag-base', { cx: x, cy: y, r: 5 }),
       s('line.flag-pole', { x1: x - 8, y1: y + 14, x2: x - 8, y2: y - 16 }),
       s('ellipse.flag-foot', { cx: x - 8, cy: y + 14, rx: 6, ry: 2.5 }),
@@ -117,18 +118,20 @@ function robotShape(seat) {
 /** The legend of the course's elements, each drawn by `drawCourse` on a board of one cell. */
 export function courseLegend() {
   const one = (cell, extra = {}) => ({ width: 1, height: 1, cells: [cell], walls: [extra.wall || 0], lasers: extra.lasers || [], docks: extra.docks || [], flags: extra.flags || [] });
+  // Words only; each line explains itself (data-help: the game crate's rule book, with its
+  // rule number as a link into the rules page).
   const items = [
-    ['R — repair site: −1 damage at the end of the turn, and your new archive (RR-6.1, RR-5.5)', one({ kind: 'repair' })],
-    ['R+ — double repair site: −1 damage and an option card (RR-6.1)', one({ kind: 'repair_option' })],
-    ['Conveyor belt: moves a robot on it 1 cell in the arrow\'s direction (RR-5.3)', one({ kind: 'belt', dir: 1 })],
-    ['Express belt: moves 1 cell first, then 1 more with the others (RR-5.3)', one({ kind: 'belt', dir: 1, express: true })],
-    ['Pusher: pushes a robot 1 cell in the registers numbered on it (RR-5.3)', one({ kind: 'pusher', side: 3, registers: 0b10101 })],
-    ['Gear: turns a robot 90° the way its arrow shows (RR-5.3)', one({ kind: 'gear', turn: 'right' })],
-    ['Pit: a robot that enters it is destroyed (RR-8.1)', one({ kind: 'pit' })],
-    ['Board laser: 1 damage per beam to the first robot in it (RR-5.4)', one({ kind: 'floor' }, { lasers: [{ at: [0, 0], dir: 1, beams: 1 }] })],
-    ['Wall: stops moves, pushes and lasers', one({ kind: 'floor' }, { wall: 0b0010 })],
-    ['Flag: touch the flags in their numbered order (RR-5.5)', one({ kind: 'floor' }, { flags: [[0, 0]] })],
-    ['Start dock and its number', one({ kind: 'floor' }, { docks: [{ at: [0, 0], number: 1 }] })],
+    ['R — repair site', one({ kind: 'repair' }), 'element:repair'],
+    ['R+ — double repair site', one({ kind: 'repair_option' }), 'element:repair_option'],
+    ['Conveyor belt', one({ kind: 'belt', dir: 1 }), 'element:belt'],
+    ['Express belt', one({ kind: 'belt', dir: 1, express: true }), 'element:express'],
+    ['Pusher, with the registers it pushes in', one({ kind: 'pusher', side: 3, registers: 0b10101 }), 'element:pusher'],
+    ['Gear', one({ kind: 'gear', turn: 'right' }), 'element:gear'],
+    ['Pit', one({ kind: 'pit' }), 'element:pit'],
+    ['Board laser', one({ kind: 'floor' }, { lasers: [{ at: [0, 0], dir: 1, beams: 1 }] }), 'element:laser'],
+    ['Wall', one({ kind: 'floor' }, { wall: 0b0010 }), 'element:wall'],
+    ['Flag and its number', one({ kind: 'floor' }, { flags: [[0, 0]] }), 'element:flag'],
+    ['Start dock and its number', one({ kind: 'floor' }, { docks: [{ at: [0, 0], number: 1 }] }), 'element:dock'],
   ];
   const robot = s('svg.course-key.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [
     s('rect.cell.floor', { x: 0, y: 0, width: S, height: S }),
@@ -137,12 +140,12 @@ export function courseLegend() {
   return foldOnPhone(h('details.rr-legend', { 'data-testid': 'legend' }, [
     h('summary', 'Legend'),
     h('ul', [
-      ...items.map(([label, b]) => {
+      ...items.map(([label, b, help]) => {
         const g = s('g');
         drawCourse(b, g);
-        return h('li', [s('svg.course-key.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [g]), h('span', label)]);
+        return h('li', { 'data-help': help, tabindex: 0 }, [s('svg.course-key.legend-swatch', { viewBox: `-4 -4 ${S + 8} ${S + 8}`, 'aria-hidden': 'true' }, [g]), h('span', label)]);
       }),
-      h('li', [robot, h('span', 'Robot: its number is its seat; the arrow is where it faces')]),
+      h('li', { 'data-help': 'element:robot', tabindex: 0 }, [robot, h('span', 'Robot: its number is its seat; the arrow is where it faces')]),
     ]),
   ]));
 }
@@ -259,13 +262,13 @@ class RoboRallyTable extends SeatTable {
       seat: r.seat,
       stats: [
         h('span', { title: 'Flags touched', 'data-flags': r.flags_touched }, `⚑ ${r.flags_touched}/${flags}`),
-        h('span', { title: 'Damage', 'data-damage': r.damage }, ` · ✖ ${r.damage}`),
-        h('span', { title: 'Lives', 'data-lives': r.lives }, ` · ♥ ${r.lives}`),
+        h('span', { title: 'Damage', 'data-damage': r.damage, 'data-help': 'badge:damage' }, ` · ✖ ${r.damage}`),
+        h('span', { title: 'Lives', 'data-lives': r.lives, 'data-help': 'badge:lives' }, ` · ♥ ${r.lives}`),
         r.powered_down ? h('span.badge', 'powered down') : null,
         r.destroyed ? h('span.badge', 'destroyed') : null,
         r.out ? h('span.badge', 'out') : null,
         r.finished ? h('span.badge', 'finished') : null,
-        r.options && r.options.length ? h('span.badge', { title: 'Option cards' }, r.options.map(optionName).join(', ')) : null,
+        ...(r.options || []).map((o) => h('span.badge.option', { 'data-option': o, 'data-help': `option:${o}`, tabindex: 0 }, optionName(o))),
       ],
       extra: h('span.regs', r.registers.map((rv, k) => h('span.reg-mini', { class: `k-${rv.kind}${r.locked_registers.includes(k + 1) ? ' locked' : ''}`, title: rv.kind === 'card' ? cardText(rv.card) : rv.kind }, rv.kind === 'card' ? CARD_ICON[rv.card.card] : rv.kind === 'hidden' ? '▮' : '·'))),
     })));
@@ -317,7 +320,7 @@ class RoboRallyTable extends SeatTable {
     const used = new Set(regs.filter(Boolean).map((c) => c.priority));
     box.append(h('div.pick-title', [h('b', 'Your hand'), h('span.hint', ' click a card (or type 1–9) to fill the next register; Backspace takes one back')]));
     box.append(h('div.hand', hand.map((c, i) => h('button.card', {
-      type: 'button', 'data-card': c.card, 'data-priority': c.priority, disabled: used.has(c.priority) || undefined,
+      type: 'button', 'data-card': c.card, 'data-priority': c.priority, 'data-help': `card:${c.card}`, disabled: used.has(c.priority) || undefined,
       title: cardText(c), onclick: () => this.pickCard(c),
     }, [h('span.ck', `${i + 1}`), h('span.ci', CARD_ICON[c.card]), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]))));
     box.append(h('div.pick-title', h('b', 'Registers')));
@@ -333,7 +336,7 @@ class RoboRallyTable extends SeatTable {
     const ready = [0, 1, 2, 3, 4].every((k) => locked.has(k) || regs[k]) || hand.length === 0;
     box.append(h('div.actions', [
       // RR-4.4: only a damaged robot may announce a power down (a hint; the engine decides).
-      h('label.check', { title: r.damage ? 'Repair all damage by sitting out the next turn' : 'Only a damaged robot may power down (RR-4.4)' }, [h('input#power-down', { type: 'checkbox', checked: this.sel.powerDown || undefined, disabled: !r.damage || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
+      h('label.check', { title: r.damage ? 'Repair all damage by sitting out the next turn' : 'Only a damaged robot may power down', 'data-help': 'RR-4.4' }, [h('input#power-down', { type: 'checkbox', checked: this.sel.powerDown || undefined, disabled: !r.damage || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
       h('button.btn.primary#submit-program', { type: 'button', disabled: !ready || undefined, onclick: () => this.submit() }, 'Submit program (Enter)'),
     ]));
   }
@@ -430,7 +433,7 @@ class RoboRallyTable extends SeatTable {
     const q = this.view.question || { kind: 'unknown' };
     const held = r.options || [];
     const act = (type, option) => this.ctx.act({ type, option }, seat);
-    const choose = (type, options, label) => options.map((o) => h('button.btn', { type: 'button', 'data-option': o, onclick: () => act(type, o) }, label(optionName(o))));
+    const choose = (type, options, label) => options.map((o) => h('button.btn', { type: 'button', 'data-option': o, 'data-help': `option:${o}`, onclick: () => act(type, o) }, label(optionName(o))));
     const no = (type, label) => h('button.btn#decline-option', { type: 'button', onclick: () => act(type, null) }, label);
     const ask = {
       damage: () => [`${q.points} damage coming: discard an option card to prevent one point?`, [...choose('discard_option', held, (n) => `Discard ${n}`), no('discard_option', 'Take the damage')]],

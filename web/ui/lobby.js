@@ -7,6 +7,7 @@ import * as api from '../api.js';
 import { gameModule } from '../games/index.js';
 import { go } from '../app.js';
 import { seatLabel, copyText, inviteUrl } from './common.js';
+import { openRules, decorateVariants, howToPlay } from './rules.js';
 import { lobbyPanels } from './account.js';
 
 const BOTS = [
@@ -86,9 +87,11 @@ export async function showLobby(root) {
     }
     timerSel.title = g.timer_option ? 'The hourglass: when all but one have programmed, the last player has this long per robot' : 'Every decision has this long';
     clear(variantsBox).append(
-      ...g.variants.map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-variant': v.key }), ` ${v.title}`])),
-      ...(g.options || []).map((v) => h('label.check', { title: v.help || '' }, [h('input', { type: 'checkbox', name: v.key, 'data-option': v.key, 'data-value': v.value !== undefined ? JSON.stringify(v.value) : undefined }), ` ${v.title}`])),
+      ...g.variants.map((v) => h('label.check', { title: v.help || '', 'data-help': `variant:${v.key}` }, [h('input', { type: 'checkbox', name: v.key, 'data-variant': v.key }), ` ${v.title}`])),
+      ...(g.options || []).map((v) => h('label.check', { title: v.help || '', 'data-help': `variant:${v.key}` }, [h('input', { type: 'checkbox', name: v.key, 'data-option': v.key, 'data-value': v.value !== undefined ? JSON.stringify(v.value) : undefined }), ` ${v.title}`])),
     );
+    variantsBox.dataset.rulesGame = g.name;
+    decorateVariants(variantsBox, g.name);
     boardUI();
     seatsUI();
   }
@@ -143,7 +146,7 @@ export async function showLobby(root) {
     h('h2', 'New game'),
     h('div.form-grid', [
       h('label', ['Your name', nameInput]),
-      h('label', ['Game', gameSel]),
+      h('label', ['Game', h('span.with-rules', [gameSel, h('button.btn.small.ghost#game-rules', { type: 'button', title: 'The rules of this game, beside the lobby', onclick: () => openRules(gameSel.value) }, 'Rules')])]),
       h('label', ['Board', boardSel]),
       h('label', ['Players', players]),
       h('label', ['Timer', timerSel]),
@@ -160,7 +163,7 @@ export async function showLobby(root) {
   const lists = h('div.lists');
   // My games ("your move"), invitations and followed players (docs/platform.md).
   const myPanels = lobbyPanels();
-  page.append(form, myPanels.box, lists);
+  page.append(form, howToPlay(kinds), myPanels.box, lists);
 
   async function refresh() {
     if (document.hidden) return; // a tab in the background asks nothing

@@ -11,6 +11,7 @@ import { seatLabel, copyText, inviteUrl, replayUrl, animSpeed } from './common.j
 import { createChat } from './chat.js';
 import { bannerText, resultTable, winnerText } from './results.js';
 import { settingsList } from './settings.js';
+import { openRules, rulebook } from './rules.js';
 import { linkLine } from './log.js';
 
 export async function showTable(root, id) {
@@ -46,6 +47,12 @@ export async function showTable(root, id) {
   // "A bot is playing for you" (docs/client.md): shown while the server says a bot plays my seat.
   const standin = h('div.panel.standin', { hidden: true, role: 'alert', 'data-testid': 'standin' });
   const resign = h('button.btn.small.ghost#resign', { type: 'button', hidden: true, onclick: () => confirmResign() }, 'Resign…');
+  // The rules beside the board (docs/client.md "Rules and help"): a drawer over the page; the
+  // table, its socket and its state go on underneath.
+  page.dataset.rulesGame = info.game;
+  rulebook(info.game).catch(() => {});
+  const rulesBtn = h('button.btn.small#open-rules', { type: 'button', title: 'The rules of this game', 'aria-label': 'Rules', onclick: () => openRules(info.game) }, 'Rules');
+  statusbar.append(rulesBtn);
   const links = h('div.table-links', [
     resign,
     h('button.btn.small.ghost#copy-invite', { type: 'button', onclick: async () => { await copyText(inviteUrl(id)); toast('Invite link copied'); } }, 'Copy invite link'),

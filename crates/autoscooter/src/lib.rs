@@ -39,6 +39,7 @@ mod error;
 pub mod event;
 pub mod purse;
 pub mod resolve;
+pub mod rulebook;
 pub mod setup;
 pub mod sheet;
 mod state;

@@ -33,6 +33,7 @@ mod movement;
 mod obstacles;
 mod order;
 mod play;
+pub mod rulebook;
 pub mod settings;
 pub mod setup;
 mod shocks;

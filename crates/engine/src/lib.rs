@@ -23,6 +23,7 @@ pub mod check;
 pub mod harness;
 mod record;
 mod rng;
+pub mod rulebook;
 mod seat;
 
 pub use record::{LogEntry, Record, ReplayError, replay};

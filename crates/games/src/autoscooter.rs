@@ -29,22 +29,14 @@ impl Registered for Autoscooter {
             variants: vec![
                 Choice::new(
                     "jolting",
-                    "Jolting (AS-7.2)",
+                    "Jolting",
                     "A car rammed from behind is jolted one hex forward.",
                 ),
-                Choice::new(
-                    "wild_car",
-                    "Wild car (AS-7.1)",
-                    "A car of nobody that every player steers.",
-                ),
-                Choice::new(
-                    "colour_scoring",
-                    "Colour scoring (AS-7.3)",
-                    "Score = chits × colours held.",
-                ),
+                Choice::new("wild_car", "Wild car", "A car of nobody that every player steers."),
+                Choice::new("colour_scoring", "Colour scoring", "Score = chits × colours held."),
                 Choice::new(
                     "per_car_scoring",
-                    "Per-car scoring (AS-7.4)",
+                    "Per-car scoring",
                     "With colour scoring: each car scores on its own.",
                 ),
             ],
@@ -178,6 +170,10 @@ impl Registered for Autoscooter {
     /// A rink file is a JSON object.
     fn recognises(text: &str) -> bool {
         text.trim_start().starts_with('{')
+    }
+
+    fn rules() -> Vec<engine::rulebook::Topic> {
+        autoscooter::rulebook::rulebook()
     }
 
     fn shipped_text(id: &str) -> Option<&'static str> {

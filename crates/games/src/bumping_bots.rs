@@ -132,6 +132,15 @@ impl Registered for BumpingBots {
         })
     }
 
+    fn rules() -> Vec<engine::rulebook::Topic> {
+        bumping_bots::rulebook::rulebook()
+    }
+
+    /// The factory track has every kind of obstacle and bumpers: the rules page draws each.
+    fn rules_board() -> Option<&'static str> {
+        Some("factory")
+    }
+
     fn shipped_text(id: &str) -> Option<&'static str> {
         SHIPPED.iter().find(|(n, _)| *n == id).map(|(_, t)| *t)
     }

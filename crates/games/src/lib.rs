@@ -232,6 +232,15 @@ pub trait Registered: Game {
     fn shipped_text(_id: &str) -> Option<&'static str> {
         None
     }
+    /// The rules page and context help of the client: the game crate's rule book
+    /// (`engine::rulebook`). Empty: the game has no rules page.
+    fn rules() -> Vec<engine::rulebook::Topic> {
+        Vec::new()
+    }
+    /// The shipped board the rules page's diagrams are drawn from (`None`: the default one).
+    fn rules_board() -> Option<&'static str> {
+        None
+    }
 }
 
 type SetupFn = fn(&SetupRequest) -> Result<Value, String>;
@@ -258,6 +267,8 @@ pub struct Kind {
     check: CheckFn,
     recognises: fn(&str) -> bool,
     shipped_text: fn(&str) -> Option<&'static str>,
+    rules: fn() -> Vec<engine::rulebook::Topic>,
+    sample_static: fn(&Info) -> Option<Value>,
 }
 
 impl std::fmt::Debug for Kind {
@@ -281,6 +292,8 @@ impl Kind {
             check: G::check,
             recognises: G::recognises,
             shipped_text: G::shipped_text,
+            rules: G::rules,
+            sample_static: sample_static::<G>,
         }
     }
     pub fn name(&self) -> &'static str {
@@ -353,6 +366,17 @@ impl Kind {
     pub fn extra_pictures(&self) -> &'static [&'static str] {
         (self.extra_pictures)()
     }
+    /// The rules page of the client (`GET /api/kinds/{game}/rules`): the game crate's topics
+    /// and, for the diagrams the client draws with its own renderers, the static part (board
+    /// and rule tables) of a game on the default board, or `null`.
+    pub fn rules_page(&self) -> Value {
+        serde_json::json!({
+            "game": self.info.name,
+            "title": self.info.title,
+            "topics": (self.rules)(),
+            "static": (self.sample_static)(&self.info),
+        })
+    }
     /// What `robodrome bench` measures for this game.
     pub fn bench(&self) -> Result<Bench, String> {
         (self.bench)()
@@ -394,6 +418,19 @@ fn check_request(info: &Info, req: &SetupRequest) -> Result<(), String> {
         Some(_) => return Err("variants: expected an object".into()),
     }
     Ok(())
+}
+
+/// The static part of a game on the default board with the fewest players (the rules page's
+/// diagrams), `None` when such a game cannot start.
+fn sample_static<G: Registered>(info: &Info) -> Option<Value> {
+    let req = SetupRequest {
+        players: info.min_players,
+        board: G::rules_board().map(String::from).or_else(|| info.default_board.clone()),
+        ..Default::default()
+    };
+    let setup = G::setup(&req).ok()?;
+    let g = G::new(&setup, 1).ok()?;
+    serde_json::to_value(g.static_data()).ok()
 }
 
 fn setup_json<G: Registered>(req: &SetupRequest) -> Result<Value, String> {

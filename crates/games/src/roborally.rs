@@ -138,6 +138,10 @@ impl Registered for RoboRally {
         matches!(crate::bumping_bots::first_word(text, '#'), Some("course" | "board"))
     }
 
+    fn rules() -> Vec<engine::rulebook::Topic> {
+        roborally::rulebook::rulebook()
+    }
+
     fn shipped_text(id: &str) -> Option<&'static str> {
         roborally::board::course::COURSES.iter().copied().find(|t| {
             t.lines().find_map(|l| l.trim().strip_prefix("course ")).is_some_and(|n| slug(n) == id)

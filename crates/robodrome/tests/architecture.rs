@@ -159,3 +159,41 @@ fn the_web_client_keeps_no_per_game_lists() {
     }
     assert!(problems.is_empty(), "per-game lists in web/:\n{}", problems.join("\n"));
 }
+
+/// Player-facing labels are words (issue 21): no string in `web/` carries a rule code in
+/// brackets ("Jolting (AS-7.2)"); rule numbers appear only as links into the rules page
+/// (`ruleLink`) or as the keys of the context help (`data-help`), from the game crates' rule
+/// books.
+#[test]
+fn the_web_client_labels_are_words_not_rule_codes() {
+    let web = crates_dir().join("../web");
+    let mut problems = Vec::new();
+    let mut stack = vec![web];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if !p.extension().is_some_and(|x| x == "js" || x == "html") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let l = line.trim_start();
+                if l.starts_with("//") || l.starts_with('*') || l.starts_with("/*") {
+                    continue;
+                }
+                for prefix in ["(AS-", "(RR-", "(BB-"] {
+                    if let Some(at) = l.find(prefix)
+                        && l[at + prefix.len()..].starts_with(|c: char| c.is_ascii_digit())
+                    {
+                        problems.push(format!("{}:{}: {l}", p.display(), i + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "rule codes in labels:\n{}", problems.join("\n"));
+}

@@ -43,6 +43,7 @@ pub mod programming;
 pub mod reentry;
 pub mod resolve;
 pub mod robot;
+pub mod rulebook;
 pub mod scenario_state;
 pub mod setup;
 pub mod solo;

@@ -27,6 +27,7 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/healthz", get(healthz))
         .route("/metrics", get(metrics))
         .route("/api/kinds", get(kinds))
+        .route("/api/kinds/{name}/rules", get(rules))
         .route("/api/guest", post(guest))
         .route("/api/guest/revoke", post(revoke))
         .route("/api/games", post(create).get(list))
@@ -52,6 +53,21 @@ pub fn router(shared: Arc<Shared>) -> Router {
 async fn kinds(State(shared): AppState) -> Response {
     Json(serde_json::json!({ "v": protocol::VERSION, "kinds": shared.registry.infos() }))
         .into_response()
+}
+
+/// A game's rules page and context help (docs/client.md "Rules and help"): the game crate's
+/// rule book and the static part of a game on the default board, for the diagrams. Only the
+/// games this server offers; computed per request (a few kilobytes, a game started and
+/// dropped: no more work than `/api/kinds`'s caller could cause with a lobby game).
+async fn rules(State(shared): AppState, Path(name): Path<String>) -> Response {
+    match shared.registry.get(&name) {
+        Some(kind) => {
+            let mut page = kind.rules_page();
+            page["v"] = serde_json::json!(protocol::VERSION);
+            Json(page).into_response()
+        }
+        None => ApiError::NotFound.into_response(),
+    }
 }
 
 async fn method_not_allowed() -> ApiError {

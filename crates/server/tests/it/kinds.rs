@@ -115,3 +115,64 @@ async fn the_toy_game_is_created_joined_and_played_to_the_end_over_websockets() 
     assert_eq!(g["status"], "finished");
     server.shutdown().await;
 }
+
+/// `GET /api/kinds/{game}/rules`: the game crate's rule book (docs/client.md "Rules and
+/// help"): every variant and option the lobby offers has a topic in words (no rule code in
+/// the lobby's label), every option card (RR-9) and tuning card (BB-9) has its effect text,
+/// and the diagrams have the default board's static part. An unknown game is a 404 object.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_game_serves_its_rules_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |_| {}).await;
+    let addr = server.addr;
+    let (_, k) = http(addr, "GET", "/api/kinds", None, None).await;
+    for kind in k["kinds"].as_array().unwrap() {
+        let name = kind["name"].as_str().unwrap();
+        if name.ends_with("-championship") {
+            continue; // its table shows Bumping Bots' rules page
+        }
+        let (status, page) =
+            http(addr, "GET", &format!("/api/kinds/{name}/rules"), None, None).await;
+        assert_eq!(status, 200, "{page}");
+        let topics = page["topics"].as_array().unwrap();
+        let prefix = match name {
+            "autoscooter" => "AS-",
+            "roborally" => "RR-",
+            _ => "BB-",
+        };
+        for t in topics {
+            assert!(t["rule"].as_str().unwrap().starts_with(prefix), "{t}");
+        }
+        let keys: Vec<&str> = topics.iter().map(|t| t["key"].as_str().unwrap()).collect();
+        for v in
+            kind["variants"].as_array().unwrap().iter().chain(kind["options"].as_array().unwrap())
+        {
+            let title = v["title"].as_str().unwrap();
+            assert!(!title.contains(prefix), "a rule code in the label {title:?}");
+            let key = v["key"].as_str().unwrap();
+            if key != games::LAST_PLAYER_OPTION && key != "timer_seconds" {
+                assert!(
+                    keys.contains(&format!("variant:{key}").as_str()),
+                    "{name}: no topic for {key}"
+                );
+            }
+        }
+        assert!(page["static"].is_object(), "{name}: no static part for the diagrams");
+    }
+    let (_, rr) = http(addr, "GET", "/api/kinds/roborally/rules", None, None).await;
+    let options = rr["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["key"].as_str().unwrap().starts_with("option:"));
+    assert_eq!(options.clone().count(), 26, "the 26 option cards of RR-9");
+    let brakes =
+        rr["topics"].as_array().unwrap().iter().find(|t| t["key"] == "option:brakes").unwrap();
+    assert_eq!(brakes["text"], roborally::option::OptionCard::Brakes.effect());
+    let (_, bb) = http(addr, "GET", "/api/kinds/bumping-bots/rules", None, None).await;
+    let cards = bb["topics"].as_array().unwrap().iter().filter(|t| t["kind"] == "card").count();
+    assert_eq!(cards, 5, "the five tuning cards of BB-9");
+    let (status, e) = http(addr, "GET", "/api/kinds/chess/rules", None, None).await;
+    assert_eq!(status, 404);
+    assert_eq!(e["code"], "not_found");
+}
