@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 pub const COOKIE: &str = "robodrome_token";
 
-type AppState = State<Arc<Shared>>;
+pub(crate) type AppState = State<Arc<Shared>>;
 
 pub fn router(shared: Arc<Shared>) -> Router {
     let mut r = Router::new()
@@ -37,7 +37,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/chat", post(chat_say).get(chat_lines))
         .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/steps", get(steps))
-        .route("/ws/games/{id}", get(socket));
+        .route("/ws/games/{id}", get(socket))
+        // Bot accounts, challenges, turn-based games and the Bot API (`crate::botapi`).
+        .merge(crate::botapi::routes());
     // The browser client, embedded (crate::assets); client routes answer index.html.
     r = r.fallback(crate::assets::serve).method_not_allowed_fallback(method_not_allowed);
     r.layer(axum::middleware::from_fn(json_only))
@@ -119,7 +121,7 @@ struct TokenQuery {
     token: Option<String>,
 }
 
-fn token_of(parts: &Parts, query: bool) -> Option<String> {
+pub(crate) fn token_of(parts: &Parts, query: bool) -> Option<String> {
     if let Some(b) = parts.headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok())
         && let Some(t) = b.strip_prefix("Bearer ")
     {
@@ -494,6 +496,16 @@ async fn socket(
     up: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let sub = s.subscribe_as(&id, who.as_ref()).await?;
+    Ok(serve_socket(s, sub, up))
+}
+
+/// Upgrade to a game's socket and run the connection's loop for a subscription (a player's,
+/// a spectator's, or a bot's through the Bot API).
+pub(crate) fn serve_socket(
+    s: Arc<Shared>,
+    sub: crate::Subscription,
+    up: WebSocketUpgrade,
+) -> Response {
     // Frames up to 1 MiB are read so that those over 64 KiB get a typed error, not a dropped socket.
     // Small buffers keep an idle connection cheap; frames are written when the connection's
     // loop flushes (after the frames already queued for it), or as soon as 64 KiB wait.
@@ -502,7 +514,7 @@ async fn socket(
         .write_buffer_size(64 * 1024)
         .max_message_size(1 << 20)
         .max_frame_size(1 << 20);
-    Ok(up.on_upgrade(move |socket: WebSocket| async move {
+    up.on_upgrade(move |socket: WebSocket| async move {
         let (sink, stream) = socket.split();
         let sink = sink.with(|o: ws::Out| async move {
             Ok::<_, axum::Error>(match o {
@@ -522,7 +534,7 @@ async fn socket(
                 })
             });
         ws::run(s, sub, Box::pin(sink), Box::pin(stream)).await;
-    }))
+    })
 }
 
 async fn steps(

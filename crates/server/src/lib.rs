@@ -9,7 +9,10 @@
 //! **Invariant:** the server decides no rule; everything goes through the engine.
 
 pub mod assets;
+pub mod botapi;
+pub mod challenges;
 pub mod chat;
+pub mod bot_client;
 pub mod client;
 pub mod error;
 pub mod faults;
@@ -20,10 +23,12 @@ pub mod listen;
 pub mod loadtest;
 pub mod lobby;
 pub mod metrics;
+pub mod platform_store;
 pub mod room;
 pub mod schema;
 pub mod soak;
 pub mod steps;
+pub mod turns;
 pub mod store;
 pub mod ws;
 
@@ -140,6 +145,10 @@ pub struct Shared {
     pub boot_id: String,
     /// Every game's table talk, in memory (`chat`).
     pub chats: chat::Chats,
+    /// Notices for the Bot API's event streams (`challenges`).
+    pub events: challenges::Events,
+    /// Bot API requests per bot account (`botapi::REQUESTS_PER_MINUTE`).
+    pub bot_requests: limits::Quota<String>,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
@@ -186,6 +195,11 @@ impl Shared {
             steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
             boot_id: lobby::random_hex(4).unwrap_or_default(),
             chats: chat::Chats::new(&config.limits),
+            events: Default::default(),
+            bot_requests: limits::Quota::new(
+                botapi::REQUESTS_PER_MINUTE,
+                Duration::from_secs(60),
+            ),
             config,
         })
     }
@@ -238,7 +252,8 @@ impl Shared {
             return Err(ApiError::conflict("not_started", "the game has not started yet"));
         }
         let log = self.store.log(id).await.map_err(|e| self.unreadable(id, e))?;
-        self.spawn_room(row, &log).inspect_err(|e| self.note_unreadable(id, e))
+        let turn = self.store.platform().turn_clock(id).await?;
+        self.spawn_room(row, &log, turn).inspect_err(|e| self.note_unreadable(id, e))
     }
 
     /// A game whose stored data cannot be read: remembered for `/healthz` and `/metrics`.
@@ -261,13 +276,18 @@ impl Shared {
     }
 
     /// Rebuild a stored game and start its task (unless another request just did).
-    fn spawn_room(self: &Arc<Self>, row: GameRow, log: &[Entry]) -> Result<RoomHandle, ApiError> {
+    fn spawn_room(
+        self: &Arc<Self>,
+        row: GameRow,
+        log: &[Entry],
+        turn: Option<platform_store::TurnClock>,
+    ) -> Result<RoomHandle, ApiError> {
         let game = self.load_game(&row, log)?;
         let mut rooms = self.rooms();
         if let Some(h) = rooms.get(&row.id).filter(|h| !h.tx.is_closed()) {
             return Ok(h.clone());
         }
-        let h = Room::spawn(self.clone(), &row, game, log.len() as u64);
+        let h = Room::spawn(self.clone(), &row, game, log.len() as u64, turn);
         rooms.insert(row.id, h.clone());
         Ok(h)
     }
@@ -369,7 +389,15 @@ impl Shared {
                     continue;
                 }
             };
-            match self.spawn_room(row, &log) {
+            // A turn-based game's clock: its stored deadline carries over the restart.
+            let turn = match self.store.platform().turn_clock(&id).await {
+                Ok(t) => t,
+                Err(e) => {
+                    tracing::error!(game = %id, error = %e, "cannot read a turn-based clock");
+                    None
+                }
+            };
+            match self.spawn_room(row, &log, turn) {
                 Ok(_) => n += 1,
                 Err(e) => {
                     self.note_unreadable(&id, &e);

@@ -43,6 +43,10 @@ pub const MIGRATIONS: &[Migration] = &[
         up: m4_limits,
     },
     Migration { name: "inline boards of older games moved into blobs", up: m5_inline_boards },
+    Migration {
+        name: "turn-based clocks, bot accounts and their tokens, challenges",
+        up: crate::platform_store::migration,
+    },
 ];
 
 /// The schema version this server writes.
@@ -244,7 +248,18 @@ pub fn check_file(db: &str, init: bool) -> Result<bool, Refused> {
 }
 
 /// Tables a database made by this server may hold (any version).
-const OURS: &[&str] = &["identities", "games", "actions", "tokens", "identities2", "blobs"];
+const OURS: &[&str] = &[
+    "identities",
+    "games",
+    "actions",
+    "tokens",
+    "identities2",
+    "blobs",
+    // crate::platform_store (turn-based clocks, bot accounts, challenges)
+    "turn_clocks",
+    "bot_accounts",
+    "challenges",
+];
 
 /// After opening: refuse foreign or newer databases, then bring the schema up to date.
 /// `may_be_empty`: the file was just created, or `--init` was given.

@@ -161,6 +161,8 @@ pub trait Store: Send + Sync + 'static {
     ) -> BoxFut<'a, Vec<(GameRow, i64)>>;
     /// Open and running games `creator` created.
     fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64>;
+    /// Turn-based clocks, bot accounts and challenges (`crate::platform_store`).
+    fn platform(&self) -> &dyn crate::platform_store::PlatformStore;
 }
 
 /// SQLite has one writer at a time: every write goes through one connection (`writer`), and
@@ -453,7 +455,15 @@ impl SqliteStore {
         }
     }
 
-    fn row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
+    pub(crate) fn reader(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    pub(crate) fn writer(&self) -> &SqlitePool {
+        &self.writer
+    }
+
+    pub(crate) fn row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
         let setup: String = r.try_get("setup")?;
         let seats: String = r.try_get("seats")?;
         let status: String = r.try_get("status")?;
@@ -477,6 +487,10 @@ impl SqliteStore {
 }
 
 impl Store for SqliteStore {
+    fn platform(&self) -> &dyn crate::platform_store::PlatformStore {
+        self
+    }
+
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
         Box::pin(async move {
             let mut tx = self.writer.begin().await?;
