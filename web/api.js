@@ -102,3 +102,7 @@ export async function steps(id, { views = true, from } = {}) {
   }
   return first;
 }
+
+// Turn-based games (docs/platform.md "Turn-based clocks"): the caller's running ones and where
+// it is their move. Challenges and bot accounts: docs/protocol.md "Challenges", "Bot API".
+export const turns = () => authed('GET', '/api/turns');

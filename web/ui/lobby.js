@@ -7,6 +7,7 @@ import * as api from '../api.js';
 import { gameModule } from '../games/index.js';
 import { go } from '../app.js';
 import { seatLabel, copyText, inviteUrl } from './common.js';
+import { turnsPanel } from './turns.js';
 
 const BOTS = [
   ['bot:random', 'Bot · random'],
@@ -37,6 +38,9 @@ export async function showLobby(root) {
     h('option', { value: 30 }, '30 s per round'),
     h('option', { value: 60 }, '1 min per round'),
     h('option', { value: 120 }, '2 min per round'),
+    // Turn-based (docs/platform.md): a clock per decision of hours or days.
+    h('option', { value: 'turn:86400' }, '1 day per move (turn-based)'),
+    h('option', { value: 'turn:259200' }, '3 days per move (turn-based)'),
   ]);
   const nameInput = h('input#my-name', { value: ident?.name || '', maxlength: 40, 'aria-label': 'Your name' });
   // A practice game is unrated and shown as practice to everyone; only such a game may choose
@@ -123,6 +127,7 @@ export async function showLobby(root) {
         options,
         timer_secs: Number(timerSel.value) || undefined,
       };
+      if (String(timerSel.value).startsWith('turn:')) req.clock = { per_move_secs: Number(timerSel.value.slice(5)) };
       if (practiceBox.checked) {
         req.practice = true;
         const seed = seedInput.value.trim();
@@ -157,10 +162,17 @@ export async function showLobby(root) {
 
   // ---- lists ----
   const lists = h('div.lists');
-  page.append(form, lists);
+  const turns = turnsPanel((name) => kindOf(name)?.title || gameModule(name)?.title || name);
+  page.append(form, turns.el, lists);
 
+  let ticks = 0;
   async function refresh() {
-    if (document.hidden) return; // a tab in the background asks nothing
+    // Turn-based games are asked for in the background too: the tab title and the optional
+    // notification say when it is your move.
+    // In the background only every tenth poll (30 s).
+    ticks += 1;
+    if (!document.hidden || ticks % 10 === 0) turns.refresh();
+    if (document.hidden) return; // a tab in the background asks nothing more
     let games;
     try {
       const r = await api.listGames();
@@ -217,7 +229,7 @@ export async function showLobby(root) {
   const timer = setInterval(refresh, 3000);
   const onVisible = () => { if (!document.hidden) refresh(); };
   document.addEventListener('visibilitychange', onVisible);
-  return { destroy: () => { clearInterval(timer); document.removeEventListener('visibilitychange', onVisible); } };
+  return { destroy: () => { clearInterval(timer); turns.reset(); document.removeEventListener('visibilitychange', onVisible); } };
 }
 
 function outcomeText(g) {

@@ -80,11 +80,12 @@ pub fn address(url: &str) -> Result<SocketAddr, Error> {
 /// outcomes of the games played.
 pub async fn run(
     addr: SocketAddr,
-    token: &str,
+    token: String,
     opts: Options,
     transcript: Option<Transcript>,
 ) -> Result<Vec<Value>, Error> {
     check(&opts)?;
+    let token = token.as_str();
     let me = client::expect(addr, "GET", "/api/bot/v1/account", Some(token), None, 200).await?;
     note(&transcript, format!("GET /api/bot/v1/account → {me}"));
     let mut events = Socket::connect_path(addr, None, "/api/bot/v1/events", Some(token)).await?;
@@ -150,23 +151,30 @@ pub async fn play(
     let mut rng = Rng::seeded(seed);
     let mut kind = String::new();
     let (mut pending, mut tries, mut next) = (false, 0u32, 0u64);
-    let mut last: Option<(Value, Vec<u8>)> = None;
+    // The last view with its seq and who owes a decision; an action waits for the view that
+    // follows its own acknowledged one (`acked`), so that it is never chosen on a stale view.
+    let mut last: Option<(u64, Value, Vec<u8>)> = None;
+    let mut acked = 0u64;
     while let Some(text) = sock.recv_text().await? {
         note(&transcript, format!("< {path} {text}"));
         let msg = ServerMsg::from_frame(&text)?;
         match msg {
-            ServerMsg::Welcome { game, view, waiting, .. } => {
+            ServerMsg::Welcome { game, view, waiting, seq, .. } => {
                 kind = game;
                 (tries, pending) = (0, false);
-                last = Some((view, waiting));
+                last = Some((seq, view, waiting));
             }
-            ServerMsg::Update { view, waiting, .. } => {
+            ServerMsg::Update { view, waiting, seq, .. } => {
                 tries = 0;
-                last = Some((view, waiting));
+                last = Some((seq, view, waiting));
             }
-            ServerMsg::Ack { .. } => pending = false,
-            ServerMsg::Error { code, .. } if code == protocol::ErrorCode::IllegalAction
-                || code == protocol::ErrorCode::BadAction =>
+            ServerMsg::Ack { seq, .. } => {
+                pending = false;
+                acked = acked.max(seq);
+            }
+            ServerMsg::Error { code, .. }
+                if code == protocol::ErrorCode::IllegalAction
+                    || code == protocol::ErrorCode::BadAction =>
             {
                 (pending, tries) = (false, tries + 1);
                 if tries > 200 {
@@ -185,8 +193,8 @@ pub async fn play(
         if pending {
             continue;
         }
-        let Some((view, waiting)) = &last else { continue };
-        if !waiting.contains(&seat) {
+        let Some((seq, view, waiting)) = &last else { continue };
+        if *seq < acked || !waiting.contains(&seat) {
             continue;
         }
         let Some(action) = crate::soak::choose(&kind, view, seat, &mut rng, tries) else {
@@ -206,7 +214,7 @@ pub fn run_blocking(server: &str, token: &str, opts: Options) -> Result<(), Erro
     check(&opts)?;
     let addr = address(server)?;
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
-    let outcomes = rt.block_on(run(addr, token, opts, None))?;
+    let outcomes = rt.block_on(run(addr, token.to_string(), opts, None))?;
     for o in outcomes {
         println!("{}", json!({ "outcome": o }));
     }

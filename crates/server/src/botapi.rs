@@ -196,7 +196,9 @@ pub struct BotCaller(pub Identity);
 impl FromRequestParts<Arc<Shared>> for BotCaller {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, s: &Arc<Shared>) -> Result<Self, ApiError> {
-        let token = crate::http::token_of(parts, true).ok_or_else(|| {
+        // `?token=` on WebSocket handshakes only (a token in a URL ends up in logs).
+        let ws = parts.headers.contains_key(axum::http::header::UPGRADE);
+        let token = crate::http::token_of(parts, ws).ok_or_else(|| {
             ApiError::BadToken("the Bot API needs Authorization: Bearer <bot token>".into())
         })?;
         if token.len() > 128 {

@@ -155,7 +155,8 @@ impl Shared {
         };
         self.write(platform.insert_challenge(&c)).await?;
         let v = challenge_json(&c);
-        self.events.notify(&to, json!({"v": protocol::VERSION, "type": "challenge", "challenge": v}));
+        self.events
+            .notify(&to, json!({"v": protocol::VERSION, "type": "challenge", "challenge": v}));
         tracing::info!(challenge = %c.id, from = %who.id, to = %to, "challenge sent");
         Ok(v)
     }
@@ -177,10 +178,9 @@ impl Shared {
 
     async fn open_challenge(&self, id: &str) -> Result<Challenge, ApiError> {
         let platform = self.store.platform();
-        let c = platform
-            .challenge(id)
-            .await?
-            .ok_or_else(|| ApiError::Missing("no_such_challenge", format!("no challenge {id:?}")))?;
+        let c = platform.challenge(id).await?.ok_or_else(|| {
+            ApiError::Missing("no_such_challenge", format!("no challenge {id:?}"))
+        })?;
         if c.status == "open" && c.expires_at <= now_secs() {
             self.write(platform.close_challenge(&c.id, "expired", None)).await?;
             return Err(ApiError::conflict("challenge_closed", "the challenge has expired"));
@@ -252,6 +252,8 @@ impl Shared {
 pub fn seat_of(seats: &[crate::store::SeatOwner], identity: &str) -> Option<u8> {
     seats
         .iter()
-        .position(|s| matches!(s, crate::store::SeatOwner::Human { identity: i, .. } if i == identity))
+        .position(
+            |s| matches!(s, crate::store::SeatOwner::Human { identity: i, .. } if i == identity),
+        )
         .map(|i| i as u8)
 }

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
-use protocol::{CreateGame, GameInfo, GuestRequest, JoinGame, MAX_FRAME};
+use protocol::{GameInfo, GuestRequest, JoinGame, MAX_FRAME};
 use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
@@ -295,8 +295,10 @@ async fn create(
     State(s): AppState,
     Peer(peer): Peer,
     Caller(who): Caller,
-    Body(req): Body<CreateGame>,
+    Body(body): Body<Value>,
 ) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
+    // A lobby request, with an optional turn-based `clock` (`crate::turns`).
+    let (req, clock) = crate::turns::split_request(body)?;
     // Both the identity's and the address's quota must have room; only then is each charged.
     let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
     refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
@@ -304,7 +306,7 @@ async fn create(
     if let Some(ip) = peer {
         let _ = by_addr.check(&ip);
     }
-    Ok((StatusCode::CREATED, Json(s.create_game(&who, req).await?)))
+    Ok((StatusCode::CREATED, Json(s.create_game_with(&who, req, clock, None).await?)))
 }
 
 #[derive(Deserialize)]

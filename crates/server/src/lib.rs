@@ -9,10 +9,10 @@
 //! **Invariant:** the server decides no rule; everything goes through the engine.
 
 pub mod assets;
+pub mod bot_client;
 pub mod botapi;
 pub mod challenges;
 pub mod chat;
-pub mod bot_client;
 pub mod client;
 pub mod error;
 pub mod faults;
@@ -28,8 +28,8 @@ pub mod room;
 pub mod schema;
 pub mod soak;
 pub mod steps;
-pub mod turns;
 pub mod store;
+pub mod turns;
 pub mod ws;
 
 use crate::error::ApiError;
@@ -196,10 +196,7 @@ impl Shared {
             boot_id: lobby::random_hex(4).unwrap_or_default(),
             chats: chat::Chats::new(&config.limits),
             events: Default::default(),
-            bot_requests: limits::Quota::new(
-                botapi::REQUESTS_PER_MINUTE,
-                Duration::from_secs(60),
-            ),
+            bot_requests: limits::Quota::new(botapi::REQUESTS_PER_MINUTE, Duration::from_secs(60)),
             config,
         })
     }

@@ -141,7 +141,8 @@ fn challenge_of(r: &sqlx::sqlite::SqliteRow) -> Result<Challenge, StoreError> {
     })
 }
 
-const BOT_COLS: &str = "b.id, i.name, b.owner, b.token_hash FROM bot_accounts b JOIN identities i ON i.id = b.id";
+const BOT_COLS: &str =
+    "b.id, i.name, b.owner, b.token_hash FROM bot_accounts b JOIN identities i ON i.id = b.id";
 
 impl PlatformStore for SqliteStore {
     fn turn_clock<'a>(&'a self, game: &'a str) -> BoxFut<'a, Option<TurnClock>> {

@@ -170,8 +170,7 @@ impl Room {
             .iter()
             .map(|s| Presence {
                 conns: 0,
-                away_since: (matches!(s, SeatOwner::Human { .. }) && turn.is_none())
-                    .then_some(now),
+                away_since: (matches!(s, SeatOwner::Human { .. }) && turn.is_none()).then_some(now),
                 stand_in: false,
             })
             .collect();
@@ -537,7 +536,9 @@ impl Room {
         }
         match self.shared.store.platform().set_turn_clock(&self.id, &now).await {
             Ok(()) => self.turn = Some(now),
-            Err(e) => tracing::error!(game = %self.id, error = %e, "cannot store a turn-based clock"),
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, "cannot store a turn-based clock")
+            }
         }
     }
 

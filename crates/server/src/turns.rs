@@ -44,7 +44,9 @@ impl ClockSpec {
 
 /// A lobby request body: `POST /api/games`'s fields and an optional `clock`. Returns the
 /// request and the clock (checked).
-pub fn split_request(mut body: Value) -> Result<(protocol::CreateGame, Option<ClockSpec>), ApiError> {
+pub fn split_request(
+    mut body: Value,
+) -> Result<(protocol::CreateGame, Option<ClockSpec>), ApiError> {
     let clock = match body.as_object_mut().and_then(|m| m.remove("clock")) {
         None | Some(Value::Null) => None,
         Some(c) => Some(

@@ -7,8 +7,8 @@ use engine::{Game, LogEntry, Rng, Seat};
 use futures_util::{SinkExt, StreamExt};
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
-use server::store::{BoxFut, Entry, GameRow, Identity, SeatOwner, Status, Store, StoreError};
 use server::platform_store::{BotAccount, Challenge, PlatformStore, TurnClock};
+use server::store::{BoxFut, Entry, GameRow, Identity, SeatOwner, Status, Store, StoreError};
 use server::{Config, Server, Shared};
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
@@ -321,9 +321,9 @@ impl PlatformStore for MemStore {
             .iter()
             .filter(|g| g.status == Status::Running)
             .filter(|g| {
-                g.seats.iter().any(
-                    |s| matches!(s, SeatOwner::Human { identity: i, .. } if i == identity),
-                )
+                g.seats
+                    .iter()
+                    .any(|s| matches!(s, SeatOwner::Human { identity: i, .. } if i == identity))
             })
             .filter_map(|g| Some((g.clone(), mem.clocks.get(&g.id)?.clone())))
             .collect();
@@ -343,7 +343,12 @@ impl PlatformStore for MemStore {
     }
     fn bots_of<'a>(&'a self, owner: &'a str) -> BoxFut<'a, Vec<BotAccount>> {
         let mem = self.mem();
-        done(Ok(mem.bots.iter().filter(|(b, _)| b.owner == owner).map(|(b, _)| b.clone()).collect()))
+        done(Ok(mem
+            .bots
+            .iter()
+            .filter(|(b, _)| b.owner == owner)
+            .map(|(b, _)| b.clone())
+            .collect()))
     }
     fn set_bot_token<'a>(&'a self, id: &'a str, hash: Option<&'a str>) -> BoxFut<'a, bool> {
         let mut mem = self.mem();
@@ -385,10 +390,9 @@ impl PlatformStore for MemStore {
     }
     fn open_challenges_of<'a>(&'a self, identity: &'a str) -> BoxFut<'a, Vec<Challenge>> {
         let mem = self.mem();
-        let open = mem
-            .challenges
-            .iter()
-            .filter(|c| c.status == "open" && (c.challenger == identity || c.recipient == identity));
+        let open = mem.challenges.iter().filter(|c| {
+            c.status == "open" && (c.challenger == identity || c.recipient == identity)
+        });
         done(Ok(open.cloned().collect()))
     }
 }
