@@ -103,6 +103,57 @@ export async function steps(id, { views = true, from } = {}) {
   return first;
 }
 
+// ---- accounts and players (docs/platform.md, docs/protocol.md "Accounts and players") ----
+
+/** Remember who this browser is after signing up or in (the server set the cookie). */
+function remember(g) {
+  localStorage.setItem(NAME_KEY, g.name);
+  localStorage.setItem(ID_KEY, JSON.stringify({ id: g.id, name: g.name, username: g.username || null }));
+  window.dispatchEvent(new Event('robodrome:identity'));
+}
+/** The caller's identity and account (`username` null: a guest). */
+export const account = () => call('GET', '/api/account');
+/** A guest claims a username and a password: the same identity, its games kept. */
+export async function signUp(username, password) {
+  await ensureGuest();
+  const r = await call('POST', '/api/account', { username, password });
+  remember({ id: r.id, name: r.name, username: r.username });
+  return r;
+}
+/** Sign in on this browser: a new session of the account. */
+export async function signIn(username, password) {
+  const g = await call('POST', '/api/session', { username, password });
+  remember({ id: g.id, name: g.name, username });
+  return g;
+}
+/** Sign out of this browser only (the session ends; this browser continues as a new guest). */
+export async function signOut() {
+  const r = await call('POST', '/api/session/end', {});
+  localStorage.removeItem(ID_KEY);
+  return r;
+}
+export async function rename(name) {
+  const r = await call('POST', '/api/account/name', { name });
+  remember({ ...me(), name: r.name });
+  return r;
+}
+export async function deleteAccount(password) {
+  const r = await call('POST', '/api/account/delete', { password });
+  localStorage.removeItem(ID_KEY);
+  return r;
+}
+const enc = encodeURIComponent;
+export const player = (id) => call('GET', `/api/players/${enc(id)}`);
+export const playerGames = (id, limit = 20) => call('GET', `/api/players/${enc(id)}/games?limit=${limit}`);
+export const ratingHistory = (id, game, limit = 100) => call('GET', `/api/players/${enc(id)}/history?game=${enc(game)}&limit=${limit}`);
+export const leaderboard = (game, offset = 0, limit = 50) => call('GET', `/api/leaderboard/${enc(game)}?offset=${offset}&limit=${limit}`);
+export const searchPlayers = (prefix) => call('GET', `/api/players?prefix=${enc(prefix)}&limit=10`);
+export const myGames = () => call('GET', '/api/me/games');
+export const follows = () => call('GET', '/api/follows');
+export const follow = (player, on) => call('POST', '/api/follows', { player, on });
+export const block = (player, on) => call('POST', '/api/blocks', { player, on });
+export const invite = (player, game) => call('POST', '/api/invites', { player, game });
+export const notices = () => call('GET', '/api/notices');
 // Turn-based games (docs/platform.md "Turn-based clocks"): the caller's running ones and where
 // it is their move. Challenges and bot accounts: docs/protocol.md "Challenges", "Bot API".
 export const turns = () => authed('GET', '/api/turns');

@@ -7,6 +7,9 @@ import { ensureGuest, me, signOutEverywhere } from './api.js';
 import { showLobby } from './ui/lobby.js';
 import { showTable } from './ui/table.js';
 import { showReplay } from './ui/replay.js';
+import { showAccount } from './ui/account.js';
+import { showProfile } from './ui/profile.js';
+import { showLeaderboard } from './ui/leaderboard.js';
 
 let current = null;
 
@@ -17,6 +20,9 @@ export function parseRoute() {
   let m;
   if ((m = path.match(/^\/(?:g|games)\/([\w-]+)\/?$/))) return { page: 'table', id: m[1], params };
   if ((m = path.match(/^\/replay\/([\w-]+)\/?$/))) return { page: 'replay', id: m[1], params };
+  if ((m = path.match(/^\/player\/([\w:-]+)\/?$/))) return { page: 'player', id: m[1], params };
+  if ((m = path.match(/^\/leaderboard(?:\/([\w-]+))?\/?$/))) return { page: 'leaderboard', id: m[1], params };
+  if (path === '/account') return { page: 'account', params };
   return { page: 'lobby', params };
 }
 
@@ -29,14 +35,19 @@ const SIGN_OUT_HELP = 'Signs this guest out in every browser and on every device
   + 'A guest has no password, so this identity cannot be signed in again: its seats in running games are left to a bot '
   + 'stand-in, and this browser continues as a new guest. Use it when this computer was shared or your sign-in may have leaked.';
 
+const ACCOUNT_SIGN_OUT_HELP = 'Signs this account out in every browser and on every device: the server ends every session of it. '
+  + 'Sign in again with your username and password; this browser continues as a new guest meanwhile.';
+const signOutHelp = () => (me()?.username ? ACCOUNT_SIGN_OUT_HELP : SIGN_OUT_HELP);
+
 function renderWho() {
   const who = $('#who');
   const ident = me();
   clear(who);
   if (!ident) return;
   who.append(
-    h('span.name', { title: 'Your guest name' }, ident.name),
-    h('button.btn.small.ghost#sign-out', { type: 'button', title: SIGN_OUT_HELP, onclick: askSignOut }, 'Sign out everywhere'),
+    h('a.name#who-name', { href: ident.username ? `#/player/${ident.id}` : '#/account', title: ident.username ? `Signed in as @${ident.username}` : 'A guest: sign up to keep your games and get a rating' }, ident.name),
+    ident.username ? null : h('a.btn.small#sign-up-link', { href: '#/account' }, 'Sign up / in'),
+    h('button.btn.small.ghost#sign-out', { type: 'button', title: signOutHelp(), onclick: askSignOut }, 'Sign out everywhere'),
   );
 }
 
@@ -46,7 +57,7 @@ function askSignOut() {
   const close = () => box.remove();
   const box = h('div.panel.sign-out#sign-out-dialog', { role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'sign-out-title' }, [
     h('h2#sign-out-title', 'Sign out everywhere?'),
-    h('p', SIGN_OUT_HELP),
+    h('p', signOutHelp()),
     h('div.row', [
       h('button.btn.primary#confirm-sign-out', { type: 'button', onclick: async () => {
         try {
@@ -82,7 +93,7 @@ async function route() {
   // A server invite path (/games/ID) becomes the client's own route, keeping the address clean.
   if (!location.hash && location.pathname !== '/' && location.pathname !== '/index.html') {
     const r = parseRoute();
-    if (r.page !== 'lobby') {
+    if (r.page === 'table' || r.page === 'replay') {
       history.replaceState(null, '', `/#/${r.page === 'table' ? 'g' : 'replay'}/${r.id}${location.search}`);
     }
   }
@@ -92,6 +103,9 @@ async function route() {
     let page;
     if (r.page === 'table') page = await showTable(root, r.id);
     else if (r.page === 'replay') page = await showReplay(root, r.id, Number(r.params.get('step') ?? NaN));
+    else if (r.page === 'account') page = await showAccount(root);
+    else if (r.page === 'player') page = await showProfile(root, r.id);
+    else if (r.page === 'leaderboard') page = await showLeaderboard(root, r.id);
     else page = await showLobby(root);
     // The address changed while the page was loading: that page is already gone.
     if (gen !== generation) { if (page && page.destroy) page.destroy(); root.remove(); return; }

@@ -35,7 +35,7 @@ test('a phone-sized table, and a start made with the keyboard', async () => {
     await page.focus('.facing-pick');
     await page.keyboard.press('Enter');
     await page.waitForFunction((x) => document.querySelector('.table-page').dataset.seq !== x, before);
-    assert.match(await page.locator('.log').textContent(), /Car \d starts to/);
+    assert.match(await page.locator('.log').textContent(), /Car \d starts onto/);
     assert.deepEqual(b.errors, [], 'no console errors');
   } finally {
     await b.close();

@@ -7,6 +7,30 @@
 import { h, s, clear, sleep } from '../dom.js';
 import { rememberBoard, boardPreview } from '../ui/seat-table.js';
 import { DIRS, DIR_NAMES, key, neighbour, turn, centre, corners, edge, polygon, bounds } from '../hex.js';
+import { Zoom, foldOnPhone } from '../ui/zoom.js';
+
+/**
+ * A hex of the rink in words, from the rink's own cells (presentation, not rules): "the barrier
+ * in the north-east" for a hex on the rink's edge, "the middle of the rink", or "the south-west
+ * of the rink" (docs/client.md "Readable boards").
+ */
+export function rinkPlaces(board) {
+  const cells = new Set(board.cells.map(key));
+  const pts = board.cells.map((c) => centre(c, SIZE));
+  const mx = pts.reduce((s2, p) => s2 + p[0], 0) / (pts.length || 1);
+  const my = pts.reduce((s2, p) => s2 + p[1], 0) / (pts.length || 1);
+  const rad = Math.max(1, ...pts.map((p) => Math.hypot(p[0] - mx, p[1] - my)));
+  const compass = ['east', 'south-east', 'south', 'south-west', 'west', 'north-west', 'north', 'north-east'];
+  return (hx) => {
+    if (!hx) return 'nowhere';
+    const [x, y] = centre(hx, SIZE);
+    const side = compass[((Math.round(Math.atan2(y - my, x - mx) / (Math.PI / 4)) % 8) + 8) % 8];
+    if (!cells.has(key(hx))) return `outside the rink (${side})`;
+    if (DIRS.some((d) => !cells.has(key([hx[0] + d[0], hx[1] + d[1]])))) return `the barrier in the ${side}`;
+    if (Math.hypot(x - mx, y - my) < rad * 0.35) return 'the middle of the rink';
+    return `the ${side} of the rink`;
+  };
+}
 
 const SIZE = 40;
 // Words for the chart's letters (the moves themselves come from the engine's chart).
@@ -155,7 +179,7 @@ function holderName(hd, names) {
 }
 
 /** An event in words, for the log (`names(seat)` gives a seat's name). */
-function describe(ev, names = (s) => `Seat ${s + 1}`) {
+function describe(ev, names = (s) => `Seat ${s + 1}`, placeOf = () => 'the rink') {
   switch (ev.type) {
     case 'round_started': return `Round ${ev.round} begins.`;
     case 'committed': return `${names(ev.seat)} committed ${carName(ev.car)}.`;
@@ -165,8 +189,10 @@ function describe(ev, names = (s) => `Seat ${s + 1}`) {
     case 'auto_plotted': return `Time ran out: ${carName(ev.car)} gets number ${ev.number} and goes straight on.`;
     case 'numbers_revealed': return `Numbers revealed: ${ev.order.map(([c, n]) => `${carName(c)} ${n}`).join(', ')}.`;
     case 'letter_converted': return `${Car(ev.car)}'s ${ev.plotted} is not allowed at its speed: it plays ${ev.used}.`;
-    case 'moved': return `${Car(ev.car)} plays ${ev.letter}: to [${ev.path[ev.path.length - 1] || '?'}], facing ${DIR_NAMES[ev.facing]}, speed ${ev.speed}.`;
-    case 'started': return `${Car(ev.car)} starts to [${ev.to}] facing ${DIR_NAMES[ev.facing]}.`;
+    case 'moved': return ev.path.length
+      ? `${Car(ev.car)} plays ${ev.letter}: ${ev.path.length} hex${ev.path.length === 1 ? '' : 'es'} to ${placeOf(ev.path[ev.path.length - 1])}, facing ${DIR_NAMES[ev.facing]}, speed ${ev.speed}.`
+      : `${Car(ev.car)} plays ${ev.letter}: stays, facing ${DIR_NAMES[ev.facing]}, speed ${ev.speed}.`;
+    case 'started': return `${Car(ev.car)} starts onto ${placeOf(ev.to)} facing ${DIR_NAMES[ev.facing]}.`;
     case 'cannot_start': return `${Car(ev.car)} cannot start: no free hex beside it.`;
     case 'crash': {
       const what = ev.with === null || ev.with === undefined ? 'the barrier' : carName(ev.with);
@@ -181,7 +207,7 @@ function describe(ev, names = (s) => `Seat ${s + 1}`) {
     }
     case 'speed_set': return `${Car(ev.car)} now has speed ${ev.speed}.`;
     case 'turned': return `${Car(ev.car)} is turned to face ${DIR_NAMES[ev.facing]}.`;
-    case 'jolted': return `${Car(ev.car)} is jolted to [${ev.to}].`;
+    case 'jolted': return `${Car(ev.car)} is jolted onto ${placeOf(ev.to)}.`;
     case 'game_over': return `Game over. ${ev.winners.map(names).join(' & ')} win${ev.winners.length === 1 ? 's' : ''} (${ev.scores.join(' : ')}).`;
     default: return null;
   }
@@ -211,13 +237,19 @@ class AutoscooterTable {
     this.gCars = s('g.cars');
     this.gFx = s('g.fx');
     this.gPick = s('g.pick');
-    this.svg.append(this.gHi, this.gPreview, this.gCars, this.gFx, this.gPick);
+    this.gHl2 = s('g.hl');
+    this.svg.append(this.gHl2, this.gHi, this.gPreview, this.gCars, this.gFx, this.gPick);
     this.svg.addEventListener('click', (e) => this.onBoardClick(e));
+    this.placeOf = rinkPlaces(this.board);
+    // The whole rink fits its panel; zoom and pan for a closer look (web/ui/zoom.js).
+    const vb = this.svg.getAttribute('viewBox').split(' ').map(Number);
+    this.svg.style.aspectRatio = `${vb[2]} / ${vb[3]}`;
+    this.zoom = new Zoom(this.svg, vb, { name: 'Whole rink', minWidth: SIZE * 6 });
 
     this.orderStrip = h('div.order-strip', { 'aria-label': 'Acting order' });
     this.roundInfo = h('div.round-info');
-    ctx.board.append(h('div.board-head', [this.roundInfo, this.orderStrip]), h('div.rink-wrap', this.svg));
-    this.chartBox = h('details.chart-box', { open: window.innerWidth > 900 }, [h('summary', 'The car chart (AS-3.2)'), chartSheet(this.rules)]);
+    ctx.board.append(h('div.board-head', [this.roundInfo, this.orderStrip]), h('div.rink-wrap', [this.zoom.el, this.svg]));
+    this.chartBox = foldOnPhone(h('details.chart-box', [h('summary', 'The car chart (AS-3.2)'), chartSheet(this.rules)]));
     ctx.board.append(this.chartBox);
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener('keydown', this.keyHandler);
@@ -229,7 +261,27 @@ class AutoscooterTable {
   describe(ev) {
     // Your own commitment is told by your plot's line.
     if ((ev.type === 'committed' || ev.type === 'wild_committed') && this.mine(ev.seat)) return null;
-    return describe(ev, (s) => this.names(s));
+    return describe(ev, (s) => this.names(s), this.placeOf);
+  }
+
+  /** Highlight what a log line is about (web/ui/log.js): hexes and cars. */
+  highlight(focus) {
+    clear(this.gHl2);
+    if (!focus) return;
+    for (const hx of focus.hexes || []) this.gHl2.append(s('polygon.log-hl', { points: polygon(corners(hx, SIZE, SIZE * 0.95)), 'data-hl': key(hx) }));
+    for (const c of focus.cars || []) {
+      const car = this.view && this.view.cars.find((x) => x.car === c);
+      if (car && car.at) { const [x, y] = centre(car.at, SIZE); this.gHl2.append(s('circle.log-hl', { cx: x, cy: y, r: SIZE * 0.95, 'data-hl-car': c })); }
+    }
+  }
+
+  /** What an event is about on the rink, for the log's highlighting. */
+  focusOf(ev) {
+    const hexes = [];
+    if (ev.type === 'moved' && ev.path.length) hexes.push(...ev.path);
+    for (const k of ['to', 'at']) if (Array.isArray(ev[k])) hexes.push(ev[k]);
+    const cars = [ev.car, ev.with].filter((c) => c !== undefined && c !== null);
+    return hexes.length || cars.length ? { hexes, cars } : null;
   }
   mine(seat) { return this.ctx.mySeats.includes(seat); }
   speedFactor() { return this.ctx.speed(); }
@@ -293,7 +345,7 @@ class AutoscooterTable {
     this.drawCars(view);
     this.roundInfo.replaceChildren(
       h('span.round', [h('b', `Round ${Math.min(view.round, this.rules.lastRound)}`), ` / ${this.rules.lastRound}`]),
-      h('span.box', { title: 'Chits in the box' }, `Box: ${view.box}`),
+      h('span.box', { title: 'Chits in the box', 'data-box': view.box }, `Box: ${view.box}`),
     );
     this.drawOrder(view.order);
     this.renderPlayers(view);
@@ -608,6 +660,7 @@ class AutoscooterTable {
   }
 
   onKey(e) {
+    if (this.zoom && this.zoom.key(e)) return;
     if (this.ctx.replay || !this.view || e.ctrlKey || e.metaKey || e.altKey) return;
     const tag = (e.target.tagName || '').toLowerCase();
     if (tag === 'input' || tag === 'select' || tag === 'textarea') return;
@@ -740,6 +793,14 @@ class AutoscooterTable {
           const txt = s('text.chit-float', { x, y: y - 16, 'text-anchor': 'middle', style: `fill: ${to !== null ? `var(--seat${to})` : '#ffe08a'}` },
             `${ev.to === 'box' ? '→ box ' : '+'}${ev.amount}`);
           this.gFx.append(txt);
+          // The chits shown as of this payment (the final view only at the end of the round).
+          for (const [hd, sign] of [[ev.from, -1], [ev.to, 1]]) {
+            if (hd && hd.player !== undefined) {
+              const b = this.ctx.players.querySelector(`[data-seat="${hd.player}"] .chits`);
+              if (b) b.textContent = String(Number(b.textContent) + sign * ev.amount);
+            }
+            if (hd === 'box') { const bx = this.roundInfo.querySelector('.box'); if (bx) { bx.dataset.box = String(Number(bx.dataset.box) + sign * ev.amount); bx.textContent = `Box: ${bx.dataset.box}`; } }
+          }
           for (const hd of [ev.from, ev.to]) {
             if (hd && hd.player !== undefined) {
               const row = this.ctx.players.querySelector(`[data-seat="${hd.player}"]`);

@@ -68,6 +68,8 @@ class ChampionshipTable {
   }
 
   note(ev) { if (this.inner) this.inner.note(ev); }
+  focusOf(ev) { return this.inner ? this.inner.focusOf(ev) : null; }
+  highlight(focus) { if (this.inner) this.inner.highlight(focus); }
 
   status(view, waiting) {
     this.waiting = waiting || [];
@@ -164,7 +166,12 @@ class ChampionshipTable {
       case 'grid_choice': return `Grid of race ${ev.race}: ${ev.order.map(R).join(', ')} choose in this order`;
       case 'grid_place_chosen': return `${R(ev.seat)} takes place ${ev.place + 1} on the grid`;
       case 'championship_over': return `Championship over: ${ev.ranking.map((g, i) => `${i + 1}. ${g.map(R).join(' & ')}`).join(', ')}`;
-      default: return BumpingBotsTable.prototype.describe.call({ names: this.ctx.names }, ev);
+      default: {
+        // Places in words on the race's track (the current one: the view says which).
+        const t = (this.view && this.view.track) ?? 0;
+        if (!this.words || this.words.t !== t) this.words = { t, table: Object.assign(Object.create(BumpingBotsTable.prototype), { names: this.ctx.names, ctx: { static: { track: this.tracks()[t] } } }) };
+        return this.words.table.describe(ev);
+      }
     }
   }
 }

@@ -6,6 +6,8 @@
 import { h, s, clear } from '../dom.js';
 import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
 import { DIRS, DIR_NAMES, key, centre, corners, edge, polygon, bounds } from '../hex.js';
+import { Zoom } from '../ui/zoom.js';
+import { trackPlaces, hexDistance, directionWord, stepBots, DIR_WORDS } from './bumping-bots-words.js';
 
 export const SIZE = 30;
 const CARD = { jumper: 'Jumper', magnet: 'Magnet', nitro: 'Nitro', engine: 'Boosted engine', rotation: 'Quick rotation' };
@@ -108,6 +110,8 @@ export class BumpingBotsTable extends SeatTable {
 
   bot(seat) { return this.view.bots.find((b) => b.seat === seat); }
 
+  destroy() { super.destroy(); if (this.resizer) this.resizer.disconnect(); }
+
   ensureBoard(view) {
     if (this.svg) return;
     // The track: the game's static part (sent once per game), never inside a view.
@@ -123,10 +127,65 @@ export class BumpingBotsTable extends SeatTable {
       rememberBoard('track', board.name, board);
     }
     if (!cells.length) cells = view.bots.filter((b) => b.at).map((b) => hexOf(b.at));
-    const [x, y, w, hh] = bounds(cells.length ? cells : [[0, 0]], SIZE, 6);
-    this.svg.setAttribute('viewBox', `${x} ${y} ${w} ${hh}`);
+    const full = bounds(cells.length ? cells : [[0, 0]], SIZE, 6);
+    this.svg.setAttribute('viewBox', full.join(' '));
+    this.places = trackPlaces(board || { cells: [] }, (a) => centre(hexOf(a), SIZE));
+    // Zoom and pan (web/ui/zoom.js): in a race of mine the view follows my bot at a zoom where
+    // the bots read large; the whole track is one button (or 0) away.
+    this.zoom = new Zoom(this.svg, full, {
+      name: 'Whole track', minWidth: SIZE * 8,
+      follow: !this.ctx.replay && view.bots.some((b) => this.mine(b.seat)) ? 'Follow my bot' : null,
+    });
+    this.gHl = s('g.hl');
+    this.svg.append(this.gHl);
     this.orderBar = h('div.bb-order', { 'aria-label': 'Race order' });
-    clear(this.ctx.board).append(h('div.bb-board', [this.svg]), this.orderBar);
+    clear(this.ctx.board).append(h('div.bb-board', [this.zoom.el, this.svg]), this.orderBar);
+    if (this.zoom.followBtn) {
+      // The closest readable zoom: about 0.8 SVG units per pixel on a desktop (a bot about 50 px
+      // across), 1.3 on a phone (about 33 px); again when the panel's width changes.
+      const readable = () => {
+        const r = this.svg.getBoundingClientRect();
+        if (r.width) this.zoom.zoomTo(Math.min(full[2], r.width * (r.width < 600 ? 1.3 : 0.8)));
+      };
+      requestAnimationFrame(() => { if (this.view && this.view.phase === 'over') return; readable(); this.zoom.setFollow(true); this.followMine(0); });
+      let width = 0;
+      this.resizer = new ResizeObserver(([e]) => {
+        const w = Math.round(e.contentRect.width);
+        if (width && w !== width && this.zoom.following) { readable(); this.followMine(0); }
+        width = w;
+      });
+      this.resizer.observe(this.svg);
+    }
+  }
+
+  /** Keep my bot in view (the zoom follows it when following is on). */
+  followMine(ms = 250, at) {
+    if (!this.zoom || !this.view) return;
+    const b = this.view.bots.find((x) => this.mine(x.seat) && x.at);
+    const p = at || (b && hexOf(b.at));
+    if (p) this.zoom.track(centre(p, SIZE), ms);
+  }
+
+  /** Highlight what a log line is about (web/ui/log.js): hexes and bots. */
+  highlight(focus) {
+    if (!this.gHl) return;
+    clear(this.gHl);
+    if (!focus) return;
+    for (const hx of focus.hexes || []) this.gHl.append(s('polygon.log-hl', { points: polygon(corners(hexOf(hx), SIZE, SIZE * 0.95)), 'data-hl': key(hexOf(hx)) }));
+    for (const seat of focus.seats || []) {
+      const el = this.botEls.get(seat);
+      if (el && el.dataset.at) this.gHl.append(s('circle.log-hl', { cx: centre(el.dataset.at.split(',').map(Number), SIZE)[0], cy: centre(el.dataset.at.split(',').map(Number), SIZE)[1], r: SIZE * 0.95, 'data-hl-seat': seat }));
+    }
+  }
+
+  /** What an event is about on the board, for the log's highlighting. */
+  focusOf(ev) {
+    const hexes = [];
+    for (const k of ['from', 'to', 'at']) if (ev[k] !== undefined && ev[k] !== null && typeof ev[k] === 'object') hexes.push(hexOf(ev[k]));
+    const seats = [];
+    if (ev.seat !== undefined) seats.push(ev.seat);
+    if (ev.target !== undefined) seats.push(ev.target);
+    return hexes.length || seats.length ? { hexes, seats } : null;
   }
 
   placeBot(el, at, facing) {
@@ -139,6 +198,7 @@ export class BumpingBotsTable extends SeatTable {
 
   render(view) {
     this.view = view;
+    delete this.ctx.board.dataset.animating;
     this.ensureBoard(view);
     clear(this.gObs);
     for (const o of view.obstacles) this.gObs.append(obstacleShape(o));
@@ -155,6 +215,9 @@ export class BumpingBotsTable extends SeatTable {
     this.drawOrder(view);
     this.renderPlayers(view);
     this.renderControls();
+    // The race over: the whole track with every bot (following stops).
+    if (view.phase === 'over' && this.zoom && this.zoom.following && !this.overShown) { this.overShown = true; this.zoom.setFollow(false); this.zoom.fit(); }
+    this.followMine(0);
   }
 
   drawOrder(view, active) {
@@ -252,6 +315,7 @@ export class BumpingBotsTable extends SeatTable {
   }
 
   onKey(e) {
+    if (this.zoom && this.zoom.key(e)) return;
     const tag = this.keyTag(e);
     if (tag === null) return;
     const seat = this.mySeatToAct();
@@ -265,28 +329,44 @@ export class BumpingBotsTable extends SeatTable {
     if (ev.type === 'cards_drawn') this.drawn.set(ev.seat, ev.cards);
   }
 
+  /** A place on the track in words (web/games/bumping-bots-words.js). */
+  placeOf(a) {
+    if (!this.places) this.places = trackPlaces((this.ctx.static && this.ctx.static.track) || { cells: [] }, (x) => centre(hexOf(x), SIZE));
+    return this.places(a);
+  }
+
+  /** A move in words: how far, which way, and where it ends. */
+  moveWords(ev) {
+    const [a, b] = [hexOf(ev.from), hexOf(ev.to)];
+    const n = hexDistance(a, b);
+    const way = directionWord(a, b);
+    return `${n} cell${n === 1 ? '' : 's'}${way ? ` ${way}` : ''} to ${this.placeOf(b)}`;
+  }
+
   describe(ev) {
     const R = (x) => this.names(x);
-    const hx = (a) => key(hexOf(a));
     switch (ev.type) {
-      case 'round_started': return `Round ${ev.round}: order ${ev.order.map((x) => x + 1).join(', ')}`;
+      case 'round_started': return `Round ${ev.round}: ${ev.order.map(R).join(', ')} move in this order`;
       case 'cards_drawn': return `Cards drawn: ${ev.cards.map((c) => CARD[c] || c).join(', ')}`;
       case 'card_picked': return `${R(ev.seat)} picks ${CARD[ev.card] || ev.card}`;
       case 'card_played': return `${R(ev.seat)} plays ${CARD[ev.card] || ev.card}`;
       case 'speed_chosen': return `${R(ev.seat)} goes ${ev.reverse ? 'in reverse ' : ''}at speed ${ev.speed}`;
       case 'moved': return null;
-      case 'leapt': return `${R(ev.seat)} leaps ${hx(ev.from)} → ${hx(ev.to)}`;
+      case 'leapt': return `${R(ev.seat)} leaps ${this.moveWords(ev)}`;
       case 'leap_cancelled': return `${R(ev.seat)}'s leap is cancelled`;
-      case 'turned': return `${R(ev.seat)} turns to ${DIR_NAMES[ev.facing]}`;
-      case 'collision': return `${R(ev.seat)} hits ${ev.against === 'bot' ? 'a bot' : `a ${ev.against}`}`;
+      case 'turned': return `${R(ev.seat)} turns to face ${DIR_WORDS[ev.facing]}`;
+      case 'collision': return `${R(ev.seat)} hits ${ev.against === 'bot' ? 'a bot' : `a ${ev.against}`} at ${this.placeOf(ev.at)}`;
       case 'speed_lost': return `${R(ev.seat)} slows to ${ev.speed}`;
-      case 'pushed': return `${R(ev.seat)} is pushed ${hx(ev.from)} → ${hx(ev.to)}`;
-      case 'thrown': return `${R(ev.seat)} is thrown by a bumper`;
-      case 'obstacle_moved': return `A ${ev.kind} obstacle moves`;
-      case 'motor_turned': return 'A motorised obstacle turns';
-      case 'motor_blocked': return 'A motorised obstacle is blocked';
-      case 'magnet': return `${R(ev.seat)} pulls itself to ${R(ev.target)}`;
-      case 'line_crossed': return `${R(ev.seat)} crosses the line ${ev.forward ? 'forwards' : 'backwards'} (lap ${Math.max(0, ev.laps)})`;
+      case 'pushed': return `${R(ev.seat)} is pushed ${this.moveWords(ev)}`;
+      case 'thrown': return `${R(ev.seat)} is thrown by a bumper ${this.moveWords(ev)}`;
+      case 'obstacle_moved': return `A ${ev.kind} obstacle moves ${this.moveWords(ev)}`;
+      case 'motor_turned': return `The motorised obstacle at ${this.placeOf(ev.at)} turns`;
+      case 'motor_blocked': return `The motorised obstacle at ${this.placeOf(ev.at)} is blocked`;
+      case 'magnet': return `${R(ev.seat)} pulls itself to ${R(ev.target)}, ${this.moveWords(ev)}`;
+      // `laps`: the laps the bot has done after this crossing (BB-10; 0 or less: none yet).
+      case 'line_crossed': return ev.forward
+        ? `${R(ev.seat)} crosses the line: ${ev.laps >= 1 ? `lap ${ev.laps} done` : 'lap 1 begins'}`
+        : `${R(ev.seat)} crosses the line backwards (laps done: ${Math.max(0, ev.laps)})`;
       case 'finished': return `${R(ev.seat)} finishes!`;
       case 'placed': return `${R(ev.seat)} takes place ${ev.place}`;
       case 'race_over': return `Race over: ${ev.ranking.map((g, i) => `${i + 1}. ${g.map(R).join(' & ')}`).join(', ')}`;
@@ -297,20 +377,38 @@ export class BumpingBotsTable extends SeatTable {
   async play(events, view, log) {
     const epoch = ++this.epoch;
     const fast = this.speedFactor() === 0 || !this.view || !this.svg;
+    // The players panel as of the event being animated (the final view only at the end).
+    const live = !fast ? JSON.parse(JSON.stringify(this.view)) : null;
+    if (!fast) this.ctx.board.dataset.animating = '1';
     for (const ev of events) {
       log(ev);
       this.note(ev);
       if (fast || epoch !== this.epoch) continue;
+      if (stepBots(live, ev)) this.renderPlayers(live);
       const el = this.botEls.get(ev.seat);
       switch (ev.type) {
         case 'moved': case 'leapt': case 'pushed': case 'thrown': case 'magnet':
-          if (el) { this.placeBot(el, hexOf(ev.to), Number(el.dataset.facing)); await this.wait(ev.type === 'moved' ? 150 : 260); }
+          if (el) {
+            this.placeBot(el, hexOf(ev.to), Number(el.dataset.facing));
+            const sp = this.gBots.querySelector(`[data-speed-of="${ev.seat}"]`);
+            if (sp) { const [x, y] = centre(hexOf(ev.to), SIZE); sp.setAttribute('x', x + SIZE * 0.45); sp.setAttribute('y', y - SIZE * 0.35); }
+            if (this.mine(ev.seat)) this.followMine(ev.type === 'moved' ? 150 : 260, hexOf(ev.to));
+            await this.wait(ev.type === 'moved' ? 150 : 260);
+          }
           break;
+        case 'speed_chosen': case 'speed_lost': {
+          const sp = this.gBots.querySelector(`[data-speed-of="${ev.seat}"]`);
+          if (sp) sp.textContent = `${ev.reverse ? 'R' : ''}${ev.speed}`;
+          break;
+        }
         case 'turned':
           if (el) { this.placeBot(el, el.dataset.at.split(',').map(Number), ev.facing); await this.wait(150); }
           break;
         case 'collision':
           if (el) { el.classList.add('shake'); await this.wait(300); el.classList.remove('shake'); }
+          break;
+        case 'line_crossed':
+          await this.wait(200);
           break;
         default:
           break;

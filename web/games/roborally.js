@@ -6,6 +6,8 @@
 
 import { h, s, clear } from '../dom.js';
 import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
+import { Zoom, foldOnPhone } from '../ui/zoom.js';
+import { squareName, stepRobots } from './roborally-words.js';
 
 const S = 40;
 const STEP = [[0, -1], [1, 0], [0, 1], [-1, 0]];
@@ -132,7 +134,7 @@ export function courseLegend() {
     s('rect.cell.floor', { x: 0, y: 0, width: S, height: S }),
     s('g.robot', { transform: `translate(${S / 2},${S / 2})`, style: '--car: var(--seat0)' }, robotShape(0)),
   ]);
-  return h('details.rr-legend', { open: window.innerWidth > 900, 'data-testid': 'legend' }, [
+  return foldOnPhone(h('details.rr-legend', { 'data-testid': 'legend' }, [
     h('summary', 'Legend'),
     h('ul', [
       ...items.map(([label, b]) => {
@@ -142,7 +144,7 @@ export function courseLegend() {
       }),
       h('li', [robot, h('span', 'Robot: its number is its seat; the arrow is where it faces')]),
     ]),
-  ]);
+  ]));
 }
 
 // ---------- the table ----------
@@ -162,7 +164,8 @@ class RoboRallyTable extends SeatTable {
   ensureBoard(view) {
     if (this.svg) return;
     const b = this.board();
-    this.svg = s('svg.course', { viewBox: `-4 -4 ${b.width * S + 8} ${b.height * S + 8}`, role: 'img', 'aria-label': 'The course' });
+    const full = [-4, -4, b.width * S + 8, b.height * S + 8];
+    this.svg = s('svg.course', { viewBox: full.join(' '), role: 'img', 'aria-label': 'The course', style: `aspect-ratio: ${full[2]} / ${full[3]}` });
     this.gCourse = s('g.course-cells');
     this.gMarks = s('g.marks');
     this.gPick = s('g.picks');
@@ -171,10 +174,35 @@ class RoboRallyTable extends SeatTable {
     drawCourse(b, this.gCourse);
     // Remembered for the lobby's preview (the server serves no course pictures).
     rememberBoard('course', this.ctx.setup && typeof this.ctx.setup.board === 'string' ? this.ctx.setup.board : null, b);
-    this.svg.append(this.gCourse, this.gMarks, this.gRobots, this.gPick, this.gFx);
+    this.gHl = s('g.hl');
+    this.svg.append(this.gCourse, this.gMarks, this.gHl, this.gRobots, this.gPick, this.gFx);
     this.svg.addEventListener('click', (e) => this.onBoardClick(e));
+    // The whole course fits its panel; zoom and pan for a closer look (web/ui/zoom.js).
+    this.zoom = new Zoom(this.svg, full, { name: 'Whole course', minWidth: S * 4 });
     this.strip = h('div.reveal-strip', { 'aria-label': 'Revealed cards' });
-    clear(this.ctx.board).append(h('div.rr-board', [this.svg]), this.strip, courseLegend());
+    clear(this.ctx.board).append(h('div.rr-board', [this.zoom.el, this.svg]), this.strip, courseLegend());
+  }
+
+  /** Highlight what a log line is about (web/ui/log.js): squares and robots. */
+  highlight(focus) {
+    if (!this.gHl) return;
+    clear(this.gHl);
+    if (!focus) return;
+    for (const [x, y] of focus.squares || []) this.gHl.append(s('rect.log-hl', { x: x * S + 1, y: y * S + 1, width: S - 2, height: S - 2, 'data-hl': `${x},${y}` }));
+    for (const seat of focus.seats || []) {
+      const el = this.robotEls.get(seat);
+      if (el && el.dataset.at) { const [x, y] = el.dataset.at.split(',').map(Number); this.gHl.append(s('circle.log-hl', { cx: x * S + S / 2, cy: y * S + S / 2, r: S * 0.6, 'data-hl-seat': seat })); }
+    }
+  }
+
+  /** What an event is about on the board, for the log's highlighting. */
+  focusOf(ev) {
+    const squares = [];
+    for (const k of ['from', 'to', 'at']) if (Array.isArray(ev[k])) squares.push(ev[k]);
+    if (ev.type === 'flag_touched') { const f = this.board().flags[ev.flag - 1]; if (f) squares.push(f); }
+    const seats = ev.seat !== undefined ? [ev.seat] : [];
+    if (ev.by && typeof ev.by === 'object' && ev.by.board) squares.push(ev.by.board.at);
+    return squares.length || seats.length ? { squares, seats } : null;
   }
 
   placeRobot(el, at, facing) {
@@ -199,6 +227,7 @@ class RoboRallyTable extends SeatTable {
 
   render(view) {
     this.view = view;
+    delete this.ctx.board.dataset.animating;
     this.ensureBoard(view);
     if (this.sel.turn !== view.turn) {
       // RR-4.3: the draft the engine holds for me (after a reload, the cards I had placed).
@@ -230,8 +259,8 @@ class RoboRallyTable extends SeatTable {
       seat: r.seat,
       stats: [
         h('span', { title: 'Flags touched', 'data-flags': r.flags_touched }, `⚑ ${r.flags_touched}/${flags}`),
-        h('span', { title: 'Damage' }, ` · ✖ ${r.damage}`),
-        h('span', { title: 'Lives' }, ` · ♥ ${r.lives}`),
+        h('span', { title: 'Damage', 'data-damage': r.damage }, ` · ✖ ${r.damage}`),
+        h('span', { title: 'Lives', 'data-lives': r.lives }, ` · ♥ ${r.lives}`),
         r.powered_down ? h('span.badge', 'powered down') : null,
         r.destroyed ? h('span.badge', 'destroyed') : null,
         r.out ? h('span.badge', 'out') : null,
@@ -424,6 +453,7 @@ class RoboRallyTable extends SeatTable {
   }
 
   onKey(e) {
+    if (this.zoom && this.zoom.key(e)) return;
     const tag = this.keyTag(e);
     if (tag === null) return;
     if (e.key === 'Enter' && e.target instanceof SVGElement && e.target.closest('[data-reenter],[data-facing]')) {
@@ -463,14 +493,19 @@ class RoboRallyTable extends SeatTable {
       case 'program': return null;
       case 'power_down_announced': return `${R(ev.seat)} announces a power down`;
       case 'register_revealed': return `Register ${ev.register}: ${ev.cards.map((c) => `${R(c.seat)} ${cardText(c.card)}`).join(', ') || 'no cards'}`;
-      case 'moved': return `${R(ev.seat)} ${ev.by === 'card' ? 'moves' : `is moved (${ev.by})`} ${sq(ev.from)} → ${sq(ev.to)}`;
-      case 'turned': return `${R(ev.seat)} turns ${DIR[ev.from]} → ${DIR[ev.to]}${ev.by === 'card' ? '' : ` (${ev.by})`}`;
-      case 'blocked': return `${R(ev.seat)} is blocked by a wall`;
-      case 'destroyed': return `${R(ev.seat)} is destroyed (${String(ev.cause).replace('_', ' ')})`;
+      case 'moved': {
+        const onto = squareName(this.board(), ev.to);
+        const way = DIR[[0, 1, 2, 3].find((d) => ev.from[0] + STEP[d][0] === ev.to[0] && ev.from[1] + STEP[d][1] === ev.to[1])] || '';
+        const how = { card: `moves ${way}`, push: `is pushed ${way}`, belt: 'rides the conveyor', pusher: `is pushed ${way} by a pusher`, gear: 'is moved' }[ev.by] || `is moved (${ev.by})`;
+        return `${R(ev.seat)} ${how} onto ${onto}`.replace(/ +/g, ' ');
+      }
+      case 'turned': return `${R(ev.seat)} ${ev.by === 'gear' ? 'is turned by the gear' : 'turns'} from ${DIR[ev.from]} to ${DIR[ev.to]}`;
+      case 'blocked': return `${R(ev.seat)} bumps into the wall on the ${DIR[ev.dir]} side of ${squareName(this.board(), ev.at)}`;
+      case 'destroyed': return `${R(ev.seat)} is destroyed: ${{ pit: 'it falls into the pit', off_board: 'it falls off the board', damage: 'too much damage' }[ev.cause] || String(ev.cause).replace('_', ' ')}`;
       case 'shot': return `${R(ev.seat)} is shot by ${ev.by.board ? 'a board laser' : ev.by.robot ? R(ev.by.robot.seat) : ev.by.rear ? R(ev.by.rear.seat) : 'a laser'}`;
       case 'damaged': return `${R(ev.seat)} takes ${ev.points} damage (${ev.damage} in all)`;
-      case 'flag_touched': return `${R(ev.seat)} touches flag ${ev.flag}`;
-      case 'archive_moved': return `${R(ev.seat)}'s archive moves to ${sq(ev.at)}`;
+      case 'flag_touched': return `${R(ev.seat)} reaches flag ${ev.flag}`;
+      case 'archive_moved': return `${R(ev.seat)}'s archive moves to ${squareName(this.board(), ev.at)}`;
       case 'repaired': return `${R(ev.seat)} is repaired (${ev.damage} damage left)`;
       case 'option_drawn': return `${R(ev.seat)} draws the option ${optionName(ev.option)}`;
       case 'option_discarded': return `${R(ev.seat)} gives up the option ${optionName(ev.option)}`;
@@ -486,7 +521,7 @@ class RoboRallyTable extends SeatTable {
       case 'damage_prevented': return `${R(ev.seat)} prevents a damage point with an option card`;
       case 'life_lost': return `${R(ev.seat)} loses a life (${ev.lives} left)`;
       case 'eliminated': return `${R(ev.seat)} is out of the game`;
-      case 'reentered': return `${R(ev.seat)} re-enters at ${sq(ev.at)} facing ${DIR[ev.facing]}${ev.powered_down ? ', powered down' : ''}`;
+      case 'reentered': return `${R(ev.seat)} re-enters on ${squareName(this.board(), ev.at)} facing ${DIR[ev.facing]}${ev.powered_down ? ', powered down' : ''}`;
       case 'finished': return `${R(ev.seat)} finishes ${ev.place}.`;
       case 'game_over': return ev.winner !== null && ev.winner !== undefined ? `Game over: ${R(ev.winner)} wins` : 'Game over';
       case 'shuffled': return 'The deck is shuffled';
@@ -504,9 +539,13 @@ class RoboRallyTable extends SeatTable {
       this.ctx.controls.replaceChildren(h('p.hint', 'The registers are resolving…'));
     }
     clear(this.gPick);
+    // The players panel as of the event being animated (the final view only at the end).
+    const live = !fast ? JSON.parse(JSON.stringify(this.view)) : null;
+    if (!fast) this.ctx.board.dataset.animating = '1';
     for (const ev of events) {
       log(ev);
       if (fast || epoch !== this.epoch) continue;
+      if (stepRobots(live, ev)) this.renderPlayers(live);
       const el = this.robotEls.get(ev.seat);
       switch (ev.type) {
         case 'register_revealed':

@@ -8,6 +8,7 @@ import { gameModule } from '../games/index.js';
 import { go } from '../app.js';
 import { seatLabel, copyText, inviteUrl } from './common.js';
 import { turnsPanel } from './turns.js';
+import { lobbyPanels } from './account.js';
 
 const BOTS = [
   ['bot:random', 'Bot · random'],
@@ -162,8 +163,11 @@ export async function showLobby(root) {
 
   // ---- lists ----
   const lists = h('div.lists');
+  // My games ("your move"), invitations and followed players (docs/platform.md), and the
+  // turn-based games with their tab title and optional notification (web/ui/turns.js).
+  const myPanels = lobbyPanels();
   const turns = turnsPanel((name) => kindOf(name)?.title || gameModule(name)?.title || name);
-  page.append(form, turns.el, lists);
+  page.append(form, myPanels.box, turns.el, lists);
 
   let ticks = 0;
   async function refresh() {
@@ -173,6 +177,7 @@ export async function showLobby(root) {
     ticks += 1;
     if (!document.hidden || ticks % 10 === 0) turns.refresh();
     if (document.hidden) return; // a tab in the background asks nothing more
+    myPanels.refresh();
     let games;
     try {
       const r = await api.listGames();

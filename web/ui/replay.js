@@ -8,6 +8,7 @@ import * as api from '../api.js';
 import { gameModule } from '../games/index.js';
 import { seatLabel, copyText, replayUrl, animSpeed } from './common.js';
 import { resultTable, winnerText } from './results.js';
+import { linkLine } from './log.js';
 
 export async function showReplay(root, id, startStep) {
   const data = await api.steps(id).catch(async (e) => {
@@ -69,6 +70,7 @@ export async function showReplay(root, id, startStep) {
       const text = table.describe(ev);
       if (!text) continue;
       const li = h('li', { 'data-seq': st.seq, 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' || ev.type === 'turn_started' ? 'round' : '', onclick: () => go(st.seq) }, text);
+      linkLine(li, table, ev);
       lines.push(li);
       logList.append(li);
     }

@@ -10,6 +10,7 @@ import { seatLabel, copyText, inviteUrl, replayUrl, animSpeed } from './common.j
 import { createChat } from './chat.js';
 import { bannerText, resultTable, winnerText } from './results.js';
 import { settingsList } from './settings.js';
+import { linkLine } from './log.js';
 
 export async function showTable(root, id) {
   let info = await api.gameInfo(id);
@@ -104,7 +105,7 @@ export async function showTable(root, id) {
     if (!text) return null;
     const li = h('li', { 'data-type': ev.type, class: ev.type === 'crash' ? 'crash' : ev.type === 'round_started' || ev.type === 'turn_started' ? 'round' : '' }, text);
     if (seq !== undefined) li.dataset.seq = seq;
-    return li;
+    return linkLine(li, table, ev);
   }
   function logEvent(ev, seq) {
     const li = logLine(ev, seq);

@@ -10,6 +10,74 @@ use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+// The global allocator: jemalloc (the default feature), or with `--no-default-features` one of
+// `mimalloc`, `heap-stats`, or the system's with none (Cargo.toml; the measured choice is in
+// docs/benchmarks.md "Soak").
+#[cfg(any(
+    all(feature = "jemalloc", feature = "mimalloc"),
+    all(feature = "jemalloc", feature = "heap-stats"),
+    all(feature = "mimalloc", feature = "heap-stats")
+))]
+compile_error!(
+    "one allocator feature at a time: build with --no-default-features --features mimalloc (or heap-stats)"
+);
+
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
+#[global_allocator]
+static HEAP: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static HEAP: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// The counted heap of the `heap-stats` feature.
+#[cfg(feature = "heap-stats")]
+#[global_allocator]
+static HEAP: &stats_alloc::StatsAlloc<std::alloc::System> = &stats_alloc::INSTRUMENTED_SYSTEM;
+
+/// What the allocator says about the heap, for `serve`'s /metrics.
+#[cfg(feature = "heap-stats")]
+fn heap_gauges() -> Vec<server::metrics::Gauge> {
+    let s = HEAP.stats();
+    vec![
+        (
+            "robodrome_heap_live_bytes",
+            "Bytes the program holds allocated (requested sizes; the heap-stats feature).",
+            s.bytes_allocated.saturating_sub(s.bytes_deallocated) as u64,
+        ),
+        (
+            "robodrome_heap_live_blocks",
+            "Heap blocks the program holds (the heap-stats feature).",
+            s.allocations.saturating_sub(s.deallocations) as u64,
+        ),
+    ]
+}
+
+/// What the allocator says about the heap, for `serve`'s /metrics.
+#[cfg(all(feature = "jemalloc", not(target_env = "msvc")))]
+fn heap_gauges() -> Vec<server::metrics::Gauge> {
+    use tikv_jemalloc_ctl::{epoch, stats};
+    let _ = epoch::advance();
+    let v = |r: Result<usize, tikv_jemalloc_ctl::Error>| r.unwrap_or(0) as u64;
+    vec![
+        (
+            "robodrome_heap_live_bytes",
+            "Bytes the program holds allocated (jemalloc's stats.allocated).",
+            v(stats::allocated::read()),
+        ),
+        (
+            "robodrome_heap_resident_bytes",
+            "Bytes of the allocator's pages resident in memory (jemalloc's stats.resident).",
+            v(stats::resident::read()),
+        ),
+        (
+            "robodrome_heap_retained_bytes",
+            "Bytes the allocator keeps mapped but returned to the system (jemalloc's stats.retained).",
+            v(stats::retained::read()),
+        ),
+    ]
+}
+
 /// Robodrome: RoboRally, Autoscooter and Bumping Bots — rules engine, simulations and tools.
 #[derive(Parser)]
 #[command(name = "robodrome", version, about, long_about = None, arg_required_else_help = true)]
@@ -275,6 +343,11 @@ fn main() -> ExitCode {
         Command::Board(b) => board(b),
         Command::Tournament(t) => tournament(t),
         Command::Serve(a) => {
+            #[cfg(any(
+                feature = "heap-stats",
+                all(feature = "jemalloc", not(target_env = "msvc"))
+            ))]
+            server::metrics::set_heap_probe(heap_gauges);
             let config = server::Config {
                 addr: a.addr,
                 db: a.db,

@@ -330,5 +330,5 @@ async fn bot_game(
         sub.leave().await;
         return Err(ApiError::Forbidden("this bot holds no seat in that game".into()));
     }
-    Ok(crate::http::serve_socket(s, sub, up))
+    Ok(crate::http::serve_socket(s, sub, up, ()))
 }

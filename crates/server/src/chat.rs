@@ -118,6 +118,14 @@ impl Chats {
         Ok(line)
     }
 
+    /// Games with chat kept, lines kept in all, and identities with a rate bucket (gauges of
+    /// `/metrics`).
+    pub fn sizes(&self) -> (usize, usize, usize) {
+        let g = self.games.lock().unwrap_or_else(|p| p.into_inner());
+        let lines = g.0.values().map(|c| c.players.len() + c.spectators.len()).sum();
+        (g.0.len(), lines, self.quota.keys())
+    }
+
     /// The kept lines an observer may see: the players' channel, and the spectators' channel
     /// for spectators or once the game is over.
     pub fn lines(&self, game: &str, sees_spectators: bool) -> Vec<ChatLine> {

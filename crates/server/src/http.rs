@@ -39,7 +39,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/steps", get(steps))
         .route("/ws/games/{id}", get(socket))
         // Bot accounts, challenges, turn-based games and the Bot API (`crate::botapi`).
-        .merge(crate::botapi::routes());
+        .merge(crate::botapi::routes())
+        .merge(crate::platform::routes());
     // The browser client, embedded (crate::assets); client routes answer index.html.
     r = r.fallback(crate::assets::serve).method_not_allowed_fallback(method_not_allowed);
     r.layer(axum::middleware::from_fn(json_only))
@@ -121,18 +122,26 @@ struct TokenQuery {
     token: Option<String>,
 }
 
-pub(crate) fn token_of(parts: &Parts, query: bool) -> Option<String> {
-    if let Some(b) = parts.headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok())
+/// The token of a request's `Authorization: Bearer` header or cookie.
+pub(crate) fn token_in(headers: &HeaderMap) -> Option<String> {
+    if let Some(b) = headers.get(header::AUTHORIZATION).and_then(|h| h.to_str().ok())
         && let Some(t) = b.strip_prefix("Bearer ")
     {
         return Some(t.trim().to_string());
     }
-    if let Some(c) = parts.headers.get(header::COOKIE).and_then(|h| h.to_str().ok()) {
+    if let Some(c) = headers.get(header::COOKIE).and_then(|h| h.to_str().ok()) {
         for kv in c.split(';') {
             if let Some(t) = kv.trim().strip_prefix(COOKIE).and_then(|r| r.strip_prefix('=')) {
                 return Some(t.to_string());
             }
         }
+    }
+    None
+}
+
+pub(crate) fn token_of(parts: &Parts, query: bool) -> Option<String> {
+    if let Some(t) = token_in(&parts.headers) {
+        return Some(t);
     }
     if !query {
         return None;
@@ -145,7 +154,9 @@ impl FromRequestParts<Arc<Shared>> for Caller {
     type Rejection = ApiError;
     async fn from_request_parts(parts: &mut Parts, shared: &Arc<Shared>) -> Result<Self, ApiError> {
         let token = token_of(parts, false).ok_or(ApiError::Unauthorized)?;
-        shared.identity(&token).await?.map(Caller).ok_or(ApiError::Unauthorized)
+        let who = shared.identity(&token).await?.ok_or(ApiError::Unauthorized)?;
+        shared.renew(&token, &who).await;
+        Ok(Caller(who))
     }
 }
 
@@ -160,7 +171,9 @@ impl FromRequestParts<Arc<Shared>> for MaybeCaller {
         match token_of(parts, true) {
             None => Ok(MaybeCaller(None)),
             Some(t) => {
-                Ok(MaybeCaller(Some(shared.identity(&t).await?.ok_or(ApiError::Unauthorized)?)))
+                let who = shared.identity(&t).await?.ok_or(ApiError::Unauthorized)?;
+                shared.renew(&t, &who).await;
+                Ok(MaybeCaller(Some(who)))
             }
         }
     }
@@ -247,6 +260,7 @@ async fn metrics(State(s): AppState) -> impl IntoResponse {
         "# HELP {name} Replay steps of finished games held in the cache (their JSON text).\n# TYPE {name} gauge\n{name} {}\n",
         s.steps_cache.bytes()
     ));
+    text.push_str(&crate::metrics::render_gauges(&s.memory_gauges()));
     ([(header::CONTENT_TYPE, "text/plain; version=0.0.4")], text)
 }
 
@@ -256,7 +270,7 @@ async fn healthz(State(s): AppState) -> Json<crate::faults::Health> {
 }
 
 /// The guest cookie: `Secure` when the server sits behind https (`--public-url https://…`).
-fn cookie(s: &Shared, token: &str, max_age: u64) -> HeaderMap {
+pub(crate) fn cookie(s: &Shared, token: &str, max_age: u64) -> HeaderMap {
     let secure = s.config.public_url.as_deref().is_some_and(|u| u.starts_with("https://"));
     let cookie = format!(
         "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age}{}",
@@ -498,15 +512,18 @@ async fn socket(
     up: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
     let sub = s.subscribe_as(&id, who.as_ref()).await?;
-    Ok(serve_socket(s, sub, up))
+    // Presence (docs/platform.md): online while a game socket is open.
+    let online = who.as_ref().map(|w| crate::platform::online_guard(&s, &w.id));
+    Ok(serve_socket(s, sub, up, online))
 }
 
 /// Upgrade to a game's socket and run the connection's loop for a subscription (a player's,
-/// a spectator's, or a bot's through the Bot API).
-pub(crate) fn serve_socket(
+/// a spectator's, or a bot's through the Bot API); `guard` is dropped when the socket ends.
+pub(crate) fn serve_socket<G: Send + 'static>(
     s: Arc<Shared>,
     sub: crate::Subscription,
     up: WebSocketUpgrade,
+    guard: G,
 ) -> Response {
     // Frames up to 1 MiB are read so that those over 64 KiB get a typed error, not a dropped socket.
     // Small buffers keep an idle connection cheap; frames are written when the connection's
@@ -536,6 +553,7 @@ pub(crate) fn serve_socket(
                 })
             });
         ws::run(s, sub, Box::pin(sink), Box::pin(stream)).await;
+        drop(guard);
     })
 }
 

@@ -8,6 +8,7 @@
 //!
 //! **Invariant:** the server decides no rule; everything goes through the engine.
 
+pub mod accounts;
 pub mod assets;
 pub mod bot_client;
 pub mod botapi;
@@ -23,7 +24,9 @@ pub mod listen;
 pub mod loadtest;
 pub mod lobby;
 pub mod metrics;
+pub mod platform;
 pub mod platform_store;
+pub mod ratings;
 pub mod room;
 pub mod schema;
 pub mod soak;
@@ -149,6 +152,8 @@ pub struct Shared {
     pub events: challenges::Events,
     /// Bot API requests per bot account (`botapi::REQUESTS_PER_MINUTE`).
     pub bot_requests: limits::Quota<String>,
+    /// Presence, "your move", notices and sign-in quotas (`platform`, docs/platform.md).
+    pub platform: platform::Platform,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
@@ -197,6 +202,7 @@ impl Shared {
             chats: chat::Chats::new(&config.limits),
             events: Default::default(),
             bot_requests: limits::Quota::new(botapi::REQUESTS_PER_MINUTE, Duration::from_secs(60)),
+            platform: Default::default(),
             config,
         })
     }
@@ -330,6 +336,12 @@ impl Shared {
             Ok(Some(row)) => row,
             _ => return Err(chat::ChatError::Bad("no such game".into())),
         };
+        // docs/platform.md "Blocking": a player blocked by someone at the table says nothing there.
+        if self.blocked_at(&row, &who.id).await {
+            return Err(chat::ChatError::Bad(
+                "someone at this table has blocked you: your lines are not sent here".into(),
+            ));
+        }
         let seat = row
             .seats
             .iter()
@@ -407,6 +419,52 @@ impl Shared {
 
     pub fn live_rooms(&self) -> usize {
         self.rooms().len()
+    }
+
+    /// The sizes of every long-lived map the server keeps in memory (gauges of `/metrics`:
+    /// what the soak samples beside the resident memory, docs/benchmarks.md "Soak").
+    pub fn memory_gauges(&self) -> Vec<metrics::Gauge> {
+        let (chat_games, chat_lines, chat_keys) = self.chats.sizes();
+        let (steps, steps_pending) = self.steps_cache.entries();
+        let q = &self.quotas;
+        let n = |v: usize| v as u64;
+        vec![
+            ("robodrome_rooms_entries", "Game tasks in the rooms table.", n(self.live_rooms())),
+            (
+                "robodrome_conn_addresses",
+                "Addresses with a connection open.",
+                n(self.conns.addresses()),
+            ),
+            (
+                "robodrome_quota_guests_by_address_keys",
+                "Addresses with a guest-creation bucket kept.",
+                n(q.guests_by_address.keys()),
+            ),
+            (
+                "robodrome_quota_games_by_address_keys",
+                "Addresses with a game-creation bucket kept.",
+                n(q.games_by_address.keys()),
+            ),
+            (
+                "robodrome_quota_games_by_identity_keys",
+                "Identities with a game-creation bucket kept.",
+                n(q.games_by_identity.keys()),
+            ),
+            ("robodrome_chat_games", "Games whose chat is kept.", n(chat_games)),
+            ("robodrome_chat_lines", "Chat lines kept, all games.", n(chat_lines)),
+            ("robodrome_quota_chat_keys", "Identities with a chat bucket kept.", n(chat_keys)),
+            ("robodrome_steps_cache_entries", "Entries of the steps cache.", n(steps)),
+            (
+                "robodrome_steps_cache_uncounted_entries",
+                "Entries of the steps cache holding no counted steps (being computed).",
+                n(steps_pending),
+            ),
+            (
+                "robodrome_faults_skipped_games",
+                "Unreadable games remembered.",
+                n(self.faults.skipped().len()),
+            ),
+        ]
     }
 }
 

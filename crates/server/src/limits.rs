@@ -128,6 +128,11 @@ impl<K: std::hash::Hash + Eq + Clone> Quota<K> {
         (tokens + now.duration_since(since).as_secs_f64() * per_sec).min(self.quota as f64)
     }
 
+    /// Keys with a bucket kept now (a gauge of `/metrics`).
+    pub fn keys(&self) -> usize {
+        self.buckets.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
     /// Whether `key` may take one token now (nothing is taken if not), else how long until it may.
     pub fn check(&self, key: &K) -> Result<(), Duration> {
         self.take(key, true)
@@ -188,6 +193,11 @@ impl Conns {
         Some(ConnGuard { conns: self.clone(), key })
     }
 
+    /// Addresses with a connection open now (a gauge of `/metrics`).
+    pub fn addresses(&self) -> usize {
+        self.open.lock().unwrap_or_else(|p| p.into_inner()).len()
+    }
+
     /// Connections open from `ip`'s address key.
     pub fn open_from(&self, ip: IpAddr) -> u32 {
         let open = self.open.lock().unwrap_or_else(|p| p.into_inner());
@@ -237,6 +247,7 @@ mod tests {
         let wait = q.check(&1).unwrap_err();
         assert!(wait > Duration::from_secs(19) && wait <= Duration::from_secs(20), "{wait:?}");
         assert_eq!(q.check(&2), Ok(()), "keys are separate");
+        assert_eq!(q.keys(), 2);
         tokio::time::advance(Duration::from_secs(20)).await;
         assert_eq!(q.check(&1), Ok(()));
         assert!(q.check(&1).is_err());
@@ -251,6 +262,7 @@ mod tests {
         let _g2 = c.try_open(a, 2).unwrap();
         assert!(c.try_open(a, 2).is_none());
         assert!(c.try_open("10.0.0.2".parse().unwrap(), 2).is_some());
+        assert_eq!(c.addresses(), 1, "10.0.0.2's guard is gone: its key too");
         drop(g1);
         assert_eq!(c.open_from(a), 1);
         assert!(c.try_open(a, 2).is_some());

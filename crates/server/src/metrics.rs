@@ -1,8 +1,21 @@
 //! Counters for `/metrics` (Prometheus text format): lock-free atomics.
 
 use std::fmt::Write;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering::Relaxed};
 use std::time::Duration;
+
+/// A gauge of `/metrics`: its name, its help text and its value.
+pub type Gauge = (&'static str, &'static str, u64);
+
+/// What the binary's global allocator says about the heap (the `robodrome` binary installs
+/// one: docs/benchmarks.md "Soak"); none in tests and embedders that install nothing.
+static HEAP_PROBE: OnceLock<fn() -> Vec<Gauge>> = OnceLock::new();
+
+/// Install the heap probe (once per process; later calls change nothing and return false).
+pub fn set_heap_probe(probe: fn() -> Vec<Gauge>) -> bool {
+    HEAP_PROBE.set(probe).is_ok()
+}
 
 /// Upper bounds of the latency histogram's buckets, in milliseconds.
 const BUCKETS_MS: [f64; 11] = [0.5, 1.0, 2.0, 5.0, 10.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0];
@@ -164,6 +177,11 @@ impl Metrics {
                 rss.to_string(),
             );
         }
+        for (name, help, v) in
+            resident_parts().into_iter().chain(HEAP_PROBE.get().map_or_else(Vec::new, |p| p()))
+        {
+            g(&mut s, name, help, "gauge", v.to_string());
+        }
         let name = "robodrome_action_latency_seconds";
         let _ = writeln!(
             s,
@@ -217,6 +235,45 @@ impl Metrics {
         }
         s
     }
+}
+
+/// Render gauges (Prometheus text format).
+pub fn render_gauges(gauges: &[Gauge]) -> String {
+    let mut s = String::new();
+    for (name, help, v) in gauges {
+        let _ = writeln!(s, "# HELP {name} {help}\n# TYPE {name} gauge\n{name} {v}");
+    }
+    s
+}
+
+/// The parts of the resident memory from `/proc/self/status` (Linux; none elsewhere): anonymous
+/// (the heap, stacks), file-backed (the program's code) and shared (SQLite's `-shm` index).
+fn resident_parts() -> Vec<Gauge> {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else { return Vec::new() };
+    let kb = |key: &str| {
+        let line = status.lines().find(|l| l.starts_with(key))?;
+        line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|k| k * 1024)
+    };
+    [
+        (
+            "RssAnon:",
+            "robodrome_process_resident_anon_bytes",
+            "Resident anonymous memory (heap and stacks).",
+        ),
+        (
+            "RssFile:",
+            "robodrome_process_resident_file_bytes",
+            "Resident file-backed memory (code, mapped files).",
+        ),
+        (
+            "RssShmem:",
+            "robodrome_process_resident_shmem_bytes",
+            "Resident shared memory (SQLite's -shm index).",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(key, name, help)| Some((name, help, kb(key)?)))
+    .collect()
 }
 
 /// Resident set size from `/proc/self/statm` (Linux; `None` elsewhere).

@@ -141,6 +141,8 @@ pub struct Room {
     turn: Option<crate::platform_store::TurnClock>,
     /// The deadline of the decision owed now, in Unix milliseconds (turn-based games).
     turn_due_ms: Option<i64>,
+    /// A bot stood in for a person at some point: the game is not rated (docs/platform.md).
+    stood_in: bool,
 }
 
 /// Raises its flag when dropped.
@@ -219,6 +221,7 @@ impl Room {
             bot_cancel: CancelOnDrop(Arc::new(AtomicBool::new(false))),
             rematch_yes: engine::SeatSet::EMPTY,
             rematch_game: None,
+            stood_in: false,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -514,8 +517,10 @@ impl Room {
             self.last_waiting = None;
             self.turn_due_ms = None;
             self.store_turn().await;
+            self.shared.platform.note_waiting(&self.id, &self.seats, &[]);
             return;
         }
+        self.shared.platform.note_waiting(&self.id, &self.seats, &self.waiting());
         self.restart_clocks();
         self.schedule_bots();
         self.store_turn().await;
@@ -675,7 +680,10 @@ impl Room {
             return;
         }
         let outcome = self.game.outcome_json().unwrap_or(Value::Null);
-        match self.shared.store.finish_game(&self.id, &outcome).await {
+        let (game, seats) = (self.game.name(), &self.seats);
+        let stored =
+            self.shared.store_result(&self.id, game, seats, self.practice, self.stood_in, &outcome);
+        match stored.await {
             Ok(()) => {
                 faults.write_ok();
                 self.stored_finished = true;
@@ -812,6 +820,7 @@ impl Room {
         for (i, p) in self.presence.iter_mut().enumerate() {
             if !p.stand_in && p.away_since.is_some_and(|t| t + grace <= now) {
                 p.stand_in = true;
+                self.stood_in = true;
                 changed = true;
                 let msg = ServerMsg::Presence {
                     seat: i as u8,

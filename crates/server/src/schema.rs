@@ -44,6 +44,10 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration { name: "inline boards of older games moved into blobs", up: m5_inline_boards },
     Migration {
+        name: "accounts, ratings and their history, players' games, follows and blocks",
+        up: m6_accounts,
+    },
+    Migration {
         name: "turn-based clocks, bot accounts and their tokens, challenges",
         up: crate::platform_store::migration,
     },
@@ -126,6 +130,12 @@ fn m3_practice(c: &mut SqliteConnection) -> MigrationFut<'_> {
 /// lobby's keyset index and the open-games count's index (`store::LIMITS_MIGRATION`).
 fn m4_limits(c: &mut SqliteConnection) -> MigrationFut<'_> {
     sql(c, crate::store::LIMITS_MIGRATION)
+}
+
+/// docs/platform.md: accounts, ratings, every player's games (filled from the stored seats),
+/// follows and blocks (`accounts::MIGRATION`). Sessions stay in `tokens`.
+fn m6_accounts(c: &mut SqliteConnection) -> MigrationFut<'_> {
+    sql(c, crate::accounts::MIGRATION)
 }
 
 /// Games stored before migration 4 hold their boards (tracks, rinks) inline in `setup`: each
@@ -255,6 +265,13 @@ const OURS: &[&str] = &[
     "tokens",
     "identities2",
     "blobs",
+    // Migration 6 (`accounts::TABLES`).
+    "accounts",
+    "ratings",
+    "rating_history",
+    "player_games",
+    "follows",
+    "blocks",
     // crate::platform_store (turn-based clocks, bot accounts, challenges)
     "turn_clocks",
     "bot_accounts",

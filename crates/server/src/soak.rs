@@ -64,6 +64,10 @@ pub struct Args {
     /// Seconds between two memory samples.
     #[arg(long, default_value_t = 5)]
     pub sample_secs: u64,
+    /// Also write every memory sample, with every gauge of [`DETAIL`], to this file (tab
+    /// separated, one line a sample, a header first).
+    #[arg(long)]
+    pub samples: Option<std::path::PathBuf>,
     /// Memory samples before this are the warm-up, left out of the flatness criterion
     /// (default: the first third of the run).
     #[arg(long)]
@@ -140,6 +144,58 @@ pub struct Sample {
     pub connections: f64,
     /// The bytes of replay steps the server's cache holds (bounded by `--steps-cache-bytes`).
     pub steps_cache_bytes: f64,
+    /// The gauges of [`DETAIL`], in its order (NaN where the server has none).
+    pub detail: Vec<f64>,
+}
+
+/// What each memory sample records beside the resident memory, so that the report shows which
+/// part grows: the server's `/metrics` gauges of every long-lived map and of the heap (short
+/// column name, metric). The heap's gauges come from the `robodrome` binary's allocator:
+/// jemalloc's statistics (the default: no block count) or the counting allocator of the
+/// `heap-stats` feature; other builds have none.
+pub const DETAIL: [(&str, &str); 15] = [
+    ("anon_mb", "robodrome_process_resident_anon_bytes"),
+    ("shmem_mb", "robodrome_process_resident_shmem_bytes"),
+    ("heap_mb", "robodrome_heap_live_bytes"),
+    ("blocks_k", "robodrome_heap_live_blocks"),
+    ("rooms", "robodrome_rooms_entries"),
+    ("addrs", "robodrome_conn_addresses"),
+    ("q_guest", "robodrome_quota_guests_by_address_keys"),
+    ("q_g_addr", "robodrome_quota_games_by_address_keys"),
+    ("q_g_id", "robodrome_quota_games_by_identity_keys"),
+    ("q_chat", "robodrome_quota_chat_keys"),
+    ("chat_g", "robodrome_chat_games"),
+    ("chat_l", "robodrome_chat_lines"),
+    ("steps_n", "robodrome_steps_cache_entries"),
+    ("steps_0", "robodrome_steps_cache_uncounted_entries"),
+    ("skipped", "robodrome_faults_skipped_games"),
+];
+
+/// A detail value as printed: MB for bytes, thousands for blocks.
+fn detail_shown(column: &str, v: f64) -> f64 {
+    if column.ends_with("_mb") {
+        v / 1e6
+    } else if column.ends_with("_k") {
+        v / 1e3
+    } else {
+        v
+    }
+}
+
+impl Sample {
+    /// The sample as one tab-separated line (raw values; the header is [`Sample::tsv_header`]).
+    pub fn tsv(&self) -> String {
+        let mut cols =
+            vec![self.t, self.rss_bytes, self.games_live, self.connections, self.steps_cache_bytes];
+        cols.extend(&self.detail);
+        cols.iter().map(|v| format!("{v:.1}")).collect::<Vec<_>>().join("\t")
+    }
+
+    pub fn tsv_header() -> String {
+        let mut h = vec!["t_s", "rss_bytes", "games_live", "connections", "steps_cache_bytes"];
+        h.extend(DETAIL.iter().map(|(_, metric)| *metric));
+        h.join("\t")
+    }
 }
 
 /// A hostile attempt's expected answer and how often it came (or did not).
@@ -392,6 +448,19 @@ impl Report {
                 mb(s.steps_cache_bytes)
             );
         }
+        println!(
+            "memory detail (s, {}; one sample in six):",
+            DETAIL.iter().map(|(c, _)| *c).collect::<Vec<_>>().join(", ")
+        );
+        let last = self.samples.len().saturating_sub(1);
+        for (_, s) in self.samples.iter().enumerate().filter(|(i, _)| i % 6 == 0 || *i == last) {
+            let cols: Vec<String> = DETAIL
+                .iter()
+                .zip(&s.detail)
+                .map(|((c, _), v)| format!("{:>8.1}", detail_shown(c, *v)))
+                .collect();
+            println!("  {:6.0} {}", s.t, cols.join(" "));
+        }
         let v = &self.verification;
         println!(
             "games                    {} created by the clients, {} seen over; at the end {:?}",
@@ -612,7 +681,25 @@ async fn monitor(soak: Arc<Soak>) {
                     games_live: metric("robodrome_games_live"),
                     connections: metric("robodrome_connections"),
                     steps_cache_bytes: metric("robodrome_steps_cache_bytes"),
+                    detail: DETAIL.iter().map(|(_, k)| metric(k)).collect(),
                 };
+                if let Some(path) = &soak.args.samples {
+                    let mut text = String::new();
+                    if soak.tally().samples.is_empty() {
+                        text.push_str(&Sample::tsv_header());
+                        text.push('\n');
+                    }
+                    text.push_str(&s.tsv());
+                    text.push('\n');
+                    let appended = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(path)
+                        .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()));
+                    if let Err(e) = appended {
+                        eprintln!("soak: cannot write {}: {e}", path.display());
+                    }
+                }
                 soak.tally().samples.push(s);
             }
         }

@@ -228,6 +228,13 @@ impl Cache {
     pub fn bytes(&self) -> usize {
         self.lock().bytes
     }
+
+    /// Entries in the cache, and how many of them hold no counted steps (being computed, or
+    /// left behind) (gauges of `/metrics`).
+    pub fn entries(&self) -> (usize, usize) {
+        let inner = self.lock();
+        (inner.cells.len(), inner.cells.values().filter(|(_, _, counted)| *counted == 0).count())
+    }
 }
 
 /// The steps of a game, one page of them, as JSON text.

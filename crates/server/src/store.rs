@@ -108,8 +108,8 @@ pub type Entry = engine::LogEntry<Value>;
 pub struct Identity {
     pub id: String,
     pub name: String,
-    /// When the token that found this identity was issued (Unix seconds; expiry is the
-    /// server's `token_ttl` after it).
+    /// When the session (token) that found this identity was issued or last renewed (Unix
+    /// seconds; it expires the server's `token_ttl` after that: docs/platform.md "Sessions").
     pub issued_at: i64,
 }
 
@@ -163,14 +163,17 @@ pub trait Store: Send + Sync + 'static {
     fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64>;
     /// Turn-based clocks, bot accounts and challenges (`crate::platform_store`).
     fn platform(&self) -> &dyn crate::platform_store::PlatformStore;
+    /// Accounts, sessions, ratings, follows and blocks (`crate::accounts`), if this store keeps
+    /// them (the tests' in-memory store does not: the account routes answer `no_accounts`).
+    fn accounts(&self) -> Option<&dyn crate::accounts::AccountStore>;
 }
 
 /// SQLite has one writer at a time: every write goes through one connection (`writer`), and
 /// log appends from all games are grouped into one transaction per batch (group commit) by a
 /// task that answers each game once its entry is committed. Reads use their own pool.
 pub struct SqliteStore {
-    pool: SqlitePool,
-    writer: SqlitePool,
+    pub(crate) pool: SqlitePool,
+    pub(crate) writer: SqlitePool,
     appends: mpsc::Sender<Append>,
     /// Poison rows met, by game id.
     unreadable: std::sync::Mutex<std::collections::BTreeMap<String, String>>,
@@ -563,6 +566,7 @@ impl Store for SqliteStore {
                 .bind(i64::from(g.practice))
                 .execute(&mut *tx)
                 .await?;
+            crate::accounts::sync_players(&mut tx, &g.id, &g.seats).await?;
             tx.commit().await?;
             Ok(())
         })
@@ -575,12 +579,15 @@ impl Store for SqliteStore {
         status: Status,
     ) -> BoxFut<'a, ()> {
         Box::pin(async move {
+            let mut tx = self.writer.begin().await?;
             sqlx::query("UPDATE games SET seats = ?, status = ? WHERE id = ?")
                 .bind(serde_json::to_string(seats)?)
                 .bind(status.as_str())
                 .bind(id)
-                .execute(&self.writer)
+                .execute(&mut *tx)
                 .await?;
+            crate::accounts::sync_players(&mut tx, id, seats).await?;
+            tx.commit().await?;
             Ok(())
         })
     }
@@ -769,5 +776,9 @@ impl Store for SqliteStore {
             .await?;
             Ok(n as u64)
         })
+    }
+
+    fn accounts(&self) -> Option<&dyn crate::accounts::AccountStore> {
+        Some(self)
     }
 }

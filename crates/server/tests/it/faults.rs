@@ -222,6 +222,9 @@ impl Store for FailingStore {
     fn unreadable(&self) -> Vec<server::store::Unreadable> {
         self.inner.unreadable()
     }
+    fn accounts(&self) -> Option<&dyn server::accounts::AccountStore> {
+        self.inner.accounts()
+    }
 }
 
 /// A game that ends while its result cannot be stored: everyone is told it is over at once (its

@@ -95,6 +95,49 @@ async fn guests_over_quota_get_429_with_retry_after() {
     assert_eq!(server.shared.metrics.quota_refused.load(Relaxed), 1);
 }
 
+/// `/metrics` gauges a number of `name`.
+fn gauge(metrics: &str, name: &str) -> Option<f64> {
+    metrics.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// `/metrics` reports the size of every long-lived map the server keeps (what the soak samples
+/// beside the resident memory, docs/benchmarks.md "Soak"): here the quota buckets of one
+/// address and one identity, and the connections' addresses.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_report_the_size_of_every_long_lived_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |c| {
+        c.limits.guests_per_window = 5;
+        c.limits.games_per_window = 5;
+    })
+    .await;
+    let addr = server.addr;
+    let (_, m) = http(addr, "GET", "/metrics", None, None).await;
+    let m0 = m.as_str().unwrap().to_string();
+    assert_eq!(gauge(&m0, "robodrome_quota_guests_by_address_keys"), Some(0.0));
+    let ann = guest(addr, "Ann").await;
+    guest(addr, "Bob").await;
+    http(addr, "POST", "/api/games", Some(&ann), Some(create("autoscooter", &["me", "open"])))
+        .await;
+    let (_, m) = http(addr, "GET", "/metrics", None, None).await;
+    let m = m.as_str().unwrap();
+    // Two guests and a game, all from 127.0.0.1: one bucket per quota.
+    assert_eq!(gauge(m, "robodrome_quota_guests_by_address_keys"), Some(1.0));
+    assert_eq!(gauge(m, "robodrome_quota_games_by_address_keys"), Some(1.0));
+    assert_eq!(gauge(m, "robodrome_quota_games_by_identity_keys"), Some(1.0));
+    // The request asking is open from 127.0.0.1.
+    assert_eq!(gauge(m, "robodrome_conn_addresses"), Some(1.0));
+    assert_eq!(gauge(m, "robodrome_steps_cache_entries"), Some(0.0));
+    // Every gauge the soak records is there, but the heap's (the binary's allocator gives
+    // those) and the shared memory's (absent from some kernels' /proc).
+    for (_, name) in server::soak::DETAIL {
+        if !name.starts_with("robodrome_heap_") && !name.contains("shmem") {
+            assert!(gauge(m, name).is_some(), "{name} missing from /metrics");
+        }
+    }
+    server.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_over_quota_get_429_per_identity_and_per_address() {
     let dir = tempfile::tempdir().unwrap();

@@ -2,6 +2,7 @@
 //! driven by WebSocket clients (tokio-tungstenite) and HTTP/1.1 requests (hyper, through
 //! `server::client`); and the timers on tokio's paused clock over an in-memory store (`paused`).
 
+mod accounts;
 mod botapi;
 mod championship;
 mod fair;

@@ -294,6 +294,10 @@ impl Store for MemStore {
             .collect();
         done(Ok(logs))
     }
+    /// No accounts in memory: the account routes answer `no_accounts`, every game is unrated.
+    fn accounts(&self) -> Option<&dyn server::accounts::AccountStore> {
+        None
+    }
 }
 
 /// Game tasks over a [`MemStore`], no sockets: for tests on tokio's paused clock.
