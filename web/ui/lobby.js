@@ -164,7 +164,7 @@ export async function showLobby(root) {
   // ---- lists ----
   const lists = h('div.lists');
   // My games ("your move"), invitations and followed players (docs/platform.md), and the
-  // turn-based games with their tab title and optional notification (web/ui/turns.js).
+  // turn-based games with their optional notification (web/ui/turns.js).
   const myPanels = lobbyPanels();
   const turns = turnsPanel((name) => kindOf(name)?.title || gameModule(name)?.title || name);
   page.append(form, myPanels.box, turns.el, lists);
@@ -234,7 +234,7 @@ export async function showLobby(root) {
   const timer = setInterval(refresh, 3000);
   const onVisible = () => { if (!document.hidden) refresh(); };
   document.addEventListener('visibilitychange', onVisible);
-  return { destroy: () => { clearInterval(timer); turns.reset(); document.removeEventListener('visibilitychange', onVisible); } };
+  return { destroy: () => { clearInterval(timer); document.removeEventListener('visibilitychange', onVisible); } };
 }
 
 function outcomeText(g) {

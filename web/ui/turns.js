@@ -1,18 +1,13 @@
 // Turn-based games in the lobby (docs/platform.md "Turn-based clocks"): the player's running
-// turn-based games with a "Your move" marker where they owe a decision, the tab title
-// "(N) Your move — Robodrome", and an optional browser notification (the Notifications API,
-// asked for only when the player ticks the box).
+// turn-based games with a "Your move" marker where they owe a decision, and an optional browser
+// notification (the Notifications API, asked for only when the player ticks the box). The tab
+// title "(N) Your move — Robodrome" is the lobby's "my games" panel's (web/ui/account.js): it
+// counts every game where it is the player's move, turn-based or not.
 
 import { h, clear } from '../dom.js';
 import * as api from '../api.js';
 
-const BASE_TITLE = 'Robodrome';
 const NOTIFY_KEY = 'robodrome.notify-moves';
-
-/** The tab title for `n` games where it is the player's move. */
-export function titleFor(n) {
-  return n > 0 ? `(${n}) Your move — ${BASE_TITLE}` : BASE_TITLE;
-}
 
 function timeLeft(dueMs) {
   if (!dueMs) return '';
@@ -51,7 +46,6 @@ export function turnsPanel(kindTitle) {
     const games = r.games || [];
     count.textContent = String(games.length);
     const yours = new Set(games.filter((g) => g.your_move).map((g) => g.id));
-    document.title = titleFor(yours.size);
     if (notifyBox.checked && document.hidden && Notification.permission === 'granted') {
       for (const id of yours) {
         if (!lastYours.has(id)) {
@@ -73,5 +67,5 @@ export function turnsPanel(kindTitle) {
         h('div.game-actions', [h('a.btn.small', { href: `#/g/${g.id}`, 'data-action': 'play' }, 'Play')]),
       ]))));
   }
-  return { el, refresh, reset: () => { document.title = BASE_TITLE; } };
+  return { el, refresh };
 }
