@@ -154,3 +154,6 @@ export const follow = (player, on) => call('POST', '/api/follows', { player, on 
 export const block = (player, on) => call('POST', '/api/blocks', { player, on });
 export const invite = (player, game) => call('POST', '/api/invites', { player, game });
 export const notices = () => call('GET', '/api/notices');
+// Turn-based games (docs/platform.md "Turn-based clocks"): the caller's running ones and where
+// it is their move. Challenges and bot accounts: docs/protocol.md "Challenges", "Bot API".
+export const turns = () => authed('GET', '/api/turns');

@@ -86,7 +86,7 @@ export function lobbyPanels() {
     } catch { return; }
     mineLoaded = true;
     const yours = mine.your_move || 0;
-    document.title = yours ? `(${yours}) Robodrome` : 'Robodrome';
+    document.title = yours ? `(${yours}) Your move — Robodrome` : 'Robodrome';
     clear(box).append(
       h('section.panel.list.list-mine', { 'data-list': 'mine' }, [
         h('h2', ['My games', h('span.count', String(mine.games.length))]),

@@ -8,6 +8,7 @@ import { gameModule } from '../games/index.js';
 import { go } from '../app.js';
 import { seatLabel, copyText, inviteUrl } from './common.js';
 import { openRules, decorateVariants, howToPlay } from './rules.js';
+import { turnsPanel } from './turns.js';
 import { lobbyPanels } from './account.js';
 
 const BOTS = [
@@ -39,6 +40,9 @@ export async function showLobby(root) {
     h('option', { value: 30 }, '30 s per round'),
     h('option', { value: 60 }, '1 min per round'),
     h('option', { value: 120 }, '2 min per round'),
+    // Turn-based (docs/platform.md): a clock per decision of hours or days.
+    h('option', { value: 'turn:86400' }, '1 day per move (turn-based)'),
+    h('option', { value: 'turn:259200' }, '3 days per move (turn-based)'),
   ]);
   const nameInput = h('input#my-name', { value: ident?.name || '', maxlength: 40, 'aria-label': 'Your name' });
   // A practice game is unrated and shown as practice to everyone; only such a game may choose
@@ -127,6 +131,7 @@ export async function showLobby(root) {
         options,
         timer_secs: Number(timerSel.value) || undefined,
       };
+      if (String(timerSel.value).startsWith('turn:')) req.clock = { per_move_secs: Number(timerSel.value.slice(5)) };
       if (practiceBox.checked) {
         req.practice = true;
         const seed = seedInput.value.trim();
@@ -161,12 +166,20 @@ export async function showLobby(root) {
 
   // ---- lists ----
   const lists = h('div.lists');
-  // My games ("your move"), invitations and followed players (docs/platform.md).
+  // My games ("your move"), invitations and followed players (docs/platform.md), and the
+  // turn-based games with their optional notification (web/ui/turns.js).
   const myPanels = lobbyPanels();
-  page.append(form, howToPlay(kinds), myPanels.box, lists);
+  const turns = turnsPanel((name) => kindOf(name)?.title || gameModule(name)?.title || name);
+  page.append(form, howToPlay(kinds), myPanels.box, turns.el, lists);
 
+  let ticks = 0;
   async function refresh() {
-    if (document.hidden) return; // a tab in the background asks nothing
+    // Turn-based games are asked for in the background too: the tab title and the optional
+    // notification say when it is your move.
+    // In the background only every tenth poll (30 s).
+    ticks += 1;
+    if (!document.hidden || ticks % 10 === 0) turns.refresh();
+    if (document.hidden) return; // a tab in the background asks nothing more
     myPanels.refresh();
     let games;
     try {

@@ -1,5 +1,6 @@
 //! The `robodrome` command: scenarios, simulations, benchmarks, boards.
 
+mod bot_client;
 mod tournament;
 
 use clap::{Args, Parser, Subcommand};
@@ -123,6 +124,13 @@ enum Command {
     /// hostile clients for minutes; memory, latency and errors; every acknowledged action
     /// checked in the log at the end (exit 1 when anything failed; scripts/soak).
     Soak(SoakArgs),
+    /// Play as a bot account through the Bot API (docs/protocol.md "Bot API"): connect with
+    /// the account's token, accept challenges for the chosen games (decline the others) and
+    /// play every game the bot is seated in, from its seat's view only.
+    ///
+    /// Example: robodrome bot --server http://127.0.0.1:8080 --token rdbot_… --bot random
+    /// --games autoscooter,bumping-bots
+    Bot(bot_client::BotArgs),
 }
 
 #[derive(Args)]
@@ -365,6 +373,10 @@ fn main() -> ExitCode {
                 Err(e) => fail(format!("serve: {e}")),
             }
         }
+        Command::Bot(a) => match bot_client::run(a) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(format!("bot: {e}")),
+        },
         Command::Loadtest(a) => match server::loadtest::run_blocking(a) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(format!("loadtest: {e}")),

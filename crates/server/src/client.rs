@@ -120,8 +120,18 @@ impl Socket {
         game: &str,
         token: Option<&str>,
     ) -> Result<Socket, Error> {
+        Socket::connect_path(addr, from, &format!("/ws/games/{game}"), token).await
+    }
+    /// A WebSocket on any path of the server (the Bot API's `/api/bot/v1/…` sockets), the
+    /// token given as `?token=`.
+    pub async fn connect_path(
+        addr: SocketAddr,
+        from: Option<std::net::IpAddr>,
+        path: &str,
+        token: Option<&str>,
+    ) -> Result<Socket, Error> {
         let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
-        let url = format!("ws://{addr}/ws/games/{game}{q}");
+        let url = format!("ws://{addr}{path}{q}");
         // Frames are a few KiB: a small read buffer (the default 128 KiB is zeroed at every read).
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
             .read_buffer_size(8 * 1024);

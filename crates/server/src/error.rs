@@ -22,6 +22,12 @@ pub enum ApiError {
     Unauthorized,
     #[error("{0}")]
     Forbidden(String),
+    /// A Bot API token that is missing, unknown or revoked (docs/protocol.md "Bot API").
+    #[error("{0}")]
+    BadToken(String),
+    /// Something other than a game that does not exist (a challenge, a bot account): 404.
+    #[error("{1}")]
+    Missing(&'static str, String),
     #[error("storage: {0}")]
     Store(StoreError),
     /// Storage is backing off after failed writes (docs/security.md "Faults").
@@ -65,7 +71,11 @@ impl ApiError {
     }
     pub fn code(&self) -> &'static str {
         match self {
-            ApiError::BadRequest(c, _) | ApiError::Conflict(c, _) | ApiError::TooMany(c, ..) => c,
+            ApiError::BadRequest(c, _)
+            | ApiError::Conflict(c, _)
+            | ApiError::TooMany(c, ..)
+            | ApiError::Missing(c, _) => c,
+            ApiError::BadToken(_) => "bad_token",
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
             ApiError::TooLarge => "too_large",
@@ -82,7 +92,8 @@ impl ApiError {
         match self {
             ApiError::BadRequest(..) => StatusCode::BAD_REQUEST,
             ApiError::Conflict(..) | ApiError::RulesChanged { .. } => StatusCode::CONFLICT,
-            ApiError::NotFound => StatusCode::NOT_FOUND,
+            ApiError::NotFound | ApiError::Missing(..) => StatusCode::NOT_FOUND,
+            ApiError::BadToken(_) => StatusCode::UNAUTHORIZED,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,

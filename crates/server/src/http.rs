@@ -13,14 +13,14 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use futures_util::{SinkExt, StreamExt};
-use protocol::{CreateGame, GameInfo, GuestRequest, JoinGame, MAX_FRAME};
+use protocol::{GameInfo, GuestRequest, JoinGame, MAX_FRAME};
 use serde::Deserialize;
 use serde_json::Value;
 use std::sync::Arc;
 
 pub const COOKIE: &str = "robodrome_token";
 
-type AppState = State<Arc<Shared>>;
+pub(crate) type AppState = State<Arc<Shared>>;
 
 pub fn router(shared: Arc<Shared>) -> Router {
     let mut r = Router::new()
@@ -39,6 +39,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/steps", get(steps))
         .route("/ws/games/{id}", get(socket))
+        // Bot accounts, challenges, turn-based games and the Bot API (`crate::botapi`).
+        .merge(crate::botapi::routes())
         .merge(crate::platform::routes());
     // The browser client, embedded (crate::assets); client routes answer index.html.
     r = r.fallback(crate::assets::serve).method_not_allowed_fallback(method_not_allowed);
@@ -153,7 +155,7 @@ pub(crate) fn token_in(headers: &HeaderMap) -> Option<String> {
     None
 }
 
-fn token_of(parts: &Parts, query: bool) -> Option<String> {
+pub(crate) fn token_of(parts: &Parts, query: bool) -> Option<String> {
     if let Some(t) = token_in(&parts.headers) {
         return Some(t);
     }
@@ -323,8 +325,10 @@ async fn create(
     State(s): AppState,
     Peer(peer): Peer,
     Caller(who): Caller,
-    Body(req): Body<CreateGame>,
+    Body(body): Body<Value>,
 ) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
+    // A lobby request, with an optional turn-based `clock` (`crate::turns`).
+    let (req, clock) = crate::turns::split_request(body)?;
     // Both the identity's and the address's quota must have room; only then is each charged.
     let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
     refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
@@ -332,7 +336,7 @@ async fn create(
     if let Some(ip) = peer {
         let _ = by_addr.check(&ip);
     }
-    Ok((StatusCode::CREATED, Json(s.create_game(&who, req).await?)))
+    Ok((StatusCode::CREATED, Json(s.create_game_with(&who, req, clock, None).await?)))
 }
 
 #[derive(Deserialize)]
@@ -526,6 +530,17 @@ async fn socket(
     let sub = s.subscribe_as(&id, who.as_ref()).await?;
     // Presence (docs/platform.md): online while a game socket is open.
     let online = who.as_ref().map(|w| crate::platform::online_guard(&s, &w.id));
+    Ok(serve_socket(s, sub, up, online))
+}
+
+/// Upgrade to a game's socket and run the connection's loop for a subscription (a player's,
+/// a spectator's, or a bot's through the Bot API); `guard` is dropped when the socket ends.
+pub(crate) fn serve_socket<G: Send + 'static>(
+    s: Arc<Shared>,
+    sub: crate::Subscription,
+    up: WebSocketUpgrade,
+    guard: G,
+) -> Response {
     // Frames up to 1 MiB are read so that those over 64 KiB get a typed error, not a dropped socket.
     // Small buffers keep an idle connection cheap; frames are written when the connection's
     // loop flushes (after the frames already queued for it), or as soon as 64 KiB wait.
@@ -534,7 +549,7 @@ async fn socket(
         .write_buffer_size(64 * 1024)
         .max_message_size(1 << 20)
         .max_frame_size(1 << 20);
-    Ok(up.on_upgrade(move |socket: WebSocket| async move {
+    up.on_upgrade(move |socket: WebSocket| async move {
         let (sink, stream) = socket.split();
         let sink = sink.with(|o: ws::Out| async move {
             Ok::<_, axum::Error>(match o {
@@ -554,8 +569,8 @@ async fn socket(
                 })
             });
         ws::run(s, sub, Box::pin(sink), Box::pin(stream)).await;
-        drop(online);
-    }))
+        drop(guard);
+    })
 }
 
 async fn steps(

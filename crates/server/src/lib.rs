@@ -10,6 +10,9 @@
 
 pub mod accounts;
 pub mod assets;
+pub mod bot_client;
+pub mod botapi;
+pub mod challenges;
 pub mod chat;
 pub mod client;
 pub mod error;
@@ -22,12 +25,14 @@ pub mod loadtest;
 pub mod lobby;
 pub mod metrics;
 pub mod platform;
+pub mod platform_store;
 pub mod ratings;
 pub mod room;
 pub mod schema;
 pub mod soak;
 pub mod steps;
 pub mod store;
+pub mod turns;
 pub mod ws;
 
 use crate::error::ApiError;
@@ -143,6 +148,10 @@ pub struct Shared {
     pub boot_id: String,
     /// Every game's table talk, in memory (`chat`).
     pub chats: chat::Chats,
+    /// Notices for the Bot API's event streams (`challenges`).
+    pub events: challenges::Events,
+    /// Bot API requests per bot account (`botapi::REQUESTS_PER_MINUTE`).
+    pub bot_requests: limits::Quota<String>,
     /// Presence, "your move", notices and sign-in quotas (`platform`, docs/platform.md).
     pub platform: platform::Platform,
 }
@@ -191,6 +200,8 @@ impl Shared {
             steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
             boot_id: lobby::random_hex(4).unwrap_or_default(),
             chats: chat::Chats::new(&config.limits),
+            events: Default::default(),
+            bot_requests: limits::Quota::new(botapi::REQUESTS_PER_MINUTE, Duration::from_secs(60)),
             platform: Default::default(),
             config,
         })
@@ -246,7 +257,8 @@ impl Shared {
         }
         let log = self.store.log(id).await.map_err(|e| self.unreadable(id, e))?;
         let running = row.status == Status::Running;
-        self.spawn_room(row, &log).inspect_err(|e| {
+        let turn = self.store.platform().turn_clock(id).await?;
+        self.spawn_room(row, &log, turn).inspect_err(|e| {
             self.note_unreadable(id, e);
             if running {
                 self.note_rules_changed(id, e);
@@ -283,13 +295,18 @@ impl Shared {
     }
 
     /// Rebuild a stored game and start its task (unless another request just did).
-    fn spawn_room(self: &Arc<Self>, row: GameRow, log: &[Entry]) -> Result<RoomHandle, ApiError> {
+    fn spawn_room(
+        self: &Arc<Self>,
+        row: GameRow,
+        log: &[Entry],
+        turn: Option<platform_store::TurnClock>,
+    ) -> Result<RoomHandle, ApiError> {
         let game = self.load_game(&row, log)?;
         let mut rooms = self.rooms();
         if let Some(h) = rooms.get(&row.id).filter(|h| !h.tx.is_closed()) {
             return Ok(h.clone());
         }
-        let h = Room::spawn(self.clone(), &row, game, log.len() as u64);
+        let h = Room::spawn(self.clone(), &row, game, log.len() as u64, turn);
         rooms.insert(row.id, h.clone());
         Ok(h)
     }
@@ -397,7 +414,15 @@ impl Shared {
                     continue;
                 }
             };
-            match self.spawn_room(row, &log) {
+            // A turn-based game's clock: its stored deadline carries over the restart.
+            let turn = match self.store.platform().turn_clock(&id).await {
+                Ok(t) => t,
+                Err(e) => {
+                    tracing::error!(game = %id, error = %e, "cannot read a turn-based clock");
+                    None
+                }
+            };
+            match self.spawn_room(row, &log, turn) {
                 Ok(_) => n += 1,
                 Err(e) => {
                     self.note_unreadable(&id, &e);

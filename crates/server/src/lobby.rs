@@ -85,6 +85,18 @@ impl Shared {
         who: &Identity,
         req: CreateGame,
     ) -> Result<GameInfo, ApiError> {
+        self.create_game_with(who, req, None, None).await
+    }
+
+    /// [`Self::create_game`] with a turn-based `clock` (`crate::turns`) and, for an accepted
+    /// challenge (`crate::challenges`), the `opponent` who takes the seats that say `"you"`.
+    pub async fn create_game_with(
+        self: &Arc<Self>,
+        who: &Identity,
+        req: CreateGame,
+        clock: Option<crate::turns::ClockSpec>,
+        opponent: Option<&Identity>,
+    ) -> Result<GameInfo, ApiError> {
         let kind = self.registry.get(&req.game).ok_or_else(|| {
             ApiError::bad(
                 "unknown_game",
@@ -100,6 +112,13 @@ impl Shared {
                     .any(|o| matches!(o, SeatOwner::Human { identity, .. } if *identity == who.id)) =>
                 {
                     SeatOwner::Human { identity: who.id.clone(), name: who.name.clone() }
+                }
+                "you" if opponent.is_some_and(|o| !seats.iter().any(
+                    |s| matches!(s, SeatOwner::Human { identity, .. } if *identity == o.id),
+                )) =>
+                {
+                    let o = opponent.expect("checked");
+                    SeatOwner::Human { identity: o.id.clone(), name: o.name.clone() }
                 }
                 other => match other.strip_prefix("bot:") {
                     Some(spec) => {
@@ -173,6 +192,9 @@ impl Shared {
             row.status = Status::Running;
         }
         self.write(self.store.insert_game(&row)).await?;
+        if let Some(c) = clock {
+            self.store_clock(&row.id, c).await?;
+        }
         self.lobby_changed();
         self.metrics.games_created.fetch_add(1, Relaxed);
         tracing::info!(game = %row.id, kind = %row.game, seats = row.seats.len(), "game created");
@@ -346,6 +368,11 @@ impl Shared {
             ..old
         };
         self.write(self.store.insert_game(&row)).await?;
+        // A turn-based game's rematch is turn-based too, with the same clock.
+        if let Some(c) = self.store.platform().turn_clock(id).await? {
+            let clock = crate::turns::ClockSpec { per_move_secs: c.per_move_secs };
+            self.store_clock(&row.id, clock).await?;
+        }
         self.lobby_changed();
         self.metrics.games_created.fetch_add(1, Relaxed);
         tracing::info!(game = %row.id, rematch_of = %id, "rematch created");

@@ -135,6 +135,12 @@ pub struct Room {
     /// The seats whose players accepted a rematch, and the rematch once made.
     rematch_yes: engine::SeatSet,
     rematch_game: Option<String>,
+    /// A turn-based game's clock as last stored (`crate::turns`): its `timer` is the time per
+    /// decision, nobody stands in for an absent player, and the deadline and who owes the
+    /// decision are stored whenever they change.
+    turn: Option<crate::platform_store::TurnClock>,
+    /// The deadline of the decision owed now, in Unix milliseconds (turn-based games).
+    turn_due_ms: Option<i64>,
     /// A bot stood in for a person at some point: the game is not rated (docs/platform.md).
     stood_in: bool,
 }
@@ -155,6 +161,7 @@ impl Room {
         row: &GameRow,
         game: Box<dyn AnyGame>,
         seq: u64,
+        turn: Option<crate::platform_store::TurnClock>,
     ) -> RoomHandle {
         let (id, seed, seats, timer_secs) =
             (row.id.clone(), row.seed, row.seats.clone(), row.timer_secs);
@@ -165,7 +172,7 @@ impl Room {
             .iter()
             .map(|s| Presence {
                 conns: 0,
-                away_since: matches!(s, SeatOwner::Human { .. }).then_some(now),
+                away_since: (matches!(s, SeatOwner::Human { .. }) && turn.is_none()).then_some(now),
                 stand_in: false,
             })
             .collect();
@@ -175,13 +182,23 @@ impl Room {
         // One setting: where the timer is a rule, the game's clock is the only one.
         let rules_timer =
             shared.registry.get(game.name()).is_some_and(|k| k.info.timer_option.is_some());
+        // A turn-based game: its time per decision, and the deadline stored before a restart
+        // (already passed: it runs out at once).
+        let turn_timer = turn.as_ref().map(|t| Duration::from_secs(u64::from(t.per_move_secs)));
+        let stored_due = turn.as_ref().and_then(|t| t.due_ms);
+        let restored = stored_due.map(|due| {
+            now + Duration::from_millis(due.saturating_sub(crate::turns::now_ms()).max(0) as u64)
+        });
+        let last_waiting = restored.and_then(|_| game.decision());
         let room = Room {
+            turn,
+            turn_due_ms: stored_due,
             id,
             static_data,
             static_id,
-            timer: timer_secs
+            timer: turn_timer.or(timer_secs
                 .filter(|&t| t > 0 && !rules_timer)
-                .map(|t| Duration::from_secs(t as u64)),
+                .map(|t| Duration::from_secs(t as u64))),
             clock: None,
             clock_deadline: None,
             game,
@@ -189,8 +206,8 @@ impl Room {
             practice: row.practice,
             seats,
             seq,
-            deadline: None,
-            last_waiting: None,
+            deadline: restored,
+            last_waiting,
             subs: HashMap::new(),
             presence,
             bot_pending: engine::SeatSet::EMPTY,
@@ -498,12 +515,36 @@ impl Room {
                 }
             }
             self.last_waiting = None;
+            self.turn_due_ms = None;
+            self.store_turn().await;
             self.shared.platform.note_waiting(&self.id, &self.seats, &[]);
             return;
         }
         self.shared.platform.note_waiting(&self.id, &self.seats, &self.waiting());
         self.restart_clocks();
         self.schedule_bots();
+        self.store_turn().await;
+    }
+
+    /// A turn-based game's deadline and who owes the decision, stored when they changed (a
+    /// failure is logged: the game goes on, and a restart then gives the decision a fresh
+    /// clock).
+    async fn store_turn(&mut self) {
+        let Some(stored) = &self.turn else { return };
+        let now = crate::platform_store::TurnClock {
+            per_move_secs: stored.per_move_secs,
+            due_ms: self.turn_due_ms,
+            waiting: self.waiting(),
+        };
+        if *stored == now {
+            return;
+        }
+        match self.shared.store.platform().set_turn_clock(&self.id, &now).await {
+            Ok(()) => self.turn = Some(now),
+            Err(e) => {
+                tracing::error!(game = %self.id, error = %e, "cannot store a turn-based clock")
+            }
+        }
     }
 
     /// The clocks after a change, before any frame tells of it (so that the frame carries the
@@ -524,8 +565,13 @@ impl Room {
             (Some(a), Some(b)) => a != b,
             _ => true,
         };
-        if fresh {
+        // A turn-based game's clock also starts again after it ran out (`time_up` took it).
+        if fresh || (self.turn.is_some() && self.deadline.is_none()) {
             self.deadline = self.timer.map(|t| Instant::now() + t);
+            if self.turn.is_some() {
+                self.turn_due_ms =
+                    self.timer.map(|t| crate::turns::now_ms() + t.as_millis() as i64);
+            }
         }
         self.last_waiting = decision;
         let clock = self.game.clock();
@@ -972,7 +1018,10 @@ impl Room {
             && let Some(p) = self.presence.get_mut(s.index())
         {
             p.conns = p.conns.saturating_sub(1);
-            if p.conns == 0 && matches!(self.seats.get(s.index()), Some(SeatOwner::Human { .. })) {
+            if p.conns == 0
+                && self.turn.is_none()
+                && matches!(self.seats.get(s.index()), Some(SeatOwner::Human { .. }))
+            {
                 p.away_since = Some(Instant::now());
             }
         }

@@ -48,6 +48,10 @@ pub const MIGRATIONS: &[Migration] = &[
         up: m6_accounts,
     },
     Migration { name: "the rules version of every game", up: m7_rules_version },
+    Migration {
+        name: "turn-based clocks, bot accounts and their tokens, challenges",
+        up: crate::platform_store::migration,
+    },
 ];
 
 /// The schema version this server writes.
@@ -277,6 +281,10 @@ const OURS: &[&str] = &[
     "player_games",
     "follows",
     "blocks",
+    // crate::platform_store (turn-based clocks, bot accounts, challenges)
+    "turn_clocks",
+    "bot_accounts",
+    "challenges",
 ];
 
 /// After opening: refuse foreign or newer databases, then bring the schema up to date.

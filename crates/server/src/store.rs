@@ -165,6 +165,8 @@ pub trait Store: Send + Sync + 'static {
     ) -> BoxFut<'a, Vec<(GameRow, i64)>>;
     /// Open and running games `creator` created.
     fn open_games_of<'a>(&'a self, creator: &'a str) -> BoxFut<'a, u64>;
+    /// Turn-based clocks, bot accounts and challenges (`crate::platform_store`).
+    fn platform(&self) -> &dyn crate::platform_store::PlatformStore;
     /// Accounts, sessions, ratings, follows and blocks (`crate::accounts`), if this store keeps
     /// them (the tests' in-memory store does not: the account routes answer `no_accounts`).
     fn accounts(&self) -> Option<&dyn crate::accounts::AccountStore>;
@@ -460,7 +462,15 @@ impl SqliteStore {
         }
     }
 
-    fn row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
+    pub(crate) fn reader(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    pub(crate) fn writer(&self) -> &SqlitePool {
+        &self.writer
+    }
+
+    pub(crate) fn row(r: &sqlx::sqlite::SqliteRow) -> Result<GameRow, StoreError> {
         let setup: String = r.try_get("setup")?;
         let seats: String = r.try_get("seats")?;
         let status: String = r.try_get("status")?;
@@ -486,6 +496,10 @@ impl SqliteStore {
 }
 
 impl Store for SqliteStore {
+    fn platform(&self) -> &dyn crate::platform_store::PlatformStore {
+        self
+    }
+
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
         Box::pin(async move {
             let mut tx = self.writer.begin().await?;

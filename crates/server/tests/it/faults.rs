@@ -166,6 +166,9 @@ impl FailingStore {
 }
 
 impl Store for FailingStore {
+    fn platform(&self) -> &dyn server::platform_store::PlatformStore {
+        self.inner.platform()
+    }
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
         self.full().unwrap_or_else(|| self.inner.create_identity(id, name, token))
     }

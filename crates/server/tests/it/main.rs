@@ -3,6 +3,7 @@
 //! `server::client`); and the timers on tokio's paused clock over an in-memory store (`paused`).
 
 mod accounts;
+mod botapi;
 mod championship;
 mod fair;
 mod faults;
@@ -15,3 +16,4 @@ mod play;
 mod secrecy;
 mod social;
 mod support;
+mod turns;

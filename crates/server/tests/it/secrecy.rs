@@ -51,7 +51,7 @@ impl Follower {
 
 /// Play `seat` to the end with the heuristic bot's actions (chosen by an oracle that follows the
 /// stored log: the client's choice is not what is tested). Returns the frames received.
-async fn play_seat(
+pub(crate) async fn play_seat(
     mut c: Client,
     shared: Arc<Shared>,
     id: String,
@@ -114,7 +114,7 @@ async fn watch(mut c: Client) -> Vec<String> {
 
 /// Check every frame against the engine. Returns (frames checked, frames in which the
 /// observer's view differed from the omniscient one: there were secrets to leak).
-async fn check(
+pub(crate) async fn check(
     shared: &Arc<Shared>,
     id: &str,
     frames: &[(Observer, Vec<String>)],

@@ -7,6 +7,7 @@ use engine::{Game, LogEntry, Rng, Seat};
 use futures_util::{SinkExt, StreamExt};
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
+use server::platform_store::{BotAccount, Challenge, PlatformStore, TurnClock};
 use server::store::{BoxFut, Entry, GameRow, Identity, SeatOwner, Status, Store, StoreError};
 use server::{Config, Server, Shared};
 use std::collections::{BTreeMap, HashMap};
@@ -198,6 +199,10 @@ struct Mem {
     /// Games in creation order.
     games: Vec<GameRow>,
     logs: BTreeMap<String, Vec<Entry>>,
+    clocks: BTreeMap<String, TurnClock>,
+    /// Bot accounts with their token hashes.
+    bots: Vec<(BotAccount, Option<String>)>,
+    challenges: Vec<Challenge>,
 }
 
 fn done<'a, T: Send + 'a>(v: Result<T, StoreError>) -> BoxFut<'a, T> {
@@ -211,6 +216,9 @@ impl MemStore {
 }
 
 impl Store for MemStore {
+    fn platform(&self) -> &dyn PlatformStore {
+        self
+    }
     fn create_identity<'a>(&'a self, id: &'a str, name: &'a str, token: &'a str) -> BoxFut<'a, ()> {
         let issued_at = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -321,4 +329,95 @@ pub fn in_memory(
     tweak(&mut config);
     let (stop, shutdown) = tokio::sync::watch::channel(false);
     (Shared::new(config, Arc::new(MemStore::default()), shutdown), stop)
+}
+
+impl PlatformStore for MemStore {
+    fn turn_clock<'a>(&'a self, game: &'a str) -> BoxFut<'a, Option<TurnClock>> {
+        done(Ok(self.mem().clocks.get(game).cloned()))
+    }
+    fn set_turn_clock<'a>(&'a self, game: &'a str, clock: &'a TurnClock) -> BoxFut<'a, ()> {
+        self.mem().clocks.insert(game.to_string(), clock.clone());
+        done(Ok(()))
+    }
+    fn turn_games_of<'a>(&'a self, identity: &'a str) -> BoxFut<'a, Vec<(GameRow, TurnClock)>> {
+        let mem = self.mem();
+        let rows = mem
+            .games
+            .iter()
+            .filter(|g| g.status == Status::Running)
+            .filter(|g| {
+                g.seats
+                    .iter()
+                    .any(|s| matches!(s, SeatOwner::Human { identity: i, .. } if i == identity))
+            })
+            .filter_map(|g| Some((g.clone(), mem.clocks.get(&g.id)?.clone())))
+            .collect();
+        done(Ok(rows))
+    }
+    fn create_bot<'a>(&'a self, bot: &'a BotAccount, token_hash: &'a str) -> BoxFut<'a, ()> {
+        self.mem().bots.push((bot.clone(), Some(token_hash.to_string())));
+        done(Ok(()))
+    }
+    fn bot_by_token_hash<'a>(&'a self, hash: &'a str) -> BoxFut<'a, Option<BotAccount>> {
+        let mem = self.mem();
+        let b = mem.bots.iter().find(|(_, h)| h.as_deref() == Some(hash));
+        done(Ok(b.map(|(b, _)| b.clone())))
+    }
+    fn bot<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<BotAccount>> {
+        done(Ok(self.mem().bots.iter().find(|(b, _)| b.id == id).map(|(b, _)| b.clone())))
+    }
+    fn bots_of<'a>(&'a self, owner: &'a str) -> BoxFut<'a, Vec<BotAccount>> {
+        let mem = self.mem();
+        done(Ok(mem
+            .bots
+            .iter()
+            .filter(|(b, _)| b.owner == owner)
+            .map(|(b, _)| b.clone())
+            .collect()))
+    }
+    fn set_bot_token<'a>(&'a self, id: &'a str, hash: Option<&'a str>) -> BoxFut<'a, bool> {
+        let mut mem = self.mem();
+        let found = mem.bots.iter_mut().find(|(b, _)| b.id == id);
+        done(Ok(found
+            .map(|(b, h)| {
+                b.has_token = hash.is_some();
+                *h = hash.map(str::to_string);
+            })
+            .is_some()))
+    }
+    fn identity_name<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<String>> {
+        let mem = self.mem();
+        let human = mem.identities.values().find(|w| w.id == id).map(|w| w.name.clone());
+        let bot = mem.bots.iter().find(|(b, _)| b.id == id).map(|(b, _)| b.name.clone());
+        done(Ok(human.or(bot)))
+    }
+    fn insert_challenge<'a>(&'a self, c: &'a Challenge) -> BoxFut<'a, ()> {
+        self.mem().challenges.push(c.clone());
+        done(Ok(()))
+    }
+    fn challenge<'a>(&'a self, id: &'a str) -> BoxFut<'a, Option<Challenge>> {
+        done(Ok(self.mem().challenges.iter().find(|c| c.id == id).cloned()))
+    }
+    fn close_challenge<'a>(
+        &'a self,
+        id: &'a str,
+        status: &'a str,
+        game_id: Option<&'a str>,
+    ) -> BoxFut<'a, bool> {
+        let mut mem = self.mem();
+        let c = mem.challenges.iter_mut().find(|c| c.id == id && c.status == "open");
+        done(Ok(c
+            .map(|c| {
+                c.status = status.to_string();
+                c.game_id = game_id.map(str::to_string);
+            })
+            .is_some()))
+    }
+    fn open_challenges_of<'a>(&'a self, identity: &'a str) -> BoxFut<'a, Vec<Challenge>> {
+        let mem = self.mem();
+        let open = mem.challenges.iter().filter(|c| {
+            c.status == "open" && (c.challenger == identity || c.recipient == identity)
+        });
+        done(Ok(open.cloned().collect()))
+    }
 }

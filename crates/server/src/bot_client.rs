@@ -1,0 +1,222 @@
+//! The reference client of the Bot API (`robodrome bot`, docs/protocol.md "Bot API"): it
+//! holds a bot account's token, listens on `/api/bot/v1/events`, accepts the challenges for
+//! the games it plays (declines the others), and plays every game it is seated in on
+//! `/api/bot/v1/games/{id}`, from its seat's view only.
+//!
+//! **What it plays with.** A robodrome bot (`bots`) thinks on a whole game state; a remote
+//! client has only its seat's redacted view, and the engine cannot yet rebuild a state from a
+//! view. So the client plays `random`: a legal action drawn from the view (the same view
+//! readers as `robodrome soak`: [`crate::soak::choose`]); a refused action is drawn again.
+//! Other bot specs are refused with a clear error until each game offers a state from a
+//! seat's view (docs/protocol.md "Bot API", "The reference client").
+
+use crate::client::{self, Socket};
+use engine::Rng;
+use protocol::{ClientMsg, ServerMsg};
+use serde_json::{Value, json};
+use std::collections::HashSet;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+pub type Error = client::Error;
+
+/// What the client does.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The games whose challenges it accepts (empty: every game it can play).
+    pub games: Vec<String>,
+    /// Stop after this many games are over (none: run until stopped).
+    pub max_games: Option<usize>,
+    /// The bot spec (only `random` for now: see the module's doc).
+    pub bot: String,
+    /// Seed of the client's own choices.
+    pub seed: u64,
+}
+
+/// The games the client can play from a view.
+pub const PLAYABLE: &[&str] = &["autoscooter", "roborally", "bumping-bots"];
+
+/// Every frame the client sent (`> `) and received (`< `), with the path, when asked for
+/// (the example session of docs/protocol.md was captured so).
+pub type Transcript = Arc<Mutex<Vec<String>>>;
+
+fn note(t: &Option<Transcript>, line: String) {
+    if let Some(t) = t {
+        t.lock().unwrap_or_else(|p| p.into_inner()).push(line);
+    }
+}
+
+/// Check the options before connecting.
+pub fn check(opts: &Options) -> Result<(), Error> {
+    if opts.bot != "random" {
+        return Err(format!(
+            "bot {:?}: the reference client plays \"random\" only (a legal action drawn from its \
+             seat's view); robodrome's other bots need a whole game state, which a seat's view \
+             cannot give yet",
+            opts.bot
+        )
+        .into());
+    }
+    for g in &opts.games {
+        if !PLAYABLE.contains(&g.as_str()) {
+            return Err(format!("game {g:?}: the client plays {PLAYABLE:?}").into());
+        }
+    }
+    Ok(())
+}
+
+/// The address of `http://host:port`.
+pub fn address(url: &str) -> Result<SocketAddr, Error> {
+    use std::net::ToSocketAddrs;
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or("--server takes http://HOST:PORT (no TLS in the reference client)")?;
+    let host = rest.split('/').next().unwrap_or(rest);
+    let host = if host.contains(':') { host.to_string() } else { format!("{host}:80") };
+    host.to_socket_addrs()?.next().ok_or_else(|| format!("{url}: no address").into())
+}
+
+/// Run the client until `max_games` games are over (or the event stream closes). Returns the
+/// outcomes of the games played.
+pub async fn run(
+    addr: SocketAddr,
+    token: String,
+    opts: Options,
+    transcript: Option<Transcript>,
+) -> Result<Vec<Value>, Error> {
+    check(&opts)?;
+    let token = token.as_str();
+    let me = client::expect(addr, "GET", "/api/bot/v1/account", Some(token), None, 200).await?;
+    note(&transcript, format!("GET /api/bot/v1/account → {me}"));
+    let mut events = Socket::connect_path(addr, None, "/api/bot/v1/events", Some(token)).await?;
+    let (done_tx, mut done_rx) = tokio::sync::mpsc::unbounded_channel::<Result<Value, String>>();
+    let mut playing = HashSet::new();
+    let mut outcomes = Vec::new();
+    let mut rng = Rng::seeded(opts.seed);
+    loop {
+        if opts.max_games.is_some_and(|m| outcomes.len() >= m) {
+            break;
+        }
+        tokio::select! {
+            text = events.recv_text() => {
+                let Some(text) = text? else { break };
+                note(&transcript, format!("< events {text}"));
+                let e: Value = serde_json::from_str(&text)?;
+                match e["type"].as_str() {
+                    Some("challenge") => {
+                        let c = &e["challenge"];
+                        let id = c["id"].as_str().unwrap_or_default();
+                        let game = c["request"]["game"].as_str().unwrap_or_default();
+                        let wanted = PLAYABLE.contains(&game)
+                            && (opts.games.is_empty() || opts.games.iter().any(|g| g == game));
+                        let verb = if wanted { "accept" } else { "decline" };
+                        let path = format!("/api/bot/v1/challenges/{id}/{verb}");
+                        let (status, body) = client::http(addr, "POST", &path, Some(token), None).await?;
+                        note(&transcript, format!("POST {path} → {status} {body}"));
+                    }
+                    Some("game_start") => {
+                        let id = e["game_id"].as_str().unwrap_or_default().to_string();
+                        let Some(seat) = e["seat"].as_u64() else { continue };
+                        if !playing.insert(id.clone()) {
+                            continue;
+                        }
+                        let (token, tx, t) = (token.to_string(), done_tx.clone(), transcript.clone());
+                        let seed = rng.next_u64();
+                        tokio::spawn(async move {
+                            let r = play(addr, &token, &id, seat as u8, seed, t).await;
+                            let _ = tx.send(r.map_err(|e| format!("game {id}: {e}")));
+                        });
+                    }
+                    _ => {}
+                }
+            }
+            Some(r) = done_rx.recv() => outcomes.push(r?),
+        }
+    }
+    events.close().await;
+    Ok(outcomes)
+}
+
+/// Play one game's seat to the end; returns its outcome.
+pub async fn play(
+    addr: SocketAddr,
+    token: &str,
+    game: &str,
+    seat: u8,
+    seed: u64,
+    transcript: Option<Transcript>,
+) -> Result<Value, Error> {
+    let path = format!("/api/bot/v1/games/{game}");
+    let mut sock = Socket::connect_path(addr, None, &path, Some(token)).await?;
+    let mut rng = Rng::seeded(seed);
+    let mut kind = String::new();
+    let (mut pending, mut tries, mut next) = (false, 0u32, 0u64);
+    // The last view with its seq and who owes a decision; an action waits for the view that
+    // follows its own acknowledged one (`acked`), so that it is never chosen on a stale view.
+    let mut last: Option<(u64, Value, Vec<u8>)> = None;
+    let mut acked = 0u64;
+    while let Some(text) = sock.recv_text().await? {
+        note(&transcript, format!("< {path} {text}"));
+        let msg = ServerMsg::from_frame(&text)?;
+        match msg {
+            ServerMsg::Welcome { game, view, waiting, seq, .. } => {
+                kind = game;
+                (tries, pending) = (0, false);
+                last = Some((seq, view, waiting));
+            }
+            ServerMsg::Update { view, waiting, seq, .. } => {
+                tries = 0;
+                last = Some((seq, view, waiting));
+            }
+            ServerMsg::Ack { seq, .. } => {
+                pending = false;
+                acked = acked.max(seq);
+            }
+            ServerMsg::Error { code, .. }
+                if code == protocol::ErrorCode::IllegalAction
+                    || code == protocol::ErrorCode::BadAction =>
+            {
+                (pending, tries) = (false, tries + 1);
+                if tries > 200 {
+                    return Err("no legal action found from the view".into());
+                }
+            }
+            ServerMsg::Error { code, message, .. } => {
+                return Err(format!("{code:?}: {message}").into());
+            }
+            ServerMsg::Over { outcome } => {
+                sock.close().await;
+                return Ok(outcome);
+            }
+            _ => {}
+        }
+        if pending {
+            continue;
+        }
+        let Some((seq, view, waiting)) = &last else { continue };
+        if *seq < acked || !waiting.contains(&seat) {
+            continue;
+        }
+        let Some(action) = crate::soak::choose(&kind, view, seat, &mut rng, tries) else {
+            continue;
+        };
+        next += 1;
+        let msg = ClientMsg::Act { seat: None, action, id: Some(next) };
+        note(&transcript, format!("> {path} {}", msg.to_frame()));
+        sock.send(&msg).await?;
+        pending = true;
+    }
+    Err("the game's socket closed before the game was over".into())
+}
+
+/// `robodrome bot`: the client on a runtime of its own.
+pub fn run_blocking(server: &str, token: &str, opts: Options) -> Result<(), Error> {
+    check(&opts)?;
+    let addr = address(server)?;
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let outcomes = rt.block_on(run(addr, token.to_string(), opts, None))?;
+    for o in outcomes {
+        println!("{}", json!({ "outcome": o }));
+    }
+    Ok(())
+}
