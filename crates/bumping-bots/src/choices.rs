@@ -21,7 +21,7 @@
 
 use crate::cards::Card;
 use crate::speed::SpeedChoice;
-use crate::state::{BumpingBots, PendingShock, Phase, QuickRot, TurnStep};
+use crate::state::{BumpingBots, Phase, QuickRot, TurnStep};
 use crate::{Action, Event};
 use engine::{Game, Seat};
 use grid::{Hex, HexDir};

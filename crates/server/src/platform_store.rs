@@ -173,7 +173,7 @@ impl PlatformStore for SqliteStore {
     fn turn_games_of<'a>(&'a self, identity: &'a str) -> BoxFut<'a, Vec<(GameRow, TurnClock)>> {
         Box::pin(async move {
             let rows = sqlx::query(
-                "SELECT g.id, g.game, 'null' AS setup, g.seed, g.seats, g.status, g.timer_secs, g.creator, g.outcome, g.practice, \
+                "SELECT g.id, g.game, 'null' AS setup, g.seed, g.seats, g.status, g.timer_secs, g.creator, g.outcome, g.practice, g.rules_version, \
                  c.per_move_secs, c.due_ms, c.waiting FROM games g JOIN turn_clocks c ON c.game_id = g.id \
                  WHERE g.status = 'running' AND instr(g.seats, ?) > 0 ORDER BY c.due_ms LIMIT 200",
             )

@@ -721,7 +721,8 @@ async fn inline_boards_of_a_version_4_database_move_into_blobs_and_the_file_shri
         }
     }
     let after = size(pool).await;
-    assert!(after * 4 < before, "the file shrinks: {before} → {after} bytes");
+    // (Less than a third: the later migrations' empty tables and indexes take pages too.)
+    assert!(after * 3 < before, "the file shrinks: {before} → {after} bytes");
 }
 
 /// docs/security.md "Rules versions": a game keeps the version of its game's rules it was

@@ -187,7 +187,8 @@ async fn rr_4_3_the_hourglass_keeps_the_draft_and_fills_the_empty_registers() {
     assert_ne!(registers[2], registers[4]);
     // Secrecy: no frame another seat or a spectator received before the time-up held Dee's
     // draft or any card of Dee's hand.
-    let dee: Vec<String> = hand.iter().map(|c| format!("\"priority\":{}", c["priority"])).collect();
+    let dee: Vec<String> =
+        hand.iter().map(|c| format!("\"priority\":{}}}", c["priority"])).collect();
     for (who, seen) in seats[..3].iter().map(|(s, _)| s).chain([&spectator]).enumerate() {
         for f in seen.frames.iter().take_while(|f| !f.contains("\"time_up\"")) {
             let v: Value = serde_json::from_str(f).expect("json");
@@ -307,7 +308,7 @@ async fn rr_4_3_the_draft_never_reaches_another_seat_or_a_spectator() {
     let (_, info) = http(addr, "GET", &format!("/api/games/{id}"), Some(&ann), None).await;
     let (_, steps) = http(addr, "GET", &format!("/api/games/{id}/steps"), Some(&ann), None).await;
     let bobs: Vec<String> =
-        hand.iter().map(|c| format!("\"priority\":{}", c["priority"])).collect();
+        hand.iter().map(|c| format!("\"priority\":{}}}", c["priority"])).collect();
     let texts = a
         .frames
         .iter()
@@ -317,6 +318,7 @@ async fn rr_4_3_the_draft_never_reaches_another_seat_or_a_spectator() {
     let mut n = 0;
     for t in texts {
         n += 1;
+        // (A card is `{"card":…,"priority":N}`: the closing brace keeps 20 from matching 200.)
         // Ann's own (empty) draft is hers to see; Bob's is nobody's but his.
         if let Ok(v) = serde_json::from_str::<Value>(&t)
             && let Some(bob) = v["view"]["robots"].get(1)

@@ -151,12 +151,20 @@ pub(crate) async fn check(
                 fr["view"]
             );
             if fr["type"] == "update" {
-                let admitted: Vec<&Value> = events[seq - 1]
+                // A seat's own secret events come marked `"private": true` (the table keeps
+                // them out of its public log).
+                let admitted: Vec<Value> = events[seq - 1]
                     .iter()
                     .filter(|(a, _)| a.admits(*obs))
-                    .map(|(_, e)| e)
+                    .map(|(a, e)| {
+                        let mut e = e.clone();
+                        if let (engine::Audience::Seat(_), Some(m)) = (a, e.as_object_mut()) {
+                            m.insert("private".into(), Value::Bool(true));
+                        }
+                        e
+                    })
                     .collect();
-                let sent: Vec<&Value> = fr["events"].as_array().unwrap().iter().collect();
+                let sent: Vec<Value> = fr["events"].as_array().unwrap().clone();
                 assert_eq!(sent, admitted, "game {id} seq {seq}: {obs:?} events");
             }
             if *want != views[seq][omniscient] {
