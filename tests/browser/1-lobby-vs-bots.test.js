@@ -28,7 +28,9 @@ test('a game created in the lobby is played to the end against bots through the 
         await page.locator('.controls .num:not(:disabled)').first().click();
         const bend = page.locator('.controls .letter[data-letter="M"]:not(:disabled)');
         if (await bend.count()) await bend.click(); else await page.locator('.controls .letter:not(:disabled)').nth(4).click();
-        await page.waitForSelector('.path-line');
+        // The engine's preview: the ghost car where the move ends (a move blocked at its first
+        // hex has no path line to draw).
+        await page.waitForSelector('.ghost-car');
         await page.screenshot({ path: join(ARTIFACTS, 'autoscooter-plan.png') });
         shot = true;
       },
