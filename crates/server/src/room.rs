@@ -488,9 +488,11 @@ impl Room {
                 self.clock_deadline = None;
                 self.bot_cancel.0.store(true, Relaxed);
                 if !self.stored_finished {
-                    // The log that ends the game is stored: everyone is told at once, and the
-                    // result (the lobby's "finished") is stored now or, with storage failing,
-                    // when its backoff is over.
+                    // The log that ends the game is stored; the result (the lobby's "finished",
+                    // the ratings) is stored first, so whoever is told the game is over finds
+                    // its result and replay; with storage failing, everyone is told at once all
+                    // the same, and the result is stored when the backoff is over.
+                    self.store_result().await;
                     let outcome = self.game.outcome_json().unwrap_or(Value::Null);
                     self.shared.metrics.games_finished.fetch_add(1, Relaxed);
                     self.broadcast_all(&ServerMsg::Over { outcome });
@@ -511,7 +513,6 @@ impl Room {
                             }
                         }
                     }
-                    self.store_result().await;
                 }
             }
             self.last_waiting = None;
