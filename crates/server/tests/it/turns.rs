@@ -148,11 +148,18 @@ async fn a_turn_based_game_keeps_its_deadline_over_restarts() {
     let addr = server.addr;
     let mut c = Client::connect(addr, &id, Some(&ann)).await;
     let (_, seq) = time_left(&mut c).await;
-    let log = server.shared.store.log(&id).await.unwrap();
-    assert!(
-        log[seq0 as usize..].iter().any(|e| matches!(e, LogEntry::TimeUp)),
-        "time_up was applied after the restart (seq {seq0} → {seq})"
-    );
+    // The room's clock fires once the game is loaded, which may be just after the welcome:
+    // wait for the update it makes (each `recv` fails after a bounded time).
+    let mut timed_out = false;
+    for _ in 0..50 {
+        let log = server.shared.store.log(&id).await.unwrap();
+        if log[seq0 as usize..].iter().any(|e| matches!(e, LogEntry::TimeUp)) {
+            timed_out = true;
+            break;
+        }
+        c.recv().await;
+    }
+    assert!(timed_out, "time_up was applied after the restart (seq {seq0} → {seq})");
     c.close().await;
     server.shutdown().await;
 }
