@@ -138,7 +138,8 @@ struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     addr: std::net::SocketAddr,
-    /// The SQLite database file (created on first start).
+    /// The SQLite database file (created on first start), or a PostgreSQL database
+    /// (`postgres://user@host:port/db`: several nodes on one database, docs/deployment.md).
     #[arg(long, default_value = "robodrome.db")]
     db: String,
     /// Seconds a player may be away before a bot plays for them.

@@ -208,7 +208,7 @@ fn rating_row(r: &sqlx::sqlite::SqliteRow) -> Result<RatingRow, sqlx::Error> {
 const ACCOUNT: &str = "SELECT i.id, i.name, a.username, a.password, a.bot, a.deleted FROM identities i LEFT JOIN accounts a ON a.identity = i.id";
 
 /// Seats with the name of `identity` replaced.
-fn renamed(seats: &str, identity: &str, name: &str) -> Option<String> {
+pub(crate) fn renamed(seats: &str, identity: &str, name: &str) -> Option<String> {
     let mut seats: Vec<SeatOwner> = serde_json::from_str(seats).ok()?;
     let mut changed = false;
     for s in &mut seats {

@@ -15,6 +15,7 @@ pub mod botapi;
 pub mod challenges;
 pub mod chat;
 pub mod client;
+pub mod cluster;
 pub mod error;
 pub mod faults;
 pub mod games;
@@ -32,6 +33,7 @@ pub mod schema;
 pub mod soak;
 pub mod steps;
 pub mod store;
+pub mod store_pg;
 pub mod turns;
 pub mod ws;
 
@@ -508,8 +510,11 @@ pub struct Server {
 impl Server {
     /// Open the database, resume running games, bind and serve (port 0 picks a free port).
     pub async fn start(config: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
-        let store: Arc<dyn Store> =
-            Arc::new(SqliteStore::open_with(&config.db, config.init).await?);
+        let store: Arc<dyn Store> = if store_pg::is_postgres(&config.db) {
+            Arc::new(store_pg::PgStore::open(&config.db).await?)
+        } else {
+            Arc::new(SqliteStore::open_with(&config.db, config.init).await?)
+        };
         Self::start_with(config, store).await
     }
 

@@ -337,7 +337,7 @@ pub const LIMITS_MIGRATION: &[&str] = &[
 pub(crate) const BLOB_OVER: usize = 512;
 const BLOB_KEY: &str = "$blob";
 
-fn blob_ref(v: &Value) -> Option<&str> {
+pub(crate) fn blob_ref(v: &Value) -> Option<&str> {
     match v {
         Value::Object(m) if m.len() == 1 => m.get(BLOB_KEY)?.as_str(),
         _ => None,
@@ -345,7 +345,7 @@ fn blob_ref(v: &Value) -> Option<&str> {
 }
 
 /// A setup with its large top-level values replaced by `{"$blob": sha256}`, and those values.
-fn compact(setup: &Value) -> Result<(Value, Vec<(String, String)>), StoreError> {
+pub(crate) fn compact(setup: &Value) -> Result<(Value, Vec<(String, String)>), StoreError> {
     compact_with(setup, false)
 }
 

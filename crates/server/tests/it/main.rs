@@ -5,6 +5,7 @@
 mod accounts;
 mod botapi;
 mod championship;
+mod cluster;
 mod fair;
 mod faults;
 mod hourglass;
@@ -15,5 +16,6 @@ mod paused;
 mod play;
 mod secrecy;
 mod social;
+mod storage;
 mod support;
 mod turns;
