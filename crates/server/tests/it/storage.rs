@@ -385,3 +385,89 @@ async fn postgres_refuses_a_foreign_schema() {
         Ok(_) => panic!("a foreign database was opened"),
     }
 }
+
+/// A whole server over PostgreSQL: a game is created and played over WebSocket, the server
+/// stops in the middle, a new server on the same database resumes the game from its log, and
+/// it is played to the end; the stored result is the one a replay of the stored log gives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_on_postgres_plays_and_resumes_a_game() {
+    use crate::support::{Client, guest, http, oracle, play, replayed};
+    use engine::Game;
+    use protocol::{ClientMsg, ServerMsg};
+    let Some(url) = test_pg() else {
+        eprintln!("storage::server: SKIPPED (ROBODROME_TEST_PG not set)");
+        return;
+    };
+    let schema = fresh_schema("server");
+    let config = || {
+        let mut c = server::Config {
+            addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+            web: None,
+            ..server::Config::default()
+        };
+        c.limits.guests_per_window = 0;
+        c.limits.games_per_window = 0;
+        c.limits.open_games_per_identity = 0;
+        // The oracle client acts as fast as PostgreSQL acknowledges: not the rate limit's test.
+        c.rate = 10_000;
+        c
+    };
+    let store = PgStore::open_in(&url, Some(&schema)).await.expect("pg opens");
+    let first = server::Server::start_with(config(), Arc::new(store)).await.expect("starts");
+    let addr = first.addr;
+    let ann = guest(addr, "Ann").await;
+    let body =
+        json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 7, "practice": true});
+    let (status, g) = http(addr, "POST", "/api/games", Some(&ann), Some(body)).await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    assert_eq!(g["status"], "running");
+    // Three acknowledged actions of Ann's, then the server stops.
+    let mut c = Client::connect(addr, &id, Some(&ann)).await;
+    let mut rng = engine::Rng::seeded(3);
+    let (mut acked, mut inflight) = (0u64, false);
+    while acked < 3 {
+        match c.recv().await {
+            ServerMsg::Welcome { seq, waiting, .. } | ServerMsg::Update { seq, waiting, .. } => {
+                if !inflight && waiting.contains(&0) {
+                    let action = oracle(&first.shared, &id, seq, 0, &mut rng).await;
+                    c.send(&ClientMsg::Act { seat: None, action, id: Some(acked + 1) }).await;
+                    inflight = true;
+                }
+            }
+            ServerMsg::Ack { .. } => {
+                acked += 1;
+                inflight = false;
+            }
+            ServerMsg::Over { .. } => break,
+            ServerMsg::Error { code, message, .. } => panic!("{code:?} {message}"),
+            _ => {}
+        }
+    }
+    let stored = first.shared.store.log(&id).await.unwrap();
+    assert!(
+        stored
+            .iter()
+            .filter(|e| matches!(e, engine::LogEntry::Act { seat, .. } if seat.0 == 0))
+            .count()
+            >= 3
+    );
+    drop(c);
+    first.shutdown().await;
+
+    let store = PgStore::open_in(&url, Some(&schema)).await.expect("pg opens again");
+    let second = server::Server::start_with(config(), Arc::new(store)).await.expect("starts");
+    assert_eq!(second.resumed.0, 1, "the running game is resumed");
+    let log = second.shared.store.log(&id).await.unwrap();
+    assert_eq!(&log[..stored.len()], &stored[..], "no acknowledged action lost");
+    let mut c = Client::connect(second.addr, &id, Some(&ann)).await;
+    let outcome = play(&mut c, &second.shared, &id, 0, 11).await;
+    let row = second.shared.store.game(&id).await.unwrap().unwrap();
+    assert_eq!(row.status, Status::Finished);
+    let log = second.shared.store.log(&id).await.unwrap();
+    let replay = replayed(&second.shared, &id, log.len() as u64).await;
+    let want = serde_json::to_value(replay.outcome().expect("the replay is over")).unwrap();
+    assert_eq!(row.outcome.as_ref(), Some(&want), "the stored result is the replay's");
+    assert_eq!(outcome, want, "and the one players were sent");
+    second.shutdown().await;
+}
