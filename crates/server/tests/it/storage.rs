@@ -428,12 +428,12 @@ async fn a_server_on_postgres_plays_and_resumes_a_game() {
     let (mut acked, mut inflight) = (0u64, false);
     while acked < 3 {
         match c.recv().await {
-            ServerMsg::Welcome { seq, waiting, .. } | ServerMsg::Update { seq, waiting, .. } => {
-                if !inflight && waiting.contains(&0) {
-                    let action = oracle(&first.shared, &id, seq, 0, &mut rng).await;
-                    c.send(&ClientMsg::Act { seat: None, action, id: Some(acked + 1) }).await;
-                    inflight = true;
-                }
+            ServerMsg::Welcome { seq, waiting, .. } | ServerMsg::Update { seq, waiting, .. }
+                if !inflight && waiting.contains(&0) =>
+            {
+                let action = oracle(&first.shared, &id, seq, 0, &mut rng).await;
+                c.send(&ClientMsg::Act { seat: None, action, id: Some(acked + 1) }).await;
+                inflight = true;
             }
             ServerMsg::Ack { .. } => {
                 acked += 1;
