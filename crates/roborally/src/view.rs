@@ -90,6 +90,10 @@ pub struct View {
     /// (RR-8.3; public: it follows from the positions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reentry: Option<ReentryView>,
+    /// In the view of the seat that owes a decision only: every choice the engine accepts now,
+    /// and the preview of its program ([`crate::choices`]); absent in every other view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<crate::choices::Choices>,
 }
 
 /// RR-8.3: where the re-entering robot may come back and which facings each cell allows
@@ -241,6 +245,10 @@ impl View {
             discard_pile: g.deck.discard.len(),
             winner: g.winner,
             timer_seconds: g.rules.timer_seconds,
+            choices: match observer {
+                Observer::Seat(s) => crate::choices::choices(g, s),
+                _ => None,
+            },
             reentry: match &g.phase {
                 Phase::Reenter { queue } => queue.first().map(|&i| reentry_view(g, i)),
                 _ => None,
