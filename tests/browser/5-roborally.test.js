@@ -167,6 +167,9 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
         }
         // The README's picture: a program ready to send, with locked registers once there are any.
         if (shot < 2 && (locked || (!shot && did.programs === 1))) {
+          // With the engine's preview of the program (issue 21 item 4): it comes with the view
+          // the server sends after the cards placed.
+          await page.waitForSelector('[data-testid="preview-text"] li', { timeout: 15000 });
           await page.screenshot({ path: join(SCREENSHOTS, 'roborally.png') });
           shot = locked ? 2 : 1;
         }
