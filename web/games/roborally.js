@@ -381,7 +381,7 @@ class RoboRallyTable extends SeatTable {
     const line = (x) => {
       const fall = x.falls && squareName(this.board(), x.falls);
       const at = x.end ? `${squareName(this.board(), x.end.at)}, facing ${DIR[x.end.facing]}` : fall === 'the edge of the board' ? 'falls off the board' : `falls into ${fall}`;
-      return h('li', { 'data-preview-register': x.register }, `${CARD[x.card.card]} → ${at}${x.flag ? ` · flag ${x.flag}` : ''}${x.laser_damage ? ` · ${x.laser_damage} laser damage` : ''}`);
+      return h('li', { 'data-preview-register': x.register }, `${CARD[x.card.card]} → ${at}${x.laser_damage ? ` · ${x.laser_damage} laser damage` : ''}`);
     };
     return h('div.rr-preview-text', { 'data-testid': 'preview-text' }, [
       h('div.pick-title', [h('b', 'Preview'), h('span.hint', ' if no robot is in the way (other robots may push or block yours)')]),
