@@ -77,9 +77,11 @@ async function program(page, ch, view, seat, random) {
   assert.deepEqual(shown.open, ch.registers.filter((x) => !x.locked).map((x) => String(x.register)), 'the open registers');
   assert.equal(shown.powerDown, ch.power_down, 'a power down offered exactly when listed');
   assert.deepEqual(shown.options.map(norm).sort(), (ch.options || []).map(norm).sort(), 'the option-card uses offered are the listed ones');
-  // Every enabled card fits a listed register; the cards of the draft are taken.
-  const draft = (view.robots.find((r) => r.seat === seat).draft || []).filter(Boolean).map((c) => c.priority);
-  for (const p of shown.enabled) assert.ok(!draft.includes(p) && ch.registers.some((x) => x.cards.some((c) => c.priority === p)), `card ${p} may be placed`);
+  // The cards enabled: exactly those an empty open register lists, the draft's cards taken.
+  const regs = view.robots.find((r) => r.seat === seat).draft || [null, null, null, null, null];
+  const taken = regs.filter(Boolean).map((c) => c.priority);
+  const placeable = ch.hand.map((c) => c.priority).filter((p) => !taken.includes(p) && ch.registers.some((x, k) => !x.locked && !regs[k] && x.cards.some((c) => c.priority === p)));
+  assert.deepEqual(shown.enabled, placeable, 'every card that may be placed, and no other, is enabled');
   if (ch.options && ch.options.length && random() < 0.25) {
     const k = Math.floor(random() * ch.options.length);
     await page.locator('#test-table .program-options [data-action]').nth(k).click();

@@ -352,7 +352,7 @@ class RoboRallyTable extends SeatTable {
     box.append(h('div.registers', ch.registers.map((x, k) => {
       if (x.locked) {
         const c = x.card || { card: 'locked', priority: '' };
-        return h('div.register.locked', { 'data-register': k + 1, 'data-help': 'RR-7.2', title: x.card ? `Locked by damage: ${cardText(c)} stays` : 'Locked by damage: filled from the deck' }, [h('span.rk', `${k + 1} locked`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
+        return h('div.register.locked', { 'data-register': k + 1, 'data-help': 'badge:locked', title: x.card ? `Locked by damage: ${cardText(c)} stays` : 'Locked by damage: filled from the deck' }, [h('span.rk', `${k + 1} locked`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
       }
       const c = regs[k];
       return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => this.setRegister(k, null) },
