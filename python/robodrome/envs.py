@@ -28,8 +28,9 @@ LIMIT = 1e6
 
 
 def _obs(game: Game, seat: int, dim: int, size: int) -> dict:
-    o = np.clip(game.observation(seat, dim), -LIMIT, LIMIT).astype(np.float32)
-    return {"observation": o, "action_mask": game.mask(seat, size).astype(np.int8)}
+    # one native call: the view's numbers (clipped to ±LIMIT) and the int8 mask
+    o, m = game._g.obs_mask(seat, dim, size)
+    return {"observation": o, "action_mask": m}
 
 
 def _spaces(dim: int, size: int):
@@ -40,10 +41,10 @@ def _spaces(dim: int, size: int):
     return obs, spaces.Discrete(size)
 
 
-def _play_index(game: Game, seat: int, index: int) -> None:
-    n = game.legal_count(seat)
-    if n:
-        game.apply_index(seat, int(index) % n)
+def _play_index(game: Game, seat: int, index: int) -> bool:
+    """Play the index-th legal action (modulo their number; nothing if none): one native call.
+    Returns whether the game is over."""
+    return game._g.play_index_mod(seat, int(index))
 
 
 try:
@@ -161,8 +162,7 @@ class RobodromeAECEnv(AECEnv):
             return
         seat = int(agent[5:])
         self._cumulative_rewards[agent] = 0.0
-        _play_index(self.game, seat, action)
-        if self.game.decision() is None:
+        if _play_index(self.game, seat, action):
             r = self.game.rewards()
             for a in self.agents:
                 self.rewards[a] = float(r[int(a[5:])])
@@ -171,8 +171,9 @@ class RobodromeAECEnv(AECEnv):
             # every terminated agent is removed through _was_dead_step, in seat order
             self.agent_selection = self.agents[0]
         else:
-            for a in self.agents:
-                self.rewards[a] = 0.0
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
             self._select()
 
     def render(self):
