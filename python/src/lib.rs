@@ -5,7 +5,7 @@
 //! batched simulator (games stepped on rayon's threads with the GIL released).
 
 use engine::{Decision, Observer, Rng, Seat};
-use games::{ActError, AnyGame, Registry};
+use games::{ActError, AnyGame, Listed, Registry};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -112,9 +112,10 @@ struct Running {
     log: Vec<Entry>,
     /// The legal actions of one seat in this state, kept until the state changes.
     legal: Option<(Seat, Vec<Value>)>,
-    /// How many legal actions each seat has in this state (`None`: not counted yet), kept
-    /// until the state changes: the mask and the step's check count once.
-    counts: Vec<Option<usize>>,
+    /// Each seat's legal actions in this state, listed typed (`AnyGame::list_legal`; `None`:
+    /// not listed yet) and kept until the state changes: the mask, the step's check and the
+    /// action played use one listing.
+    listed: Vec<Option<Box<dyn Listed>>>,
 }
 
 impl Clone for Running {
@@ -126,7 +127,7 @@ impl Clone for Running {
             seed: self.seed,
             log: self.log.clone(),
             legal: None,
-            counts: self.counts.clone(),
+            listed: (0..self.listed.len()).map(|_| None).collect(),
         }
     }
 }
@@ -140,7 +141,7 @@ impl Running {
     fn start(name: &str, setup: Value, seed: u64) -> PyResult<Running> {
         let kind = kind(name)?;
         let game = kind.start(&setup, seed).map_err(bad)?;
-        let counts = vec![None; game.seats()];
+        let listed = (0..game.seats()).map(|_| None).collect();
         Ok(Running {
             kind,
             game,
@@ -148,14 +149,14 @@ impl Running {
             seed,
             log: Vec::new(),
             legal: None,
-            counts,
+            listed,
         })
     }
 
     /// The state changed: forget what was listed or counted.
     fn changed(&mut self) {
         self.legal = None;
-        self.counts.iter_mut().for_each(|c| *c = None);
+        self.listed.iter_mut().for_each(|c| *c = None);
     }
 
     fn legal(&mut self, seat: Seat) -> &[Value] {
@@ -177,7 +178,10 @@ impl Running {
     /// Apply the `index`-th legal action of `seat` (typed: no JSON built; the record keeps
     /// the index).
     fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<(), ActError> {
-        self.game.apply_nth_quiet(seat, index)?;
+        match self.listed.get_mut(seat.index()).and_then(Option::take) {
+            Some(list) => self.game.apply_listed(seat, &*list, index)?,
+            None => self.game.apply_nth_quiet(seat, index)?,
+        }
         self.changed();
         self.log.push(Entry::Nth(seat, index as u32));
         Ok(())
@@ -227,17 +231,8 @@ impl Running {
     }
 
     fn legal_len(&mut self, seat: Seat) -> usize {
-        if let Some(Some(n)) = self.counts.get(seat.index()) {
-            return *n;
-        }
-        let n = match &self.legal {
-            Some((s, v)) if *s == seat => v.len(),
-            _ => self.game.legal_len(seat),
-        };
-        if let Some(c) = self.counts.get_mut(seat.index()) {
-            *c = Some(n);
-        }
-        n
+        let Some(slot) = self.listed.get_mut(seat.index()) else { return 0 };
+        slot.get_or_insert_with(|| self.game.list_legal(seat)).len()
     }
 
     fn owing(&self) -> Vec<Seat> {
@@ -490,15 +485,16 @@ impl Game {
     }
 
     /// Apply the `index`-th legal action of `seat`, the index taken modulo their number (the
-    /// environments' rule); nothing when the seat has none. Returns whether the game is over.
-    fn play_index_mod(&mut self, seat: i64, index: i64) -> PyResult<bool> {
+    /// environments' rule); nothing when the seat has none. Returns the first seat that owes a
+    /// decision next, or `None` when the game is over (one call per environment step).
+    fn play_index_mod(&mut self, seat: i64, index: i64) -> PyResult<Option<u32>> {
         let seat = seat_of(seat, self.r.game.seats())?;
         let n = self.r.legal_len(seat);
         if n > 0 {
             let i = index.rem_euclid(n as i64) as usize;
             self.r.apply_nth(seat, i).map_err(act_err)?;
         }
-        Ok(self.r.game.decision().is_none())
+        Ok(self.r.owing().first().map(|s| u32::from(s.0)))
     }
 
     /// Whether two games are in the same state (their omniscient views and decisions agree).

@@ -22,7 +22,7 @@ pub mod scenario;
 pub mod sim;
 mod toy;
 
-pub use any::{ActError, AnyGame, Applied};
+pub use any::{ActError, AnyGame, Applied, Listed};
 pub use engine::check::{Finding, Severity};
 pub use scenario::{SchemaError, from_value};
 
