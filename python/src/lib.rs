@@ -432,6 +432,8 @@ impl Game {
 
     /// The save file: `{"game", "setup", "seed", "log"}` (the log's entries as the engine's
     /// `LogEntry`: `{"kind": "act", "seat", "action"}` or `{"kind": "time_up"}`).
+    // `&mut`: the record's index entries are written out as JSON once, and kept so.
+    #[allow(clippy::wrong_self_convention)]
     fn to_json(&mut self) -> PyResult<String> {
         let log = self.r.log_json().map_err(ReplayError::new_err)?;
         let log: Vec<&Value> = log.iter().map(|e| &**e).collect();
@@ -466,6 +468,7 @@ impl Game {
     }
 
     /// The environments' observation in one call: `(observation f32[dim], mask int8[size])`.
+    #[allow(clippy::type_complexity)]
     fn obs_mask<'py>(
         &mut self,
         py: Python<'py>,
