@@ -75,9 +75,18 @@ class Program:
         """The ``program`` action of six head choices (BadInput if one is masked out)."""
         if len(heads) != 6:
             raise BadInput(f"a program is six head choices, not {len(heads)}")
-        for k, h in enumerate(heads):
-            if not (0 <= int(h) < HEADS[k]) or not self.mask(heads[:k])[int(h)]:
-                raise BadInput(f"head {k}: choice {h} is not allowed after {list(heads[:k])}")
+        heads = [int(h) for h in heads]
+        used: set[int] = set()
+        for k, h in enumerate(heads[:5]):  # what mask(heads[:k]) allows, without arrays
+            if k in self.locked or len(used) == len(self.hand):
+                ok = h == NONE
+            else:
+                ok = 0 <= h < len(self.hand) and h not in used
+            if not ok:
+                raise BadInput(f"head {k}: choice {h} is not allowed after {heads[:k]}")
+            used.add(h)
+        if heads[5] not in ((0, 1) if self.damaged else (0,)):
+            raise BadInput(f"head 5: choice {heads[5]} is not allowed (power down: damaged only)")
         registers = [None if h == NONE else self.hand[h] for h in heads[:5]]
         return {"type": "program", "registers": registers, "power_down_next": bool(heads[5])}
 
