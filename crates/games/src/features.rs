@@ -330,7 +330,7 @@ mod tests {
         G: crate::Registered,
         F: Fn(&mut G::View),
     {
-        use engine::{Game, Observer, Rng, Seat};
+        use engine::{Observer, Rng, Seat};
         let req = crate::SetupRequest { players: 2, ..Default::default() };
         let setup = G::setup(&req).expect("the default setup");
         let mut g = G::new(&setup, seed).expect("a game");
