@@ -359,4 +359,9 @@ mod tests {
     fn bumping_bots_lean_view_is_its_view_without_choices() {
         lean_is_the_view_without_choices::<bumping_bots::BumpingBots, _>(5, |v| v.choices = None);
     }
+
+    #[test]
+    fn roborally_lean_view_is_its_view_without_choices() {
+        lean_is_the_view_without_choices::<roborally::RoboRally, _>(7, |v| v.choices = None);
+    }
 }

@@ -178,7 +178,7 @@ pub trait Registered: Game {
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>>;
     /// The observer's view for machine observers (the Python package's observations,
     /// [`features`]): the view, or a lighter one with the same information — without what a
-    /// table derives its controls from (Autoscooter's and Bumping Bots' `choices`, computed
+    /// table derives its controls from (each game's `choices`, computed
     /// from the legal actions and previews of moves on the visible position). Never more than
     /// [`Game::view`] shows the observer.
     fn lean_view(&self, observer: engine::Observer) -> Self::View {

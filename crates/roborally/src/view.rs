@@ -182,6 +182,17 @@ impl BoardView {
 
 impl View {
     pub fn of(g: &RoboRally, observer: Observer) -> View {
+        View::with(g, observer, true)
+    }
+
+    /// The view without `choices` (what a table derives its controls from: the legal actions,
+    /// the factored program and its preview on the visible position): the same information,
+    /// cheaper, for machine observers (the Python package's observations, `docs/python.md`).
+    pub fn without_choices(g: &RoboRally, observer: Observer) -> View {
+        View::with(g, observer, false)
+    }
+
+    fn with(g: &RoboRally, observer: Observer, with_choices: bool) -> View {
         let sees = |s: Seat| match observer {
             Observer::Omniscient => true,
             Observer::Seat(o) => o == s,
@@ -246,7 +257,7 @@ impl View {
             winner: g.winner,
             timer_seconds: g.rules.timer_seconds,
             choices: match observer {
-                Observer::Seat(s) => crate::choices::choices(g, s),
+                Observer::Seat(s) if with_choices => crate::choices::choices(g, s),
                 _ => None,
             },
             reentry: match &g.phase {
