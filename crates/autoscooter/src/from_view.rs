@@ -9,9 +9,11 @@
 //! same state for the same seed (tested in `tests/from_view.rs`).
 //!
 //! **Where it applies.** Planning (AS-4), the only simultaneous, secret decision, where the bots
-//! think. The rare decisions in the middle of the action phase (a start, AS-5.4; the colours of
-//! a payment, AS-7.3) stand on a crash being scored, which a view does not describe: there it
-//! answers [`FromViewError`], and a client chooses among the `choices` its view lists.
+//! think. The decisions in the middle of the action phase (where a stationary car starts,
+//! AS-5.4 — every car in the first round —; the colours of a payment, AS-7.3) stand on a round
+//! being resolved (the later cars' letters are still secret, a crash may be half scored), which
+//! this function does not rebuild yet: there it answers [`FromViewError`], and a client chooses
+//! among the `choices` its view lists.
 
 use crate::board::NONE;
 use crate::chart::Letter;
@@ -205,8 +207,8 @@ impl Autoscooter {
                 g.wild_plots[s as usize] = Some(None);
             }
         }
-        // The seat's own wild letter is committed when it owes nothing else yet still … the
-        // view does not say; it counts as not plotted unless the seat owes nothing.
+        // Whether the seat's own wild letter is plotted the view does not say while the seat
+        // still owes something: it counts as not plotted unless the seat owes nothing.
         if g.wild_moving && !waiting.contains(&seat) {
             g.wild_plots[seat.index()] = Some(None);
         }
