@@ -83,6 +83,10 @@ impl Registered for Autoscooter {
         Autoscooter::from_view(setup, view, seat, rng).map_err(|e| e.to_string())
     }
 
+    fn lean_view(&self, observer: Observer) -> <Self as Game>::View {
+        self.view_without_choices(observer)
+    }
+
     fn scenario_setup(
         board: &Value,
         setup: &Value,
