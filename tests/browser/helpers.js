@@ -137,6 +137,18 @@ export async function launch() {
   };
 }
 
+/** Sign the page's guest up through the account page (turn-based games, challenges and bot
+ * accounts need an account); returns the identity the client keeps. */
+export async function signUp(page, prefix = 'player') {
+  const username = `${prefix}_${Math.floor(1000 + Math.random() * 9000)}`;
+  await page.goto('/#/account');
+  await page.fill('#signup-username', username);
+  await page.fill('#signup-password', 'correct horse');
+  await page.click('#sign-up');
+  await page.waitForFunction(() => /#\/player\//.test(location.hash));
+  return page.evaluate(() => JSON.parse(localStorage.getItem('robodrome.identity')));
+}
+
 export async function api(path, init) {
   const res = await fetch(BASE + path, init);
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
