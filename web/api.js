@@ -148,7 +148,10 @@ export const playerGames = (id, limit = 20) => call('GET', `/api/players/${enc(i
 export const ratingHistory = (id, game, limit = 100) => call('GET', `/api/players/${enc(id)}/history?game=${enc(game)}&limit=${limit}`);
 export const leaderboard = (game, offset = 0, limit = 50) => call('GET', `/api/leaderboard/${enc(game)}?offset=${offset}&limit=${limit}`);
 export const searchPlayers = (prefix) => call('GET', `/api/players?prefix=${enc(prefix)}&limit=10`);
-export const myGames = () => call('GET', '/api/me/games');
+// "My games" (docs/platform.md "My games"): one list, filtered: ongoing (default), turn-based
+// (with their clocks), finished; `yourMove` keeps the games where it is the caller's move.
+export const myGames = (filter = 'ongoing', yourMove = false) =>
+  call('GET', `/api/me/games?filter=${filter}${yourMove ? '&your_move=true' : ''}`);
 export const follows = () => call('GET', '/api/follows');
 export const follow = (player, on) => call('POST', '/api/follows', { player, on });
 export const block = (player, on) => call('POST', '/api/blocks', { player, on });
@@ -156,4 +159,9 @@ export const invite = (player, game) => call('POST', '/api/invites', { player, g
 export const notices = () => call('GET', '/api/notices');
 // Turn-based games (docs/platform.md "Turn-based clocks"): the caller's running ones and where
 // it is their move. Challenges and bot accounts: docs/protocol.md "Challenges", "Bot API".
-export const turns = () => authed('GET', '/api/turns');
+export const turns = () => authed('GET', '/api/me/games?filter=turn-based');
+// Challenges (docs/protocol.md "Challenges"; sending and accepting need an account).
+export const challenges = () => call('GET', '/api/challenges');
+export const challenge = (body) => call('POST', '/api/challenges', body);
+export const acceptChallenge = (id) => call('POST', `/api/challenges/${enc(id)}/accept`, {});
+export const declineChallenge = (id) => call('POST', `/api/challenges/${enc(id)}/decline`, {});

@@ -6,79 +6,46 @@
 // the table sends is played on by the engine, which must reach the golden file's expectations.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { readFileSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launch } from './helpers.js';
+import { golden, scenario, drawTable, sentActions, onClientPage } from './helpers.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = process.env.ROBODROME_BIN || join(ROOT, 'target', 'debug', 'robodrome');
-const FILE = JSON.parse(readFileSync(join(ROOT, 'crates', 'bumping-bots', 'tests', 'golden', 'bb-11-championship-3-races-reverse-grid-teams.json'), 'utf8'));
+const FILE = golden('bumping-bots', 'bb-11-championship-3-races-reverse-grid-teams.json');
 
 function play(actions, seat) {
-  const doc = { ...FILE, actions };
-  delete doc.expect;
-  const r = spawnSync(BIN, ['scenario', '--view', String(seat), '-'], { input: JSON.stringify(doc), encoding: 'utf8' });
-  assert.ok(r.status === 0, `robodrome scenario: ${r.status} ${r.stderr}`);
-  return JSON.parse(r.stdout);
+  const { exit, out } = scenario({ ...FILE, actions }, seat);
+  assert.equal(exit, 0, 'the engine accepts the actions');
+  return out;
 }
 
-test('Bumping Bots championship: the standings and the grid choice between races, on the table', async () => {
-  assert.ok(existsSync(BIN), `the robodrome binary (${BIN}) is needed: cargo build`);
-  const b = await launch();
-  try {
-    const page = await b.page({ name: 'C' });
-    await page.goto('/');
-    await page.waitForSelector('#create');
-    const actions = [];
-    for (const [i, a] of FILE.actions.entries()) {
-      if (a.type !== 'grid_place') { actions.push(a); continue; }
-      const out = play(FILE.actions.slice(0, i), a.seat);
-      assert.equal(out.phase, 'grid_choice');
-      const { view } = out;
-      assert.equal(view.grid.chooser, a.seat, 'the golden file\'s chooser is the engine\'s');
-      await page.evaluate(async ([st, v, me]) => {
-        const mod = (await import('/games/index.js')).gameModule('bumping-bots-championship');
-        if (window.testTable) window.testTable.destroy();
-        const box = document.getElementById('test-table') || document.body.appendChild(Object.assign(document.createElement('div'), { id: 'test-table' }));
-        box.replaceChildren();
-        const el = (cls) => box.appendChild(Object.assign(document.createElement('div'), { className: cls }));
-        const [board, controls, players] = [el('board-area'), el('panel controls'), el('panel players-panel')];
-        window.sent = [];
-        window.testTable = mod.createTable({
-          board, controls, players, setup: null, static: st, names: (s) => `Seat ${s + 1}`, mySeats: [me], replay: false,
-          speed: () => 0, say: () => {}, presence: () => null,
-          act: async (x) => { window.sent.push(x); return true; },
-        });
-        window.testTable.show(v);
-        return window.testTable.status(v, [me]);
-      }, [out.static, view, a.seat]);
-      // The standings: one row per bot, best first, with each finished race's column.
-      const rows = page.locator('#test-table [data-testid="standings"] tbody tr');
-      assert.equal(await rows.count(), 4);
-      const shown = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.seat)));
-      const best = [...view.standings.keys()].sort((x, y) => view.standings[y] - view.standings[x] || x - y);
-      assert.deepEqual(shown, best, 'standings best first');
-      assert.equal(await page.locator('#test-table [data-testid="standings"] thead th').count(), view.results.length + 2);
-      // The grid: every place drawn, taken ones marked; a button per place, taken ones disabled.
-      assert.equal(await page.locator('#test-table .bb-place').count(), view.grid.places.length);
-      const buttons = page.locator('#test-table [data-grid-place]');
-      assert.equal(await buttons.count(), view.grid.places.length);
-      for (const [p, who] of view.grid.places.entries()) {
-        assert.equal(await page.locator(`#test-table [data-grid-place="${p}"]`).isDisabled(), who !== null, `place ${p}`);
-      }
-      await page.click(`#test-table [data-grid-place="${a.place}"]`);
-      const got = await page.evaluate(() => window.sent);
-      assert.deepEqual(got, [{ type: 'grid_place', place: a.place }], 'the table sends the place clicked');
-      actions.push({ seat: a.seat, ...got[0] });
+test('Bumping Bots championship: the standings and the grid choice between races, on the table', () => onClientPage('C', async (page) => {
+  const actions = [];
+  for (const [i, a] of FILE.actions.entries()) {
+    if (a.type !== 'grid_place') { actions.push(a); continue; }
+    const out = play(FILE.actions.slice(0, i), a.seat);
+    assert.equal(out.phase, 'grid_choice');
+    const { view } = out;
+    assert.equal(view.grid.chooser, a.seat, 'the golden file\'s chooser is the engine\'s');
+    await drawTable(page, 'bumping-bots-championship', out.static, view, a.seat);
+    // The standings: one row per bot, best first, with each finished race's column.
+    const rows = page.locator('#test-table [data-testid="standings"] tbody tr');
+    assert.equal(await rows.count(), 4);
+    const shown = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.dataset.seat)));
+    const best = [...view.standings.keys()].sort((x, y) => view.standings[y] - view.standings[x] || x - y);
+    assert.deepEqual(shown, best, 'standings best first');
+    assert.equal(await page.locator('#test-table [data-testid="standings"] thead th').count(), view.results.length + 2);
+    // The grid: every place drawn, taken ones marked; a button per place, taken ones disabled.
+    assert.equal(await page.locator('#test-table .bb-place').count(), view.grid.places.length);
+    const buttons = page.locator('#test-table [data-grid-place]');
+    assert.equal(await buttons.count(), view.grid.places.length);
+    for (const [p, who] of view.grid.places.entries()) {
+      assert.equal(await page.locator(`#test-table [data-grid-place="${p}"]`).isDisabled(), who !== null, `place ${p}`);
     }
-    const end = play(actions, 0);
-    assert.equal(end.phase, 'over');
-    assert.deepEqual(end.state.standings, FILE.expect['state.standings']);
-    assert.deepEqual(end.state.ranking, FILE.expect['state.ranking']);
-    assert.deepEqual(b.errors, [], 'no console errors');
-  } finally {
-    await b.close();
+    await page.click(`#test-table [data-grid-place="${a.place}"]`);
+    const got = await sentActions(page);
+    assert.deepEqual(got, [{ type: 'grid_place', place: a.place }], 'the table sends the place clicked');
+    actions.push({ seat: a.seat, ...got[0] });
   }
-});
+  const end = play(actions, 0);
+  assert.equal(end.phase, 'over');
+  assert.deepEqual(end.state.standings, FILE.expect['state.standings']);
+  assert.deepEqual(end.state.ranking, FILE.expect['state.ranking']);
+}));

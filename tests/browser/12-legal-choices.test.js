@@ -14,21 +14,9 @@
 //   its turn is over with the defaults the preview assumes (`time_up` for its own later questions).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launch, ARTIFACTS } from './helpers.js';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = process.env.ROBODROME_BIN || join(ROOT, 'target', 'debug', 'robodrome');
-
-/** `robodrome scenario --view SEAT` on a document: its exit status and output. */
-function scenario(doc, seat) {
-  const r = spawnSync(BIN, ['scenario', '--view', String(seat), '-'], { input: JSON.stringify(doc), encoding: 'utf8' });
-  assert.ok(r.status === 0 || r.status === 3, `robodrome scenario: ${r.status} ${r.stderr}`);
-  return { exit: r.status, out: JSON.parse(r.stdout) };
-}
+import { join } from 'node:path';
+import { launch, ARTIFACTS, BIN, scenario, rng, drawTable as draw } from './helpers.js';
 
 /** The position after `actions`, seen by the seat that owes the decision (`guess`: the seat
  * that probably does, to spare a second run). */
@@ -38,12 +26,6 @@ function position(base, actions, guess = 0) {
   const seat = out.state.to_act;
   if (seat != null && seat !== guess) ({ out } = scenario({ ...base, actions }, seat));
   return { out, seat };
-}
-
-// A small seeded generator (mulberry32), so that a failure replays.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => { a = (a + 0x6d2b79f5) >>> 0; let t = a; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
 }
 
 const J = (a) => JSON.stringify(a, Object.keys(a).sort());
@@ -81,24 +63,8 @@ function expand(c) {
   }
 }
 
-async function drawTable(page, stat, view, seat) {
-  await page.evaluate(async ([st, v, me]) => {
-    const mod = (await import('/games/index.js')).gameModule('bumping-bots');
-    if (window.testTable) window.testTable.destroy();
-    const box = document.getElementById('test-table') || document.body.appendChild(Object.assign(document.createElement('div'), { id: 'test-table' }));
-    box.replaceChildren();
-    const el = (cls) => box.appendChild(Object.assign(document.createElement('div'), { className: cls }));
-    const [board, controls, players] = [el('board-area'), el('panel controls'), el('panel players-panel')];
-    window.sent = [];
-    window.testTable = mod.createTable({
-      board, controls, players, setup: null, static: st, names: (s) => `Seat ${s + 1}`, mySeats: [me], replay: false,
-      speed: () => 0, say: () => {}, presence: () => null,
-      act: async (a) => { window.sent.push(a); return false; },
-    });
-    window.testTable.show(v);
-    window.testTable.status(v, [me]);
-  }, [stat, view, seat]);
-}
+/** The Bumping Bots table for `seat` (what it sends is kept, answered "not accepted"). */
+const drawTable = (page, stat, view, seat) => draw(page, 'bumping-bots', stat, view, seat, { ack: false });
 
 const enabledActions = (page) => page.locator('#test-table .controls [data-action]:not([disabled])').evaluateAll((els) => els.map((e) => e.dataset.action));
 const lastSent = (page) => page.evaluate(() => window.sent.at(-1));
@@ -208,23 +174,7 @@ test('Bumping Bots: on 100 random positions the controls are exactly the engine\
 });
 
 /** The Autoscooter table for `seat` from a view and the static part (the actions it sends kept). */
-async function drawAutoscooter(page, stat, view, seat) {
-  await page.evaluate(async ([st, v, me]) => {
-    const mod = (await import('/games/index.js')).gameModule('autoscooter');
-    if (window.testTable) window.testTable.destroy();
-    const box = document.getElementById('test-table') || document.body.appendChild(Object.assign(document.createElement('div'), { id: 'test-table' }));
-    box.replaceChildren();
-    const el = (cls) => box.appendChild(Object.assign(document.createElement('div'), { className: cls }));
-    const [board, controls, players] = [el('board-area'), el('panel controls'), el('panel players-panel')];
-    window.sent = [];
-    window.testTable = mod.createTable({
-      board, controls, players, setup: null, static: st, names: (s) => `Seat ${s + 1}`, mySeats: [me], replay: false,
-      speed: () => 0, say: () => {}, presence: () => null,
-      act: async (a) => { window.sent.push(a); return false; },
-    });
-    window.testTable.show(v);
-  }, [stat, view, seat]);
-}
+const drawAutoscooter = (page, stat, view, seat) => draw(page, 'autoscooter', stat, view, seat, { ack: false, status: false });
 
 test('Autoscooter: on 100 random positions the numbers, letters, starts and payments offered are the engine\'s listing, and the preview drawn is the engine\'s', async () => {
   assert.ok(existsSync(BIN), `the robodrome binary (${BIN}) is needed: cargo build`);

@@ -1,11 +1,11 @@
 // A turn-based game (docs/platform.md "Turn-based clocks") between two browser contexts: Alice
-// creates it with "1 day per move", Bob joins by the invite link; in the lobby each sees the game
+// signs up and creates it with "1 day per move", Bob joins by the invite link; in the lobby each sees the game
 // in "Turn-based games" with the "Your move" marker while they owe a decision, and the tab title
 // says "(1) Your move — Robodrome"; once Bob has plotted, his marker goes and Alice's stays until
 // she plots too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, createFromLobby, playOneMove } from './helpers.js';
+import { launch, createFromLobby, playOneMove, signUp } from './helpers.js';
 
 async function lobbyMarker(page, id) {
   await page.goto('/');
@@ -18,6 +18,7 @@ test('a turn-based game between two contexts shows "your move" in the lobby and 
   const b = await launch();
   try {
     const alice = await b.page({ name: 'Alice' });
+    await signUp(alice, 'alice'); // turn-based games need an account (docs/platform.md)
     const id = await createFromLobby(alice, { players: 2, seats: ['me', 'open'], variants: ['beginners'], timer: 'turn:86400' });
     await alice.waitForSelector('.invite-url');
     const invite = await alice.inputValue('.invite-url');

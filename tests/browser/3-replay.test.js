@@ -66,6 +66,12 @@ test('replay steps match the server\'s log, forwards, backwards and by link', as
     const moves = await page.locator(`.log li[data-seq="${reveal}"][data-type="moved"]`).count();
     assert.equal(moves, steps[reveal].events.filter((e) => e.type === 'moved').length);
     await page.screenshot({ path: join(ARTIFACTS, 'autoscooter-replay.png') });
+    // The rules drawer opens over the replay too (issue 21 item 1): the replay stays at its step.
+    await page.click('#open-rules');
+    await page.locator('[data-testid="rules-drawer"] .rules-page').waitFor();
+    await page.click('#close-rules');
+    assert.equal(await page.locator('[data-testid="rules-drawer"]').count(), 0, 'the drawer closes');
+    await check(reveal);
     assert.deepEqual(b.errors, [], 'no console errors');
   } finally {
     await b.close();

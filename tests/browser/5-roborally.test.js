@@ -167,6 +167,14 @@ test('RoboRally: a game on First Steps played to the end through the UI against 
         }
         // The README's picture: a program ready to send, with locked registers once there are any.
         if (shot < 2 && (locked || (!shot && did.programs === 1))) {
+          // With the engine's preview of the program (issue 21 item 4): it comes with the view
+          // the server sends after the cards placed.
+          await page.waitForSelector('[data-testid="preview-text"] li', { timeout: 15000 });
+          // No card's tooltip over the course (it follows the mouse and the keyboard focus).
+          await page.mouse.move(2, 2);
+          await page.evaluate(() => document.activeElement?.blur());
+          await page.keyboard.press('Escape');
+          await page.waitForSelector('[data-testid="help-tip"]', { state: 'detached', timeout: 5000 });
           await page.screenshot({ path: join(SCREENSHOTS, 'roborally.png') });
           shot = locked ? 2 : 1;
         }

@@ -8,25 +8,13 @@
 // Bumping Bots drawings of bumper arrow cells and of the motorised obstacles' turn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { readFileSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { launch, ARTIFACTS } from './helpers.js';
+import { join } from 'node:path';
+import { ARTIFACTS, golden, scenario, drawTable as draw, sentActions as sent, onClientPage } from './helpers.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const BIN = process.env.ROBODROME_BIN || join(ROOT, 'target', 'debug', 'robodrome');
-const golden = (game, name) => JSON.parse(readFileSync(join(ROOT, 'crates', game, 'tests', 'golden', name), 'utf8'));
-
-/** `robodrome scenario --view 0` on a golden file's position with these actions: its exit and
- * output, with `view` the engine's view for seat 0 (what the server would send the client). */
-function play(file, actions, seat = 0) {
-  const doc = { ...file, actions };
-  delete doc.expect;
-  const r = spawnSync(BIN, ['scenario', '--view', String(seat), '-'], { input: JSON.stringify(doc), encoding: 'utf8' });
-  assert.ok(r.status === 0 || r.status === 3, `robodrome scenario: ${r.status} ${r.stderr}`);
-  return { exit: r.status, out: JSON.parse(r.stdout) };
-}
+/** A golden file's position after `actions`, seen by `seat` (`robodrome scenario --view`). */
+const play = (file, actions, seat = 0) => scenario({ ...file, actions }, seat);
+/** The table of `game` drawn for `seat` (0 unless said) from a view. */
+const drawTable = (page, game, setup, stat, view, seat = 0) => draw(page, game, stat, view, seat, { setup });
 
 /** The golden file's `expect` on the output (the subset rules of the shared checker). */
 function expectGolden(file, exit, out) {
@@ -44,45 +32,7 @@ function expectGolden(file, exit, out) {
   }
 }
 
-/** Draw `game`'s table in the page for seat 0 from a view and the game's static part, as the
- * server sends them; the actions it sends are collected. */
-async function drawTable(page, game, setup, stat, view, seat = 0) {
-  await page.evaluate(async ([g, st, sd, v, me]) => {
-    const mod = (await import('/games/index.js')).gameModule(g);
-    if (window.testTable) window.testTable.destroy();
-    const box = document.getElementById('test-table') || document.body.appendChild(Object.assign(document.createElement('div'), { id: 'test-table' }));
-    box.replaceChildren();
-    const el = (cls) => box.appendChild(Object.assign(document.createElement('div'), { className: cls }));
-    const [board, controls, players] = [el('board-area'), el('panel controls'), el('panel players-panel')];
-    window.sent = [];
-    window.testTable = mod.createTable({
-      board, controls, players, setup: st, static: sd, names: (s) => `Seat ${s + 1}`, mySeats: [me], replay: false,
-      speed: () => 0, say: () => {}, presence: () => null,
-      act: async (a) => { window.sent.push(a); return true; },
-    });
-    window.testTable.show(v);
-    window.testTable.status(v, [me]);
-  }, [game, setup, stat, view, seat]);
-}
-
-const sent = (page) => page.evaluate(() => window.sent);
-
-/** A browser on the client's page (for its modules), `body(page)`, and no console errors. */
-async function onClientPage(body) {
-  assert.ok(existsSync(BIN), `the robodrome binary (${BIN}) is needed: cargo build`);
-  const b = await launch();
-  try {
-    const page = await b.page({ name: 'Q' });
-    await page.goto('/');
-    await page.waitForSelector('#create');
-    await body(page);
-    assert.deepEqual(b.errors, [], 'no console errors');
-  } finally {
-    await b.close();
-  }
-}
-
-test('RoboRally option questions and locked registers, answered on the table', () => onClientPage(async (page) => {
+test('RoboRally option questions and locked registers, answered on the table', () => onClientPage('Q', async (page) => {
   const files = {
     'rr-7.4-decline-option.json': 'damage',
     'rr-7.4-discard-option-prevents-damage.json': 'damage',
@@ -128,7 +78,7 @@ test('RoboRally option questions and locked registers, answered on the table', (
   }
 }));
 
-test('Autoscooter: the rink, the chart and the number columns are the ones the server sends; the letters and numbers offered and the preview are the engine\'s listing', () => onClientPage(async (page) => {
+test('Autoscooter: the rink, the chart and the number columns are the ones the server sends; the letters and numbers offered and the preview are the engine\'s listing', () => onClientPage('Q', async (page) => {
   // A golden file's position: a rink of 35 hexes (not the standard 38), car 1 at speed 1.
   const file = golden('autoscooter', 'as-3.2-chart-n-and-a.json');
   const { exit, out } = play(file, []);
@@ -165,7 +115,7 @@ test('Autoscooter: the rink, the chart and the number columns are the ones the s
   assert.equal(await page.locator('#test-table polygon.path-hex').count(), 3, 'the preview is the engine\'s (the view\'s), not a copy of the chart');
 }));
 
-test('RoboRally re-entry (RR-8.3): the table offers exactly the cells and facings the engine lists', () => onClientPage(async (page) => {
+test('RoboRally re-entry (RR-8.3): the table offers exactly the cells and facings the engine lists', () => onClientPage('Q', async (page) => {
   // Seats 0 and 1 share the archive [3,3]; seat 0 has re-entered on it, so seat 1 chooses a
   // free cell around it and a facing with no robot within 3 cells in its line of sight (seat 2
   // stands at [3,6]): [3,4] facing south is such a blocked choice (the golden file's error).
@@ -189,7 +139,7 @@ test('RoboRally re-entry (RR-8.3): the table offers exactly the cells and facing
   assert.equal(next.exit, 0, `the engine accepts it: ${JSON.stringify(next.out.error || '')}`);
 }));
 
-test('Bumping Bots shocks: a pushed bot turned instead, per push cell and a chain\'s first bot', () => onClientPage(async (page) => {
+test('Bumping Bots shocks: a pushed bot turned instead, per push cell and a chain\'s first bot', () => onClientPage('Q', async (page) => {
   for (const name of ['bb-7.4-lateral-turn-speed4.json', 'bb-7.4-lateral-turn-speed5.json', 'bb-7.6-chain-turn-first-and-last.json']) {
     const file = golden('bumping-bots', name);
     const at = file.actions.findIndex((a) => a.type === 'shock_choice');
@@ -213,7 +163,7 @@ test('Bumping Bots shocks: a pushed bot turned instead, per push cell and a chai
   }
 }));
 
-test('Bumping Bots drawings: a bumper\'s six arrow cells and which way a motorised obstacle turns', () => onClientPage(async (page) => {
+test('Bumping Bots drawings: a bumper\'s six arrow cells and which way a motorised obstacle turns', () => onClientPage('Q', async (page) => {
   // BB-8.4: arrows in the six cells round each bumper, pointing away from its centre.
   const bumper = golden('bumping-bots', 'bb-8.4-bumper-throws-1.json');
   let { out } = play(bumper, []);

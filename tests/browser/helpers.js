@@ -4,8 +4,8 @@
 
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,73 @@ import { fileURLToPath } from 'node:url';
 export const BASE = process.env.ROBODROME_URL || 'http://127.0.0.1:8080';
 export const ARTIFACTS = join(dirname(fileURLToPath(import.meta.url)), 'artifacts');
 mkdirSync(ARTIFACTS, { recursive: true });
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The binary that plays positions (`robodrome scenario --view`): set by scripts/browser-test. */
+export const BIN = process.env.ROBODROME_BIN || join(ROOT, 'target', 'debug', 'robodrome');
+
+// ---------- positions the engine makes (`robodrome scenario --view SEAT`) ----------
+
+/** A golden scenario file of a game crate (crates/GAME/tests/golden/NAME). */
+export const golden = (game, name) => JSON.parse(readFileSync(join(ROOT, 'crates', game, 'tests', 'golden', name), 'utf8'));
+
+/** `robodrome scenario --view SEAT` on a scenario document (its `expect` left out): the exit
+ * status (0, or 3 when an action was refused) and the output, whose `view` is the one the server
+ * would send that seat and `static` the game's static part. */
+export function scenario(doc, seat = 0) {
+  const d = { ...doc };
+  delete d.expect;
+  const r = spawnSync(BIN, ['scenario', '--view', String(seat), '-'], { input: JSON.stringify(d), encoding: 'utf8', maxBuffer: 64 << 20 });
+  assert.ok(r.status === 0 || r.status === 3, `robodrome scenario: ${r.status} ${r.stderr}`);
+  return { exit: r.status, out: JSON.parse(r.stdout) };
+}
+
+/** A small seeded generator (mulberry32), so that a failing random walk replays. */
+export function rng(seed) {
+  let a = seed >>> 0;
+  return () => { a = (a + 0x6d2b79f5) >>> 0; let t = a; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+}
+
+/** Draw `game`'s real table module in the page for `seat` from a view and the static part, as
+ * the server sends them (`window.testTable`); what it sends is collected in `window.sent` and
+ * answered `ack` (true: accepted). `status`: also give it the waiting list (`[seat]`); the
+ * table's answer to it is returned. */
+export function drawTable(page, game, stat, view, seat = 0, { setup = null, ack = true, status = true } = {}) {
+  return page.evaluate(async ([g, st, sd, v, me, ok, withStatus]) => {
+    const mod = (await import('/games/index.js')).gameModule(g);
+    if (window.testTable) window.testTable.destroy();
+    const box = document.getElementById('test-table') || document.body.appendChild(Object.assign(document.createElement('div'), { id: 'test-table' }));
+    box.replaceChildren();
+    const el = (cls) => box.appendChild(Object.assign(document.createElement('div'), { className: cls }));
+    const [board, controls, players] = [el('board-area'), el('panel controls'), el('panel players-panel')];
+    window.sent = [];
+    window.testTable = mod.createTable({
+      board, controls, players, setup: st, static: sd, names: (s) => `Seat ${s + 1}`, mySeats: [me], replay: false,
+      speed: () => 0, say: () => {}, presence: () => null,
+      act: async (a) => { window.sent.push(a); return ok; },
+    });
+    window.testTable.show(v);
+    return withStatus ? window.testTable.status(v, [me]) : null;
+  }, [game, setup, stat, view, seat, ack, status]);
+}
+
+/** What the drawn table has sent so far. */
+export const sentActions = (page) => page.evaluate(() => window.sent);
+
+/** A browser on the client's page (for its modules) with the binary at hand, `body(page)`, and
+ * no console errors. */
+export async function onClientPage(name, body) {
+  assert.ok(existsSync(BIN), `the robodrome binary (${BIN}) is needed: cargo build`);
+  const b = await launch();
+  try {
+    const page = await b.page({ name });
+    await page.goto('/');
+    await page.waitForSelector('#create');
+    await body(page);
+    assert.deepEqual(b.errors, [], 'no console errors');
+  } finally {
+    await b.close();
+  }
+}
 
 /** Start Debian's Chromium ourselves (a fresh profile) and drive it over CDP. */
 async function startChromium(dir) {
@@ -68,6 +135,18 @@ export async function launch() {
       try { rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }); } catch { /* left in /tmp */ }
     },
   };
+}
+
+/** Sign the page's guest up through the account page (turn-based games, challenges and bot
+ * accounts need an account); returns the identity the client keeps. */
+export async function signUp(page, prefix = 'player') {
+  const username = `${prefix}_${Math.floor(1000 + Math.random() * 9000)}`;
+  await page.goto('/#/account');
+  await page.fill('#signup-username', username);
+  await page.fill('#signup-password', 'correct horse');
+  await page.click('#sign-up');
+  await page.waitForFunction(() => /#\/player\//.test(location.hash));
+  return page.evaluate(() => JSON.parse(localStorage.getItem('robodrome.identity')));
 }
 
 export async function api(path, init) {

@@ -2,7 +2,12 @@
 // gears, lasers, flags, pits, walls, docks), robots with facing, flags and archive markers;
 // the hand of cards clicked (or typed) into five registers, locked registers, power down, submit;
 // the registers resolved step by step from the events; re-entry by clicking a cell and a facing;
-// the stay-down choice. The engine decides every rule: a refused action comes back as an error.
+// the stay-down choice; the option questions. Every control comes from the engine's listing in
+// the seat's own view (`choices`, crates/roborally/src/choices.rs, docs/protocol.md "Choices"):
+// the cards each register takes, the locked registers, how many must be filled, whether a power
+// down may be announced, the option uses, the re-entry cells and facings, the answers to a
+// question — no rule is decided here. The program being placed is previewed from the engine's
+// `preview` (ghost robots per register, the path, falls), other robots assumed absent.
 
 import { h, s, clear } from '../dom.js';
 import { SeatTable, rememberBoard, boardPreview } from '../ui/seat-table.js';
@@ -23,6 +28,17 @@ const optionName = (o) => String(o).replace(/_/g, ' ').replace(/^./, (c) => c.to
 const cardText = (c) => (c ? `${CARD[c.card] || c.card} (${c.priority})` : '—');
 const Robot = (seat) => `Robot ${seat + 1}`;
 const sq = (a) => `[${a[0]},${a[1]}]`;
+
+/** A `use_option` action in words (the option card and what it names). */
+function useLabel(a) {
+  const n = optionName(a.option);
+  if (a.destroy) return `${n}: destroy its ${optionName(a.destroy)}`;
+  if (a.card && a.register) return `${n}: ${cardText(a.card)} with register ${a.register}`;
+  if (a.register && a.option === 'fire_control') return `${n}: jam register ${a.register}`;
+  if (a.register) return `${n}: take back the card of register ${a.register}`;
+  if (a.card) return `${n}: put ${cardText(a.card)} on it`;
+  return `Use ${n}`;
+}
 
 // ---------- the course ----------
 
@@ -173,12 +189,13 @@ class RoboRallyTable extends SeatTable {
     this.gMarks = s('g.marks');
     this.gPick = s('g.picks');
     this.gRobots = s('g.robots');
+    this.gPreview = s('g.rr-preview', { 'data-testid': 'program-preview' });
     this.gFx = s('g.fx');
     drawCourse(b, this.gCourse);
     // Remembered for the lobby's preview (the server serves no course pictures).
     rememberBoard('course', this.ctx.setup && typeof this.ctx.setup.board === 'string' ? this.ctx.setup.board : null, b);
     this.gHl = s('g.hl');
-    this.svg.append(this.gCourse, this.gMarks, this.gHl, this.gRobots, this.gPick, this.gFx);
+    this.svg.append(this.gCourse, this.gMarks, this.gHl, this.gPreview, this.gRobots, this.gPick, this.gFx);
     this.svg.addEventListener('click', (e) => this.onBoardClick(e));
     // The whole course fits its panel; zoom and pan for a closer look (web/ui/zoom.js).
     this.zoom = new Zoom(this.svg, full, { name: 'Whole course', minWidth: S * 4 });
@@ -239,6 +256,7 @@ class RoboRallyTable extends SeatTable {
       this.sel = { turn: view.turn, regs, powerDown: false, reenter: null, poweredDown: false };
     }
     this.drawRobots(view);
+    clear(this.gPreview);
     this.ctx.board.dataset.turn = view.turn;
     this.drawStrip(view);
     this.renderPlayers(view);
@@ -280,7 +298,8 @@ class RoboRallyTable extends SeatTable {
     }
     const me = w.filter((x) => this.mine(x));
     if (me.length) {
-      const t = view.question ? 'Answer the option card question' : { program: 'Program your registers', stay_down: 'Stay powered down?', reenter: 'Choose where your robot re-enters', execute: 'Decide about your option card' }[view.phase] || 'Your move';
+      const asked = view.choices ? ['use_option', 'discard_option'].includes(view.choices.kind) : !!view.question;
+      const t = asked ? 'Answer the option card question' : { program: 'Program your registers', stay_down: 'Stay powered down?', reenter: 'Choose where your robot re-enters', execute: 'Decide about your option card' }[view.phase] || 'Your move';
       return { text: `Turn ${view.turn} · ${t}`, tone: 'mine' };
     }
     if (w.length) return { text: `Turn ${view.turn} · waiting for ${w.map((x) => this.names(x)).join(', ')}` };
@@ -288,11 +307,6 @@ class RoboRallyTable extends SeatTable {
   }
 
   // ---- controls ----
-  lockedIdx(r) {
-    // locked_registers: register numbers 1..5 (RR-6.2), as the engine says.
-    return new Set((r.locked_registers || []).map((n) => n - 1));
-  }
-
   idleControls(box, view) {
     const me = this.robot(view, this.mySeat());
     box.hidden = !me || view.phase === 'over';
@@ -302,53 +316,109 @@ class RoboRallyTable extends SeatTable {
 
   decisionControls(box, view, seat) {
     const r = this.robot(view, seat);
-    if (view.question) this.optionControls(box, r);
-    else if (view.phase === 'program') this.programControls(box, r);
-    else if (view.phase === 'stay_down') {
-      box.append(h('div.pick-title', h('b', 'Your robot is powered down. Stay down another turn?')), h('div.actions', [
-        h('button.btn.primary#stay-down', { type: 'button', onclick: () => this.ctx.act({ type: 'stay_down', value: true }, seat) }, 'Stay down'),
-        h('button.btn#power-up', { type: 'button', onclick: () => this.ctx.act({ type: 'stay_down', value: false }, seat) }, 'Power up'),
-      ]));
-    } else if (view.phase === 'reenter') this.reenterControls(box, r);
+    // The kind of decision is the engine's (`choices.kind`): while one seat answers a question
+    // during programming (Recompile's damage, RR-7.4), the others go on programming.
+    const kind = view.choices ? view.choices.kind : view.question ? 'use_option' : view.phase;
+    if (kind === 'use_option' || kind === 'discard_option') this.optionControls(box, r);
+    else if (kind === 'program') this.programControls(box, r);
+    else if (kind === 'stay_down') {
+      const ch = this.choices('stay_down');
+      box.append(h('div.pick-title', h('b', 'Your robot is powered down. Stay down another turn?')), h('div.actions', (ch ? ch.actions : []).map((a) => (a.value
+        ? h('button.btn.primary#stay-down', { type: 'button', 'data-action': JSON.stringify(a), onclick: () => this.ctx.act(a, seat) }, 'Stay down')
+        : h('button.btn#power-up', { type: 'button', 'data-action': JSON.stringify(a), onclick: () => this.ctx.act(a, seat) }, 'Power up')))));
+    } else if (kind === 'reenter') this.reenterControls(box, r);
     else this.optionControls(box, r);
   }
 
+  /** The engine's listing for my decision now, if it is of `kind` (docs/protocol.md "Choices"). */
+  choices(kind) {
+    const c = this.view && this.view.choices;
+    return c && c.kind === kind ? c : null;
+  }
+
   programControls(box, r) {
-    const locked = this.lockedIdx(r);
-    const hand = r.hand || [];
+    const ch = this.choices('program');
+    if (!ch) { box.append(h('p.hint', 'Waiting for the game…')); return; }
     const regs = this.sel.regs;
     const used = new Set(regs.filter(Boolean).map((c) => c.priority));
+    const fits = (c) => ch.registers.some((x, k) => !x.locked && !regs[k] && x.cards.some((y) => y.priority === c.priority));
     box.append(h('div.pick-title', [h('b', 'Your hand'), h('span.hint', ' click a card (or type 1–9) to fill the next register; Backspace takes one back')]));
-    box.append(h('div.hand', hand.map((c, i) => h('button.card', {
-      type: 'button', 'data-card': c.card, 'data-priority': c.priority, 'data-help': `card:${c.card}`, disabled: used.has(c.priority) || undefined,
+    box.append(h('div.hand', ch.hand.map((c, i) => h('button.card', {
+      type: 'button', 'data-card': c.card, 'data-priority': c.priority, 'data-help': `card:${c.card}`,
+      disabled: (ch.distinct && used.has(c.priority)) || !fits(c) || undefined,
       title: cardText(c), onclick: () => this.pickCard(c),
     }, [h('span.ck', `${i + 1}`), h('span.ci', CARD_ICON[c.card]), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]))));
     box.append(h('div.pick-title', h('b', 'Registers')));
-    box.append(h('div.registers', [0, 1, 2, 3, 4].map((k) => {
-      if (locked.has(k)) {
-        const c = (r.registers[k] && r.registers[k].card) || { card: 'locked', priority: '' };
-        return h('div.register.locked', { 'data-register': k + 1, title: `Locked: ${cardText(c)}` }, [h('span.rk', `${k + 1} locked`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
+    box.append(h('div.registers', ch.registers.map((x, k) => {
+      if (x.locked) {
+        const c = x.card || { card: 'locked', priority: '' };
+        return h('div.register.locked', { 'data-register': k + 1, 'data-help': 'badge:locked', title: x.card ? `Locked by damage: ${cardText(c)} stays` : 'Locked by damage: filled from the deck' }, [h('span.rk', `${k + 1} locked`), h('span.cn', CARD[c.card]), h('span.cp', String(c.priority))]);
       }
       const c = regs[k];
       return h('button.register', { type: 'button', 'data-register': k + 1, class: c ? 'filled' : 'empty', onclick: () => this.setRegister(k, null) },
         [h('span.rk', String(k + 1)), c ? h('span.cn', CARD[c.card]) : h('span.cn', '—'), c ? h('span.cp', String(c.priority)) : null]);
     })));
-    const ready = [0, 1, 2, 3, 4].every((k) => locked.has(k) || regs[k]) || hand.length === 0;
+    const filled = ch.registers.filter((x, k) => !x.locked && regs[k]).length;
+    const ready = filled >= ch.fill;
     box.append(h('div.actions', [
-      // RR-4.4: only a damaged robot may announce a power down (a hint; the engine decides).
-      h('label.check', { title: r.damage ? 'Repair all damage by sitting out the next turn' : 'Only a damaged robot may power down', 'data-help': 'RR-4.4' }, [h('input#power-down', { type: 'checkbox', checked: this.sel.powerDown || undefined, disabled: !r.damage || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
+      // RR-4.4: the engine says whether a power down may be announced (only a damaged robot).
+      h('label.check', { title: ch.power_down ? 'Repair all damage by sitting out the next turn' : 'Only a damaged robot may power down', 'data-help': 'RR-4.4' }, [h('input#power-down', { type: 'checkbox', checked: (ch.power_down && this.sel.powerDown) || undefined, disabled: !ch.power_down || undefined, onchange: (e) => { this.sel.powerDown = e.target.checked; } }), ' Power down next turn (P)']),
       h('button.btn.primary#submit-program', { type: 'button', disabled: !ready || undefined, onclick: () => this.submit() }, 'Submit program (Enter)'),
     ]));
+    if (ch.options && ch.options.length) {
+      box.append(h('div.pick-title', h('b', 'Option cards')), h('div.actions.program-options', ch.options.map((a) => h('button.btn.small', {
+        type: 'button', 'data-action': JSON.stringify(a), 'data-option': a.option, 'data-help': `option:${a.option}`,
+        onclick: () => this.ctx.act(a, r.seat),
+      }, useLabel(a)))));
+    }
+    box.append(this.previewText(ch.preview));
+    this.drawPreview(ch.preview, r.seat);
+  }
+
+  /** The engine's preview of the program placed so far, in words (the assumption said). */
+  previewText(p) {
+    const regs = (p && p.registers) || [];
+    const line = (x) => {
+      const fall = x.falls && squareName(this.board(), x.falls);
+      const at = x.end ? `${squareName(this.board(), x.end.at)}, facing ${DIR[x.end.facing]}` : fall === 'the edge of the board' ? 'falls off the board' : `falls into ${fall}`;
+      return h('li', { 'data-preview-register': x.register }, `${CARD[x.card.card]} → ${at}${x.laser_damage ? ` · ${x.laser_damage} laser damage` : ''}`);
+    };
+    return h('div.rr-preview-text', { 'data-testid': 'preview-text' }, [
+      h('div.pick-title', [h('b', 'Preview'), h('span.hint', ' if no robot is in the way (other robots may push or block yours)')]),
+      regs.length ? h('ol', regs.map(line)) : h('p.hint', 'Place cards to see where your robot goes.'),
+    ]);
+  }
+
+  /** Ghost robots on the course: one per register previewed, the path, a cross where it falls. */
+  drawPreview(p, seat) {
+    if (!this.gPreview) return;
+    clear(this.gPreview);
+    if (!p || !p.start) return;
+    const c = (a) => `${a[0] * S + S / 2},${a[1] * S + S / 2}`;
+    const pts = [c(p.start.at)];
+    for (const x of p.registers) {
+      for (const at of x.path) pts.push(c(at));
+      if (x.end) {
+        const g = s('g.robot.ghost-robot', { 'data-preview-register': x.register, 'data-at': `${x.end.at[0]},${x.end.at[1]}`, 'data-facing': x.end.facing, style: `--car: var(--seat${seat})` }, robotShape(seat));
+        g.setAttribute('transform', `translate(${x.end.at[0] * S + S / 2},${x.end.at[1] * S + S / 2})`);
+        g.querySelector('.rot').setAttribute('transform', `rotate(${x.end.facing * 90})`);
+        g.querySelector('.rnum').textContent = String(x.register);
+        this.gPreview.append(g);
+      } else if (x.falls) {
+        const [X, Y] = [x.falls[0] * S + S / 2, x.falls[1] * S + S / 2];
+        this.gPreview.append(s('path.preview-fall', { 'data-preview-fall': `${x.falls[0]},${x.falls[1]}`, 'data-preview-register': x.register, d: `M ${X - 12} ${Y - 12} L ${X + 12} ${Y + 12} M ${X + 12} ${Y - 12} L ${X - 12} ${Y + 12}` }));
+      }
+    }
+    if (pts.length > 1) this.gPreview.prepend(s('polyline.preview-path', { points: pts.join(' ') }));
   }
 
   pickCard(c) {
-    const r = this.robot(this.view, this.mySeatToAct());
-    if (!r) return;
-    const locked = this.lockedIdx(r);
+    const ch = this.choices('program');
+    if (!ch) return;
     const regs = this.sel.regs;
-    if (regs.some((x) => x && x.priority === c.priority)) return;
-    const k = [0, 1, 2, 3, 4].find((i) => !locked.has(i) && !regs[i]);
-    if (k === undefined) return;
+    if (ch.distinct && regs.some((x) => x && x.priority === c.priority)) return;
+    const k = ch.registers.findIndex((x, i) => !x.locked && !regs[i] && x.cards.some((y) => y.priority === c.priority));
+    if (k < 0) return;
     this.setRegister(k, c);
   }
 
@@ -365,21 +435,40 @@ class RoboRallyTable extends SeatTable {
     regs[k] = c;
     this.renderControls();
     const seat = this.mySeatToAct();
-    if (seat !== undefined) this.ctx.act({ type: 'place', register: k + 1, card: c }, seat);
+    // The engine caps a turn's placements (`places_left`); past it, the program alone is sent.
+    const ch = this.choices('program');
+    if (seat !== undefined && ch && ch.places_left > 0) {
+      ch.places_left--;
+      this.ctx.act({ type: 'place', register: k + 1, card: c }, seat);
+    }
   }
 
   async submit() {
     const seat = this.mySeatToAct();
-    const r = this.robot(this.view, seat);
-    const locked = this.lockedIdx(r);
-    const registers = [0, 1, 2, 3, 4].map((k) => (locked.has(k) ? null : this.sel.regs[k]));
-    await this.ctx.act({ type: 'program', registers, power_down_next: !!this.sel.powerDown }, seat);
+    const ch = this.choices('program');
+    if (!ch) return;
+    const registers = ch.registers.map((x, k) => (x.locked ? null : this.sel.regs[k]));
+    await this.ctx.act({ type: 'program', registers, power_down_next: !!(ch.power_down && this.sel.powerDown) }, seat);
   }
 
   /** RR-8.3: the cells the engine allows the re-entering robot, each with its facings. */
   reentryCells(r) {
-    const re = this.view.reentry;
-    return re && re.seat === r.seat ? re.choices : [];
+    const ch = this.choices('reenter');
+    if (!ch || !r) return [];
+    const cells = [];
+    for (const a of ch.actions) {
+      let c = cells.find((x) => x.at[0] === a.at[0] && x.at[1] === a.at[1]);
+      if (!c) cells.push(c = { at: a.at, facings: [] });
+      if (!c.facings.includes(a.facing)) c.facings.push(a.facing);
+    }
+    for (const c of cells) c.facings.sort((x, y) => x - y);
+    return cells.sort((p, q) => p.at[1] - q.at[1] || p.at[0] - q.at[0]);
+  }
+
+  /** Whether the engine lists re-entering powered down (RR-8.3). */
+  reenterDownAllowed() {
+    const ch = this.choices('reenter');
+    return !!ch && ch.actions.some((a) => a.powered_down);
   }
 
   reenterChoices(r) { return this.reentryCells(r).map((c) => c.at); }
@@ -400,7 +489,7 @@ class RoboRallyTable extends SeatTable {
       const ok = this.facingsAt(pick, r);
       box.append(h('div.facings', [0, 1, 2, 3].map((d) => h('button.btn', { type: 'button', 'data-facing': d, disabled: !ok.includes(d) || undefined, onclick: () => this.commitReenter(d) }, `${ARROW[d]} ${DIR[d]}`))));
     }
-    box.append(h('label.check', [h('input#reenter-down', { type: 'checkbox', checked: this.sel.poweredDown || undefined, onchange: (e) => { this.sel.poweredDown = e.target.checked; } }), ' Re-enter powered down']));
+    if (this.reenterDownAllowed()) box.append(h('label.check', [h('input#reenter-down', { type: 'checkbox', checked: this.sel.poweredDown || undefined, onchange: (e) => { this.sel.poweredDown = e.target.checked; } }), ' Re-enter powered down']));
     this.drawPicks(r);
   }
 
@@ -424,27 +513,36 @@ class RoboRallyTable extends SeatTable {
   async commitReenter(facing) {
     const seat = this.mySeatToAct();
     if (!this.sel.reenter) return;
-    if (await this.ctx.act({ type: 'reenter', at: this.sel.reenter, facing, powered_down: !!this.sel.poweredDown }, seat)) this.sel.reenter = null;
+    if (await this.ctx.act({ type: 'reenter', at: this.sel.reenter, facing, powered_down: !!(this.sel.poweredDown && this.reenterDownAllowed()) }, seat)) this.sel.reenter = null;
   }
 
-  /** The option-card question of the view (RR-7.4, RR-8.2, RR-9), answered as it asks. */
+  /** The option-card question of the view (RR-7.4, RR-8.2, RR-9): one button per answer the
+   * engine lists (`choices.actions`), worded as the question asks. */
   optionControls(box, r) {
     const seat = r.seat;
     const q = this.view.question || { kind: 'unknown' };
-    const held = r.options || [];
-    const act = (type, option) => this.ctx.act({ type, option }, seat);
-    const choose = (type, options, label) => options.map((o) => h('button.btn', { type: 'button', 'data-option': o, 'data-help': `option:${o}`, onclick: () => act(type, o) }, label(optionName(o))));
-    const no = (type, label) => h('button.btn#decline-option', { type: 'button', onclick: () => act(type, null) }, label);
-    const ask = {
-      damage: () => [`${q.points} damage coming: discard an option card to prevent one point?`, [...choose('discard_option', held, (n) => `Discard ${n}`), no('discard_option', 'Take the damage')]],
-      lose_option: () => ['Your robot was destroyed: give up one option card', choose('discard_option', held, (n) => `Give up ${n}`)],
-      move_option: () => [`Use ${optionName(q.option)} on the card about to run?`, [...choose('use_option', [q.option], (n) => `Use ${n}`), no('use_option', 'No')]],
-      reveal: () => [`Before register ${q.register} is revealed: use an option card?`, [...choose('use_option', held.filter((o) => o === 'abort_switch' || o === 'conditional_program'), (n) => `Use ${n}`), no('use_option', 'No')]],
-      weapon: () => [`Your laser hits ${this.names(q.target)} (${q.points}): use a weapon instead?`, [...choose('use_option', held, (n) => `Use ${n}`), no('use_option', 'No, the laser')]],
-      stabilizer: () => ['Before register 1: is the Gyroscopic Stabilizer active this turn?', [...choose('use_option', ['gyroscopic_stabilizer'], () => 'Active'), no('use_option', 'Not this turn')]],
-      arm: () => ['Mechanical Arm: which flag or repair site does it touch?', [...(q.sites || []).map((at) => h('button.btn', { type: 'button', 'data-site': `${at[0]},${at[1]}`, onclick: () => this.ctx.act({ type: 'use_option', option: 'mechanical_arm', at }, seat) }, `Touch ${sq(at)}`)), no('use_option', 'Only the cell it stands on')]],
-    }[q.kind];
-    const [title, buttons] = ask ? ask() : ['An option card question', [no('use_option', 'Decline')]];
+    const ch = this.choices('use_option') || this.choices('discard_option');
+    const actions = ch ? ch.actions : [];
+    const title = {
+      damage: `${q.points} damage coming: discard an option card to prevent one point?`,
+      lose_option: 'Your robot was destroyed: give up one option card',
+      move_option: `Use ${optionName(q.option)} on the card about to run?`,
+      reveal: `Before register ${q.register} is revealed: use an option card?`,
+      weapon: `Your laser hits ${q.target !== undefined ? this.names(q.target) : 'a robot'} (${q.points}): use a weapon instead?`,
+      stabilizer: 'Before register 1: is the Gyroscopic Stabilizer active this turn?',
+      arm: 'Mechanical Arm: which flag or repair site does it touch?',
+    }[q.kind] || 'An option card question';
+    const decline = { damage: 'Take the damage', weapon: 'No, the laser', stabilizer: 'Not this turn', arm: 'Only the cell it stands on' }[q.kind] || 'No';
+    const label = (a) => {
+      const n = optionName(a.option);
+      if (a.type === 'discard_option') return q.kind === 'lose_option' ? `Give up ${n}` : `Discard ${n}`;
+      if (q.kind === 'stabilizer') return 'Active';
+      if (a.at) return `Touch ${squareName(this.board(), a.at)}`;
+      return useLabel(a);
+    };
+    const buttons = actions.map((a) => (a.option === null || a.option === undefined
+      ? h('button.btn#decline-option', { type: 'button', 'data-action': JSON.stringify(a), onclick: () => this.ctx.act(a, seat) }, decline)
+      : h('button.btn', { type: 'button', 'data-action': JSON.stringify(a), 'data-option': a.option, 'data-help': `option:${a.option}`, 'data-site': a.at ? `${a.at[0]},${a.at[1]}` : undefined, onclick: () => this.ctx.act(a, seat) }, label(a))));
     box.append(h('div.pick-title', h('b', title)), h('div.actions', { 'data-question': q.kind }, buttons));
   }
 
@@ -474,7 +572,7 @@ class RoboRallyTable extends SeatTable {
       const k = [4, 3, 2, 1, 0].find((i) => this.sel.regs[i]);
       if (k !== undefined) this.setRegister(k, null);
       e.preventDefault();
-    } else if ((e.key === 'p' || e.key === 'P') && r.damage) {
+    } else if ((e.key === 'p' || e.key === 'P') && this.choices('program') && this.choices('program').power_down) {
       this.sel.powerDown = !this.sel.powerDown; this.renderControls(); e.preventDefault();
     } else if (e.key === 'Enter' && tag !== 'button') {
       const b = document.getElementById('submit-program');
@@ -542,6 +640,7 @@ class RoboRallyTable extends SeatTable {
       this.ctx.controls.replaceChildren(h('p.hint', 'The registers are resolving…'));
     }
     clear(this.gPick);
+    if (this.gPreview) clear(this.gPreview);
     // The players panel as of the event being animated (the final view only at the end).
     const live = !fast ? JSON.parse(JSON.stringify(this.view)) : null;
     if (!fast) this.ctx.board.dataset.animating = '1';

@@ -1,5 +1,5 @@
 // The leaderboard of each game (#/leaderboard/GAME): the best Glicko-2 ratings, people and the
-// robodrome bots on one scale, with a player search (docs/platform.md). The games come from
+// bots (robodrome's and the Bot API's bot accounts, marked BOT) on one scale, with a player search (docs/platform.md). The games come from
 // GET /api/kinds.
 
 import { clear, h } from '../dom.js';
@@ -13,6 +13,7 @@ export async function showLeaderboard(root, game) {
     kinds.map((k) => h('option', { value: k.name }, k.title)));
   sel.value = name;
   const board = await api.leaderboard(name);
+  const me = api.me();
   const found = h('ul.found');
   const search = h('input#player-search', { placeholder: 'Find a player (username)', maxlength: 20, oninput: async () => {
     const q = search.value.trim();
@@ -23,8 +24,10 @@ export async function showLeaderboard(root, game) {
   root.append(h('div.leaderboard-page', [
     h('section.panel', [h('h2', ['Leaderboard ', sel]),
       board.players.length === 0 ? h('p.empty', 'No rated games yet.') : h('table.leaderboard', [
-        h('thead', h('tr', [h('th', '#'), h('th', 'Player'), h('th', 'Rating'), h('th', 'Games')])),
-        h('tbody', board.players.map((p, i) => h('tr', [h('td', String(i + 1)), h('td', h('a', { href: `#/player/${p.player}` }, p.name)), h('td', `${Math.round(p.rating)} ± ${Math.round(2 * p.deviation)}`), h('td', String(p.games))]))),
+        h('thead', h('tr', [h('th', '#'), h('th', 'Player'), h('th', 'Rating'), h('th', 'Games'), h('th', '')])),
+        h('tbody', board.players.map((p, i) => h('tr', [h('td', String(i + 1)), h('td', [h('a', { href: `#/player/${p.player}` }, p.name), p.bot ? h('span.bot-mark', { title: 'A bot: robodrome\'s own or a bot account of the Bot API' }, 'BOT') : null]), h('td', `${Math.round(p.rating)} ± ${Math.round(2 * p.deviation)}`), h('td', String(p.games)),
+          // A challenge is made on the player's profile (game and clock): web/ui/challenges.js.
+          h('td', me && me.id !== p.player && !p.player.startsWith('bot:') ? h('a.btn.small', { href: `#/player/${p.player}`, 'data-action': 'challenge' }, 'Challenge') : null)]))),
       ])]),
     h('section.panel', [h('h2', 'Players'), search, found]),
   ]));

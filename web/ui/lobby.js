@@ -10,6 +10,7 @@ import { seatLabel, copyText, inviteUrl } from './common.js';
 import { openRules, decorateVariants, howToPlay } from './rules.js';
 import { turnsPanel } from './turns.js';
 import { lobbyPanels } from './account.js';
+import { challengesPanel } from './challenges.js';
 
 const BOTS = [
   ['bot:random', 'Bot · random'],
@@ -169,8 +170,11 @@ export async function showLobby(root) {
   // My games ("your move"), invitations and followed players (docs/platform.md), and the
   // turn-based games with their optional notification (web/ui/turns.js).
   const myPanels = lobbyPanels();
-  const turns = turnsPanel((name) => kindOf(name)?.title || gameModule(name)?.title || name);
-  page.append(form, howToPlay(kinds), myPanels.box, turns.el, lists);
+  const title = (name) => kindOf(name)?.title || gameModule(name)?.title || name;
+  const turns = turnsPanel(title);
+  // Challenges to me (accept, decline) and mine (cancel): web/ui/challenges.js.
+  const challenges = challengesPanel(title);
+  page.append(form, howToPlay(kinds), challenges.el, myPanels.box, turns.el, lists);
 
   let ticks = 0;
   async function refresh() {
@@ -181,6 +185,7 @@ export async function showLobby(root) {
     if (!document.hidden || ticks % 10 === 0) turns.refresh();
     if (document.hidden) return; // a tab in the background asks nothing more
     myPanels.refresh();
+    challenges.refresh();
     let games;
     try {
       const r = await api.listGames();

@@ -3,6 +3,7 @@
 
 import { clear, h, s } from '../dom.js';
 import * as api from '../api.js';
+import { challengeForm } from './challenges.js';
 
 /** The rating history, oldest to newest, as an SVG polyline with the rating's range. */
 export function chart(points) {
@@ -50,11 +51,15 @@ export async function showProfile(root, id) {
     label();
     buttons.append(fb, bb);
   }
+  // A challenge to this player (a person's account or a bot account; robodrome's own bots are
+  // played from the lobby's seats): web/ui/challenges.js.
+  const challengeable = acc && acc.id !== p.id && !p.deleted && !p.id.startsWith('bot:') && (p.username || p.bot);
   clear(page).append(
     h('section.panel.profile', [
       h('h2', [h('span.player-name', p.name), p.username ? h('span.username', ` @${p.username}`) : null, p.bot ? h('span.tag', 'bot') : null, p.online ? h('span.tag.online', 'online') : null]),
       buttons,
     ]),
+    challengeable ? challengeForm(p, kinds.kinds || []) : null,
     p.ratings.length ? ratings : h('p.empty', 'No rated games yet.'),
     h('section.panel.list', [
       h('h2', 'Recent games'),

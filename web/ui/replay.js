@@ -9,6 +9,7 @@ import { gameModule } from '../games/index.js';
 import { seatLabel, copyText, replayUrl, animSpeed } from './common.js';
 import { resultTable, winnerText } from './results.js';
 import { linkLine } from './log.js';
+import { openRules, rulebook } from './rules.js';
 
 export async function showReplay(root, id, startStep) {
   const data = await api.steps(id).catch(async (e) => {
@@ -28,6 +29,10 @@ export async function showReplay(root, id, startStep) {
 
   const page = h('div.table-page.replay', { 'data-game': id });
   root.append(page);
+  // The rules and the context help here too (docs/client.md "Rules and help"): the drawer opens
+  // over the replay, which stays where it is.
+  page.dataset.rulesGame = data.game;
+  rulebook(data.game).catch(() => {});
   const status = h('div.status', { role: 'status', 'aria-live': 'polite' });
   const pos = h('span.replay-pos', { 'data-testid': 'replay-pos' });
   const slider = h('input.replay-slider', { type: 'range', min: 0, max: last, value: 0, 'aria-label': 'Replay position' });
@@ -50,7 +55,8 @@ export async function showReplay(root, id, startStep) {
     ? h('div.panel.result', { 'data-testid': 'result', 'data-scores': JSON.stringify(data.outcome.scores || []), hidden: true }, [h('h3', 'Final result'), h('p.winner', { 'data-testid': 'winner' }, winnerText(data.outcome, names)), resultTable(data.outcome, names, mod, steps[last].view)])
     : null;
   page.append(
-    h('div.statusbar', [h('span.replay-badge', data.status === 'finished' ? 'Replay' : 'Replay · up to now'), status]),
+    h('div.statusbar', [h('span.replay-badge', data.status === 'finished' ? 'Replay' : 'Replay · up to now'), status,
+      h('button.btn.small#open-rules', { type: 'button', title: 'The rules of this game', 'aria-label': 'Rules', onclick: () => openRules(data.game) }, 'Rules')]),
     controls,
     h('div.table-grid', [h('div.board-col', [board]), h('aside.side', [outcome, players, h('div.panel.log-panel', [h('h3', 'Log'), logList]), h('div.table-links', [
       data.status !== 'finished' ? h('a.btn.small.ghost', { href: `#/g/${id}` }, 'Back to the table') : null,

@@ -37,6 +37,7 @@ pub mod choices;
 mod conformance;
 mod error;
 pub mod event;
+pub mod from_view;
 pub mod purse;
 pub mod resolve;
 pub mod rulebook;

@@ -74,6 +74,19 @@ impl Registered for Autoscooter {
         <Self as HasBots>::bot(spec)
     }
 
+    fn from_view(
+        setup: &Setup,
+        view: &Value,
+        seat: engine::Seat,
+        rng: &mut engine::Rng,
+    ) -> Result<Self, String> {
+        Autoscooter::from_view(setup, view, seat, rng).map_err(|e| e.to_string())
+    }
+
+    fn lean_view(&self, observer: Observer) -> <Self as Game>::View {
+        self.view_without_choices(observer)
+    }
+
     fn scenario_setup(
         board: &Value,
         setup: &Value,

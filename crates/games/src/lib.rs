@@ -14,6 +14,7 @@ mod autoscooter;
 mod bumping_bots;
 mod championship;
 pub mod duel;
+pub mod features;
 pub mod random;
 pub mod render;
 mod roborally;
@@ -21,7 +22,7 @@ pub mod scenario;
 pub mod sim;
 mod toy;
 
-pub use any::{ActError, AnyGame, Applied};
+pub use any::{ActError, AnyGame, Applied, Listed};
 pub use engine::check::{Finding, Severity};
 pub use scenario::{SchemaError, from_value};
 
@@ -175,6 +176,14 @@ pub trait Registered: Game {
     }
     /// A bot of the given strength.
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>>;
+    /// The observer's view for machine observers (the Python package's observations,
+    /// [`features`]): the view, or a lighter one with the same information — without what a
+    /// table derives its controls from (each game's `choices`, computed
+    /// from the legal actions and previews of moves on the visible position). Never more than
+    /// [`Game::view`] shows the observer.
+    fn lean_view(&self, observer: engine::Observer) -> Self::View {
+        self.view(observer)
+    }
     /// Scenario files: the game's setup from the file's `board`, `setup` and `variants`.
     fn scenario_setup(
         board: &Value,
@@ -241,6 +250,18 @@ pub trait Registered: Game {
     fn rules_board() -> Option<&'static str> {
         None
     }
+    /// A playable state from `seat`'s view (its JSON, as the server sends it) of a game made
+    /// from `setup`, what the view hides drawn from `rng`: the game crate's determinization
+    /// from a view, which a remote bot (`robodrome bot`) thinks on. `Err` says why not (a game
+    /// or a stage that cannot be rebuilt from a view: the client then chooses from the view).
+    fn from_view(
+        _setup: &Self::Setup,
+        _view: &Value,
+        _seat: Seat,
+        _rng: &mut engine::Rng,
+    ) -> Result<Self, String> {
+        Err(format!("{}: no state is rebuilt from a seat's view yet", Self::NAME))
+    }
 }
 
 type SetupFn = fn(&SetupRequest) -> Result<Value, String>;
@@ -250,6 +271,7 @@ type SimFn = fn(&sim::Request, &(dyn Fn(u64) + Sync)) -> Result<sim::Report, Str
 type DuelFn = fn(&Value, u64, &BotSpec, &BotSpec, u8) -> Result<duel::GameResult, String>;
 type RenderFn = fn(&str, Option<&str>) -> Result<String, String>;
 type CheckFn = fn(&str) -> Vec<Finding>;
+type FromViewFn = fn(&Value, &Value, Seat, u64) -> Result<Box<dyn AnyGame>, String>;
 /// A measurement's label and a function playing game `i` (returns its number of actions).
 pub type Bench = (String, Box<dyn FnMut(u64) -> u64>);
 
@@ -269,6 +291,7 @@ pub struct Kind {
     shipped_text: fn(&str) -> Option<&'static str>,
     rules: fn() -> Vec<engine::rulebook::Topic>,
     sample_static: fn(&Info) -> Option<Value>,
+    from_view: FromViewFn,
 }
 
 impl std::fmt::Debug for Kind {
@@ -294,7 +317,19 @@ impl Kind {
             shipped_text: G::shipped_text,
             rules: G::rules,
             sample_static: sample_static::<G>,
+            from_view: from_view_json::<G>,
         }
+    }
+    /// A playable state from `seat`'s view of a game made from `setup` (both JSON, as the
+    /// server sends them), what the view hides drawn from `seed`: [`Registered::from_view`].
+    pub fn from_view(
+        &self,
+        setup: &Value,
+        view: &Value,
+        seat: Seat,
+        seed: u64,
+    ) -> Result<Box<dyn AnyGame>, String> {
+        (self.from_view)(setup, view, seat, seed)
     }
     pub fn name(&self) -> &'static str {
         self.info.name
@@ -441,6 +476,17 @@ fn setup_json<G: Registered>(req: &SetupRequest) -> Result<Value, String> {
 fn start_json<G: Registered>(setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {
     let s: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let g = G::new(&s, seed).map_err(|e| e.to_string())?;
+    Ok(Box::new(g))
+}
+
+fn from_view_json<G: Registered>(
+    setup: &Value,
+    view: &Value,
+    seat: Seat,
+    seed: u64,
+) -> Result<Box<dyn AnyGame>, String> {
+    let s: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
+    let g = G::from_view(&s, view, seat, &mut engine::Rng::seeded(seed))?;
     Ok(Box::new(g))
 }
 

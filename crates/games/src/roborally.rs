@@ -81,6 +81,10 @@ impl Registered for RoboRally {
         <Self as HasBots>::bot(spec)
     }
 
+    fn lean_view(&self, observer: engine::Observer) -> roborally::View {
+        roborally::View::without_choices(self, observer)
+    }
+
     fn scenario_setup(
         board: &Value,
         setup: &Value,

@@ -12,8 +12,9 @@ pub struct BotArgs {
     /// The bot account's API token (`POST /api/bots` shows it once).
     #[arg(long)]
     pub token: String,
-    /// The bot that plays: `random` (a legal action drawn from the seat's view; the other
-    /// robodrome bots need a whole game state, which a seat's view cannot give yet).
+    /// The bot that plays: `random`, `heuristic`, `search:N` or `search:Nms` (robodrome's bots,
+    /// thinking on a state the game crate rebuilds from the seat's view; where a game or a
+    /// stage cannot be rebuilt from a view, a legal action drawn from the view).
     #[arg(long, default_value = "random")]
     pub bot: String,
     /// Accept challenges for these games only (comma-separated; default: every game the

@@ -197,3 +197,23 @@ fn the_web_client_labels_are_words_not_rule_codes() {
     }
     assert!(problems.is_empty(), "rule codes in labels:\n{}", problems.join("\n"));
 }
+
+/// Refusals read as sentences (issue 21): every RoboRally error code (the `code()` arms of
+/// `crates/roborally/src/error.rs`) has its words in the client's table (`web/ui/refusal.js`
+/// `WORDS`), so a new code cannot reach a player as the engine's phrase by oversight.
+#[test]
+fn every_roborally_error_code_has_words_in_the_client() {
+    let errors = std::fs::read_to_string(crates_dir().join("roborally/src/error.rs")).unwrap();
+    let table = std::fs::read_to_string(crates_dir().join("../web/ui/refusal.js")).unwrap();
+    let body = errors.split("fn code(&self)").nth(1).expect("the code() function");
+    let body = body.split("\n    }\n").next().unwrap_or_default();
+    let codes: Vec<&str> = body
+        .lines()
+        .filter_map(|l| l.split("=> \"").nth(1))
+        .filter_map(|rest| rest.split('"').next())
+        .collect();
+    assert!(codes.len() > 30, "read the codes: {codes:?}");
+    let missing: Vec<&&str> =
+        codes.iter().filter(|c| !table.contains(&format!("\n  {c}: "))).collect();
+    assert!(missing.is_empty(), "RoboRally codes without words in web/ui/refusal.js: {missing:?}");
+}

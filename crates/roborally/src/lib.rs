@@ -10,7 +10,8 @@
 //! * [`damage`]: the one way damage and destruction happen (RR-7, RR-8.1–8.2);
 //! * [`reentry`] (RR-8.3), [`cleanup`] (RR-6), [`resolve`]: the resumable cursor;
 //! * [`option`] and `option_use`: the option cards and the `use_option` decision (RR-9);
-//! * [`view`], [`setup`]: redacted views and the setup / scenario schema (RR-11).
+//! * [`view`], [`setup`]: redacted views and the setup / scenario schema (RR-11);
+//! * [`choices`]: what the owing seat may choose now, and the preview of its program.
 //!
 //! **Invariants:** no I/O, no clock, no thread-local randomness, no hash-map iteration. All
 //! chance comes from the [`engine::Rng`] inside the state. Resolution in progress is a cursor
@@ -28,6 +29,7 @@ pub const RULES_VERSION: u32 = 2;
 
 pub mod board;
 pub mod card;
+pub mod choices;
 pub mod cleanup;
 mod conformance;
 pub mod damage;

@@ -90,6 +90,10 @@ pub struct View {
     /// (RR-8.3; public: it follows from the positions).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reentry: Option<ReentryView>,
+    /// In the view of the seat that owes a decision only: every choice the engine accepts now,
+    /// and the preview of its program ([`crate::choices`]); absent in every other view.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub choices: Option<crate::choices::Choices>,
 }
 
 /// RR-8.3: where the re-entering robot may come back and which facings each cell allows
@@ -178,6 +182,17 @@ impl BoardView {
 
 impl View {
     pub fn of(g: &RoboRally, observer: Observer) -> View {
+        View::with(g, observer, true)
+    }
+
+    /// The view without `choices` (what a table derives its controls from: the legal actions,
+    /// the factored program and its preview on the visible position): the same information,
+    /// cheaper, for machine observers (the Python package's observations, `docs/python.md`).
+    pub fn without_choices(g: &RoboRally, observer: Observer) -> View {
+        View::with(g, observer, false)
+    }
+
+    fn with(g: &RoboRally, observer: Observer, with_choices: bool) -> View {
         let sees = |s: Seat| match observer {
             Observer::Omniscient => true,
             Observer::Seat(o) => o == s,
@@ -241,6 +256,10 @@ impl View {
             discard_pile: g.deck.discard.len(),
             winner: g.winner,
             timer_seconds: g.rules.timer_seconds,
+            choices: match observer {
+                Observer::Seat(s) if with_choices => crate::choices::choices(g, s),
+                _ => None,
+            },
             reentry: match &g.phase {
                 Phase::Reenter { queue } => queue.first().map(|&i| reentry_view(g, i)),
                 _ => None,

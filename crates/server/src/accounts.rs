@@ -57,6 +57,8 @@ pub struct RatingRow {
     pub volatility: f64,
     /// Rated games played.
     pub games: u32,
+    /// A bot: robodrome's (`bot:<spec>`) or a bot account of the Bot API (the BOT mark).
+    pub bot: bool,
 }
 
 /// One point of a player's rating history.
@@ -202,6 +204,7 @@ fn rating_row(r: &sqlx::sqlite::SqliteRow) -> Result<RatingRow, sqlx::Error> {
         deviation: r.try_get("deviation")?,
         volatility: r.try_get("volatility")?,
         games: r.try_get::<i64, _>("games")? as u32,
+        bot: r.try_get::<Option<bool>, _>("bot")?.unwrap_or(false),
     })
 }
 
@@ -422,6 +425,18 @@ impl AccountStore for SqliteStore {
                 return Ok(());
             }
             for u in updates {
+                if !u.player.starts_with("bot:") {
+                    // Every rated person has an account row already; a bot account of the Bot
+                    // API made before its row was written with it gets it here (`bot`: the
+                    // leaderboard's BOT mark).
+                    sqlx::query(
+                        "INSERT OR IGNORE INTO accounts (identity, username, bot) \
+                         SELECT id, NULL, 1 FROM bot_accounts WHERE id = ?",
+                    )
+                    .bind(&u.player)
+                    .execute(&mut *tx)
+                    .await?;
+                }
                 if let Some(spec) = u.player.strip_prefix("bot:") {
                     sqlx::query("INSERT OR IGNORE INTO identities (id, name) VALUES (?, ?)")
                         .bind(&u.player)
@@ -469,7 +484,8 @@ impl AccountStore for SqliteStore {
     fn player_ratings<'a>(&'a self, player: &'a str) -> BoxFut<'a, Vec<RatingRow>> {
         Box::pin(async move {
             let rows = sqlx::query(
-                "SELECT r.*, i.name FROM ratings r JOIN identities i ON i.id = r.player WHERE r.player = ? ORDER BY r.game",
+                "SELECT r.*, i.name, a.bot FROM ratings r JOIN identities i ON i.id = r.player \
+                 LEFT JOIN accounts a ON a.identity = r.player WHERE r.player = ? ORDER BY r.game",
             )
             .bind(player)
             .fetch_all(&self.pool)
@@ -516,7 +532,7 @@ impl AccountStore for SqliteStore {
     ) -> BoxFut<'a, Vec<RatingRow>> {
         Box::pin(async move {
             let rows = sqlx::query(
-                "SELECT r.*, i.name FROM ratings r JOIN identities i ON i.id = r.player \
+                "SELECT r.*, i.name, a.bot FROM ratings r JOIN identities i ON i.id = r.player \
                  JOIN accounts a ON a.identity = r.player WHERE r.game = ? AND a.deleted = 0 \
                  ORDER BY r.rating DESC, r.player LIMIT ? OFFSET ?",
             )
@@ -609,37 +625,21 @@ impl AccountStore for SqliteStore {
     }
 
     fn follows<'a>(&'a self, from: &'a str, limit: u32) -> BoxFut<'a, Vec<(String, String)>> {
-        Box::pin(async move {
-            let rows = sqlx::query(
-                "SELECT i.id, i.name FROM follows f JOIN identities i ON i.id = f.followed \
-                 WHERE f.follower = ? ORDER BY i.name LIMIT ?",
-            )
-            .bind(from)
-            .bind(limit as i64)
-            .fetch_all(&self.pool)
-            .await?;
-            Ok(rows
-                .iter()
-                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-                .collect::<Result<_, sqlx::Error>>()?)
-        })
+        Box::pin(self.named_players(
+            "SELECT i.id, i.name FROM follows f JOIN identities i ON i.id = f.followed \
+             WHERE f.follower = ? ORDER BY i.name LIMIT ?",
+            from,
+            limit,
+        ))
     }
 
     fn blocks<'a>(&'a self, from: &'a str, limit: u32) -> BoxFut<'a, Vec<(String, String)>> {
-        Box::pin(async move {
-            let rows = sqlx::query(
-                "SELECT i.id, i.name FROM blocks b JOIN identities i ON i.id = b.blocked \
-                 WHERE b.blocker = ? ORDER BY i.name LIMIT ?",
-            )
-            .bind(from)
-            .bind(limit as i64)
-            .fetch_all(&self.pool)
-            .await?;
-            Ok(rows
-                .iter()
-                .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
-                .collect::<Result<_, sqlx::Error>>()?)
-        })
+        Box::pin(self.named_players(
+            "SELECT i.id, i.name FROM blocks b JOIN identities i ON i.id = b.blocked \
+             WHERE b.blocker = ? ORDER BY i.name LIMIT ?",
+            from,
+            limit,
+        ))
     }
 
     fn blockers<'a>(&'a self, who: &'a str, among: &'a [String]) -> BoxFut<'a, Vec<String>> {
@@ -658,5 +658,22 @@ impl AccountStore for SqliteStore {
             }
             Ok(out)
         })
+    }
+}
+
+impl SqliteStore {
+    /// The (id, name) rows of `sql`, a query of one player's follows or blocks bound to `from`
+    /// and `limit`.
+    async fn named_players(
+        &self,
+        sql: &'static str,
+        from: &str,
+        limit: u32,
+    ) -> Result<Vec<(String, String)>, crate::store::StoreError> {
+        let rows = sqlx::query(sql).bind(from).bind(limit as i64).fetch_all(&self.pool).await?;
+        Ok(rows
+            .iter()
+            .map(|r| Ok((r.try_get(0)?, r.try_get(1)?)))
+            .collect::<Result<_, sqlx::Error>>()?)
     }
 }

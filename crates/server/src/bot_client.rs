@@ -4,14 +4,17 @@
 //! `/api/bot/v1/games/{id}`, from its seat's view only.
 //!
 //! **What it plays with.** A robodrome bot (`bots`) thinks on a whole game state; a remote
-//! client has only its seat's redacted view, and the engine cannot yet rebuild a state from a
-//! view. So the client plays `random`: a legal action drawn from the view (the same view
-//! readers as `robodrome soak`: [`crate::soak::choose`]); a refused action is drawn again.
-//! Other bot specs are refused with a clear error until each game offers a state from a
-//! seat's view (docs/protocol.md "Bot API", "The reference client").
-
+//! client has only its seat's redacted view and the game's public setup
+//! (`GET /api/games/{id}?setup=true`). The game crate rebuilds a playable state from them —
+//! what the view hides drawn at random, seeded (`games::Kind::from_view`, the game crate's
+//! `from_view`) — and the bot chooses on that state, as it would on the server. Where a game
+//! or a stage cannot be rebuilt from a view, or the server refused the bot's action, the
+//! client draws a legal action from the view itself (the view readers of `robodrome soak`:
+//! [`crate::soak::choose`]), so a game is always played to its end. `random` always draws
+//! from the view.
 use crate::client::{self, Socket};
-use engine::Rng;
+use bots::{BotSpec, Stop};
+use engine::{Rng, Seat};
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -27,7 +30,7 @@ pub struct Options {
     pub games: Vec<String>,
     /// Stop after this many games are over (none: run until stopped).
     pub max_games: Option<usize>,
-    /// The bot spec (only `random` for now: see the module's doc).
+    /// The bot spec (`random`, `heuristic`, `search:N`, `search:Nms`: see the module's doc).
     pub bot: String,
     /// Seed of the client's own choices.
     pub seed: u64,
@@ -48,15 +51,7 @@ fn note(t: &Option<Transcript>, line: String) {
 
 /// Check the options before connecting.
 pub fn check(opts: &Options) -> Result<(), Error> {
-    if opts.bot != "random" {
-        return Err(format!(
-            "bot {:?}: the reference client plays \"random\" only (a legal action drawn from its \
-             seat's view); robodrome's other bots need a whole game state, which a seat's view \
-             cannot give yet",
-            opts.bot
-        )
-        .into());
-    }
+    opts.bot.parse::<BotSpec>().map_err(|e| format!("--bot: {e}"))?;
     for g in &opts.games {
         if !PLAYABLE.contains(&g.as_str()) {
             return Err(format!("game {g:?}: the client plays {PLAYABLE:?}").into());
@@ -77,7 +72,9 @@ pub fn address(url: &str) -> Result<SocketAddr, Error> {
 }
 
 /// Run the client until `max_games` games are over (or the event stream closes). Returns the
-/// outcomes of the games played.
+/// games played, as they ended: `{"game_id", "seat", "outcome", "decisions": {"bot",
+/// "from_view"}}` (how many actions the bot chose on a rebuilt state, how many were drawn from
+/// the view).
 pub async fn run(
     addr: SocketAddr,
     token: String,
@@ -122,8 +119,11 @@ pub async fn run(
                         }
                         let (token, tx, t) = (token.to_string(), done_tx.clone(), transcript.clone());
                         let seed = rng.next_u64();
+                        let spec = opts.bot.clone();
                         tokio::spawn(async move {
-                            let r = play(addr, &token, &id, seat as u8, seed, t).await;
+                            let r = play(addr, &token, &id, seat as u8, &spec, seed, t).await;
+                            let r = r.map(|p| json!({"game_id": id, "seat": seat, "outcome": p.outcome,
+                                "decisions": {"bot": p.by_bot, "from_view": p.from_view}}));
                             let _ = tx.send(r.map_err(|e| format!("game {id}: {e}")));
                         });
                     }
@@ -137,15 +137,43 @@ pub async fn run(
     Ok(outcomes)
 }
 
-/// Play one game's seat to the end; returns its outcome.
+/// The longest a bot thinks on one decision in the client (a `search:Nms` spec asks for less).
+pub const MAX_THINK_MS: u64 = 10_000;
+
+/// One game played by [`play`].
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub outcome: Value,
+    /// Actions the bot chose on a state rebuilt from the view.
+    pub by_bot: u32,
+    /// Actions drawn from the view (`random`, no state rebuilt, or after a refusal).
+    pub from_view: u32,
+}
+
+/// Play one game's seat to the end with the bot `spec`.
 pub async fn play(
     addr: SocketAddr,
     token: &str,
     game: &str,
     seat: u8,
+    spec: &str,
     seed: u64,
     transcript: Option<Transcript>,
-) -> Result<Value, Error> {
+) -> Result<Played, Error> {
+    let spec: BotSpec = spec.parse()?;
+    let (mut by_bot, mut from_view) = (0u32, 0u32);
+    // The game's public setup (no secret: the seed is not part of it), for the state rebuilt
+    // from each view.
+    let info = client::expect(
+        addr,
+        "GET",
+        &format!("/api/games/{game}?setup=true"),
+        Some(token),
+        None,
+        200,
+    )
+    .await?;
+    let setup = info["setup"].clone();
     let path = format!("/api/bot/v1/games/{game}");
     let mut sock = Socket::connect_path(addr, None, &path, Some(token)).await?;
     let mut rng = Rng::seeded(seed);
@@ -186,7 +214,7 @@ pub async fn play(
             }
             ServerMsg::Over { outcome } => {
                 sock.close().await;
-                return Ok(outcome);
+                return Ok(Played { outcome, by_bot, from_view });
             }
             _ => {}
         }
@@ -197,8 +225,29 @@ pub async fn play(
         if *seq < acked || !waiting.contains(&seat) {
             continue;
         }
-        let Some(action) = crate::soak::choose(&kind, view, seat, &mut rng, tries) else {
-            continue;
+        let thought = if spec == BotSpec::Random || tries > 0 {
+            None
+        } else {
+            let (kind, setup, view, spec) =
+                (kind.clone(), setup.clone(), view.clone(), spec.clone());
+            let seed = rng.next_u64();
+            tokio::task::spawn_blocking(move || think(&kind, &setup, &view, seat, &spec, seed))
+                .await
+                .ok()
+                .flatten()
+        };
+        let action = match thought {
+            Some(a) => {
+                by_bot += 1;
+                a
+            }
+            None => match crate::soak::choose(&kind, view, seat, &mut rng, tries) {
+                Some(a) => {
+                    from_view += 1;
+                    a
+                }
+                None => continue,
+            },
         };
         next += 1;
         let msg = ClientMsg::Act { seat: None, action, id: Some(next) };
@@ -209,6 +258,26 @@ pub async fn play(
     Err("the game's socket closed before the game was over".into())
 }
 
+/// The bot's action on a state the game crate rebuilt from `view` (`None`: no state could be
+/// rebuilt, or the bot had no action: the caller draws from the view).
+pub fn think(
+    kind: &str,
+    setup: &Value,
+    view: &Value,
+    seat: u8,
+    spec: &BotSpec,
+    seed: u64,
+) -> Option<Value> {
+    let k = games::Registry::everything().get(kind)?;
+    let state = k.from_view(setup, view, Seat(seat), seed).ok()?;
+    let millis = match spec {
+        BotSpec::SearchFor { millis } => (*millis as u64).min(MAX_THINK_MS),
+        _ => MAX_THINK_MS,
+    };
+    let stop = Stop::at(std::time::Instant::now() + std::time::Duration::from_millis(millis));
+    state.bot_action(spec, Seat(seat), &mut Rng::seeded(seed ^ 0xb07), &stop)
+}
+
 /// `robodrome bot`: the client on a runtime of its own.
 pub fn run_blocking(server: &str, token: &str, opts: Options) -> Result<(), Error> {
     check(&opts)?;
@@ -216,7 +285,7 @@ pub fn run_blocking(server: &str, token: &str, opts: Options) -> Result<(), Erro
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
     let outcomes = rt.block_on(run(addr, token.to_string(), opts, None))?;
     for o in outcomes {
-        println!("{}", json!({ "outcome": o }));
+        println!("{o}");
     }
     Ok(())
 }

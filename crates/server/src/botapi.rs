@@ -78,6 +78,7 @@ async fn create_bot(
     Caller(who): Caller,
     Body(req): Body<NewBot>,
 ) -> Result<(StatusCode, Json<Value>), ApiError> {
+    s.require_account(&who, "making a bot account").await?;
     let name = req.name.trim();
     if name.is_empty() || name.chars().count() > 40 {
         return Err(ApiError::bad("bad_name", "a name has 1 to 40 characters"));
@@ -180,14 +181,13 @@ async fn decline(
     Ok(Json(s.decline_challenge(&who, &id).await?))
 }
 
-/// `GET /api/turns`: the caller's running turn-based games, those where it is their move first.
+/// `GET /api/turns`: the documented alias of `GET /api/me/games?filter=turn-based` (the
+/// caller's running turn-based games, those where it is their move first).
 async fn turns(
     axum::extract::State(s): AppState,
     Caller(who): Caller,
 ) -> Result<Json<Value>, ApiError> {
-    let games = s.turns(&who).await?;
-    let yours = games.iter().filter(|g| g.your_move).count();
-    Ok(Json(json!({ "your_move": yours, "games": games })))
+    crate::platform::my_games_answer(&s, &who, crate::platform::MyGames::TurnBased, false).await
 }
 
 /// The caller of a Bot API route: a bot account by its token, within its request quota.

@@ -88,6 +88,7 @@ impl Shared {
         who: &Identity,
         mut body: Value,
     ) -> Result<Value, ApiError> {
+        self.require_account(who, "challenging a player").await?;
         let Some(map) = body.as_object_mut() else {
             return Err(ApiError::bad("bad_request", "a challenge is a JSON object"));
         };
@@ -201,6 +202,7 @@ impl Shared {
         who: &Identity,
         id: &str,
     ) -> Result<protocol::GameInfo, ApiError> {
+        self.require_account(who, "accepting a challenge").await?;
         // One acceptance at a time: a challenge makes one game.
         let _lobby = self.lobby_lock.lock().await;
         let c = self.open_challenge(id).await?;

@@ -13,7 +13,7 @@
 
 use crate::limits::Quota;
 use protocol::{ChatChannel, ChatLine};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Mutex;
 
 /// Lines kept per channel and game.
@@ -30,10 +30,14 @@ pub enum ChatError {
     TooMany(u64),
 }
 
+/// A kept line and who said it (the identity is never sent: it only hides the line from those
+/// who block the speaker).
+type Kept = (String, ChatLine);
+
 #[derive(Default)]
 struct GameChat {
-    players: VecDeque<ChatLine>,
-    spectators: VecDeque<ChatLine>,
+    players: VecDeque<Kept>,
+    spectators: VecDeque<Kept>,
     next: [u64; 2],
     /// When the game's chat last changed (a counter, for forgetting the quietest).
     touched: u64,
@@ -111,7 +115,7 @@ impl Chats {
             text,
         };
         let kept = if i == 0 { &mut chat.players } else { &mut chat.spectators };
-        kept.push_back(line.clone());
+        kept.push_back((identity.to_string(), line.clone()));
         if kept.len() > KEEP {
             kept.pop_front();
         }
@@ -129,13 +133,75 @@ impl Chats {
     /// The kept lines an observer may see: the players' channel, and the spectators' channel
     /// for spectators or once the game is over.
     pub fn lines(&self, game: &str, sees_spectators: bool) -> Vec<ChatLine> {
+        self.lines_hiding(game, sees_spectators, |_| false)
+    }
+
+    /// [`Self::lines`] without the lines of speakers `hidden` says (the identities the viewer
+    /// blocks: [`Blocks::hides`]).
+    pub fn lines_hiding(
+        &self,
+        game: &str,
+        sees_spectators: bool,
+        hidden: impl Fn(&str) -> bool,
+    ) -> Vec<ChatLine> {
         let g = self.games.lock().unwrap_or_else(|p| p.into_inner());
         let Some(chat) = g.0.get(game) else { return Vec::new() };
-        let mut out: Vec<ChatLine> = chat.players.iter().cloned().collect();
-        if sees_spectators {
-            out.extend(chat.spectators.iter().cloned());
+        let spectators = chat.spectators.iter().filter(|_| sees_spectators);
+        chat.players
+            .iter()
+            .chain(spectators)
+            .filter(|(who, _)| !hidden(who))
+            .map(|(_, l)| l.clone())
+            .collect()
+    }
+}
+
+/// Identities kept in [`Blocks`] at most (beyond, the entry of another identity is dropped: its
+/// next connection loads it again).
+pub const BLOCK_LISTS: usize = 10_000;
+
+/// Who blocks whom, for the tables (docs/platform.md "Blocking"): a blocked player's lines are
+/// not sent to a connection of the player who blocked them, at any table. Loaded from storage
+/// when a signed-in connection attaches to a game (`Shared::subscribe`) and changed at once by
+/// a block or an unblock, so a block made during a game applies to the next line. Only
+/// identities that block someone are kept.
+#[derive(Default)]
+pub struct Blocks(Mutex<HashMap<String, HashSet<String>>>);
+
+impl Blocks {
+    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<String, HashSet<String>>> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+    /// `viewer` blocks exactly `blocked` (as storage has it).
+    pub fn load(&self, viewer: &str, blocked: HashSet<String>) {
+        let mut m = self.map();
+        if blocked.is_empty() {
+            m.remove(viewer);
+            return;
         }
-        out
+        if !m.contains_key(viewer) && m.len() >= BLOCK_LISTS {
+            let other = m.keys().next().cloned();
+            if let Some(k) = other {
+                m.remove(&k);
+            }
+        }
+        m.insert(viewer.to_string(), blocked);
+    }
+    /// `viewer` blocked (`on`) or unblocked `player`.
+    pub fn set(&self, viewer: &str, player: &str, on: bool) {
+        let mut m = self.map();
+        if on {
+            m.entry(viewer.to_string()).or_default().insert(player.to_string());
+        } else if let Some(set) = m.get_mut(viewer) {
+            set.remove(player);
+            if set.is_empty() {
+                m.remove(viewer);
+            }
+        }
+    }
+    /// Whether `viewer`'s connections are not sent `speaker`'s lines.
+    pub fn hides(&self, viewer: Option<&str>, speaker: &str) -> bool {
+        viewer.is_some_and(|v| self.map().get(v).is_some_and(|set| set.contains(speaker)))
     }
 }
 

@@ -22,6 +22,10 @@ pub enum ApiError {
     Unauthorized,
     #[error("{0}")]
     Forbidden(String),
+    /// What only an account may do (challenges, bot accounts, turn-based games, follows…),
+    /// asked by a guest: 403 `account_required`, the sentence says what needs one.
+    #[error("{0}")]
+    AccountRequired(String),
     /// A Bot API token that is missing, unknown or revoked (docs/protocol.md "Bot API").
     #[error("{0}")]
     BadToken(String),
@@ -81,6 +85,7 @@ impl ApiError {
             ApiError::TooLarge => "too_large",
             ApiError::Unauthorized => "unauthorized",
             ApiError::Forbidden(_) => "forbidden",
+            ApiError::AccountRequired(_) => "account_required",
             ApiError::Store(_) | ApiError::StorageUnavailable => "storage_unavailable",
             ApiError::Unreadable(_) => "unreadable_game",
             ApiError::RulesChanged { .. } => "rules_changed",
@@ -97,7 +102,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::AccountRequired(_) => StatusCode::FORBIDDEN,
             ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Store(_) | ApiError::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,

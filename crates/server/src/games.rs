@@ -31,6 +31,20 @@ impl Registry {
     }
 }
 
+/// Tests: seat `seat`'s first Autoscooter car and the first turn number of its column, read
+/// from its view (AS-1.3: the cars are dealt by lots; AS-2.1: a number of the car's column).
+#[cfg(test)]
+pub(crate) fn first_car_and_number(view: &serde_json::Value, seat: u64) -> (u8, u8) {
+    let car = view["cars"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["owner"] == seat)
+        .and_then(|c| c["car"].as_u64())
+        .unwrap() as u8;
+    (car, autoscooter::sheet::column(car)[0])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,17 +62,8 @@ mod tests {
         assert_eq!(g.seats(), 2);
         let bad = g.apply_json(Seat(0), &serde_json::json!({"type": "fly"}));
         assert!(matches!(bad, Err(ActError::BadAction(_))));
-        // AS-1.3: the cars are dealt by lots; seat 0's first car, from its own view.
         let view = g.view_json(engine::Observer::Seat(Seat(0)));
-        let car = view["cars"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["owner"] == 0)
-            .and_then(|c| c["car"].as_u64())
-            .unwrap() as u8;
-        // AS-2.1: a number of that car's own column.
-        let number = autoscooter::sheet::column(car)[0];
+        let (car, number) = first_car_and_number(&view, 0);
         let plot = serde_json::json!({"type": "plot", "car": car, "number": number});
         let foreign = g.apply_json(Seat(1), &plot);
         assert!(matches!(foreign, Err(ActError::Rule { code: "not_your_car", .. })), "{foreign:?}");

@@ -321,6 +321,20 @@ async fn revoke(State(s): AppState, Caller(who): Caller) -> Result<Response, Api
     Ok((headers, Json(serde_json::json!({ "revoked": n }))).into_response())
 }
 
+/// A page's `before` cursor, `TIME.ID` (a game's time and id, as the page before gave it in
+/// `from`: a `Link` header, a `next` field): the lobby's list and a player's games.
+pub(crate) fn before_cursor(
+    cursor: Option<&str>,
+    from: &str,
+) -> Result<Option<(i64, String)>, ApiError> {
+    let Some(c) = cursor else { return Ok(None) };
+    c.split_once('.')
+        .and_then(|(t, id)| Some((t.parse::<i64>().ok()?, id.to_string())))
+        .filter(|(_, id)| id.len() <= 64)
+        .map(Some)
+        .ok_or_else(|| ApiError::bad("bad_query", format!("before is a cursor from {from}")))
+}
+
 async fn create(
     State(s): AppState,
     Peer(peer): Peer,
@@ -329,6 +343,9 @@ async fn create(
 ) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
     // A lobby request, with an optional turn-based `clock` (`crate::turns`).
     let (req, clock) = crate::turns::split_request(body)?;
+    if clock.is_some() {
+        s.require_account(&who, "a turn-based game").await?;
+    }
     // Both the identity's and the address's quota must have room; only then is each charged.
     let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
     refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
@@ -377,16 +394,7 @@ async fn list(
     if !(1..=LIST_LIMIT.1).contains(&limit) {
         return Err(ApiError::bad("bad_query", format!("limit is 1 to {}", LIST_LIMIT.1)));
     }
-    let before = match q.before.as_deref() {
-        None => None,
-        Some(c) => Some(
-            c.split_once('.')
-                .and_then(|(t, id)| Some((t.parse::<i64>().ok()?, id.to_string())))
-                .ok_or_else(|| {
-                    ApiError::bad("bad_query", "before is a cursor from a Link header")
-                })?,
-        ),
-    };
+    let before = before_cursor(q.before.as_deref(), "a Link header")?;
     let status = match q.status.as_deref() {
         None => None,
         Some("open") => Some(Status::Open),
@@ -513,7 +521,13 @@ async fn chat_lines(
         player,
         row.status == Status::Finished,
     );
-    Ok(Json(serde_json::json!({ "lines": s.chats.lines(&id, sees) })))
+    // Not the lines of players the caller blocks (docs/platform.md "Blocking").
+    let viewer = who.as_ref().map(|w| w.id.as_str());
+    if let Some(v) = viewer {
+        s.load_blocks(v).await;
+    }
+    let lines = s.chats.lines_hiding(&id, sees, |speaker| s.blocks.hides(viewer, speaker));
+    Ok(Json(serde_json::json!({ "lines": lines })))
 }
 
 async fn replay(State(s): AppState, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {

@@ -150,6 +150,8 @@ pub struct Shared {
     pub boot_id: String,
     /// Every game's table talk, in memory (`chat`).
     pub chats: chat::Chats,
+    /// Who blocks whom, for hiding chat lines at every table (`chat::Blocks`).
+    pub blocks: chat::Blocks,
     /// Notices for the Bot API's event streams (`challenges`).
     pub events: challenges::Events,
     /// Bot API requests per bot account (`botapi::REQUESTS_PER_MINUTE`).
@@ -202,6 +204,7 @@ impl Shared {
             steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
             boot_id: lobby::random_hex(4).unwrap_or_default(),
             chats: chat::Chats::new(&config.limits),
+            blocks: chat::Blocks::default(),
             events: Default::default(),
             bot_requests: limits::Quota::new(botapi::REQUESTS_PER_MINUTE, Duration::from_secs(60)),
             platform: Default::default(),
@@ -326,7 +329,20 @@ impl Shared {
                 .position(|s| matches!(s, SeatOwner::Human { identity, .. } if identity == who))
                 .map(|i| Seat(i as u8))
         });
-        self.watch(id, seat.map_or(Observer::Spectator, Observer::Seat)).await
+        if let Some(who) = identity {
+            self.load_blocks(who).await;
+        }
+        let observer = seat.map_or(Observer::Spectator, Observer::Seat);
+        self.watch_as(id, observer, identity.map(str::to_string)).await
+    }
+
+    /// Load whom `who` blocks into [`Shared::blocks`] (their chat lines are not sent to `who`'s
+    /// connections). Without accounts in the store, or with storage failing, nothing is hidden.
+    pub async fn load_blocks(&self, who: &str) {
+        let Some(acc) = self.store.accounts() else { return };
+        if let Ok(list) = acc.blocks(who, platform::FOLLOWS_CAP).await {
+            self.blocks.load(who, list.into_iter().map(|(id, _)| id).collect());
+        }
     }
 
     /// [`Self::subscribe`] for a signed-in caller, who may then chat (the name said is the
@@ -371,7 +387,8 @@ impl Shared {
         let line = self.chats.say(id, &who.id, channel, seat.map(|s| s as u8), &name, text)?;
         let live = self.rooms().get(id).filter(|h| !h.tx.is_closed()).cloned();
         if let Some(room) = live {
-            let _ = room.tx.send(Cmd::Chat(line.clone())).await;
+            let speaker = who.id.clone();
+            let _ = room.tx.send(Cmd::Chat { line: line.clone(), speaker }).await;
         }
         Ok(line)
     }
@@ -381,6 +398,15 @@ impl Shared {
         self: &Arc<Self>,
         id: &str,
         observer: Observer,
+    ) -> Result<Subscription, ApiError> {
+        self.watch_as(id, observer, None).await
+    }
+
+    async fn watch_as(
+        self: &Arc<Self>,
+        id: &str,
+        observer: Observer,
+        viewer: Option<String>,
     ) -> Result<Subscription, ApiError> {
         let seat = match observer {
             Observer::Seat(s) => Some(s),
@@ -392,7 +418,8 @@ impl Shared {
             let conn = self.next_conn.fetch_add(1, Relaxed);
             let (out, rx) = mpsc::channel(self.config.outbox);
             let (done, ok) = oneshot::channel();
-            if room.tx.send(Cmd::Subscribe { conn, observer, out, done }).await.is_ok()
+            let viewer = viewer.clone();
+            if room.tx.send(Cmd::Subscribe { conn, observer, viewer, out, done }).await.is_ok()
                 && ok.await.is_ok()
             {
                 return Ok(Subscription { conn, seat, who: None, game: id.to_string(), room, rx });

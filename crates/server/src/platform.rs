@@ -248,12 +248,16 @@ pub(crate) fn check_name(name: &str) -> Result<String, ApiError> {
 /// The player a seat is rated as: an account's identity, or `bot:<spec>`; none for a guest.
 async fn rated_player(
     acc: &dyn AccountStore,
+    platform: &dyn crate::platform_store::PlatformStore,
     seat: &SeatOwner,
 ) -> Result<Option<String>, StoreError> {
     Ok(match seat {
         SeatOwner::Human { identity, .. } | SeatOwner::Resigned { identity, .. } => {
             match acc.account(identity).await? {
-                Some(a) if a.username.is_some() && !a.bot && !a.deleted => Some(identity.clone()),
+                Some(a) if a.deleted => None,
+                // A person's account, or a bot account of the Bot API (rated like a person).
+                Some(a) if a.username.is_some() || a.bot => Some(identity.clone()),
+                Some(_) if platform.bot(identity).await?.is_some() => Some(identity.clone()),
                 _ => None,
             }
         }
@@ -291,7 +295,7 @@ impl Shared {
         }
         let mut players = Vec::with_capacity(seats.len());
         for s in seats {
-            match rated_player(acc, s).await? {
+            match rated_player(acc, self.store.platform(), s).await? {
                 Some(p) => players.push(p),
                 None => return Ok(None),
             }
@@ -554,18 +558,38 @@ impl Shared {
         v
     }
 
-    /// The caller's open and running games (at most [`PAGE`]'s largest), "your move" first.
-    pub async fn my_games(&self, who: &Identity) -> Result<Vec<Value>, ApiError> {
+    /// The caller's games of one [`MyGames`] kind ("my games", `GET /api/me/games`): at most
+    /// [`PAGE`]'s largest, "your move" first (then the soonest deadline, for turn-based games;
+    /// the newest first, for finished ones).
+    pub async fn my_games(&self, who: &Identity, which: MyGames) -> Result<Vec<Value>, ApiError> {
+        let mut out = Vec::new();
+        if which == MyGames::TurnBased {
+            // The stored clocks say who owes the decision, across restarts and devices.
+            for t in self.turns(who).await?.into_iter().take(PAGE.1 as usize) {
+                let Ok(Some(row)) = self.store.game(&t.id).await else { continue };
+                let mut v = self.game_entry(&row, &who.id);
+                if let Value::Object(m) = &mut v {
+                    m.insert("your_move".into(), json!(t.your_move));
+                    m.insert("per_move_secs".into(), json!(t.per_move_secs));
+                    m.insert("due_ms".into(), json!(t.due_ms));
+                    m.insert("waiting".into(), json!(t.waiting));
+                }
+                out.push(v);
+            }
+            return Ok(out);
+        }
         let acc = self.acc()?;
         let page = acc.games_of(&who.id, None, PAGE.1).await?;
-        let mut out = Vec::new();
         for (gid, _) in &page {
             let Ok(Some(row)) = self.store.game(gid).await else { continue };
-            let mine = row
-                .seats
-                .iter()
-                .any(|s| matches!(s, SeatOwner::Human { identity, .. } if *identity == who.id));
-            if mine && row.status != Status::Finished {
+            let finished = row.status == Status::Finished;
+            // A seat resigned to a bot is the caller's game again only once it is over.
+            let mine = row.seats.iter().any(|s| match s {
+                SeatOwner::Human { identity, .. } => *identity == who.id,
+                SeatOwner::Resigned { identity, .. } => finished && *identity == who.id,
+                _ => false,
+            });
+            if mine && finished == (which == MyGames::Finished) {
                 out.push(self.game_entry(&row, &who.id));
             }
         }
@@ -580,7 +604,7 @@ impl Shared {
         on: bool,
     ) -> Result<Value, ApiError> {
         let acc = self.acc()?;
-        self.require_account(who).await?;
+        self.require_account(who, "following a player").await?;
         if player == who.id {
             return Err(ApiError::bad("bad_player", "you cannot follow yourself"));
         }
@@ -618,14 +642,25 @@ impl Shared {
             ));
         }
         self.write(acc.set_block(&who.id, player, on)).await?;
+        self.blocks.set(&who.id, player, on);
         Ok(json!({ "player": player, "blocked": on }))
     }
 
-    async fn require_account(&self, who: &Identity) -> Result<(), ApiError> {
-        match self.acc()?.account(&who.id).await? {
-            Some(a) if a.username.is_some() => Ok(()),
-            _ => Err(ApiError::Forbidden("sign up first: this needs an account".into())),
+    /// A guest (an identity without a username) may not `what`: 403 `account_required`.
+    /// Bot accounts count as accounts (docs/platform.md "What needs an account").
+    pub(crate) async fn require_account(&self, who: &Identity, what: &str) -> Result<(), ApiError> {
+        if let Some(a) = self.acc()?.account(&who.id).await?
+            && a.username.is_some()
+        {
+            return Ok(());
         }
+        if self.store.platform().bot(&who.id).await?.is_some() {
+            return Ok(());
+        }
+        Err(ApiError::AccountRequired(format!(
+            "{what} needs an account: sign up (choose a username and a password) and try again; \
+             your games as a guest stay yours"
+        )))
     }
 
     pub async fn follows(&self, who: &Identity) -> Result<Value, ApiError> {
@@ -655,7 +690,7 @@ impl Shared {
         game: &str,
     ) -> Result<Value, ApiError> {
         let acc = self.acc()?;
-        self.require_account(who).await?;
+        self.require_account(who, "inviting a player").await?;
         let row = self.store.game(game).await?.ok_or(ApiError::NotFound)?;
         let seated = row
             .seats
@@ -875,15 +910,7 @@ async fn player_games(
 ) -> Result<Json<Value>, ApiError> {
     let q: GamesQuery = query(&uri)?;
     let limit = page_limit(q.limit)?;
-    let before = match q.before.as_deref() {
-        None => None,
-        Some(c) => Some(
-            c.split_once('.')
-                .and_then(|(t, id)| Some((t.parse::<i64>().ok()?, id.to_string())))
-                .filter(|(_, id)| id.len() <= 64)
-                .ok_or_else(|| ApiError::bad("bad_query", "before is a cursor from `next`"))?,
-        ),
-    };
+    let before = crate::http::before_cursor(q.before.as_deref(), "`next`")?;
     let (games, next) = s.player_games(&id, before, limit).await?;
     Ok(Json(json!({ "games": games, "next": next })))
 }
@@ -934,9 +961,53 @@ async fn leaderboard(
     Ok(Json(json!({ "game": game, "offset": offset, "players": rows, "next_offset": next })))
 }
 
-async fn my_games(State(s): AppState, Caller(who): Caller) -> Result<Json<Value>, ApiError> {
-    let games = s.my_games(&who).await?;
+/// Which of the caller's games "my games" lists (`GET /api/me/games?filter=…`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "kebab-case")]
+pub enum MyGames {
+    /// Open and running games (the default).
+    #[default]
+    Ongoing,
+    /// Running turn-based games, with their clocks (`per_move_secs`, `due_ms`, `waiting`).
+    TurnBased,
+    /// Finished games, the newest first.
+    Finished,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MyGamesQuery {
+    #[serde(default)]
+    filter: MyGames,
+    /// Only the games where the caller owes a decision now.
+    #[serde(default)]
+    your_move: bool,
+}
+
+/// `GET /api/me/games[?filter=ongoing|turn-based|finished][&your_move=true]`: the one "my
+/// games" list (docs/platform.md "My games"); `GET /api/turns` is its alias for
+/// `filter=turn-based`. Answers `{"games": […], "your_move": n}` (n counts the games where
+/// it is the caller's move, before `your_move=true` leaves the others out).
+pub(crate) async fn my_games(
+    State(s): AppState,
+    Caller(who): Caller,
+    uri: axum::http::Uri,
+) -> Result<Json<Value>, ApiError> {
+    let q: MyGamesQuery = query(&uri)?;
+    my_games_answer(&s, &who, q.filter, q.your_move).await
+}
+
+pub(crate) async fn my_games_answer(
+    s: &Shared,
+    who: &Identity,
+    filter: MyGames,
+    only_your_move: bool,
+) -> Result<Json<Value>, ApiError> {
+    let mut games = s.my_games(who, filter).await?;
     let n = games.iter().filter(|g| g["your_move"] == true).count();
+    if only_your_move {
+        games.retain(|g| g["your_move"] == true);
+    }
     Ok(Json(json!({ "games": games, "your_move": n })))
 }
 

@@ -202,6 +202,14 @@ impl PlatformStore for SqliteStore {
                 .bind(token_hash)
                 .execute(&mut *tx)
                 .await?;
+            // Its account row: a bot (no username, no password), rated like a person and
+            // marked BOT on its profile and the leaderboard (docs/platform.md "Ratings").
+            sqlx::query(
+                "INSERT OR IGNORE INTO accounts (identity, username, bot) VALUES (?, NULL, 1)",
+            )
+            .bind(&bot.id)
+            .execute(&mut *tx)
+            .await?;
             tx.commit().await?;
             Ok(())
         })

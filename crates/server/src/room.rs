@@ -39,6 +39,8 @@ pub enum Cmd {
     Subscribe {
         conn: u64,
         observer: Observer,
+        /// The signed-in identity behind the connection, if any (its blocks hide chat lines).
+        viewer: Option<String>,
         out: mpsc::Sender<Frame>,
         done: oneshot::Sender<()>,
     },
@@ -60,8 +62,12 @@ pub enum Cmd {
         seat: Seat,
         action: Option<Value>,
     },
-    /// A chat line already said and kept (`Shared::say`): sent to whoever may see it.
-    Chat(protocol::ChatLine),
+    /// A chat line already said and kept (`Shared::say`) by `speaker`: sent to whoever may see
+    /// it, except the connections of those who block the speaker.
+    Chat {
+        line: protocol::ChatLine,
+        speaker: String,
+    },
     /// The connection's player takes their seat back from the bot standing in.
     TakeBack {
         conn: u64,
@@ -85,6 +91,7 @@ pub struct RoomHandle {
 
 struct Sub {
     observer: Observer,
+    viewer: Option<String>,
     out: mpsc::Sender<Frame>,
 }
 
@@ -259,7 +266,7 @@ impl Room {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Subscribe { conn, observer, out, done } => {
+            Cmd::Subscribe { conn, observer, viewer, out, done } => {
                 if let Observer::Seat(s) = observer
                     && let Some(p) = self.presence.get_mut(s.index())
                 {
@@ -276,7 +283,17 @@ impl Room {
                         });
                     }
                 }
-                self.subs.insert(conn, Sub { observer, out });
+                let hidden = |speaker: &str| self.shared.blocks.hides(viewer.as_deref(), speaker);
+                let lines: Vec<protocol::ChatLine> = self.shared.chats.lines_hiding(
+                    &self.id,
+                    crate::chat::visible(
+                        protocol::ChatChannel::Spectators,
+                        matches!(observer, Observer::Seat(_)),
+                        self.finished,
+                    ),
+                    hidden,
+                );
+                self.subs.insert(conn, Sub { observer, viewer, out });
                 self.send_welcome(conn, true);
                 // What a new connection cannot know otherwise: seats a bot plays for their
                 // player (away, or resigned), and the chat kept so far that it may see.
@@ -294,22 +311,19 @@ impl Room {
                         }
                     }
                 }
-                let sees = crate::chat::visible(
-                    protocol::ChatChannel::Spectators,
-                    matches!(observer, Observer::Seat(_)),
-                    self.finished,
-                );
-                for line in self.shared.chats.lines(&self.id, sees) {
+                for line in lines {
                     self.send_to(conn, &ServerMsg::Chat { line });
                 }
                 let _ = done.send(());
             }
-            Cmd::Chat(line) => {
+            Cmd::Chat { line, speaker } => {
                 let finished = self.finished;
                 let frame: Frame = ServerMsg::Chat { line: line.clone() }.to_frame().into();
                 for sub in self.subs.values() {
                     let player = matches!(sub.observer, Observer::Seat(_));
-                    if crate::chat::visible(line.channel, player, finished) {
+                    if crate::chat::visible(line.channel, player, finished)
+                        && !self.shared.blocks.hides(sub.viewer.as_deref(), &speaker)
+                    {
                         let _ = sub.out.try_send(frame.clone());
                     }
                 }
@@ -497,19 +511,19 @@ impl Room {
                     self.shared.metrics.games_finished.fetch_add(1, Relaxed);
                     self.broadcast_all(&ServerMsg::Over { outcome });
                     tracing::info!(game = %self.id, "game over");
-                    // The game is over: players now see what the spectators said.
-                    let said: Vec<Frame> = self
-                        .shared
-                        .chats
-                        .lines(&self.id, true)
-                        .into_iter()
-                        .filter(|l| l.channel == protocol::ChatChannel::Spectators)
-                        .map(|line| ServerMsg::Chat { line }.to_frame().into())
-                        .collect();
+                    // The game is over: players now see what the spectators said (not the
+                    // lines of those they block).
                     for sub in self.subs.values() {
-                        if matches!(sub.observer, Observer::Seat(_)) {
-                            for f in &said {
-                                let _ = sub.out.try_send(f.clone());
+                        if !matches!(sub.observer, Observer::Seat(_)) {
+                            continue;
+                        }
+                        let hidden = |speaker: &str| {
+                            self.shared.blocks.hides(sub.viewer.as_deref(), speaker)
+                        };
+                        for line in self.shared.chats.lines_hiding(&self.id, true, hidden) {
+                            if line.channel == protocol::ChatChannel::Spectators {
+                                let frame: Frame = ServerMsg::Chat { line }.to_frame().into();
+                                let _ = sub.out.try_send(frame);
                             }
                         }
                     }

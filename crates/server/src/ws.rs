@@ -243,16 +243,7 @@ mod tests {
         }
         let welcome = next(&mut client_rx).await;
         assert_eq!(welcome["type"], "welcome");
-        // AS-1.3: the cars are dealt by lots; Ann's first car, from her view.
-        let car = welcome["view"]["cars"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|c| c["owner"] == 0)
-            .and_then(|c| c["car"].as_u64())
-            .unwrap() as u8;
-        // AS-2.1: a number of that car's own column.
-        let number = autoscooter::sheet::column(car)[0];
+        let (car, number) = crate::games::first_car_and_number(&welcome["view"], 0);
         client_tx.send(Incoming::Text("{oops".into())).await.unwrap();
         assert_eq!(next(&mut client_rx).await["code"], "malformed");
         client_tx.send(Incoming::Binary(3)).await.unwrap();

@@ -672,3 +672,66 @@ async fn follows_invitations_and_blocks() {
     assert_eq!(status, 200);
     server.shutdown().await;
 }
+
+/// A blocked player's lines are hidden from the player who blocked them at every table, even
+/// one where nobody at the table blocks them (docs/platform.md "Blocking"): not sent to the
+/// blocker's connection (neither the kept lines a new connection gets nor the live ones), not
+/// in the blocker's `GET …/chat`; everyone else still gets them; an unblock shows the next line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_blocked_players_chat_is_hidden_from_the_blocker_at_every_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, fast).await;
+    let addr = server.addr;
+    let ann = account(addr, "Ann", "ann").await;
+    let bob = account(addr, "Bob", "bob").await;
+    let cat = account(addr, "Cat", "cat").await;
+    let dan = guest(addr, "Dan").await;
+    let bob_id = me(addr, &bob).await["id"].as_str().unwrap().to_string();
+    let (status, _) =
+        http(addr, "POST", "/api/blocks", Some(&ann), Some(json!({ "player": bob_id }))).await;
+    assert_eq!(status, 200);
+    // Cat's table, Bob seated: nobody there blocks Bob, so his lines are said.
+    let id = create(addr, &cat, json!({ "game": "autoscooter", "seats": ["me", "open"] })).await;
+    join(addr, &id, &bob).await;
+    let path = format!("/api/games/{id}/chat");
+    let say = |token: String, text: &'static str| {
+        let path = path.clone();
+        async move {
+            let (status, v) =
+                http(addr, "POST", &path, Some(&token), Some(json!({ "text": text }))).await;
+            assert_eq!(status, 200, "{v}");
+        }
+    };
+    say(bob.clone(), "kept from Bob").await;
+    // Ann and Dan watch; Cat speaks after each line of Bob's, so each check has an end.
+    let mut ann_c = Client::connect(addr, &id, Some(&ann)).await;
+    let mut dan_c = Client::connect(addr, &id, Some(&dan)).await;
+    say(cat.clone(), "one").await;
+    say(bob.clone(), "live from Bob").await;
+    say(cat.clone(), "two").await;
+    let texts = |lines: Vec<protocol::ChatLine>| -> Vec<String> {
+        lines.into_iter().map(|l| l.text).collect()
+    };
+    assert_eq!(texts(until_line(&mut ann_c, "two").await), ["one", "two"], "Ann sees no Bob");
+    assert_eq!(
+        texts(until_line(&mut dan_c, "two").await),
+        ["kept from Bob", "one", "live from Bob", "two"],
+        "Dan sees everything"
+    );
+    let listed = |token: String| {
+        let path = path.clone();
+        async move {
+            let (_, v) = http(addr, "GET", &path, Some(&token), None).await;
+            let lines = v["lines"].as_array().unwrap().clone();
+            lines.iter().map(|l| l["text"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(listed(ann.clone()).await, ["one", "two"]);
+    assert_eq!(listed(dan.clone()).await.len(), 4);
+    // Unblocked: Bob's next line reaches Ann's open connection.
+    http(addr, "POST", "/api/blocks", Some(&ann), Some(json!({ "player": bob_id, "on": false })))
+        .await;
+    say(bob.clone(), "after").await;
+    assert_eq!(texts(until_line(&mut ann_c, "after").await), ["after"]);
+    server.shutdown().await;
+}

@@ -13,11 +13,61 @@ use server::bot_client::{self, Options, Transcript};
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
-/// A guest: (id, token).
+/// A player with an account (challenges and bot accounts need one): (id, token).
 async fn guest(addr: SocketAddr, name: &str) -> (String, String) {
-    let (status, v) = http(addr, "POST", "/api/guest", None, Some(json!({ "name": name }))).await;
-    assert_eq!(status, 201, "{v}");
-    (v["id"].as_str().unwrap().into(), v["token"].as_str().unwrap().into())
+    let token = crate::support::member(addr, name).await;
+    let (status, v) = http(addr, "GET", "/api/account", Some(&token), None).await;
+    assert_eq!(status, 200, "{v}");
+    (v["id"].as_str().unwrap().into(), token)
+}
+
+/// A guest (no account): its token.
+async fn plain_guest(addr: SocketAddr, name: &str) -> String {
+    crate::support::guest(addr, name).await
+}
+
+/// Challenges, bot accounts and turn-based games need an account: a guest gets a typed 403
+/// `account_required` whose message says so in a sentence, and nothing is made.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guests_get_account_required_for_challenges_bots_and_turn_based_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |c| c.rate = 1_000_000).await;
+    let addr = server.addr;
+    let (ann_id, ann) = guest(addr, "Ann").await;
+    let gus = plain_guest(addr, "Gus").await;
+    let (bot_id, _) = bot_account(addr, &ann, "Robo").await;
+    // A challenge from Ann to the bot, which Gus cannot accept either way.
+    let req = json!({"to": bot_id, "game": "autoscooter"});
+    let (status, c) = http(addr, "POST", "/api/challenges", Some(&ann), Some(req)).await;
+    assert_eq!(status, 201, "{c}");
+    let accept = format!("/api/challenges/{}/accept", c["id"].as_str().unwrap());
+    let turn_based = json!({"game": "autoscooter", "seats": ["me", "bot:random"], "clock": {"per_move_secs": 86400}});
+    for (path, body) in [
+        ("/api/challenges", Some(json!({"to": ann_id, "game": "autoscooter"}))),
+        ("/api/bots", Some(json!({"name": "Gusbot"}))),
+        ("/api/games", Some(turn_based)),
+        (accept.as_str(), None),
+    ] {
+        let (status, e) = http(addr, "POST", path, Some(&gus), body).await;
+        assert_eq!((status, e["code"].as_str()), (403, Some("account_required")), "{path}: {e}");
+        let message = e["message"].as_str().unwrap();
+        assert!(message.contains("needs an account") && message.contains("sign up"), "{message}");
+    }
+    let (_, bots) = http(addr, "GET", "/api/bots", Some(&gus), None).await;
+    assert_eq!(bots["bots"].as_array().map(Vec::len), Some(0), "no bot was made: {bots}");
+    let (_, mine) = http(addr, "GET", "/api/challenges", Some(&ann), None).await;
+    assert_eq!(mine["challenges"].as_array().map(Vec::len), Some(1), "none to Ann: {mine}");
+    // A real-time game stays open to guests.
+    let (status, g) = http(
+        addr,
+        "POST",
+        "/api/games",
+        Some(&gus),
+        Some(json!({"game": "autoscooter", "seats": ["me", "bot:random"]})),
+    )
+    .await;
+    assert_eq!(status, 201, "{g}");
+    server.shutdown().await;
 }
 
 /// A bot account of `owner`: (id, token).
@@ -106,12 +156,102 @@ async fn the_bot_api_plays_a_full_game_of_each_game_against_a_human_seat() {
         let (checked, _) = check(&shared, &id, &frames).await;
         assert!(checked > 4, "{game}: {checked} frames checked");
     }
+    // Rated like any game between two accounts: Ann and the bot account each have one rated
+    // game of each game (docs/platform.md "Ratings").
+    for who in [&ann_id, &bot_id] {
+        let (_, p) = http(addr, "GET", &format!("/api/players/{who}"), None, None).await;
+        let rated: Vec<(String, u64)> = p["ratings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| (r["game"].as_str().unwrap().to_string(), r["games"].as_u64().unwrap()))
+            .collect();
+        for game in games {
+            assert!(rated.contains(&(game.to_string(), 1)), "{who}: {p}");
+        }
+    }
     // The trimmed transcript of docs/protocol.md's example session comes from here.
     if std::env::var_os("ROBODROME_BOT_TRANSCRIPT").is_some() {
         for l in transcript.lock().unwrap().iter() {
             println!("{}", l.chars().take(400).collect::<String>());
         }
     }
+    server.shutdown().await;
+}
+
+/// The reference client plays with the project's real bots from its seat's view alone (each
+/// game crate's `from_view`): a `heuristic` bot account beats a `random` one over the Bot API
+/// in a short Autoscooter series, seats alternating. Autoscooter has no chance once the cars
+/// are dealt, so what decides is what each bot chooses.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_heuristic_bot_account_beats_a_random_one_over_the_bot_api() {
+    const GAMES: usize = 4;
+    let dir = tempfile::tempdir().unwrap();
+    let server = start_server(&dir, |c| c.rate = 1_000_000).await;
+    let addr = server.addr;
+    let (_, olga) = guest(addr, "Olga").await;
+    let (heu_id, heu) = bot_account(addr, &olga, "Hugo").await;
+    let (rnd_id, rnd) = bot_account(addr, &olga, "Randy").await;
+    let opts = |bot: &str, seed| Options {
+        games: vec!["autoscooter".into()],
+        max_games: Some(GAMES),
+        bot: bot.into(),
+        seed,
+    };
+    let h = tokio::spawn(bot_client::run(addr, heu.clone(), opts("heuristic", 1), None));
+    let r = tokio::spawn(bot_client::run(addr, rnd.clone(), opts("random", 2), None));
+    // Seats alternate: Hugo challenges (seat 0) in even games, Randy in odd ones.
+    for i in 0..GAMES {
+        let (from, to) = if i % 2 == 0 { (&heu, &rnd_id) } else { (&rnd, &heu_id) };
+        let req = json!({"to": to, "game": "autoscooter", "seats": ["me", "you"]});
+        let (status, c) = http(addr, "POST", "/api/bot/v1/challenges", Some(from), Some(req)).await;
+        assert_eq!(status, 201, "{c}");
+    }
+    let hugo = tokio::time::timeout(STEP * 20, h).await.expect("the series ends in time");
+    let randy = tokio::time::timeout(STEP * 20, r).await.expect("the series ends in time");
+    let (hugo, randy) = (hugo.unwrap(), randy.unwrap());
+    let (hugo, randy) = (hugo.expect("Hugo played"), randy.expect("Randy played"));
+    assert_eq!((hugo.len(), randy.len()), (GAMES, GAMES));
+    // Each game's ranking (places first to last, seats that tie share one), by Hugo's seat.
+    let (mut wins, mut losses) = (0, 0);
+    for g in &hugo {
+        let seat = g["seat"].as_u64().unwrap();
+        let first = &g["outcome"]["ranking"][0];
+        let won = first.as_array().unwrap().iter().any(|s| s.as_u64() == Some(seat));
+        let alone = first.as_array().unwrap().len() == 1;
+        match (won, alone) {
+            (true, true) => wins += 1,
+            (false, _) => losses += 1,
+            _ => {}
+        }
+    }
+    assert!(randy.iter().all(|g| g["outcome"]["ranking"].is_array()), "{randy:?}");
+    // Hugo's plots were the heuristic's, on states rebuilt from his views; the decisions in the
+    // middle of the action phase (where a stationary car starts, AS-5.4 — every car in the
+    // first round —, a payment's colours, AS-7.3) and retries after a refusal are drawn from
+    // the view (as all of Randy's are): most of his decisions are the bot's.
+    for g in &hugo {
+        let (bot, drawn) = (
+            g["decisions"]["bot"].as_u64().unwrap(),
+            g["decisions"]["from_view"].as_u64().unwrap(),
+        );
+        assert!(bot >= 10 && bot > drawn, "{g}");
+    }
+    assert!(randy.iter().all(|g| g["decisions"]["bot"] == 0), "{randy:?}");
+    // Heuristic beats random in 95 % of Autoscooter games (docs/bots.md "tournament").
+    assert!(wins > losses && wins >= 2, "heuristic {wins} wins, {losses} losses: {hugo:?}");
+    // Bot accounts are rated like people (docs/platform.md "Ratings"), every game of the
+    // series, and the leaderboard marks them BOT; the series' winner is rated higher.
+    let (_, board) = http(addr, "GET", "/api/leaderboard/autoscooter", None, None).await;
+    let rows = board["players"].as_array().unwrap();
+    let row = |id: &str| rows.iter().find(|r| r["player"] == id).cloned().expect("on the board");
+    let (h, r) = (row(&heu_id), row(&rnd_id));
+    assert_eq!(
+        (h["games"].as_u64(), r["games"].as_u64()),
+        (Some(GAMES as u64), Some(GAMES as u64))
+    );
+    assert_eq!((h["bot"].as_bool(), r["bot"].as_bool()), (Some(true), Some(true)), "{board}");
+    assert!(h["rating"].as_f64() > r["rating"].as_f64(), "{board}");
     server.shutdown().await;
 }
 

@@ -20,20 +20,6 @@ async fn game(addr: std::net::SocketAddr, token: &str, seats: Value, bob: Option
     id
 }
 
-/// Frames until a chat line with `text` arrives: the chat lines seen on the way, that one last.
-async fn until_line(c: &mut Client, text: &str) -> Vec<protocol::ChatLine> {
-    let mut seen = Vec::new();
-    loop {
-        if let ServerMsg::Chat { line } = c.recv().await {
-            let last = line.text == text;
-            seen.push(line);
-            if last {
-                return seen;
-            }
-        }
-    }
-}
-
 /// The next error's code, skipping every other frame.
 async fn err(c: &mut Client) -> String {
     loop {

@@ -54,6 +54,30 @@ pub async fn guest(addr: SocketAddr, name: &str) -> String {
     v["token"].as_str().expect("token").to_string()
 }
 
+/// Frames until a chat line with `text` arrives: the chat lines seen on the way, that one last.
+pub async fn until_line(c: &mut Client, text: &str) -> Vec<protocol::ChatLine> {
+    let mut seen = Vec::new();
+    loop {
+        if let ServerMsg::Chat { line } = c.recv().await {
+            let last = line.text == text;
+            seen.push(line);
+            if last {
+                return seen;
+            }
+        }
+    }
+}
+
+/// A guest signed up as an account (username: the name in lower case, password "correct
+/// horse"): its token. Challenges, bot accounts and turn-based games need one.
+pub async fn member(addr: SocketAddr, name: &str) -> String {
+    let token = guest(addr, name).await;
+    let body = json!({ "username": name.to_lowercase(), "password": "correct horse" });
+    let (status, v) = http(addr, "POST", "/api/account", Some(&token), Some(body)).await;
+    assert_eq!(status, 201, "{v}");
+    token
+}
+
 /// `POST /api/games` as `token`: the new game's id (201 asserted).
 pub async fn create_game(addr: SocketAddr, token: &str, body: Value) -> String {
     let (status, g) = http(addr, "POST", "/api/games", Some(token), Some(body)).await;

@@ -2,7 +2,7 @@
 //! paused clock (over the in-memory store), and the stored deadline over restarts of a real
 //! server on an SQLite file.
 
-use crate::support::{Client, guest, http, in_memory, start_server};
+use crate::support::{Client, http, in_memory, member, start_server};
 use engine::{LogEntry, Observer};
 use protocol::{CreateGame, ServerMsg};
 use serde_json::json;
@@ -113,7 +113,7 @@ async fn a_turn_based_game_keeps_its_deadline_over_restarts() {
     let db = dir.path().join("robodrome.db").to_string_lossy().into_owned();
     let server = start_server(&dir, |_| {}).await;
     let addr = server.addr;
-    let ann = guest(addr, "Ann").await;
+    let ann = member(addr, "Ann").await;
     let body = json!({"game": "autoscooter", "seats": ["me", "bot:random"], "clock": {"per_move_secs": DAY}});
     let (status, g) = http(addr, "POST", "/api/games", Some(&ann), Some(body)).await;
     assert_eq!(status, 201, "{g}");
@@ -170,7 +170,7 @@ async fn turn_based_clocks_have_limits() {
     let dir = tempfile::tempdir().unwrap();
     let server = start_server(&dir, |_| {}).await;
     let addr = server.addr;
-    let ann = guest(addr, "Ann").await;
+    let ann = member(addr, "Ann").await;
     for clock in [
         json!({"per_move_secs": 10}),
         json!({"per_move_secs": 15 * 86_400}),
