@@ -836,6 +836,7 @@ fn rating_row(r: &PgRow) -> Result<RatingRow, sqlx::Error> {
         deviation: r.try_get("deviation")?,
         volatility: r.try_get("volatility")?,
         games: r.try_get::<i64, _>("games")? as u32,
+        bot: r.try_get::<Option<i64>, _>("bot")?.unwrap_or(0) != 0,
     })
 }
 
@@ -1088,7 +1089,8 @@ impl AccountStore for PgStore {
     fn player_ratings<'a>(&'a self, player: &'a str) -> BoxFut<'a, Vec<RatingRow>> {
         Box::pin(async move {
             let rows = sqlx::query(
-                "SELECT r.*, i.name FROM ratings r JOIN identities i ON i.id = r.player WHERE r.player = $1 ORDER BY r.game",
+                "SELECT r.*, i.name, a.bot FROM ratings r JOIN identities i ON i.id = r.player \
+                 LEFT JOIN accounts a ON a.identity = r.player WHERE r.player = $1 ORDER BY r.game",
             )
             .bind(player)
             .fetch_all(&self.pool)
@@ -1135,7 +1137,7 @@ impl AccountStore for PgStore {
     ) -> BoxFut<'a, Vec<RatingRow>> {
         Box::pin(async move {
             let rows = sqlx::query(
-                "SELECT r.*, i.name FROM ratings r JOIN identities i ON i.id = r.player \
+                "SELECT r.*, i.name, a.bot FROM ratings r JOIN identities i ON i.id = r.player \
                  JOIN accounts a ON a.identity = r.player WHERE r.game = $1 AND a.deleted = 0 \
                  ORDER BY r.rating DESC, r.player LIMIT $2 OFFSET $3",
             )
