@@ -10,6 +10,7 @@ import { seatLabel, copyText, inviteUrl } from './common.js';
 import { openRules, decorateVariants, howToPlay } from './rules.js';
 import { turnsPanel } from './turns.js';
 import { lobbyPanels } from './account.js';
+import { learnPanel } from './lessons.js';
 
 const BOTS = [
   ['bot:random', 'Bot · random'],
@@ -170,7 +171,7 @@ export async function showLobby(root) {
   // turn-based games with their optional notification (web/ui/turns.js).
   const myPanels = lobbyPanels();
   const turns = turnsPanel((name) => kindOf(name)?.title || gameModule(name)?.title || name);
-  page.append(form, howToPlay(kinds), myPanels.box, turns.el, lists);
+  page.append(form, learnPanel({ compact: true }), howToPlay(kinds), myPanels.box, turns.el, lists);
 
   let ticks = 0;
   async function refresh() {

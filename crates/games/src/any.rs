@@ -54,6 +54,12 @@ pub trait AnyGame: Send + Sync {
     fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value>;
     /// A copy in which what `seat` cannot see is resampled (`Game::determinize`).
     fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame>;
+    /// The whole position as a scenario file prints it (nothing hidden): `{"round", "phase",
+    /// "state"}`. For the server's own checks (a lesson's goal, `scenario::lessons`); never
+    /// sent to a client.
+    fn position_json(&self) -> Value {
+        Value::Null
+    }
 }
 
 fn events_json<E: GameEvent>(events: &[E]) -> Vec<(Audience, Value)> {
@@ -140,5 +146,12 @@ impl<G: Registered> AnyGame for G {
     }
     fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame> {
         Box::new(self.determinize(seat, rng))
+    }
+    fn position_json(&self) -> Value {
+        serde_json::json!({
+            "round": self.scenario_round(),
+            "phase": self.scenario_phase(),
+            "state": self.scenario_state(),
+        })
     }
 }

@@ -10,6 +10,7 @@ mod faults;
 mod hourglass;
 mod identity;
 mod kinds;
+mod lessons;
 mod limits;
 mod paused;
 mod play;
