@@ -10,7 +10,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, ARTIFACTS } from './helpers.js';
+import { launch, api, ARTIFACTS } from './helpers.js';
 
 const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 
@@ -29,6 +29,7 @@ async function complete(page, game, phoneShot) {
   await done.waitFor({ timeout: 20000 });
   assert.match(await done.textContent(), /Lesson complete/);
   assert.ok(await page.locator('#lesson-next').count(), 'a next lesson is offered');
+  await page.mouse.move(0, 0); // no tooltip left open over the picture
   await page.screenshot({ path: join(SCREENSHOTS, `lesson-${game}${phoneShot ? '-phone' : ''}.png`) });
 }
 
@@ -53,6 +54,8 @@ test('the first lesson of each game is finished through the table; a failed less
     for (const p of [790, 490, 80, 70, 10]) await page.click(`.hand .card[data-priority="${p}"]`);
     await page.keyboard.press('Enter');
     await complete(page, 'roborally');
+    assert.equal(await page.locator('#lesson').evaluate((e) => e.textContent.includes('null')), false, 'no stray text');
+    assert.ok(await page.locator('[data-testid="rematch"]').isHidden(), 'a lesson is tried again, not rematched');
 
     // Autoscooter 1, wrong first: C drives one hex, the goal is two.
     await openLesson(page, 'autoscooter', 1);
@@ -92,8 +95,11 @@ test('the first lesson of each game is finished through the table; a failed less
     const phone = await b.page({ name: 'Phone', viewport: { width: 390, height: 844 } });
     for (const g of ['roborally', 'autoscooter', 'bumping-bots']) {
       await openLesson(phone, g, 2);
-      await phone.click('#lesson-hint');
-      await phone.locator('.lesson-show').first().click().catch(() => {});
+      await phone.locator('#lesson-hint').dispatchEvent('click');
+      await phone.locator('.lesson-show').first().dispatchEvent('click');
+      await phone.mouse.move(0, 0);
+      await phone.evaluate(() => window.scrollBy(0, document.querySelector('#lesson').getBoundingClientRect().top - 130));
+      assert.match(await phone.locator('#lesson h2').textContent(), new RegExp((await api('/api/lessons')).games.find((x) => x.game === g).lessons[1].title));
       await phone.screenshot({ path: join(SCREENSHOTS, `lesson-${g}-phone.png`) });
     }
     assert.deepEqual(b.errors, []);

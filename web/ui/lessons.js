@@ -107,7 +107,7 @@ export function lessonPanel(table, page, learner = () => true) {
     const hints = lesson.hints.slice(0, hintsShown);
     const more = hintsShown < lesson.hints.length && status.status === 'playing';
     const next = lesson.number < lesson.count ? lesson.number + 1 : null;
-    clear(el).append(
+    clear(el).append(...[
       h('div.lesson-head', [h('span.tag', `Lesson ${lesson.number} of ${lesson.count}`), h('h2#lesson-title', lesson.title)]),
       h('details.lesson-intro', { open: status.status === 'playing' && hintsShown === 0 }, [h('summary', 'How it works'), h('p', withRuleLinks(lesson.game, lesson.intro))]),
       h('p.lesson-goal', [h('b', 'Goal: '), h('span', { 'data-testid': 'lesson-goal' }, lesson.goal)]),
@@ -117,7 +117,7 @@ export function lessonPanel(table, page, learner = () => true) {
       status.status === 'complete' ? h('div.lesson-done', { role: 'status', 'data-testid': 'lesson-complete' }, [
         h('b', 'Lesson complete'), h('p', status.message),
         h('div.row', [
-          next ? h('button.btn.primary#lesson-next', { type: 'button', onclick: () => startLesson(lesson.game, next) }, 'Next lesson') : h('span', `That was the last ${lesson.game} lesson.`),
+          next ? h('button.btn.primary#lesson-next', { type: 'button', onclick: () => startLesson(lesson.game, next) }, 'Next lesson') : h('span', 'That was the last lesson of this game.'),
           h('button.btn.ghost#lesson-again', { type: 'button', onclick: () => startLesson(lesson.game, lesson.number) }, 'Try again'),
           h('a.btn.ghost', { href: '#/learn' }, 'All lessons'),
         ]),
@@ -129,7 +129,7 @@ export function lessonPanel(table, page, learner = () => true) {
           h('a.btn.ghost', { href: '#/learn' }, 'All lessons'),
         ]),
       ]) : null,
-    );
+    ].filter(Boolean));
     if (lit && status.status === 'playing') showHint(lit);
   }
 
@@ -139,6 +139,8 @@ export function lessonPanel(table, page, learner = () => true) {
     update(msg) {
       lesson = msg.lesson;
       status = msg.status;
+      // A lesson is replayed with "Try again", not with a rematch (docs/lessons.md).
+      page.classList.add('lesson-game');
       if (status.status === 'complete' && learner()) markDone(lesson.game, lesson.number);
       if (status.status !== 'playing' && lit) { lit = null; table.highlight && table.highlight(null); page.querySelectorAll('.hint-hl').forEach((e) => e.classList.remove('hint-hl')); }
       render();

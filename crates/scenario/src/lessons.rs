@@ -286,6 +286,9 @@ fn parse(name: &str, text: &str, earlier: &[Lesson]) -> Result<Lesson, String> {
     let registry = games::Registry::everything();
     let kind = registry.get(&file.game).ok_or_else(|| registry.unknown(&file.game))?;
     let setup = kind.scenario_setup(&top).map_err(|e| e.to_string())?;
+    if earlier.iter().any(|l| l.game == file.game && l.seed == file.seed && l.setup == setup) {
+        return Err("the same position and seed as an earlier lesson: give it its own seed".into());
+    }
     if file.done.is_empty() {
         return Err("a lesson needs at least one `done` check".into());
     }

@@ -97,6 +97,16 @@ fn a_lesson_is_found_by_game_and_number_and_recognised_by_its_setup() {
 }
 
 #[test]
+fn no_two_lessons_share_a_position_and_seed() {
+    // A lesson's game is recognised by its game, setup and seed (`find`): two lessons alike
+    // would be taken for one another.
+    for l in lessons::all() {
+        let found = lessons::find(&l.game, &l.setup, l.seed).unwrap();
+        assert_eq!((found.game.as_str(), found.number), (l.game.as_str(), l.number));
+    }
+}
+
+#[test]
 fn every_lesson_starts_a_game_from_its_stored_setup() {
     for l in lessons::all() {
         let kind = games::Registry::everything().get(&l.game).unwrap();
