@@ -74,6 +74,9 @@ export async function listGames(status) {
 }
 export const gameInfo = (id, { setup = false } = {}) => call('GET', `/api/games/${encodeURIComponent(id)}${setup ? '?setup=true' : ''}`);
 export const createGame = (req) => authed('POST', '/api/games', req);
+// "Learn to play" (docs/lessons.md): the lessons, and one started as a practice game.
+export const lessons = () => call('GET', '/api/lessons');
+export const startLesson = (game, n) => authed('POST', `/api/lessons/${encodeURIComponent(game)}/${n}`, {});
 /** "Sign out everywhere": the server forgets every token of this guest (docs/security.md,
  * "Identity") and clears the cookie; this browser forgets the identity too. */
 export async function signOutEverywhere() {

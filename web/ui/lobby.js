@@ -11,6 +11,7 @@ import { openRules, decorateVariants, howToPlay } from './rules.js';
 import { turnsPanel } from './turns.js';
 import { lobbyPanels } from './account.js';
 import { challengesPanel } from './challenges.js';
+import { learnPanel } from './lessons.js';
 
 const BOTS = [
   ['bot:random', 'Bot · random'],
@@ -174,7 +175,7 @@ export async function showLobby(root) {
   const turns = turnsPanel(title);
   // Challenges to me (accept, decline) and mine (cancel): web/ui/challenges.js.
   const challenges = challengesPanel(title);
-  page.append(form, howToPlay(kinds), challenges.el, myPanels.box, turns.el, lists);
+  page.append(form, learnPanel({ compact: true }), howToPlay(kinds), challenges.el, myPanels.box, turns.el, lists);
 
   let ticks = 0;
   async function refresh() {

@@ -13,6 +13,7 @@ import { bannerText, resultTable, winnerText } from './results.js';
 import { settingsList } from './settings.js';
 import { openRules, rulebook } from './rules.js';
 import { linkLine } from './log.js';
+import { lessonPanel } from './lessons.js';
 
 export async function showTable(root, id) {
   let info = await api.gameInfo(id);
@@ -109,6 +110,10 @@ export async function showTable(root, id) {
       return null;
     },
   });
+
+  // "Learn to play" (docs/lessons.md): a lesson's game gets its goal, hints and result here.
+  const lessonUI = lessonPanel(table, page, () => mySeats.length > 0);
+  page.querySelector('aside.side').prepend(lessonUI.el);
 
   function logLine(ev, seq) {
     // The log is the public record: a seat's own secret events (its hand, its plot — shown in
@@ -320,7 +325,11 @@ export async function showTable(root, id) {
       } else if (m.type === 'over') {
         over = m.outcome;
         resign.hidden = true;
+      } else if (m.type === 'lesson') {
+        lessonUI.update(m);
+        continue;
       }
+      lessonUI.refresh();
       if (m.time_left_ms !== undefined) deadline = m.time_left_ms === null ? null : Date.now() + m.time_left_ms;
       else if (m.type === 'update' || m.type === 'welcome') deadline = null;
       if (m.type === 'update' || m.type === 'welcome') clockFor = m.clock_for || [];
@@ -354,6 +363,7 @@ export async function showTable(root, id) {
         pump();
         break;
       case 'over':
+      case 'lesson':
         queue.push(m);
         pump();
         break;

@@ -69,6 +69,12 @@ pub trait AnyGame: Send + Sync {
     fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value>;
     /// A copy in which what `seat` cannot see is resampled (`Game::determinize`).
     fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame>;
+    /// The whole position as a scenario file prints it (nothing hidden): `{"round", "phase",
+    /// "state"}`. For the server's own checks (a lesson's goal, `scenario::lessons`); never
+    /// sent to a client.
+    fn position_json(&self) -> Value {
+        Value::Null
+    }
     /// The observer's view as numbers written into `out` ([`crate::features`]: no JSON
     /// built); returns how many the view wrote (the rest of `out` is zeros).
     fn view_features(&self, observer: Observer, out: &mut [f32]) -> usize;
@@ -196,6 +202,13 @@ impl<G: Registered> AnyGame for G {
     }
     fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame> {
         Box::new(self.determinize(seat, rng))
+    }
+    fn position_json(&self) -> Value {
+        serde_json::json!({
+            "round": self.scenario_round(),
+            "phase": self.scenario_phase(),
+            "state": self.scenario_state(),
+        })
     }
     fn view_features(&self, observer: Observer, out: &mut [f32]) -> usize {
         crate::features::write(&self.lean_view(observer), out)

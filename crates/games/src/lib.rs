@@ -281,6 +281,7 @@ pub struct Kind {
     setup: SetupFn,
     start: StartFn,
     scenario: ScenarioFn,
+    scenario_setup: fn(&Map<String, Value>) -> Result<Value, SchemaError>,
     sim: SimFn,
     duel: DuelFn,
     render: RenderFn,
@@ -307,6 +308,7 @@ impl Kind {
             setup: setup_json::<G>,
             start: start_json::<G>,
             scenario: scenario::run_game::<G>,
+            scenario_setup: scenario::setup_json::<G>,
             sim: sim::run_erased::<G>,
             duel: duel::play_json::<G>,
             render: G::render,
@@ -353,6 +355,12 @@ impl Kind {
         view: Option<Seat>,
     ) -> Result<scenario::Outcome, SchemaError> {
         (self.scenario)(top, view)
+    }
+    /// The game's setup JSON (what [`Kind::start`] takes and the server stores) from a scenario
+    /// file's top-level object (its `board`, `setup` and `variants`; checked by starting a
+    /// game). The file's `actions` are not played.
+    pub fn scenario_setup(&self, top: &Map<String, Value>) -> Result<Value, SchemaError> {
+        (self.scenario_setup)(top)
     }
     /// `robodrome sim`: many games, `progress` called with the number played so far.
     pub fn sim(

@@ -154,6 +154,19 @@ fn name_the_field<A: serde::de::DeserializeOwned>(
     }
 }
 
+/// A scenario file's setup as the game's setup JSON (`Kind::scenario_setup`), checked by
+/// starting a game with seed 0.
+pub(crate) fn setup_json<G: Registered>(top: &Map<String, Value>) -> Result<Value, SchemaError> {
+    let null = Value::Null;
+    let setup = G::scenario_setup(
+        top.get("board").unwrap_or(&null),
+        top.get("setup").unwrap_or(&null),
+        top.get("variants").unwrap_or(&null),
+    )?;
+    G::new(&setup, 0).map_err(|e| SchemaError::at("setup", e.to_string()))?;
+    serde_json::to_value(&setup).map_err(|e| SchemaError::at("setup", e.to_string()))
+}
+
 pub(crate) fn run_game<G: Registered>(
     top: &Map<String, Value>,
     view: Option<Seat>,

@@ -174,6 +174,14 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         game: Option<String>,
     },
+    /// A lesson's game ("Learn to play", docs/lessons.md): the lesson (title, goal,
+    /// introduction, hints) and where it stands — `{"status": "playing" | "complete" |
+    /// "failed", "message"?}` — checked by the server on the engine's position. Sent after the
+    /// welcome and whenever the status changes; never in other games.
+    Lesson {
+        lesson: Value,
+        status: Value,
+    },
     /// A request was refused: nothing changed and the connection stays usable.
     Error {
         code: ErrorCode,

@@ -13,6 +13,7 @@
 //! no clock; all chance comes from the file's `seed`).
 
 pub mod expect;
+pub mod lessons;
 
 pub use games::scenario::Outcome;
 pub use games::{SchemaError, from_value};

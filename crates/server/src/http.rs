@@ -28,6 +28,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/metrics", get(metrics))
         .route("/api/kinds", get(kinds))
         .route("/api/kinds/{name}/rules", get(rules))
+        .route("/api/lessons", get(lessons))
+        .route("/api/lessons/{game}/{number}", post(start_lesson))
         .route("/api/guest", post(guest))
         .route("/api/guest/revoke", post(revoke))
         .route("/api/games", post(create).get(list))
@@ -70,6 +72,32 @@ async fn rules(State(shared): AppState, Path(name): Path<String>) -> Response {
         }
         None => ApiError::NotFound.into_response(),
     }
+}
+
+/// "Learn to play": the lessons of the games this server offers (docs/lessons.md).
+async fn lessons(State(s): AppState) -> Response {
+    Json(s.lessons()).into_response()
+}
+
+/// Start a lesson as a practice game against its bots: `201` with the game, `404
+/// no_such_lesson` for a game or number without a lesson, `400 bad_lesson_number` for a number
+/// that is not one. Counts against the caller's game quotas like any new game.
+async fn start_lesson(
+    State(s): AppState,
+    Peer(peer): Peer,
+    Caller(who): Caller,
+    Path((game, number)): Path<(String, String)>,
+) -> Result<(StatusCode, Json<GameInfo>), ApiError> {
+    let number: usize = number.parse().map_err(|_| {
+        ApiError::bad("bad_lesson_number", format!("a lesson number is 1, 2, 3…, not {number:?}"))
+    })?;
+    let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
+    refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
+    let _ = by_id.check(&who.id);
+    if let Some(ip) = peer {
+        let _ = by_addr.check(&ip);
+    }
+    Ok((StatusCode::CREATED, Json(s.create_lesson_game(&who, &game, number).await?)))
 }
 
 async fn method_not_allowed() -> ApiError {

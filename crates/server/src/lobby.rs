@@ -204,6 +204,77 @@ impl Shared {
         Ok(info(&row))
     }
 
+    /// `GET /api/lessons`: the lessons of the games this server offers, per game in order
+    /// (docs/lessons.md).
+    pub fn lessons(&self) -> Value {
+        let games: Vec<Value> = scenario::lessons::games_with_lessons()
+            .into_iter()
+            .filter_map(|g| self.registry.get(g))
+            .map(|kind| {
+                let lessons: Vec<Value> =
+                    scenario::lessons::of_game(kind.name()).iter().map(|l| l.summary()).collect();
+                json!({ "game": kind.name(), "title": kind.info.title, "lessons": lessons })
+            })
+            .collect();
+        json!({ "v": protocol::VERSION, "games": games })
+    }
+
+    /// `POST /api/lessons/{game}/{n}`: lesson `n` (1-based) of `game` as a practice game: the
+    /// lesson's setup and seed (fixed by its file: a teaching position), the caller in the
+    /// lesson's seat and its bots in the others; started at once. Never rated. An unknown game
+    /// or number is `no_such_lesson` (404).
+    pub async fn create_lesson_game(
+        self: &Arc<Self>,
+        who: &Identity,
+        game: &str,
+        number: usize,
+    ) -> Result<GameInfo, ApiError> {
+        let lesson = match self.registry.get(game) {
+            Some(_) => scenario::lessons::get(game, number),
+            None => Err(scenario::lessons::LessonError::UnknownGame(game.to_string())),
+        }
+        .map_err(|e| ApiError::Missing("no_such_lesson", e.to_string()))?;
+        let kind = self.registry.get(game).expect("checked above");
+        let cap = self.config.limits.open_games_per_identity;
+        if cap > 0 && self.store.open_games_of(&who.id).await? >= u64::from(cap) {
+            self.metrics.quota_refused.fetch_add(1, Relaxed);
+            return Err(ApiError::TooMany(
+                "too_many_open_games",
+                format!("at most {cap} of your games may be open or running at once"),
+                None,
+            ));
+        }
+        let players = kind.start(&lesson.setup, lesson.seed).map_err(ApiError::Unreadable)?.seats();
+        let seats = (0..players)
+            .map(|i| {
+                if i == usize::from(lesson.seat.0) {
+                    SeatOwner::Human { identity: who.id.clone(), name: who.name.clone() }
+                } else {
+                    SeatOwner::Bot { spec: lesson.bots.clone() }
+                }
+            })
+            .collect();
+        let row = GameRow {
+            id: random_hex(8)?,
+            game: kind.name().to_string(),
+            setup: lesson.setup.clone(),
+            seed: lesson.seed,
+            seats,
+            status: Status::Running,
+            timer_secs: None,
+            creator: who.id.clone(),
+            outcome: None,
+            practice: true,
+            rules_version: kind.info.rules_version,
+        };
+        self.write(self.store.insert_game(&row)).await?;
+        self.lobby_changed();
+        self.metrics.games_created.fetch_add(1, Relaxed);
+        tracing::info!(game = %row.id, kind = %row.game, lesson = number, "lesson started");
+        self.room(&row.id).await?;
+        Ok(info(&row))
+    }
+
     /// A bot's budget within the server's ceilings (`Config::max_bot_ms`,
     /// `Config::max_bot_simulations`), or `bot_too_strong`.
     pub fn check_bot(&self, spec: &bots::BotSpec) -> Result<(), ApiError> {

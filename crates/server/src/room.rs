@@ -150,6 +150,10 @@ pub struct Room {
     turn_due_ms: Option<i64>,
     /// A bot stood in for a person at some point: the game is not rated (docs/platform.md).
     stood_in: bool,
+    /// The lesson this practice game was started from ("Learn to play", docs/lessons.md) and
+    /// where it stands: checked on the engine's position after every change; once complete or
+    /// failed it stays so.
+    lesson: Option<(&'static scenario::lessons::Lesson, scenario::lessons::Status)>,
 }
 
 /// Raises its flag when dropped.
@@ -197,7 +201,13 @@ impl Room {
             now + Duration::from_millis(due.saturating_sub(crate::turns::now_ms()).max(0) as u64)
         });
         let last_waiting = restored.and_then(|_| game.decision());
+        let lesson = row
+            .practice
+            .then(|| scenario::lessons::find(&row.game, &row.setup, row.seed))
+            .flatten()
+            .map(|l| (l, l.status(&game.position_json(), game.decision().is_none())));
         let room = Room {
+            lesson,
             turn,
             turn_due_ms: stored_due,
             id,
@@ -932,6 +942,9 @@ impl Room {
             practice: self.practice,
         };
         self.send_to(conn, &msg);
+        if let Some(msg) = self.lesson_msg() {
+            self.send_to(conn, &msg);
+        }
         if self.finished {
             let outcome = self.game.outcome_json().unwrap_or(Value::Null);
             self.send_to(conn, &ServerMsg::Over { outcome });
@@ -990,6 +1003,33 @@ impl Room {
         for conn in dead {
             self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
             self.drop_sub(conn);
+        }
+        self.check_lesson();
+    }
+
+    /// The lesson frame (docs/lessons.md), in a lesson's game.
+    fn lesson_msg(&self) -> Option<ServerMsg> {
+        let (lesson, status) = self.lesson.as_ref()?;
+        Some(ServerMsg::Lesson {
+            lesson: lesson.brief(),
+            status: serde_json::to_value(status).unwrap_or(Value::Null),
+        })
+    }
+
+    /// After a change: check the lesson's goal on the new position and tell everyone when its
+    /// status changed (a lesson complete or failed stays so).
+    fn check_lesson(&mut self) {
+        let Some((lesson, status)) = &self.lesson else { return };
+        if *status != scenario::lessons::Status::Playing {
+            return;
+        }
+        let now = lesson.status(&self.game.position_json(), self.game.decision().is_none());
+        if now != *status {
+            let lesson = *lesson;
+            self.lesson = Some((lesson, now));
+            if let Some(msg) = self.lesson_msg() {
+                self.broadcast_all(&msg);
+            }
         }
     }
 

@@ -132,7 +132,8 @@ async fn a_two_race_championship_with_a_human_and_bots_shows_the_standings_betwe
             ServerMsg::Presence { .. }
             | ServerMsg::Pong
             | ServerMsg::Chat { .. }
-            | ServerMsg::Rematch { .. } => {}
+            | ServerMsg::Rematch { .. }
+            | ServerMsg::Lesson { .. } => {}
         }
     };
     assert!(grid_frames >= 1, "the standings were shown between the races");

@@ -101,6 +101,7 @@ async fn the_toy_game_is_created_joined_and_played_to_the_end_over_websockets() 
                     ServerMsg::Presence { .. }
                     | ServerMsg::Chat { .. }
                     | ServerMsg::Rematch { .. }
+                    | ServerMsg::Lesson { .. }
                     | ServerMsg::Pong => {}
                 }
             }

@@ -11,6 +11,7 @@ mod faults;
 mod hourglass;
 mod identity;
 mod kinds;
+mod lessons;
 mod limits;
 mod paused;
 mod play;

@@ -96,6 +96,7 @@ pub(crate) async fn play_seat(
             ServerMsg::Presence { .. }
             | ServerMsg::Chat { .. }
             | ServerMsg::Rematch { .. }
+            | ServerMsg::Lesson { .. }
             | ServerMsg::Pong => {}
         }
     }

@@ -205,6 +205,7 @@ pub async fn play(c: &mut Client, shared: &Arc<Shared>, id: &str, seat: u8, seed
             ServerMsg::Presence { .. }
             | ServerMsg::Chat { .. }
             | ServerMsg::Rematch { .. }
+            | ServerMsg::Lesson { .. }
             | ServerMsg::Pong => {}
         }
     }
