@@ -2,6 +2,7 @@
 
 use grid::{Hex, HexDir};
 use serde::{Deserialize, Serialize};
+use std::sync::{Arc, OnceLock};
 
 /// A start space (AS-1.2): where a car stands at the start, and its facing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,7 +30,7 @@ const STANDARD: &str = include_str!("../boards/standard.json");
 impl BoardSpec {
     /// The standard 38-hex rink of AS-1.1 with the start spaces of AS-1.2.
     pub fn standard() -> BoardSpec {
-        serde_json::from_str(STANDARD).expect("the shipped standard rink parses")
+        standard_parsed().0.clone()
     }
     /// A shipped board by name.
     pub fn named(name: &str) -> Option<BoardSpec> {
@@ -44,6 +45,18 @@ impl BoardSpec {
     }
     /// The names of the shipped boards.
     pub const SHIPPED: &'static [&'static str] = &["standard"];
+}
+
+/// The standard rink, parsed and built once per process (issue 17: setup costs nothing per
+/// game); every game on it shares the built board.
+fn standard_parsed() -> &'static (BoardSpec, Arc<Board>) {
+    static PARSED: OnceLock<(BoardSpec, Arc<Board>)> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        let spec: BoardSpec =
+            serde_json::from_str(STANDARD).expect("the shipped standard rink parses");
+        let board = Board::new(&spec).expect("the shipped standard rink is valid");
+        (spec, Arc::new(board))
+    })
 }
 
 /// A cell index on a [`Board`].
@@ -65,6 +78,16 @@ pub struct Board {
 }
 
 impl Board {
+    /// As [`Board::new`], shared: a shipped board is built once per process and every game on
+    /// it holds the same one; any other spec is built afresh.
+    pub fn shared(spec: &BoardSpec) -> Result<Arc<Board>, Vec<String>> {
+        let (standard, board) = standard_parsed();
+        if spec == standard {
+            return Ok(Arc::clone(board));
+        }
+        Board::new(spec).map(Arc::new)
+    }
+
     /// Check a board spec: at least one cell, no duplicates, fewer than 255 cells, start spaces
     /// on distinct cells of the rink. Every problem is listed.
     pub fn new(spec: &BoardSpec) -> Result<Board, Vec<String>> {

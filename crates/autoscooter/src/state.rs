@@ -143,7 +143,7 @@ pub struct Autoscooter {
 impl Autoscooter {
     pub(crate) fn create(setup: &Setup, seed: u64) -> Result<Autoscooter, SetupError> {
         let mut problems = Vec::new();
-        let board = match Board::new(&setup.board) {
+        let board = match Board::shared(&setup.board) {
             Ok(b) => b,
             Err(p) => return Err(SetupError { problems: p }),
         };
@@ -343,7 +343,7 @@ impl Autoscooter {
         }
 
         let mut g = Autoscooter {
-            board: Arc::new(board),
+            board,
             variants: v.clone(),
             last_player_seconds: setup.last_player_seconds,
             seats: seats as u8,

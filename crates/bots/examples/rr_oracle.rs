@@ -39,7 +39,7 @@ fn main() {
         };
         let oracle_s = t.elapsed().as_secs_f64();
         let mut bot = <RoboRally as HasBots>::bot(&spec);
-        if let (Some(d), BotSpec::Search { simulations }) =
+        if let (Some(d), BotSpec::Search { simulations, .. }) =
             (args.iter().position(|a| a == "--depth"), &spec)
         {
             let mut s = bots::RrSearch::new(*simulations, None);

@@ -78,14 +78,20 @@ impl Stop {
     }
 }
 
+/// The most threads a `search:NxT` bot may use.
+pub const MAX_SEARCH_THREADS: u8 = 16;
+
 /// A bot strength as users name it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotSpec {
     Random,
     Heuristic,
-    /// Search with this many simulations per decision (reproducible for a given seed).
+    /// Search with this many simulations per decision (reproducible for a given seed and
+    /// thread count). `threads` > 1 (`search:NxT`): root parallelism, the simulations shared
+    /// among T threads (Autoscooter and Bumping Bots; RoboRally's search runs on one thread).
     Search {
         simulations: u32,
+        threads: u8,
     },
     /// Search for this many milliseconds per decision (not reproducible: it reads the clock).
     SearchFor {
@@ -98,7 +104,8 @@ impl fmt::Display for BotSpec {
         match self {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Heuristic => f.write_str("heuristic"),
-            BotSpec::Search { simulations } => write!(f, "search:{simulations}"),
+            BotSpec::Search { simulations, threads: 0 | 1 } => write!(f, "search:{simulations}"),
+            BotSpec::Search { simulations, threads } => write!(f, "search:{simulations}x{threads}"),
             BotSpec::SearchFor { millis } => write!(f, "search:{millis}ms"),
         }
     }
@@ -111,16 +118,28 @@ impl std::str::FromStr for BotSpec {
             "random" => Ok(BotSpec::Random),
             "heuristic" => Ok(BotSpec::Heuristic),
             other => match other.strip_prefix("search") {
-                Some("") => Ok(BotSpec::Search { simulations: 1000 }),
+                Some("") => Ok(BotSpec::Search { simulations: 1000, threads: 1 }),
                 Some(rest) => {
                     let budget = rest.strip_prefix(':').unwrap_or("?");
                     let (number, ms) = match budget.strip_suffix("ms") {
                         Some(n) => (n, true),
                         None => (budget, false),
                     };
+                    // `search:NxT`: N simulations on T threads (root parallelism).
+                    let (number, threads) = match number.split_once('x') {
+                        Some((n, t)) if !ms => match t.parse::<u8>() {
+                            Ok(t) if (1..=MAX_SEARCH_THREADS).contains(&t) => (n, t),
+                            _ => {
+                                return Err(format!(
+                                    "bad thread count in {other:?} (search:2000x2: 2000 simulations on 2 threads, 1 to {MAX_SEARCH_THREADS})"
+                                ));
+                            }
+                        },
+                        _ => (number, 1),
+                    };
                     match number.parse::<u32>() {
                         Ok(n) if n > 0 && ms => Ok(BotSpec::SearchFor { millis: n }),
-                        Ok(n) if n > 0 => Ok(BotSpec::Search { simulations: n }),
+                        Ok(n) if n > 0 => Ok(BotSpec::Search { simulations: n, threads }),
                         _ => Err(format!(
                             "bad search budget in {other:?} (write search:2000 for simulations or search:200ms)"
                         )),
@@ -189,7 +208,10 @@ pub fn make<G: HasBots>(spec: &BotSpec) -> Box<dyn Bot<G>> {
     match spec {
         BotSpec::Random => Box::new(RandomBot),
         BotSpec::Heuristic => Box::new(HeuristicBot),
-        BotSpec::Search { simulations } => Box::new(SearchBot::new(*simulations)),
+        BotSpec::Search { simulations, threads } => Box::new(SearchBot {
+            threads: (*threads).max(1) as usize,
+            ..SearchBot::new(*simulations)
+        }),
         BotSpec::SearchFor { millis } => Box::new(SearchBot {
             time_limit: Some(std::time::Duration::from_millis(*millis as u64)),
             ..SearchBot::new(u32::MAX)
@@ -203,10 +225,18 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print() {
-        for s in ["random", "heuristic", "search:2000", "search:200ms"] {
+        for s in ["random", "heuristic", "search:2000", "search:200ms", "search:2000x2"] {
             assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);
         }
         assert!("search:0".parse::<BotSpec>().is_err());
+        for bad in ["search:2000x0", "search:2000x17", "search:2000x", "search:x2", "search:20msx2"]
+        {
+            assert!(bad.parse::<BotSpec>().is_err(), "{bad}");
+        }
+        assert_eq!(
+            "search:2000x1".parse::<BotSpec>(),
+            Ok(BotSpec::Search { simulations: 2000, threads: 1 })
+        );
         assert!("genius".parse::<BotSpec>().is_err());
     }
 }

@@ -411,7 +411,10 @@ impl HasBots for RoboRally {
     /// program beyond the turn it is played in.
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         match spec {
-            BotSpec::Search { simulations } => Box::new(search::RrSearch::new(*simulations, None)),
+            // RoboRally's search runs on one thread whatever `threads` says.
+            BotSpec::Search { simulations, .. } => {
+                Box::new(search::RrSearch::new(*simulations, None))
+            }
             BotSpec::SearchFor { millis } => Box::new(search::RrSearch::new(
                 u32::MAX,
                 Some(std::time::Duration::from_millis(*millis as u64)),

@@ -22,6 +22,9 @@ pub struct SearchBot {
     pub exploration: f64,
     /// Stop early when this much time has passed (checked between simulations).
     pub time_limit: Option<std::time::Duration>,
+    /// Threads searching the root together (root parallelism, issue 17): each plays its share
+    /// of `simulations` from its own generator; 1 = the calling thread alone.
+    pub threads: usize,
 }
 
 impl SearchBot {
@@ -32,6 +35,7 @@ impl SearchBot {
             heuristic_share: 128,
             exploration: 0.7,
             time_limit: None,
+            threads: 1,
         }
     }
 }
@@ -40,6 +44,7 @@ impl<G: HasBots> Bot<G> for SearchBot {
     fn name(&self) -> String {
         match self.time_limit {
             Some(t) => format!("search:{}ms", t.as_millis()),
+            None if self.threads > 1 => format!("search:{}x{}", self.simulations, self.threads),
             None => format!("search:{}", self.simulations),
         }
     }
@@ -54,6 +59,63 @@ impl<G: HasBots> Bot<G> for SearchBot {
         if candidates.len() == 1 {
             return candidates.into_iter().next().expect("one candidate");
         }
+        let threads = self.threads.clamp(1, crate::MAX_SEARCH_THREADS as usize) as u32;
+        let (visits, value) = if threads == 1 {
+            self.root(game, seat, &candidates, self.simulations, rng, stop)
+        } else {
+            // Root parallelism: each thread searches the same root with its share of the budget
+            // and its own generator (drawn in order from the caller's), and the visits and
+            // rewards are added up in thread order: the same decision for the same seed, budget
+            // and thread count (`root_parallel_search_is_reproducible`).
+            let seeds: Vec<u64> = (0..threads).map(|_| rng.next_u64()).collect();
+            let (me, total): (&SearchBot, u32) = (self, self.simulations);
+            let share = move |t: u32| total / threads + u32::from(t < total % threads);
+            let parts: Vec<(Vec<u32>, Vec<f64>)> = std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let (candidates, seed) = (&candidates, seeds[t as usize]);
+                        scope.spawn(move || {
+                            let mut rng = Rng::seeded(seed);
+                            me.root(game, seat, candidates, share(t), &mut rng, stop)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a search thread panicked")).collect()
+            });
+            let mut visits = vec![0u32; candidates.len()];
+            let mut value = vec![0f64; candidates.len()];
+            for (v, w) in parts {
+                for i in 0..candidates.len() {
+                    visits[i] += v[i];
+                    value[i] += w[i];
+                }
+            }
+            (visits, value)
+        };
+        // The best mean among the well-tried candidates (at least half the visits of the most
+        // visited one); ties go to the earlier candidate.
+        let most = visits.iter().copied().max().unwrap_or(0);
+        let mean = |i: usize| if visits[i] == 0 { f64::MIN } else { value[i] / visits[i] as f64 };
+        let best = (0..candidates.len())
+            .filter(|&i| visits[i] * 2 >= most)
+            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
+            .expect("candidates");
+        candidates.into_iter().nth(best).expect("best exists")
+    }
+}
+
+impl SearchBot {
+    /// UCB1 over the root's candidates for `simulations` simulations: visits and summed rewards
+    /// by candidate.
+    fn root<G: HasBots>(
+        &self,
+        game: &G,
+        seat: Seat,
+        candidates: &[G::Action],
+        simulations: u32,
+        rng: &mut Rng,
+        stop: &Stop,
+    ) -> (Vec<u32>, Vec<f64>) {
         let mut visits = vec![0u32; candidates.len()];
         let mut value = vec![0f64; candidates.len()];
         let mut events = Vec::new();
@@ -61,7 +123,7 @@ impl<G: HasBots> Bot<G> for SearchBot {
         // the spread of the rewards seen so far.
         let (mut lo, mut hi) = (f64::MAX, f64::MIN);
         let started = std::time::Instant::now();
-        for sim in 0..self.simulations {
+        for sim in 0..simulations {
             if let Some(limit) = self.time_limit
                 && sim >= candidates.len() as u32
                 && sim % 16 == 0
@@ -103,15 +165,7 @@ impl<G: HasBots> Bot<G> for SearchBot {
             lo = lo.min(reward);
             hi = hi.max(reward);
         }
-        // The best mean among the well-tried candidates (at least half the visits of the most
-        // visited one); ties go to the earlier candidate.
-        let most = visits.iter().copied().max().unwrap_or(0);
-        let mean = |i: usize| if visits[i] == 0 { f64::MIN } else { value[i] / visits[i] as f64 };
-        let best = (0..candidates.len())
-            .filter(|&i| visits[i] * 2 >= most)
-            .max_by(|&a, &b| mean(a).total_cmp(&mean(b)).then(b.cmp(&a)))
-            .expect("candidates");
-        candidates.into_iter().nth(best).expect("best exists")
+        (visits, value)
     }
 }
 
@@ -132,6 +186,49 @@ impl SearchBot {
             if g.apply(s, &action, events).is_err() {
                 return;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use autoscooter::Autoscooter;
+    use engine::Game;
+
+    /// A mid-game Autoscooter position (two seats, random play up to round 3).
+    fn position(seed: u64) -> (Autoscooter, Seat) {
+        let setup = autoscooter::Setup::standard(2, false, Default::default()).unwrap();
+        let mut g = Autoscooter::new(&setup, seed).unwrap();
+        let mut rng = Rng::seeded(seed);
+        let mut events = Vec::new();
+        for _ in 0..30 {
+            let s = next_seat(&g.decision().unwrap(), &mut rng).unwrap();
+            let a = g.sample_action(s, &mut rng).unwrap();
+            g.apply(s, &a, &mut events).unwrap();
+        }
+        let s = next_seat(&g.decision().unwrap(), &mut rng).unwrap();
+        (g, s)
+    }
+
+    /// Issue 17: root parallelism keeps a decision reproducible for a seed, a budget and a
+    /// thread count, and spends exactly the budget (shared among the threads).
+    #[test]
+    fn root_parallel_search_is_reproducible() {
+        for seed in 0..4 {
+            let (g, seat) = position(seed);
+            let candidates = <Autoscooter as HasBots>::candidates(&g, seat, &mut Rng::seeded(1));
+            let decide = |threads| {
+                let mut bot = SearchBot { threads, ..SearchBot::new(61) };
+                bot.act(&g, seat, &mut Rng::seeded(seed ^ 77))
+            };
+            let three = decide(3);
+            assert_eq!(decide(3), three);
+            assert!(candidates.contains(&three), "{three:?}");
+            let bot = SearchBot::new(61);
+            let (visits, _) =
+                bot.root(&g, seat, &candidates, 20, &mut Rng::seeded(3), &Stop::default());
+            assert_eq!(visits.iter().sum::<u32>(), 20);
         }
     }
 }

@@ -111,10 +111,10 @@ fn err(problems: Vec<String>) -> Result<(), SetupError> {
 
 impl BumpingBots {
     pub(crate) fn from_setup(setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
-        let board = Board::build(&setup.board).map_err(|p| SetupError {
+        let board = crate::tracks::shared_board(&setup.board).map_err(|p| SetupError {
             problems: p.into_iter().map(|(w, m)| format!("board.{w}: {m}")).collect(),
         })?;
-        Self::from_parts(Arc::new(board), setup, seed)
+        Self::from_parts(board, setup, seed)
     }
 
     /// As `Game::new`, on a board already built from `setup.board` (the caller's promise).

@@ -5,7 +5,9 @@
 use crate::track::{Board, BoardSpec, CellSpec, GridSpot, ObstacleKind, ObstacleSpec, Spin};
 use engine::check::{BoardRejected, Finding, Severity};
 use grid::{Hex, HexDir, HexEdge};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::{Arc, OnceLock};
 
 /// The tracks the project ships, by name (`"board": "oval"` in a scenario).
 pub const SHIPPED: [(&str, &str); 3] = [
@@ -17,10 +19,35 @@ pub const SHIPPED: [(&str, &str); 3] = [
 /// A shipped track by name, loaded for play (progress and lane computed, BB-12 checked: a
 /// shipped track has no errors, `every_shipped_track_validates`).
 pub fn shipped(name: &str) -> Option<BoardSpec> {
-    SHIPPED
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, text)| load_for_play(text).expect("shipped tracks pass BB-12").0)
+    // Loaded once per process (issue 17: setup costs nothing per game).
+    static LOADED: OnceLock<Vec<BoardSpec>> = OnceLock::new();
+    let loaded = LOADED.get_or_init(|| {
+        SHIPPED
+            .iter()
+            .map(|(_, text)| load_for_play(text).expect("shipped tracks pass BB-12").0)
+            .collect()
+    });
+    SHIPPED.iter().position(|(n, _)| *n == name).map(|i| loaded[i].clone())
+}
+
+/// The board of a spec, built once and shared by the games that follow on the same thread:
+/// each thread keeps the last spec it built and its board, so a simulation, a tournament or a
+/// search that starts game after game on one track builds it once (issue 17). A different spec
+/// is built afresh (and replaces the kept one).
+pub fn shared_board(spec: &BoardSpec) -> Result<Arc<Board>, Vec<(String, String)>> {
+    thread_local! {
+        static LAST: RefCell<Option<(BoardSpec, Arc<Board>)>> = const { RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        if let Some((s, b)) = &*last.borrow()
+            && s == spec
+        {
+            return Ok(Arc::clone(b));
+        }
+        let board = Arc::new(Board::build(spec)?);
+        *last.borrow_mut() = Some((spec.clone(), Arc::clone(&board)));
+        Ok(board)
+    })
 }
 
 /// A track file that does not load: where (1-based line; 0 for the whole file) and what was

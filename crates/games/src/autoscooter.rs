@@ -264,6 +264,19 @@ impl Tally<Autoscooter> for AutoscooterTally {
         self.average_chits = self.chits_sum as f64 / self.players.max(1) as f64;
         self.average_winning_chits = self.winning_sum as f64 / self.games.max(1) as f64;
     }
+    fn merge(&mut self, other: Self) {
+        for (k, n) in other.crashes {
+            *self.crashes.entry(k).or_default() += n;
+        }
+        self.jolts += other.jolts;
+        self.letters_converted += other.letters_converted;
+        self.chits_sum += other.chits_sum;
+        self.players += other.players;
+        self.winning_sum += other.winning_sum;
+        self.games += other.games;
+        self.average_chits = self.chits_sum as f64 / self.players.max(1) as f64;
+        self.average_winning_chits = self.winning_sum as f64 / self.games.max(1) as f64;
+    }
     fn report(&self) -> String {
         let mut out = format!(
             "average chits per player at the end: {:.2} (winner: {:.2})\n",

@@ -227,6 +227,20 @@ impl Tally<BumpingBots> for BumpingBotsTally {
             }
         }
     }
+    fn merge(&mut self, other: Self) {
+        if other.races == 0 {
+            return;
+        }
+        self.races += other.races;
+        self.rounds += other.rounds;
+        self.average_rounds = self.rounds as f64 / self.races as f64;
+        if self.points.len() < other.points.len() {
+            self.points.resize(other.points.len(), 0);
+        }
+        for (a, b) in self.points.iter_mut().zip(other.points) {
+            *a += b;
+        }
+    }
     fn report(&self) -> String {
         let mut out = format!("average rounds per race: {:.1}\n", self.average_rounds);
         let pts: Vec<String> =

@@ -288,6 +288,29 @@ impl Tally<Championship> for ChampionshipTally {
             self.average_team_points = self.team_points.iter().map(|&p| p as f64 / c).collect();
         }
     }
+    fn merge(&mut self, other: Self) {
+        fn add<T: Copy + Default + std::ops::AddAssign>(into: &mut Vec<T>, from: &[T]) {
+            if into.len() < from.len() {
+                into.resize(from.len(), T::default());
+            }
+            for (a, b) in into.iter_mut().zip(from) {
+                *a += *b;
+            }
+        }
+        add(&mut self.grid_places_chosen, &other.grid_places_chosen);
+        if other.championships == 0 {
+            return;
+        }
+        self.championships += other.championships;
+        add(&mut self.titles, &other.titles);
+        add(&mut self.points, &other.points);
+        let c = self.championships as f64;
+        self.average_points = self.points.iter().map(|&p| p as f64 / c).collect();
+        if !other.team_points.is_empty() {
+            add(&mut self.team_points, &other.team_points);
+            self.average_team_points = self.team_points.iter().map(|&p| p as f64 / c).collect();
+        }
+    }
     fn report(&self) -> String {
         let mut out = format!("championships: {}\n", self.championships);
         let rows: Vec<String> = self

@@ -175,6 +175,8 @@ pub struct RoboRallyTally {
     pub flags_touched: u64,
     pub destroyed: u64,
     pub damage_points: u64,
+    /// Registers revealed (RR-5.1), one per register phase begun, over all games.
+    pub registers: u64,
     #[serde(skip)]
     turns: u64,
 }
@@ -185,6 +187,7 @@ impl Tally<RoboRally> for RoboRallyTally {
             RrEvent::FlagTouched { .. } => self.flags_touched += 1,
             RrEvent::Destroyed { .. } => self.destroyed += 1,
             RrEvent::Damaged { points, .. } => self.damage_points += *points as u64,
+            RrEvent::RegisterRevealed { .. } => self.registers += 1,
             _ => {}
         }
     }
@@ -194,6 +197,21 @@ impl Tally<RoboRally> for RoboRallyTally {
         let played = if g.outcome().is_some() { g.turn() } else { g.turn().saturating_sub(1) };
         self.turns += played as u64;
         self.average_turns = self.turns as f64 / self.games as f64;
+    }
+    fn merge(&mut self, other: Self) {
+        if other.games == 0 {
+            return;
+        }
+        self.games += other.games;
+        self.turns += other.turns;
+        self.average_turns = self.turns as f64 / self.games as f64;
+        self.flags_touched += other.flags_touched;
+        self.destroyed += other.destroyed;
+        self.damage_points += other.damage_points;
+        self.registers += other.registers;
+    }
+    fn registers(&self) -> Option<u64> {
+        Some(self.registers)
     }
     fn report(&self) -> String {
         let per = |n: u64| n as f64 / self.games.max(1) as f64;

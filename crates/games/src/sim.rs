@@ -6,6 +6,7 @@ use bots::BotSpec;
 use engine::{Decision, Game, Rng, Seat, harness::next_seat};
 use serde::Serialize;
 use serde_json::Value;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// What a simulation is asked to do.
@@ -17,6 +18,10 @@ pub struct Request {
     pub seed: u64,
     /// Bots by seat, cycled over the seats (none: every seat random).
     pub bots: Vec<BotSpec>,
+    /// Threads playing the games (0 or 1: the calling thread alone). The summary does not
+    /// depend on it: game `i` is seeded with `seed + i` whoever plays it, and the games' figures
+    /// are added up in game order (see [`run`]).
+    pub jobs: usize,
 }
 
 /// A finished simulation: the summary as JSON and as a short report.
@@ -37,6 +42,12 @@ pub struct Summary<S: Serialize> {
     pub seconds: f64,
     pub games_per_second: f64,
     pub actions: u64,
+    /// RoboRally: the registers resolved (five per turn played to its end, whichever robots
+    /// still play), for registers per second.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub registers: Option<u64>,
+    /// The threads that played the games (`--jobs`).
+    pub jobs: usize,
     /// Games stopped by the action cap before the rules ended them.
     pub unfinished: u64,
     /// How often each seat was first alone (a finished game counts once at most).
@@ -49,9 +60,17 @@ pub struct Summary<S: Serialize> {
 }
 
 /// A game-specific tally of events and final states.
-pub trait Tally<G: Game>: Default + Serialize {
+pub trait Tally<G: Game>: Default + Serialize + Send {
     fn event(&mut self, e: &G::Event);
     fn finished(&mut self, g: &G);
+    /// Add the figures of later games (`other` tallied games that come after this one's): a
+    /// simulation on several threads tallies blocks of games and merges them in game order, so
+    /// the result is the one thread's exactly.
+    fn merge(&mut self, other: Self);
+    /// The registers resolved (RoboRally), reported beside games and actions.
+    fn registers(&self) -> Option<u64> {
+        None
+    }
     /// The figures as lines of text.
     fn report(&self) -> String;
 }
@@ -63,6 +82,7 @@ pub struct NoTally {}
 impl<G: Game> Tally<G> for NoTally {
     fn event(&mut self, _e: &G::Event) {}
     fn finished(&mut self, _g: &G) {}
+    fn merge(&mut self, _other: Self) {}
     fn report(&self) -> String {
         String::new()
     }
@@ -81,8 +101,50 @@ pub(crate) fn run_erased<G: Registered>(
     })
 }
 
+/// Games per block: the unit of work a thread takes (and of the merge, in block order).
+const BLOCK: u64 = 64;
+
+/// The figures of a block of consecutive games.
+struct Part<T> {
+    tally: T,
+    wins: Vec<u64>,
+    shared: Vec<u64>,
+    actions: u64,
+    unfinished: u64,
+}
+
+impl<T> Part<T> {
+    /// Add a later block's figures (sums only, so the order of blocks only matters to the
+    /// tally, which is merged in game order).
+    fn add<G: Game>(&mut self, later: Part<T>)
+    where
+        T: Tally<G>,
+    {
+        self.tally.merge(later.tally);
+        add_counts(&mut self.wins, &later.wins);
+        add_counts(&mut self.shared, &later.shared);
+        self.actions += later.actions;
+        self.unfinished += later.unfinished;
+    }
+}
+
+fn add_counts(into: &mut Vec<u64>, from: &[u64]) {
+    if into.len() < from.len() {
+        into.resize(from.len(), 0);
+    }
+    for (a, b) in into.iter_mut().zip(from) {
+        *a += b;
+    }
+}
+
 /// Play `req.games` games from `setup`, game `i` seeded with `seed + i`. Seat `s` is played by
 /// `bots[s mod len]`; with no bots (or only `random`) every seat plays random legal actions.
+///
+/// On `req.jobs` threads, each takes the next block of [`BLOCK`] games, tallies them alone and
+/// keeps its figures by block number; the blocks are then merged in order. A game depends only
+/// on its seed and the bots, and every figure is a sum (averages are recomputed from sums), so
+/// the summary is the same for any number of jobs but for `seconds`, `games_per_second` and
+/// `jobs` (`games/tests/sim_jobs.rs`).
 pub fn run<G: Registered>(
     setup: &G::Setup,
     req: &Request,
@@ -90,40 +152,57 @@ pub fn run<G: Registered>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Summary<G::Tally> {
     let bots = &req.bots;
-    let all_random = bots.iter().all(|b| *b == BotSpec::Random);
-    let mut tally = G::Tally::default();
-    let mut wins: Vec<u64> = Vec::new();
-    let mut shared: Vec<u64> = Vec::new();
-    let mut actions = 0u64;
-    let mut unfinished = 0u64;
-    let mut events = Vec::with_capacity(1024);
+    let blocks = req.games.div_ceil(BLOCK);
+    let jobs = req.jobs.clamp(1, blocks.clamp(1, 1024) as usize);
     let started = Instant::now();
-    for i in 0..req.games {
-        let game_seed = req.seed.wrapping_add(i);
-        let Ok(mut g) = G::new(setup, game_seed) else { continue };
-        let mut rng = Rng::seeded(game_seed ^ 0x5eed);
-        events.clear();
-        let limit = |g: &G| g.sim_limit_reached(&req.setup);
-        actions += if all_random {
-            play_random_until(&mut g, &mut rng, &mut events, max_actions, limit)
-        } else {
-            play_bots(&mut g, bots, &mut rng, &mut events, max_actions, limit)
-        };
-        for e in &events {
-            tally.event(e);
+    let done = AtomicU64::new(0);
+    let play = |b: u64| {
+        let range = b * BLOCK..((b + 1) * BLOCK).min(req.games);
+        let n = range.end - range.start;
+        let part = play_block::<G>(setup, req, max_actions, range);
+        let before = done.fetch_add(n, Ordering::Relaxed);
+        // About every 256 games, as before.
+        if (before + n) / 256 != before / 256 {
+            progress(before + n);
         }
-        tally.finished(&g);
-        if wins.len() < g.seats() {
-            wins.resize(g.seats(), 0);
-            shared.resize(g.seats(), 0);
-        }
-        match g.outcome() {
-            Some(o) => count_firsts(&o, &mut wins, &mut shared),
-            None => unfinished += 1,
-        }
-        if i % 256 == 0 {
-            progress(i);
-        }
+        part
+    };
+    let parts: Vec<Part<G::Tally>> = if jobs == 1 {
+        (0..blocks).map(play).collect()
+    } else {
+        let next = AtomicU64::new(0);
+        let mut done_parts: Vec<(u64, Part<G::Tally>)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..jobs)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut mine = Vec::new();
+                        loop {
+                            let b = next.fetch_add(1, Ordering::Relaxed);
+                            if b >= blocks {
+                                break mine;
+                            }
+                            mine.push((b, play(b)));
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("a simulation thread panicked"))
+                .collect()
+        });
+        done_parts.sort_by_key(|(b, _)| *b);
+        done_parts.into_iter().map(|(_, p)| p).collect()
+    };
+    let mut total = Part {
+        tally: G::Tally::default(),
+        wins: Vec::new(),
+        shared: Vec::new(),
+        actions: 0,
+        unfinished: 0,
+    };
+    for p in parts {
+        total.add::<G>(p);
     }
     progress(req.games);
     let seconds = started.elapsed().as_secs_f64();
@@ -138,12 +217,58 @@ pub fn run<G: Registered>(
         },
         seconds,
         games_per_second: req.games as f64 / seconds.max(1e-9),
-        actions,
-        unfinished,
-        wins_by_seat: wins,
-        shared_firsts_by_seat: shared,
-        details: tally,
+        actions: total.actions,
+        registers: Tally::<G>::registers(&total.tally),
+        jobs,
+        unfinished: total.unfinished,
+        wins_by_seat: total.wins,
+        shared_firsts_by_seat: total.shared,
+        details: total.tally,
     }
+}
+
+/// Play the games of `range` on this thread, tallied alone.
+fn play_block<G: Registered>(
+    setup: &G::Setup,
+    req: &Request,
+    max_actions: usize,
+    range: std::ops::Range<u64>,
+) -> Part<G::Tally> {
+    let bots = &req.bots;
+    let all_random = bots.iter().all(|b| *b == BotSpec::Random);
+    let mut part = Part {
+        tally: G::Tally::default(),
+        wins: Vec::new(),
+        shared: Vec::new(),
+        actions: 0,
+        unfinished: 0,
+    };
+    let mut events = Vec::with_capacity(1024);
+    for i in range {
+        let game_seed = req.seed.wrapping_add(i);
+        let Ok(mut g) = G::new(setup, game_seed) else { continue };
+        let mut rng = Rng::seeded(game_seed ^ 0x5eed);
+        events.clear();
+        let limit = |g: &G| g.sim_limit_reached(&req.setup);
+        part.actions += if all_random {
+            play_random_until(&mut g, &mut rng, &mut events, max_actions, limit)
+        } else {
+            play_bots(&mut g, bots, &mut rng, &mut events, max_actions, limit)
+        };
+        for e in &events {
+            part.tally.event(e);
+        }
+        part.tally.finished(&g);
+        if part.wins.len() < g.seats() {
+            part.wins.resize(g.seats(), 0);
+            part.shared.resize(g.seats(), 0);
+        }
+        match g.outcome() {
+            Some(o) => count_firsts(&o, &mut part.wins, &mut part.shared),
+            None => part.unfinished += 1,
+        }
+    }
+    part
 }
 
 /// A finished game's first place: one seat alone is a first place (`wins`); seats tied at the
@@ -215,14 +340,19 @@ fn play_bots<G: Registered>(
 /// A summary as a short human-readable report.
 pub fn text<G: Game, T: Tally<G>>(s: &Summary<T>) -> String {
     let mut out = format!(
-        "{} {} games (seed {}, bots {}) in {:.2} s: {:.0} games/s, {} actions\n",
+        "{} {} games (seed {}, bots {}, {} jobs) in {:.2} s: {:.0} games/s, {} actions{}\n",
         s.games,
         s.game,
         s.seed,
         s.bots.join(","),
+        s.jobs,
         s.seconds,
         s.games_per_second,
-        s.actions
+        s.actions,
+        match s.registers {
+            Some(r) => format!(", {r} registers ({:.0}/s)", r as f64 / s.seconds.max(1e-9)),
+            None => String::new(),
+        }
     );
     let total: u64 = s.wins_by_seat.iter().sum();
     let wins: Vec<String> = s

@@ -14,6 +14,7 @@ fn sim(max_turns: u64, games: u64, bots: Vec<bots::BotSpec>) -> serde_json::Valu
         games,
         seed: 11,
         bots,
+        jobs: 1,
     };
     let kind = Registry::everything().get("roborally").expect("roborally is registered");
     kind.sim(&req, &|_| {}).expect("the sim runs").json

@@ -201,9 +201,9 @@ struct TournamentArgs {
     games: u64,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Threads (default: every core).
-    #[arg(long)]
-    jobs: Option<usize>,
+    /// Threads (default: every core); the results are the same for any number.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -294,6 +294,10 @@ struct SimArgs {
     /// `--bots 9` had it).
     #[arg(long, value_delimiter = ',', visible_alias = "strengths")]
     bots: Vec<String>,
+    /// Threads playing the games (default: every core). The summary is the same for any
+    /// number: game i is seeded with seed + i and the figures are added up in game order.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -428,6 +432,11 @@ fn scenario(file: &PathBuf, view: Option<u8>) -> ExitCode {
     }
 }
 
+/// Every core of the machine (`--jobs`'s default).
+fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// A game of the registry by name, or a message listing them.
 fn kind(name: &str) -> Result<&'static Kind, String> {
     let r = Registry::everything();
@@ -474,7 +483,8 @@ fn sim(a: SimArgs) -> ExitCode {
         setup.options = Some(serde_json::Value::Object(options));
     }
     let games = a.games.unwrap_or(kind.info.sim_games);
-    let req = games::sim::Request { setup, games, seed: a.seed, bots };
+    let jobs = a.jobs.map_or_else(all_cores, usize::from);
+    let req = games::sim::Request { setup, games, seed: a.seed, bots, jobs };
     let bar = if !a.json && games >= 2_000 {
         let b = ProgressBar::new(games);
         b.set_style(
@@ -637,8 +647,7 @@ fn tournament(t: TournamentArgs) -> ExitCode {
     if specs.len() < 2 {
         return fail("a tournament needs at least two bots (--bots random,heuristic)");
     }
-    let jobs =
-        t.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = t.jobs.map_or_else(all_cores, usize::from);
     let kind = match kind(&t.game) {
         Ok(k) => k,
         Err(e) => return fail(e),

@@ -85,23 +85,22 @@ pub fn run(
                                 break;
                             }
                             // Seats rotate fairly: A takes seat 0 in even games, seat 1 in odd.
-                            out.push(kind.duel(
-                                setup,
-                                seed.wrapping_add(k / 2),
-                                a,
-                                b,
-                                (k % 2) as u8,
-                            ));
+                            let r = kind.duel(setup, seed.wrapping_add(k / 2), a, b, (k % 2) as u8);
+                            out.push((k, r));
                             bar.inc(1);
                         }
                         out
                     })
                 })
                 .collect();
-            handles
+            let mut all: Vec<(u64, Result<GameResult, String>)> = handles
                 .into_iter()
                 .flat_map(|h| h.join().expect("a tournament thread panicked"))
-                .collect()
+                .collect();
+            // In game order, whatever thread played a game: the sums (floating-point scores
+            // among them) are then the same for any number of jobs.
+            all.sort_by_key(|(k, _)| *k);
+            all.into_iter().map(|(_, r)| r).collect()
         });
         let results = results?;
         let n = results.len() as f64;
@@ -236,4 +235,32 @@ pub fn svg(rep: &Report) -> String {
     }
     s += "</svg>\n";
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 17: `--jobs` changes the speed, not the results (the times per decision aside).
+    #[test]
+    fn a_tournament_on_three_jobs_is_the_one_job_tournament() {
+        let kind = games::Registry::everything().get("autoscooter").expect("registered");
+        let setup = kind
+            .make_setup(&games::SetupRequest { players: 2, ..Default::default() })
+            .expect("a setup");
+        let specs =
+            [BotSpec::Random, BotSpec::Heuristic, BotSpec::Search { simulations: 20, threads: 2 }];
+        let report = |jobs| {
+            let r = run(kind, &setup, &specs, 6, 5, jobs, false).expect("the tournament runs");
+            let mut v = serde_json::to_value(&r).expect("serialises");
+            for p in v["pairings"].as_array_mut().expect("pairings") {
+                p["a_ms_per_decision"] = Value::Null;
+                p["b_ms_per_decision"] = Value::Null;
+            }
+            v
+        };
+        let one = report(1);
+        assert_eq!(one["pairings"].as_array().map(Vec::len), Some(3), "{one}");
+        assert_eq!(report(3), one);
+    }
 }

@@ -434,3 +434,27 @@ fn beginners_with_more_than_two_players_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("beginners' game (3 cars each, AS-1.3) is for 2 players, not 3"), "{err}");
 }
+
+/// Issue 17: `--jobs` is checked (1 to 256) and does not change the summary.
+#[test]
+fn sim_jobs_are_checked_and_change_nothing_but_the_speed() {
+    for bad in ["0", "257", "many"] {
+        let out = robodrome().args(["sim", "rps", "--games", "5", "--jobs", bad]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "--jobs {bad}");
+    }
+    let run = |jobs: &str| {
+        let out = robodrome()
+            .args(["sim", "roborally", "--robots", "8", "--games", "130", "--jobs", jobs, "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(s["jobs"], jobs.parse::<u64>().unwrap());
+        assert!(s["registers"].as_u64().unwrap() > 0, "{s}");
+        for k in ["seconds", "games_per_second", "jobs"] {
+            s[k] = serde_json::Value::Null;
+        }
+        s
+    };
+    assert_eq!(run("2"), run("1"));
+}

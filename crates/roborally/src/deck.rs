@@ -12,12 +12,34 @@ pub struct Deck {
     pub discard: Vec<Card>,
 }
 
+/// Sort cards by priority, as `sort_unstable_by_key(|c| c.priority)` does (issue 17: it was 6 % of
+/// a random 8-robot game). The deck's priorities are distinct multiples of 10 up to 840
+/// (RR-1.1), so each card goes straight to its slot; any other pile (a scenario's) is sorted as
+/// before, untouched until then, so the order is always the sort's.
+fn sort_by_priority(cards: &mut [Card]) {
+    const SLOTS: usize = crate::card::DECK_SIZE + 1;
+    let mut slots: [Option<Card>; SLOTS] = [None; SLOTS];
+    for c in cards.iter() {
+        let p = c.priority as usize;
+        match slots.get_mut(p / 10) {
+            Some(slot @ None) if p.is_multiple_of(10) => *slot = Some(*c),
+            _ => {
+                cards.sort_unstable_by_key(|c| c.priority);
+                return;
+            }
+        }
+    }
+    for (to, c) in cards.iter_mut().zip(slots.into_iter().flatten()) {
+        *to = c;
+    }
+}
+
 impl Deck {
     /// RR-4.1: gather every card that is not in a register or a hand (both piles) and shuffle
     /// them into the draw pile. Called before every deal.
     pub fn gather_and_shuffle(&mut self, rng: &mut Rng) {
         self.draw.append(&mut self.discard);
-        self.draw.sort_unstable_by_key(|c| c.priority);
+        sort_by_priority(&mut self.draw);
         rng.shuffle(&mut self.draw);
     }
 
@@ -47,5 +69,41 @@ impl Deck {
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod sort_tests {
+    use super::*;
+    use crate::card::{CardKind, full_deck};
+
+    /// The slot placement gives the sort's order for any part of the deck, in any order, and
+    /// piles outside RR-1.1's priorities (a duplicate, 845, 850) fall back to the sort itself.
+    #[test]
+    fn placing_by_priority_is_sorting_by_priority() {
+        let mut rng = Rng::seeded(17);
+        for n in [0, 1, 2, 9, 40, 83, 84] {
+            for _ in 0..20 {
+                let mut pile = full_deck();
+                rng.shuffle(&mut pile);
+                pile.truncate(n);
+                let mut want = pile.clone();
+                want.sort_unstable_by_key(|c| c.priority);
+                sort_by_priority(&mut pile);
+                assert_eq!(pile, want);
+            }
+        }
+        for odd in [845, 850, 10] {
+            let mut pile = full_deck();
+            rng.shuffle(&mut pile);
+            pile.push(Card::new(CardKind::Move1, odd));
+            let mut want = pile.clone();
+            want.sort_unstable_by_key(|c| c.priority);
+            sort_by_priority(&mut pile);
+            assert_eq!(
+                pile.iter().map(|c| c.priority).collect::<Vec<_>>(),
+                want.iter().map(|c| c.priority).collect::<Vec<_>>()
+            );
+        }
     }
 }

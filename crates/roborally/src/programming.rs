@@ -177,10 +177,10 @@ impl RoboRally {
         }
         r.draft = [None; 5];
         let placed = r.registers;
-        let unused: Vec<Card> = r.hand.drain(..).filter(|c| !placed.contains(&Some(*c))).collect();
         r.power_down_next = power_down_next;
         let seat = r.seat;
-        self.deck.discard_all(unused);
+        // The unplaced cards go to the discards in hand order, with no vector in between.
+        self.deck.discard_all(r.hand.drain(..).filter(|c| !placed.contains(&Some(*c))));
         events.push(Event::Programmed { seat });
         events.push(Event::Program { seat, registers: placed, power_down_next });
         if let Phase::Program { owes } = &mut self.phase {

@@ -1,6 +1,7 @@
 //! The setup of a game (and the `board` / `setup` / `variants` of a scenario file, RR-11).
 //! A raw [`Setup`] is checked by [`crate::RoboRally::from_setup`], which lists every problem.
 
+use crate::board::course::shipped_board;
 use crate::board::inline::InlineBoard;
 use crate::board::{Board, course_by_name};
 use crate::card::{Card, full_deck};
@@ -173,13 +174,28 @@ impl Setup {
 impl RoboRally {
     /// Check a setup and build the starting state (before playing on to the first decision).
     pub fn from_setup(setup: &Setup, seed: u64) -> Result<RoboRally, SetupError> {
-        RoboRally::from_setup_with_board(setup, setup.build_board()?, seed)
+        let board = match &setup.board {
+            // A shipped course: the board parsed once per process, shared (issue 17).
+            BoardSpec::Named(n) => shipped_board(n)
+                .ok_or_else(|| SetupError::one(format!("no shipped course named {n:?}")))?,
+            BoardSpec::Inline(_) => Arc::new(setup.build_board()?),
+        };
+        RoboRally::from_setup_with_shared_board(setup, board, seed)
     }
 
     /// As [`RoboRally::from_setup`], on a board already built (`setup.board` is not read).
     pub fn from_setup_with_board(
         setup: &Setup,
         board: Board,
+        seed: u64,
+    ) -> Result<RoboRally, SetupError> {
+        RoboRally::from_setup_with_shared_board(setup, Arc::new(board), seed)
+    }
+
+    /// As [`RoboRally::from_setup_with_board`], on a board shared with other games.
+    pub fn from_setup_with_shared_board(
+        setup: &Setup,
+        board: Arc<Board>,
         seed: u64,
     ) -> Result<RoboRally, SetupError> {
         let mut problems = Vec::new();
@@ -226,7 +242,7 @@ impl RoboRally {
             StartPhase::Program => Phase::Program { owes: vec![false; robots.len()] },
         };
         let mut g = RoboRally {
-            board: Arc::new(board),
+            board,
             robots,
             deck: Deck { draw, discard: Vec::new() },
             option_deck,

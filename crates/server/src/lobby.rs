@@ -280,7 +280,7 @@ impl Shared {
     pub fn check_bot(&self, spec: &bots::BotSpec) -> Result<(), ApiError> {
         let c = &self.config;
         let too = match *spec {
-            bots::BotSpec::Search { simulations } if simulations > c.max_bot_simulations => {
+            bots::BotSpec::Search { simulations, .. } if simulations > c.max_bot_simulations => {
                 format!("{simulations} simulations per decision",)
             }
             bots::BotSpec::SearchFor { millis } if u64::from(millis) > c.max_bot_ms => {

@@ -14,6 +14,7 @@ use super::{Belt, Board, Cell, Dock, Laser, validate};
 use engine::check::Finding;
 use grid::{Sq, SqDir};
 use serde::Serialize;
+use std::sync::{Arc, OnceLock};
 
 /// Board pieces shipped with the crate (12×12 factory boards and the 12×4 docking bay).
 pub const PIECES: [&str; 5] = [
@@ -62,24 +63,60 @@ pub fn slug(name: &str) -> String {
     name.trim().to_lowercase().split_whitespace().collect::<Vec<_>>().join("-")
 }
 
-/// Every shipped piece, parsed.
-pub fn shipped_pieces() -> Vec<NamedBoard> {
-    PIECES.iter().map(|t| parse_named_board(t).expect("shipped pieces parse")).collect()
+/// Every shipped piece, parsed once per process (issue 17: setup costs nothing per game).
+fn pieces() -> &'static [NamedBoard] {
+    static PARSED: OnceLock<Vec<NamedBoard>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        PIECES.iter().map(|t| parse_named_board(t).expect("shipped pieces parse")).collect()
+    })
 }
 
-/// Every shipped course, assembled and validated.
+/// A shipped course as cached: its slug, the course and its board ready to share.
+struct Shipped {
+    slug: String,
+    course: Course,
+    board: Arc<Board>,
+}
+
+/// Every shipped course, assembled and validated once per process.
+fn courses() -> &'static [Shipped] {
+    static PARSED: OnceLock<Vec<Shipped>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        COURSES
+            .iter()
+            .map(|t| {
+                let course = parse_course(t, pieces()).expect("shipped courses load");
+                Shipped { slug: slug(&course.name), board: Arc::new(course.board.clone()), course }
+            })
+            .collect()
+    })
+}
+
+/// Every shipped piece, parsed (a copy of the process-wide cache).
+pub fn shipped_pieces() -> Vec<NamedBoard> {
+    pieces().to_vec()
+}
+
+/// Every shipped course, assembled and validated (a copy of the process-wide cache).
 pub fn shipped_courses() -> Vec<Course> {
-    COURSES
-        .iter()
-        .map(|t| parse_course(t, &shipped_pieces()).expect("shipped courses load"))
-        .collect()
+    courses().iter().map(|c| c.course.clone()).collect()
 }
 
 /// A shipped course by name (case and spaces do not matter: "Dizzy Dash" = "dizzy-dash").
 pub fn course_by_name(name: &str) -> Option<Course> {
+    shipped_course(name).cloned()
+}
+
+/// A shipped course by name, from the process-wide cache (no parsing, no copy).
+pub fn shipped_course(name: &str) -> Option<&'static Course> {
     let want = slug(name);
-    let pieces = shipped_pieces();
-    COURSES.iter().find_map(|t| parse_course(t, &pieces).ok().filter(|c| slug(&c.name) == want))
+    courses().iter().find(|c| c.slug == want).map(|c| &c.course)
+}
+
+/// A shipped course's board by name, shared: every game on it holds the same parsed board.
+pub fn shipped_board(name: &str) -> Option<Arc<Board>> {
+    let want = slug(name);
+    courses().iter().find(|c| c.slug == want).map(|c| Arc::clone(&c.board))
 }
 
 /// Read a course or a single board piece from text (for `robodrome board render FILE`): a text
@@ -87,7 +124,7 @@ pub fn course_by_name(name: &str) -> Option<Course> {
 /// `board ...` is drawn as a course of that piece alone (no flags, not validated).
 pub fn load_text(text: &str) -> Result<Course, CourseError> {
     if is_course(text) {
-        return parse_course(text, &shipped_pieces());
+        return parse_course(text, pieces());
     }
     let nb = parse_named_board(text).map_err(CourseError::Text)?;
     Ok(Course { name: nb.name, difficulty: String::new(), board: nb.board })
@@ -124,7 +161,7 @@ pub fn check_text(text: &str) -> Vec<Finding> {
             Err(e) => vec![text_error(&e)],
         };
     }
-    let (course, lines) = match assemble_course(text, &shipped_pieces()) {
+    let (course, lines) = match assemble_course(text, pieces()) {
         Ok(x) => x,
         Err(CourseError::Text(e)) => return vec![text_error(&e)],
         Err(CourseError::Invalid(p)) => {
