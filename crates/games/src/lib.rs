@@ -241,6 +241,45 @@ pub trait Registered: Game {
     fn rules_board() -> Option<&'static str> {
         None
     }
+    /// The setup of a new game on a board file's text (a board saved on the server, made in the
+    /// editor: docs/editors.md). The text is checked by the game crate's loader; a text with
+    /// errors is refused. A game without board files says so.
+    fn setup_on_board(_req: &SetupRequest, _text: &str) -> Result<Self::Setup, String> {
+        Err(format!("{} cannot be played on a board file", Self::NAME))
+    }
+    /// The editor's live answer about a board file's text (`POST /api/boards/validate`): the
+    /// checker's findings and, where the game crate knows them, the cells each concerns and
+    /// what it computes from the board (Bumping Bots: progress and lane of every cell), plus
+    /// `size`, the number of cells (the server's limit), when the text parses. By default:
+    /// the findings of [`Registered::check`], no cells.
+    fn inspect(text: &str) -> Value {
+        serde_json::json!({ "findings": findings_json(&Self::check(text), |_| None) })
+    }
+}
+
+/// Findings as the editor reads them: `severity`, `line`, `column` (absent for the whole file),
+/// `rule`, `message` and `cell` (a game's coordinates of the cell it concerns, when known).
+pub fn findings_json(findings: &[Finding], cell: impl Fn(usize) -> Option<Value>) -> Value {
+    Value::Array(
+        findings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let mut o = Map::new();
+                o.insert("severity".into(), f.severity.name().into());
+                if let Some(p) = f.place {
+                    o.insert("line".into(), p.line.into());
+                    o.insert("column".into(), p.column.into());
+                }
+                o.insert("rule".into(), f.rule.into());
+                o.insert("message".into(), f.message.clone().into());
+                if let Some(c) = cell(i) {
+                    o.insert("cell".into(), c);
+                }
+                Value::Object(o)
+            })
+            .collect(),
+    )
 }
 
 type SetupFn = fn(&SetupRequest) -> Result<Value, String>;
@@ -250,6 +289,7 @@ type SimFn = fn(&sim::Request, &(dyn Fn(u64) + Sync)) -> Result<sim::Report, Str
 type DuelFn = fn(&Value, u64, &BotSpec, &BotSpec, u8) -> Result<duel::GameResult, String>;
 type RenderFn = fn(&str, Option<&str>) -> Result<String, String>;
 type CheckFn = fn(&str) -> Vec<Finding>;
+type SetupFn2 = fn(&SetupRequest, &str) -> Result<Value, String>;
 /// A measurement's label and a function playing game `i` (returns its number of actions).
 pub type Bench = (String, Box<dyn FnMut(u64) -> u64>);
 
@@ -269,6 +309,8 @@ pub struct Kind {
     shipped_text: fn(&str) -> Option<&'static str>,
     rules: fn() -> Vec<engine::rulebook::Topic>,
     sample_static: fn(&Info) -> Option<Value>,
+    setup_on_board: SetupFn2,
+    inspect: fn(&str) -> Value,
 }
 
 impl std::fmt::Debug for Kind {
@@ -294,6 +336,8 @@ impl Kind {
             shipped_text: G::shipped_text,
             rules: G::rules,
             sample_static: sample_static::<G>,
+            setup_on_board: setup_on_board_json::<G>,
+            inspect: G::inspect,
         }
     }
     pub fn name(&self) -> &'static str {
@@ -306,6 +350,21 @@ impl Kind {
         let setup = (self.setup)(req)?;
         (self.start)(&setup, 0)?;
         Ok(setup)
+    }
+    /// The setup JSON of a new game on a board file's text (a saved board): the request's
+    /// `board` must be `None`; checked by starting a game, like [`Kind::make_setup`].
+    pub fn make_setup_on_board(&self, req: &SetupRequest, text: &str) -> Result<Value, String> {
+        if req.board.is_some() {
+            return Err("a game on a board file names no shipped board".into());
+        }
+        check_request(&self.info, req)?;
+        let setup = (self.setup_on_board)(req, text)?;
+        (self.start)(&setup, 0)?;
+        Ok(setup)
+    }
+    /// The editor's live answer about a board file's text ([`Registered::inspect`]).
+    pub fn inspect(&self, text: &str) -> Value {
+        (self.inspect)(text)
     }
     /// Start a game from a stored setup JSON and seed.
     pub fn start(&self, setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {
@@ -435,6 +494,11 @@ fn sample_static<G: Registered>(info: &Info) -> Option<Value> {
 
 fn setup_json<G: Registered>(req: &SetupRequest) -> Result<Value, String> {
     let s = G::setup(req)?;
+    serde_json::to_value(&s).map_err(|e| e.to_string())
+}
+
+fn setup_on_board_json<G: Registered>(req: &SetupRequest, text: &str) -> Result<Value, String> {
+    let s = G::setup_on_board(req, text)?;
     serde_json::to_value(&s).map_err(|e| e.to_string())
 }
 

@@ -22,6 +22,9 @@ pub enum ApiError {
     Unauthorized,
     #[error("{0}")]
     Forbidden(String),
+    /// 403 with a code of its own (`account_required`).
+    #[error("{1}")]
+    Denied(&'static str, String),
     /// A Bot API token that is missing, unknown or revoked (docs/protocol.md "Bot API").
     #[error("{0}")]
     BadToken(String),
@@ -74,7 +77,8 @@ impl ApiError {
             ApiError::BadRequest(c, _)
             | ApiError::Conflict(c, _)
             | ApiError::TooMany(c, ..)
-            | ApiError::Missing(c, _) => c,
+            | ApiError::Missing(c, _)
+            | ApiError::Denied(c, _) => c,
             ApiError::BadToken(_) => "bad_token",
             ApiError::NotFound => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
@@ -97,7 +101,7 @@ impl ApiError {
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
-            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ApiError::Forbidden(_) | ApiError::Denied(..) => StatusCode::FORBIDDEN,
             ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
             ApiError::Store(_) | ApiError::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
