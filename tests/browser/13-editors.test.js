@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
-import { launch, api, expectServerResult, ARTIFACTS } from './helpers.js';
+import { spawnSync } from 'node:child_process';
+import { launch, api, expectServerResult, ARTIFACTS, BASE } from './helpers.js';
 
 const SIZE = 16;
 /** The page position of cell [q, r] of the editor's grid (pointy-top axial, hex.js). */
@@ -69,38 +69,42 @@ test('a Bumping Bots track built in the editor, validated, saved, shared and rac
     await page.fill('#track-name', 'Ring');
     await page.fill('#track-laps', '1');
     await page.locator('#track-laps').dispatchEvent('change');
+    await page.locator('#track-laps').blur();
     const cells = await page.locator('polygon.ed-cell.on').count();
     assert.ok(cells > 150, `a ring of cells is painted (${cells})`);
     // Fixed against the top wall, a mobile crate, a motorised obstacle in the wide top part.
     await page.keyboard.press('f'); await click(page, 20, 0);
-    await page.keyboard.press('o'); await click(page, 34, 9);
-    await page.keyboard.press('m'); await click(page, 12, 3);
-    // The line across the bottom part, the racers going west along it (facing W = 3), and two
-    // grid places behind it.
+    await page.keyboard.press('o'); await click(page, 33, 9);
+    await page.keyboard.press('m'); await click(page, 13, 3);
+    // The line across the bottom part between q <= 5 and q >= 6 (the W and SW edges of [6, 9]
+    // and [6, 10]), the racers going west along it (facing W = 3), two grid places behind it.
     for (let i = 0; i < 3; i++) await page.keyboard.press('r');
     await page.keyboard.press('l');
-    for (const r of [9, 10]) await click(page, r === 9 ? 21 : 20, r);
+    await click(page, 21, 9); await click(page, 22, 10);
     await page.keyboard.press('g');
-    await click(page, 23, 9); await click(page, 22, 10);
+    await click(page, 23, 9); await click(page, 24, 10);
     // A bumper one row from the top wall: a BB-12 error on its cell.
-    await page.keyboard.press('b'); await click(page, 28, 1);
+    await page.keyboard.press('b'); await click(page, 29, 1);
     await checked(page);
     await page.waitForSelector('polygon.ed-cell.error');
     const bad = await page.locator('#findings .finding.error').allTextContents();
     assert.ok(bad.some((t) => /bumper/.test(t)), `the bumper's error is listed: ${bad}`);
     // Moved to row 3 (3 cells from every wall): the error disappears.
-    await page.keyboard.press('v'); await click(page, 28, 1); await click(page, 28, 3);
+    await page.keyboard.press('v'); await click(page, 29, 1); await click(page, 29, 3);
     await checked(page);
-    await page.waitForFunction(() => document.querySelector('#editor-status').dataset.ok === 'true');
+    await page.waitForFunction(() => document.querySelector('#editor-status').dataset.ok === 'true', null, { timeout: 5000 }).catch(async () => {
+      await page.screenshot({ path: join(ARTIFACTS, 'editor-stuck.png') });
+      assert.fail(`still invalid: ${await page.locator('#findings').textContent()}\n${await page.locator('#track-text').inputValue()}`);
+    });
     assert.equal(await page.locator('polygon.ed-cell.error').count(), 0);
     for (const kind of ['fixed', 'mobile', 'motorised', 'bumper']) {
       assert.equal(await page.locator(`g.ed-piece.${kind}`).count(), 1, `one ${kind} piece`);
     }
     // Undo brings the bumper back to its bad place; redo moves it again.
     await page.keyboard.press('Control+z');
-    await page.waitForSelector('g.ed-piece.bumper[data-hex="13,1"]');
+    await page.waitForSelector('g.ed-piece.bumper[data-hex="14,1"]');
     await page.keyboard.press('Control+y');
-    await page.waitForSelector('g.ed-piece.bumper[data-hex="12,3"]');
+    await page.waitForSelector('g.ed-piece.bumper[data-hex="13,3"]');
     await checked(page);
     await page.screenshot({ path: join(ARTIFACTS, 'editor-bumping-bots.png') });
 
@@ -108,9 +112,11 @@ test('a Bumping Bots track built in the editor, validated, saved, shared and rac
     const text = await page.locator('#track-text').inputValue();
     const file = join(ARTIFACTS, 'ring.track');
     writeFileSync(file, text);
-    if (process.env.ROBODROME_BIN) {
-      const out = execFileSync(process.env.ROBODROME_BIN, ['board', 'check', file], { encoding: 'utf8' });
-      assert.doesNotMatch(out, /error/, out);
+    const bin = process.env.ROBODROME_BIN;
+    if (bin) {
+      const check = spawnSync(bin, ['board', 'check', file], { encoding: 'utf8' });
+      assert.equal(check.status, 0, `board check accepts the file: ${check.stdout}${check.stderr}`);
+      assert.match(check.stdout + check.stderr, /0 error/);
     }
 
     await page.click('#save-board');
@@ -119,6 +125,13 @@ test('a Bumping Bots track built in the editor, validated, saved, shared and rac
     const id = link.split('/').pop();
     const saved = await api(`/api/boards/${id}`);
     assert.equal(saved.text, text, 'the saved file is the exported one');
+    if (bin) {
+      // The server's picture of the saved board is the one the command line draws of the file.
+      const svg = await (await fetch(`${BASE}/api/boards/${id}/picture`)).text();
+      const cli = spawnSync(bin, ['board', 'render', 'bumping-bots', file], { encoding: 'utf8' });
+      assert.equal(cli.status, 0, cli.stderr);
+      assert.equal(svg, cli.stdout, 'the same picture');
+    }
 
     // A second context (another guest) opens the share link: the same track; "Try it" there.
     const other = await b.page({ anim: 'fast', name: 'Sam' });
@@ -142,19 +155,69 @@ test('a Bumping Bots track built in the editor, validated, saved, shared and rac
   }
 });
 
-/** Race through the UI: the speed the engine lists first that is highest, rotations that keep
- * the bot on the track (as 6-bumping-bots.test.js steers), and the first answer otherwise. */
+/** The rotations of a move that keep the bot on the track and facing along it (as
+ * 6-bumping-bots.test.js steers). */
+function steer(page, cells) {
+  return page.evaluate((n) => {
+    const DIRS = [[1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1], [1, -1]];
+    const track = new Set([...document.querySelectorAll('svg.bb-track .bb-cell')].map((c) => c.dataset.hex));
+    const me = document.querySelector('svg.bb-track .bb-bot.me');
+    const step = (p, d) => [p[0] + DIRS[d][0], p[1] + DIRS[d][1]];
+    const on = (p) => track.has(`${p[0]},${p[1]}`);
+    const turn = (d, t) => (d + t + 6) % 6;
+    const choices = [[0, 0], [0, 1], [0, -1]];
+    if (n > 1) choices.push([1, 0], [-1, 0]);
+    let best = [0, 0];
+    let bestScore = -1;
+    for (const [before, after] of choices) {
+      let p = me.dataset.at.split(',').map(Number);
+      let f = Number(me.dataset.facing);
+      let score = 0;
+      for (let i = 1; i <= n; i++) {
+        if (i === n) f = turn(f, before);
+        p = step(p, f);
+        if (!on(p)) { score = -1; break; }
+      }
+      if (score < 0) continue;
+      f = turn(f, after);
+      for (let q = step(p, f); on(q) && score < 4; q = step(q, f)) score++;
+      if (score > bestScore) { bestScore = score; best = [before, after]; }
+    }
+    return best;
+  }, cells);
+}
+
+/** Race through the UI to the end: speed up to 3, steer along the track, first answers to the
+ * rest (as 6-bumping-bots.test.js, without its checks). */
 async function raceToEnd(page) {
   const t0 = Date.now();
   for (;;) {
     if (await page.locator('[data-testid="result"]:not([hidden])').count()) return;
-    assert.ok(Date.now() - t0 < 40000, 'the race ends within 40 s');
+    assert.ok(Date.now() - t0 < 45000, 'the race ends within 45 s');
     if (!(await page.locator('.status.mine').count())) { await page.waitForTimeout(100); continue; }
     const before = await page.evaluate(() => document.querySelector('.table-page')?.dataset.seq);
-    const buttons = page.locator('.controls button:not([disabled])');
-    const n = await buttons.count();
-    if (!n) { await page.waitForTimeout(100); continue; }
-    await buttons.nth(n - 1).click().catch(() => {});
-    await page.waitForFunction((s) => document.querySelector('.table-page')?.dataset.seq !== s || !document.querySelector('.status.mine'), before, { timeout: 5000 }).catch(() => {});
+    const stats = await page.locator('.rr-player.me .pstats').textContent();
+    const speed = Number((stats.match(/speed (?:reverse )?(\d)/) || [])[1] || 0);
+    let did = true;
+    if (await page.locator('.controls [data-card]').count() && await page.locator('.status', { hasText: 'pick a card' }).count()) {
+      await page.click('.controls [data-card]');
+    } else if (await page.locator('.controls [data-speed]').count()) {
+      await page.keyboard.press(speed < 3 ? 'a' : 'k');
+    } else if (await page.locator('#do-move').count()) {
+      const cells = Number((await page.locator('.controls .pick-title b').textContent()).match(/\d+/)[0]);
+      const [bl, af] = await steer(page, cells);
+      await page.click(`[data-rot="before:${bl}"]`);
+      await page.click(`[data-rot="after:${af}"]`);
+      await page.keyboard.press('Enter');
+    } else if (await page.locator('[data-orient]').count()) {
+      const [, t] = await steer(page, 0);
+      await page.click(`[data-orient="${t}"]`);
+    } else if (await page.locator('#shock-go').count()) {
+      await page.click('#shock-go');
+    } else if (await page.locator('#magnet-no').count()) {
+      await page.click('#magnet-no');
+    } else did = false;
+    if (did) await page.waitForFunction((x) => document.querySelector('.table-page')?.dataset.seq !== x, before, { timeout: 15000 }).catch(() => {});
+    else await page.waitForTimeout(100);
   }
 }

@@ -22,7 +22,7 @@ const TOOLS = [
   ['B', 'b', 'Bumper', 'A bumper: its centre at least 3 cells from every wall'],
   ['move', 'v', 'Move', 'Pick a piece up, then click the cell to put it on'],
   ['wall', 'w', 'Wall', 'Toggle a wall on the edge nearest the click'],
-  ['line', 'l', 'Line', 'Toggle the start/finish line on a cell\'s two edges ahead (the direction, and the one before it)'],
+  ['line', 'l', 'Line', 'Toggle the start/finish line on a cell\'s two edges ahead (the direction, and the one before it) that join track cells'],
   ['grid', 'g', 'Grid', 'Add a start-grid place facing the direction (nearest the line first); click again to remove it'],
 ];
 
@@ -382,7 +382,8 @@ export async function showTrackEditor(root, id) {
       });
     } else if (tool === 'line') {
       if (!ch) return;
-      const es = [[c[0], c[1], facing], [c[0], c[1], (facing + 5) % 6]];
+      // Only edges between two track cells: the border is walled already.
+      const es = [[c[0], c[1], facing], [c[0], c[1], (facing + 5) % 6]].filter((e) => t.cells.has(key(neighbour(c, e[2]))));
       edit(() => {
         const there = t.finish.some((f) => f[0] === c[0] && f[1] === c[1]);
         if (there) t.finish = t.finish.filter((f) => !(f[0] === c[0] && f[1] === c[1]));

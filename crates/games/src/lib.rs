@@ -571,6 +571,45 @@ mod tests {
         assert!(Registry::public().get("rps").is_none());
     }
 
+    /// A saved board (docs/editors.md): every shipped board file that is a whole board (not a
+    /// RoboRally piece alone) makes a game through `make_setup_on_board`, its `inspect` answer
+    /// has no error and counts its cells; a text with an error is refused.
+    #[test]
+    fn every_game_with_board_files_plays_on_their_text() {
+        for k in Registry::public().kinds() {
+            let mut played = 0;
+            for b in &k.info.boards {
+                let Some(text) = k.shipped_text(&b.id) else { continue };
+                let req = SetupRequest { players: k.info.min_players, ..Default::default() };
+                k.make_setup_on_board(&req, text)
+                    .unwrap_or_else(|e| panic!("{}: {}: {e}", k.name(), b.id));
+                let a = k.inspect(text);
+                assert!(a["size"].as_u64().is_some_and(|n| n > 0), "{}: {a}", b.id);
+                let errors = a["findings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|f| f["severity"] == "error")
+                    .count();
+                assert_eq!(errors, 0, "{}: {a}", b.id);
+                played += 1;
+                let shipped = SetupRequest { board: Some(b.id.clone()), ..req.clone() };
+                assert!(k.make_setup_on_board(&shipped, text).is_err(), "a shipped id and a text");
+            }
+            if k.name() == "bumping-bots-championship" {
+                continue;
+            }
+            assert!(played > 0, "{}: no shipped board file", k.name());
+            assert!(
+                k.make_setup_on_board(
+                    &SetupRequest { players: k.info.min_players, ..Default::default() },
+                    "{ not a board"
+                )
+                .is_err()
+            );
+        }
+    }
+
     #[test]
     fn every_game_starts_from_its_defaults_and_every_shipped_board() {
         for k in Registry::everything().kinds() {
