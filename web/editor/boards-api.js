@@ -25,8 +25,10 @@ export const validate = (game, text) => call('POST', '/api/boards/validate', { g
 export const create = (b) => call('POST', '/api/boards', b);
 export const update = (id, b) => call('PUT', `/api/boards/${enc(id)}`, b);
 export const get = (id, version) => call('GET', `/api/boards/${enc(id)}${version ? `?version=${version}` : ''}`);
-export const mine = (game) => call('GET', `/api/boards?owner=me${game ? `&game=${enc(game)}` : ''}`);
-export const gallery = (game) => call('GET', `/api/boards?owner=gallery${game ? `&game=${enc(game)}` : ''}`);
+/** My boards (the latest version of each, newest first); none when it cannot be read. */
+export const mine = (game) => call('GET', `/api/boards?owner=me${game ? `&game=${enc(game)}` : ''}`).then((a) => a.boards, () => []);
+/** The public gallery, as `mine`. */
+export const gallery = (game) => call('GET', `/api/boards?owner=gallery${game ? `&game=${enc(game)}` : ''}`).then((a) => a.boards, () => []);
 export const tryIt = (id, version) => call('POST', `/api/boards/${enc(id)}/try`, version ? { version } : {});
 export const picture = (id, version) => `/api/boards/${enc(id)}/picture${version ? `?version=${version}` : ''}`;
 /** The caller's identity id (the owner of the boards it saves). */

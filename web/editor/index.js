@@ -37,8 +37,8 @@ function boardList(list, empty) {
 async function showEditors(root) {
   const ks = ((await kinds().catch(() => ({ kinds: [] }))).kinds || []);
   const [mine, gallery] = await Promise.all([
-    boards.mine().catch(() => ({ boards: [] })),
-    boards.gallery().catch(() => ({ boards: [] })),
+    boards.mine(),
+    boards.gallery(),
   ]);
   root.append(h('div.editor-index', [
     h('div.panel', [
@@ -46,8 +46,8 @@ async function showEditors(root) {
       h('ul', ks.map((k) => h('li', [h('a', { href: `#/editor/${k.name}`, 'data-editor': k.name }, `${k.title}: ${k.name === 'bumping-bots' ? 'track editor (hex grid)' : `${k.board_noun} file editor`}`)]))),
       h('p.help', 'Saving needs an account; validation and export do not. A saved board has a share link, versions (an edit makes a new one; games keep the version they began on) and a "Try it" button.'),
     ]),
-    h('div.panel', [h('h2', 'My boards'), boardList(mine.boards, 'None yet.')]),
-    h('div.panel', [h('h2', 'Gallery'), boardList(gallery.boards, 'No public boards yet.')]),
+    h('div.panel', [h('h2', 'My boards'), boardList(mine, 'None yet.')]),
+    h('div.panel', [h('h2', 'Gallery'), boardList(gallery, 'No public boards yet.')]),
   ]));
   return null;
 }

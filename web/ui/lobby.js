@@ -105,15 +105,15 @@ export async function showLobby(root) {
   // that the game keeps the version chosen here.
   async function savedOptions(g) {
     const [mine, gallery] = await Promise.all([
-      savedBoards.mine(g.name).catch(() => ({ boards: [] })),
-      savedBoards.gallery(g.name).catch(() => ({ boards: [] })),
+      savedBoards.mine(g.name),
+      savedBoards.gallery(g.name),
     ]);
     if (gameSel.value !== g.name) return;
     const opt = (b) => h('option', { value: `saved:${b.id}@${b.version}` }, `${b.name} (v${b.version}${b.owner_name ? `, ${b.owner_name}` : ''})`);
-    if (mine.boards.length) boardSel.append(h('optgroup', { label: 'My boards' }, mine.boards.map(opt)));
-    const others = gallery.boards.filter((b) => !mine.boards.some((m) => m.id === b.id));
+    if (mine.length) boardSel.append(h('optgroup', { label: 'My boards' }, mine.map(opt)));
+    const others = gallery.filter((b) => !mine.some((m) => m.id === b.id));
     if (others.length) boardSel.append(h('optgroup', { label: 'Gallery' }, others.map(opt)));
-    if (mine.boards.length || others.length) boardSel.disabled = false;
+    if (mine.length || others.length) boardSel.disabled = false;
   }
   function boardUI() {
     const k = kindOf(gameSel.value);
