@@ -144,12 +144,10 @@ test('a Bumping Bots track built in the editor, validated, saved, shared and rac
     await other.waitForSelector('g.ed-piece.bumper');
     assert.equal(await other.locator('polygon.ed-cell.on').count(), cells);
     assert.equal(await other.locator('#track-text').inputValue(), text, 'the shared file, byte for byte');
-    const game = await other.evaluate(async (bid) => {
-      const r = await fetch(`/api/boards/${bid}/try`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      return r.json();
-    }, id);
+    await other.click('#try-board');
+    await other.waitForFunction(() => /#\/g\//.test(location.hash));
+    const game = await api(`/api/games/${await other.evaluate(() => location.hash.split('/').pop())}`);
     assert.equal(game.practice, true);
-    await other.goto(`/#/g/${game.id}`);
     await other.waitForSelector('svg.bb-track .bb-cell');
     assert.equal(await other.locator('svg.bb-track .bb-cell').count(), cells, 'the race is on the saved track');
     await raceToEnd(other);

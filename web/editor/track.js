@@ -438,8 +438,9 @@ export async function showTrackEditor(root, id) {
       return null;
     }
   }
+  /** A practice race on the board: the opened board as it is, or saved first when edited. */
   async function tryIt() {
-    const b = await save();
+    const b = loaded?.id && loaded.version && currentText() === loaded.text ? loaded : await save();
     if (!b) return;
     try {
       const g = await boards.tryIt(b.id, b.version);
