@@ -56,7 +56,8 @@ test('a Bumping Bots track built in the editor, validated, saved, shared and rac
     await page.fill('#signup-username', username);
     await page.fill('#signup-password', 'correct horse');
     await page.click('#sign-up');
-    await page.waitForFunction(() => /#\/player\//.test(location.hash));
+    // Password hashing (argon2id) in a debug build on a busy machine can take a while.
+    await page.waitForFunction(() => /#\/player\//.test(location.hash), null, { timeout: 60000 });
     await page.click('a[data-nav="editor"]');
     await page.click('a[data-editor="bumping-bots"]');
     await page.waitForSelector('svg.bb-editor polygon.ed-cell');
@@ -97,6 +98,10 @@ test('a Bumping Bots track built in the editor, validated, saved, shared and rac
       assert.fail(`still invalid: ${await page.locator('#findings').textContent()}\n${await page.locator('#track-text').inputValue()}`);
     });
     assert.equal(await page.locator('polygon.ed-cell.error').count(), 0);
+    // The racing line (BB-2.1, docs/bumping-bots-tracks.md): 0 just past the line, 1000 just
+    // behind it; the race goes west along the bottom.
+    const progress = (hex) => page.locator(`polygon.ed-cell[data-hex="${hex}"]`).getAttribute('data-progress');
+    assert.deepEqual([await progress('5,9'), await progress('6,9')], ['0', '1000']);
     for (const kind of ['fixed', 'mobile', 'motorised', 'bumper']) {
       assert.equal(await page.locator(`g.ed-piece.${kind}`).count(), 1, `one ${kind} piece`);
     }

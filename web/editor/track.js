@@ -203,6 +203,11 @@ export async function showTrackEditor(root, id) {
       if (marks.has(k)) cls += ` ${marks.get(k)}`;
       const poly = s(`polygon.${cls.split(' ').join('.')}`, attrs);
       if (ch && showLine && p && p[2] !== null) poly.style.fill = `hsl(${Math.round((p[2] / 1000) * 270)}, 55%, 78%)`;
+      if (ch && p) {
+        poly.dataset.progress = p[2];
+        poly.dataset.lane = p[3];
+        poly.append(s('title', `[${k}]: ${(p[2] / 10).toFixed(1)} % of the lap, lane ${p[3]}`));
+      }
       g.append(poly);
     }
     for (const [k, ch] of t.cells) {
