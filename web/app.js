@@ -13,6 +13,7 @@ import { showAccount } from './ui/account.js';
 import { showProfile } from './ui/profile.js';
 import { showLeaderboard } from './ui/leaderboard.js';
 import { showLearn } from './ui/lessons.js';
+import { showEditor } from './editor/index.js';
 
 let current = null;
 
@@ -26,6 +27,7 @@ export function parseRoute() {
   if ((m = path.match(/^\/rules\/([\w-]+)\/?$/))) return { page: 'rules', id: m[1], params };
   if ((m = path.match(/^\/player\/([\w:-]+)\/?$/))) return { page: 'player', id: m[1], params };
   if ((m = path.match(/^\/leaderboard(?:\/([\w-]+))?\/?$/))) return { page: 'leaderboard', id: m[1], params };
+  if ((m = path.match(/^\/editor(?:\/([\w-]+)(?:\/([\w-]+))?)?\/?$/))) return { page: 'editor', game: m[1], id: m[2], params };
   if (path === '/account') return { page: 'account', params };
   if (path === '/learn') return { page: 'learn', params };
   return { page: 'lobby', params };
@@ -113,6 +115,7 @@ async function route() {
     else if (r.page === 'player') page = await showProfile(root, r.id);
     else if (r.page === 'leaderboard') page = await showLeaderboard(root, r.id);
     else if (r.page === 'learn') page = await showLearn(root);
+    else if (r.page === 'editor') page = await showEditor(root, r.game, r.id);
     else page = await showLobby(root);
     // The address changed while the page was loading: that page is already gone.
     if (gen !== generation) { if (page && page.destroy) page.destroy(); root.remove(); return; }

@@ -12,6 +12,7 @@ import { turnsPanel } from './turns.js';
 import { lobbyPanels } from './account.js';
 import { challengesPanel } from './challenges.js';
 import { learnPanel } from './lessons.js';
+import * as savedBoards from '../editor/boards-api.js';
 
 const BOTS = [
   ['bot:random', 'Bot · random'],
@@ -84,6 +85,7 @@ export async function showLobby(root) {
     clear(boardSel).append(...g.boards.map((b) => h('option', { value: b.id }, b.title)));
     if (g.default_board) boardSel.value = g.default_board;
     boardSel.disabled = g.boards.length === 0;
+    savedOptions(g);
     if (g.default_timer_secs) timerSel.value = String(g.default_timer_secs);
     // A game whose timer is a rule (RoboRally's hourglass, RR-4.3: it runs only for the last
     // player to program, per robot) says so; otherwise the server times every decision.
@@ -101,9 +103,25 @@ export async function showLobby(root) {
     boardUI();
     seatsUI();
   }
+  // Saved boards (docs/editors.md): mine and the public gallery's, as `saved:ID@VERSION`, so
+  // that the game keeps the version chosen here.
+  async function savedOptions(g) {
+    const [mine, gallery] = await Promise.all([
+      savedBoards.mine(g.name),
+      savedBoards.gallery(g.name),
+    ]);
+    if (gameSel.value !== g.name) return;
+    const opt = (b) => h('option', { value: `saved:${b.id}@${b.version}` }, `${b.name} (v${b.version}${b.owner_name ? `, ${b.owner_name}` : ''})`);
+    if (mine.length) boardSel.append(h('optgroup', { label: 'My boards' }, mine.map(opt)));
+    const others = gallery.filter((b) => !mine.some((m) => m.id === b.id));
+    if (others.length) boardSel.append(h('optgroup', { label: 'Gallery' }, others.map(opt)));
+    if (mine.length || others.length) boardSel.disabled = false;
+  }
   function boardUI() {
     const k = kindOf(gameSel.value);
     const mod = gameModule(gameSel.value);
+    const saved = /^saved:(\w+)@(\d+)$/.exec(boardSel.value || '');
+    if (saved) { clear(preview).append(h('img.saved-board', { src: savedBoards.picture(saved[1], saved[2]), alt: '' })); return; }
     if (!k || !mod || k.boards.length === 0) { clear(preview); return; }
     clear(preview).append(mod.boardPreview(boardSel.value, k.boards));
   }

@@ -110,11 +110,26 @@ fn parse_finding(e: &TrackError) -> Finding {
 /// warnings ([`validate`]) and the BB-1.3 piece counts as warnings (a track may use more pieces
 /// than one box holds; the referee's box is the booklet's, `docs/bumping-bots-tracks.md`).
 pub fn check(text: &str) -> Vec<Finding> {
+    inspect(text).findings.into_iter().map(|(f, _)| f).collect()
+}
+
+/// What the track editor is told about a track file's text (docs/editors.md): every finding of
+/// [`check`] with the cell it concerns (an obstacle's or a cell's; `None` for a line of the
+/// file or the whole file), and, when the text parses, the track with the racing data computed
+/// from it (BB-2.1: `progress` and `lane` of every cell, [`compute_racing_line`]).
+#[derive(Clone, Debug, Default)]
+pub struct Inspection {
+    pub findings: Vec<(Finding, Option<Hex>)>,
+    pub track: Option<BoardSpec>,
+}
+
+/// [`check`] with the cells the findings concern, and the loaded track (see [`Inspection`]).
+pub fn inspect(text: &str) -> Inspection {
     let (spec, places) = match load_located(text) {
         Ok(x) => x,
-        Err(e) => return vec![parse_finding(&e)],
+        Err(e) => return Inspection { findings: vec![(parse_finding(&e), None)], track: None },
     };
-    let mut out = Vec::new();
+    let mut out: Vec<(Finding, Option<Hex>)> = Vec::new();
     let at_cell = |f: Finding, h: Hex| match places.cell(h) {
         Some((l, c)) => f.at(l, c),
         None => f,
@@ -126,36 +141,47 @@ pub fn check(text: &str) -> Vec<Finding> {
                     .and_then(|r| r.split(']').next())
                     .and_then(|n| n.parse::<usize>().ok())
             };
-            let line = if let Some(i) = index("finish_line[") {
-                places.finish.get(i).copied()
+            let (line, cell) = if let Some(i) = index("finish_line[") {
+                (places.finish.get(i).copied(), spec.finish_line.get(i).map(|e| e.at))
             } else if let Some(i) = index("start_grid[") {
-                places.grid.get(i).copied()
+                (places.grid.get(i).copied(), spec.start_grid.get(i).map(|g| g.at))
             } else {
-                None
+                (None, None)
             };
             let f = Finding::error("BB-2.1", format!("{path}: {message}"));
-            out.push(match line {
-                Some(l) => f.at(l, 1),
-                None => f,
-            });
+            out.push((
+                match line {
+                    Some(l) => f.at(l, 1),
+                    None => f,
+                },
+                cell,
+            ));
         }
     }
     for p in problems(&spec) {
         let f = Finding { severity: p.severity, place: None, rule: p.rule, message: p.message };
-        out.push(match (p.at, p.at.and_then(|h| places.motorised.get(&h))) {
-            (Some(h), _) if places.cell(h).is_some() => at_cell(f, h),
-            (_, Some(&l)) => f.at(l, 1),
-            _ => f,
-        });
+        out.push((
+            match (p.at, p.at.and_then(|h| places.motorised.get(&h))) {
+                (Some(h), _) if places.cell(h).is_some() => at_cell(f, h),
+                (_, Some(&l)) => f.at(l, 1),
+                _ => f,
+            },
+            p.at,
+        ));
     }
     for w in piece_counts(&spec) {
-        out.push(match places.map {
-            Some(l) => w.at(l, 1),
-            None => w,
-        });
+        out.push((
+            match places.map {
+                Some(l) => w.at(l, 1),
+                None => w,
+            },
+            None,
+        ));
     }
-    engine::check::sort(&mut out);
-    out
+    out.sort_by(|a, b| {
+        (a.0.place, a.0.severity, &a.0.message).cmp(&(b.0.place, b.0.severity, &b.0.message))
+    });
+    Inspection { findings: out, track: Some(spec) }
 }
 
 /// BB-1.3: the box holds 9 fixed, 8 motorised (4 clockwise, 4 anticlockwise), 5 mobile

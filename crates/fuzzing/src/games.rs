@@ -442,7 +442,7 @@ pub fn roborally_target() -> Target<roborally::RoboRally> {
                 roborally::BoardSpec::Named(n) => {
                     roborally_courses().iter().find(|c| &c.name == n).map(|c| c.board.clone())
                 }
-                roborally::BoardSpec::Inline(_) => None,
+                roborally::BoardSpec::Inline(_) | roborally::BoardSpec::Text { .. } => None,
             };
             match board {
                 Some(b) => roborally::RoboRally::from_board(setup, b, seed),

@@ -66,6 +66,33 @@ impl Registered for Autoscooter {
         Ok(setup)
     }
 
+    /// A saved rink (its JSON text): checked by the game crate's checker (AS-1.1, AS-8).
+    fn setup_on_board(req: &SetupRequest, text: &str) -> Result<Setup, String> {
+        let errors: Vec<String> = autoscooter::board::check_text(text)
+            .iter()
+            .filter(|f| f.is_error())
+            .map(|f| f.to_string())
+            .collect();
+        if !errors.is_empty() {
+            return Err(format!("the rink is refused: {}", errors.join("; ")));
+        }
+        let spec: BoardSpec = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let mut setup = Self::setup(&SetupRequest { board: None, ..req.clone() })?;
+        setup.board = spec;
+        Ok(setup)
+    }
+
+    /// The findings, and `size` (the rink's cells) when the text parses.
+    fn inspect(text: &str) -> Value {
+        let mut out = serde_json::json!({
+            "findings": crate::findings_json(&autoscooter::board::check_text(text), |_| None),
+        });
+        if let Ok(spec) = serde_json::from_str::<BoardSpec>(text) {
+            out["size"] = spec.cells.len().into();
+        }
+        out
+    }
+
     fn action_cap(_req: &SetupRequest) -> usize {
         100_000
     }

@@ -53,25 +53,43 @@ impl Registered for BumpingBots {
 
     fn setup(req: &SetupRequest) -> Result<Setup, String> {
         let name = req.board.clone().unwrap_or_else(|| DEFAULT_TRACK.into());
-        let mut track = shipped(&name).ok_or_else(|| format!("no shipped track {name:?}"))?;
-        if let Some(l) = req.option("laps") {
-            match l.as_u64() {
-                Some(l) if l <= u64::from(u8::MAX) && LAPS.contains(&(l as u8)) => {
-                    track.laps = l as u8
-                }
-                _ => {
-                    return Err(format!(
-                        "a race is {} to {} laps, not {l}",
-                        LAPS.start(),
-                        LAPS.end()
-                    ));
-                }
-            }
+        let track = shipped(&name).ok_or_else(|| format!("no shipped track {name:?}"))?;
+        race_setup(req, track)
+    }
+
+    /// A saved track: loaded for play (BB-12 errors refuse it).
+    fn setup_on_board(req: &SetupRequest, text: &str) -> Result<Setup, String> {
+        let (track, _) = load_for_play(text).map_err(|e| e.to_string())?;
+        if (track.start_grid.len()) < req.players {
+            return Err(format!(
+                "the track has {} grid places for {} bots (BB-2.1)",
+                track.start_grid.len(),
+                req.players
+            ));
         }
-        let mut setup = Setup::race(track, req.players as u8);
-        setup.variants = crate::variants(req)?;
-        setup.last_player_seconds = crate::last_player_seconds(req)?;
-        Ok(setup)
+        race_setup(req, track)
+    }
+
+    /// The findings with their cells (`[q, r]`), and when the track parses its cells with
+    /// `progress` and `lane` (BB-2.1) and `size`.
+    fn inspect(text: &str) -> Value {
+        let i = bumping_bots::tracks::inspect(text);
+        let findings: Vec<crate::Finding> = i.findings.iter().map(|(f, _)| f.clone()).collect();
+        let cells = &i.findings;
+        let mut out = serde_json::json!({
+            "findings": crate::findings_json(&findings, |k| {
+                cells[k].1.map(|h| serde_json::json!([h.q, h.r]))
+            }),
+        });
+        if let Some(t) = &i.track {
+            out["size"] = t.cells.len().into();
+            out["cells"] = t
+                .cells
+                .iter()
+                .map(|c| serde_json::json!([c.at.q, c.at.r, c.progress, c.lane]))
+                .collect();
+        }
+        out
     }
 
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
@@ -163,6 +181,22 @@ impl Registered for BumpingBots {
             },
         }
     }
+}
+
+/// A race on `track` for the request's players, laps, variants and clock.
+fn race_setup(req: &SetupRequest, mut track: BoardSpec) -> Result<Setup, String> {
+    if let Some(l) = req.option("laps") {
+        match l.as_u64() {
+            Some(l) if l <= u64::from(u8::MAX) && LAPS.contains(&(l as u8)) => track.laps = l as u8,
+            _ => {
+                return Err(format!("a race is {} to {} laps, not {l}", LAPS.start(), LAPS.end()));
+            }
+        }
+    }
+    let mut setup = Setup::race(track, req.players as u8);
+    setup.variants = crate::variants(req)?;
+    setup.last_player_seconds = crate::last_player_seconds(req)?;
+    Ok(setup)
 }
 
 fn capitalised(id: &str) -> String {

@@ -262,6 +262,45 @@ pub trait Registered: Game {
     ) -> Result<Self, String> {
         Err(format!("{}: no state is rebuilt from a seat's view yet", Self::NAME))
     }
+    /// The setup of a new game on a board file's text (a board saved on the server, made in the
+    /// editor: docs/editors.md). The text is checked by the game crate's loader; a text with
+    /// errors is refused. A game without board files says so.
+    fn setup_on_board(_req: &SetupRequest, _text: &str) -> Result<Self::Setup, String> {
+        Err(format!("{} cannot be played on a board file", Self::NAME))
+    }
+    /// The editor's live answer about a board file's text (`POST /api/boards/validate`): the
+    /// checker's findings and, where the game crate knows them, the cells each concerns and
+    /// what it computes from the board (Bumping Bots: progress and lane of every cell), plus
+    /// `size`, the number of cells (the server's limit), when the text parses. By default:
+    /// the findings of [`Registered::check`], no cells.
+    fn inspect(text: &str) -> Value {
+        serde_json::json!({ "findings": findings_json(&Self::check(text), |_| None) })
+    }
+}
+
+/// Findings as the editor reads them: `severity`, `line`, `column` (absent for the whole file),
+/// `rule`, `message` and `cell` (a game's coordinates of the cell it concerns, when known).
+pub fn findings_json(findings: &[Finding], cell: impl Fn(usize) -> Option<Value>) -> Value {
+    Value::Array(
+        findings
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let mut o = Map::new();
+                o.insert("severity".into(), f.severity.name().into());
+                if let Some(p) = f.place {
+                    o.insert("line".into(), p.line.into());
+                    o.insert("column".into(), p.column.into());
+                }
+                o.insert("rule".into(), f.rule.into());
+                o.insert("message".into(), f.message.clone().into());
+                if let Some(c) = cell(i) {
+                    o.insert("cell".into(), c);
+                }
+                Value::Object(o)
+            })
+            .collect(),
+    )
 }
 
 type SetupFn = fn(&SetupRequest) -> Result<Value, String>;
@@ -272,6 +311,7 @@ type DuelFn = fn(&Value, u64, &BotSpec, &BotSpec, u8) -> Result<duel::GameResult
 type RenderFn = fn(&str, Option<&str>) -> Result<String, String>;
 type CheckFn = fn(&str) -> Vec<Finding>;
 type FromViewFn = fn(&Value, &Value, Seat, u64) -> Result<Box<dyn AnyGame>, String>;
+type SetupFn2 = fn(&SetupRequest, &str) -> Result<Value, String>;
 /// A measurement's label and a function playing game `i` (returns its number of actions).
 pub type Bench = (String, Box<dyn FnMut(u64) -> u64>);
 
@@ -293,6 +333,8 @@ pub struct Kind {
     rules: fn() -> Vec<engine::rulebook::Topic>,
     sample_static: fn(&Info) -> Option<Value>,
     from_view: FromViewFn,
+    setup_on_board: SetupFn2,
+    inspect: fn(&str) -> Value,
 }
 
 impl std::fmt::Debug for Kind {
@@ -320,6 +362,8 @@ impl Kind {
             rules: G::rules,
             sample_static: sample_static::<G>,
             from_view: from_view_json::<G>,
+            setup_on_board: setup_on_board_json::<G>,
+            inspect: G::inspect,
         }
     }
     /// A playable state from `seat`'s view of a game made from `setup` (both JSON, as the
@@ -343,6 +387,21 @@ impl Kind {
         let setup = (self.setup)(req)?;
         (self.start)(&setup, 0)?;
         Ok(setup)
+    }
+    /// The setup JSON of a new game on a board file's text (a saved board): the request's
+    /// `board` must be `None`; checked by starting a game, like [`Kind::make_setup`].
+    pub fn make_setup_on_board(&self, req: &SetupRequest, text: &str) -> Result<Value, String> {
+        if req.board.is_some() {
+            return Err("a game on a board file names no shipped board".into());
+        }
+        check_request(&self.info, req)?;
+        let setup = (self.setup_on_board)(req, text)?;
+        (self.start)(&setup, 0)?;
+        Ok(setup)
+    }
+    /// The editor's live answer about a board file's text ([`Registered::inspect`]).
+    pub fn inspect(&self, text: &str) -> Value {
+        (self.inspect)(text)
     }
     /// Start a game from a stored setup JSON and seed.
     pub fn start(&self, setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {
@@ -481,6 +540,11 @@ fn setup_json<G: Registered>(req: &SetupRequest) -> Result<Value, String> {
     serde_json::to_value(&s).map_err(|e| e.to_string())
 }
 
+fn setup_on_board_json<G: Registered>(req: &SetupRequest, text: &str) -> Result<Value, String> {
+    let s = G::setup_on_board(req, text)?;
+    serde_json::to_value(&s).map_err(|e| e.to_string())
+}
+
 fn start_json<G: Registered>(setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {
     let s: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let g = G::new(&s, seed).map_err(|e| e.to_string())?;
@@ -559,6 +623,45 @@ mod tests {
             ["autoscooter", "roborally", "bumping-bots", "bumping-bots-championship", "rps"]
         );
         assert!(Registry::public().get("rps").is_none());
+    }
+
+    /// A saved board (docs/editors.md): every shipped board file that is a whole board (not a
+    /// RoboRally piece alone) makes a game through `make_setup_on_board`, its `inspect` answer
+    /// has no error and counts its cells; a text with an error is refused.
+    #[test]
+    fn every_game_with_board_files_plays_on_their_text() {
+        for k in Registry::public().kinds() {
+            let mut played = 0;
+            for b in &k.info.boards {
+                let Some(text) = k.shipped_text(&b.id) else { continue };
+                let req = SetupRequest { players: k.info.min_players, ..Default::default() };
+                k.make_setup_on_board(&req, text)
+                    .unwrap_or_else(|e| panic!("{}: {}: {e}", k.name(), b.id));
+                let a = k.inspect(text);
+                assert!(a["size"].as_u64().is_some_and(|n| n > 0), "{}: {a}", b.id);
+                let errors = a["findings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|f| f["severity"] == "error")
+                    .count();
+                assert_eq!(errors, 0, "{}: {a}", b.id);
+                played += 1;
+                let shipped = SetupRequest { board: Some(b.id.clone()), ..req.clone() };
+                assert!(k.make_setup_on_board(&shipped, text).is_err(), "a shipped id and a text");
+            }
+            if k.name() == "bumping-bots-championship" {
+                continue;
+            }
+            assert!(played > 0, "{}: no shipped board file", k.name());
+            assert!(
+                k.make_setup_on_board(
+                    &SetupRequest { players: k.info.min_players, ..Default::default() },
+                    "{ not a board"
+                )
+                .is_err()
+            );
+        }
     }
 
     #[test]

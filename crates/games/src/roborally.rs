@@ -64,6 +64,25 @@ impl Registered for RoboRally {
         Ok(setup)
     }
 
+    /// A saved course (a course file over the shipped pieces), kept whole in the setup.
+    fn setup_on_board(req: &SetupRequest, text: &str) -> Result<Setup, String> {
+        roborally::board::course::load_course_text(text).map_err(|e| e.to_string())?;
+        let mut setup = Self::setup(&SetupRequest { board: None, ..req.clone() })?;
+        setup.board = BoardSpec::Text { course: text.to_string() };
+        Ok(setup)
+    }
+
+    /// The findings, and `size` (the course's squares) when it assembles.
+    fn inspect(text: &str) -> Value {
+        let mut out = serde_json::json!({
+            "findings": crate::findings_json(&roborally::board::course::check_text(text), |_| None),
+        });
+        if let Ok(c) = load_text(text) {
+            out["size"] = (c.board.width * c.board.height).into();
+        }
+        out
+    }
+
     /// `max_turns` (default 100): random robots rarely reach every flag. A turn is at most a
     /// few dozen decisions.
     fn action_cap(req: &SetupRequest) -> usize {

@@ -22,12 +22,15 @@ pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=MAX_ROBOTS;
 /// The course a new game is played on when none is chosen (the first of the booklet's courses).
 pub const DEFAULT_COURSE: &str = "first-steps";
 
-/// A shipped course by name, or an inline board (RR-11).
+/// A shipped course by name, an inline board (RR-11), or a course file's text (a course saved
+/// on the server, over the shipped pieces: `{"course": "course My Course\nplace ..."}`,
+/// docs/editors.md), kept whole so that the game keeps the exact course it began on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum BoardSpec {
     Named(String),
     Inline(InlineBoard),
+    Text { course: String },
 }
 
 /// Optional rules (RR-1.2 `lives4`, RR-10 `full_ranking`).
@@ -167,6 +170,9 @@ impl Setup {
                 .map(|c| c.board)
                 .ok_or_else(|| SetupError::one(format!("no shipped course named {n:?}"))),
             BoardSpec::Inline(b) => b.build().map_err(|problems| SetupError { problems }),
+            BoardSpec::Text { course } => crate::board::course::load_course_text(course)
+                .map(|c| c.board)
+                .map_err(|e| SetupError::one(e.to_string())),
         }
     }
 }

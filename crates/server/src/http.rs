@@ -43,7 +43,9 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .route("/ws/games/{id}", get(socket))
         // Bot accounts, challenges, turn-based games and the Bot API (`crate::botapi`).
         .merge(crate::botapi::routes())
-        .merge(crate::platform::routes());
+        .merge(crate::platform::routes())
+        // Saved boards, the editors' validation, the gallery (`crate::boards`).
+        .merge(crate::boards::routes());
     // The browser client, embedded (crate::assets); client routes answer index.html.
     r = r.fallback(crate::assets::serve).method_not_allowed_fallback(method_not_allowed);
     r.layer(axum::middleware::from_fn(json_only))
@@ -374,14 +376,24 @@ async fn create(
     if clock.is_some() {
         s.require_account(&who, "a turn-based game").await?;
     }
-    // Both the identity's and the address's quota must have room; only then is each charged.
+    charge_game_quota(&s, &who, peer)?;
+    Ok((StatusCode::CREATED, Json(s.create_game_with(&who, req, clock, None).await?)))
+}
+
+/// The games-created quotas: both the identity's and the address's must have room; only then
+/// is each charged.
+pub(crate) fn charge_game_quota(
+    s: &Shared,
+    who: &crate::store::Identity,
+    peer: Option<std::net::IpAddr>,
+) -> Result<(), ApiError> {
     let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
-    refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
+    refuse(s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
     let _ = by_id.check(&who.id);
     if let Some(ip) = peer {
         let _ = by_addr.check(&ip);
     }
-    Ok((StatusCode::CREATED, Json(s.create_game_with(&who, req, clock, None).await?)))
+    Ok(())
 }
 
 #[derive(Deserialize)]

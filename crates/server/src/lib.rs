@@ -10,6 +10,7 @@
 
 pub mod accounts;
 pub mod assets;
+pub mod boards;
 pub mod bot_client;
 pub mod botapi;
 pub mod challenges;

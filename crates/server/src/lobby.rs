@@ -145,7 +145,18 @@ impl Shared {
                 req.timer_secs,
             )?,
         };
-        let setup = kind.make_setup(&setup_req).map_err(|e| ApiError::bad("bad_setup", e))?;
+        let setup = match req.board.as_deref().and_then(crate::boards::saved_ref) {
+            // A saved board (`crate::boards`): its text goes into the setup, so that the game
+            // keeps the exact version it was made on.
+            Some(r) => {
+                let (id, version) = r?;
+                let row = self.saved_board_text(kind.name(), &id, version).await?;
+                let req = crate::games::SetupRequest { board: None, ..setup_req };
+                kind.make_setup_on_board(&req, &row.text)
+            }
+            None => kind.make_setup(&setup_req),
+        }
+        .map_err(|e| ApiError::bad("bad_setup", e))?;
         let max = self.config.limits.max_setup_bytes;
         if setup.to_string().len() > max {
             return Err(ApiError::bad(

@@ -52,6 +52,7 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "turn-based clocks, bot accounts and their tokens, challenges",
         up: crate::platform_store::migration,
     },
+    Migration { name: "saved boards and their versions", up: crate::boards::migration },
 ];
 
 /// The schema version this server writes.
@@ -285,6 +286,8 @@ const OURS: &[&str] = &[
     "turn_clocks",
     "bot_accounts",
     "challenges",
+    // crate::boards (saved boards)
+    "boards",
 ];
 
 /// After opening: refuse foreign or newer databases, then bring the schema up to date.

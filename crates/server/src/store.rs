@@ -170,6 +170,9 @@ pub trait Store: Send + Sync + 'static {
     /// Accounts, sessions, ratings, follows and blocks (`crate::accounts`), if this store keeps
     /// them (the tests' in-memory store does not: the account routes answer `no_accounts`).
     fn accounts(&self) -> Option<&dyn crate::accounts::AccountStore>;
+    /// Saved boards (`crate::boards`), if this store keeps them (they need accounts: the
+    /// tests' in-memory store keeps neither; the board routes answer `no_boards`).
+    fn boards(&self) -> Option<&dyn crate::boards::BoardStore>;
 }
 
 /// SQLite has one writer at a time: every write goes through one connection (`writer`), and
@@ -786,6 +789,10 @@ impl Store for SqliteStore {
     }
 
     fn accounts(&self) -> Option<&dyn crate::accounts::AccountStore> {
+        Some(self)
+    }
+
+    fn boards(&self) -> Option<&dyn crate::boards::BoardStore> {
         Some(self)
     }
 }

@@ -130,6 +130,17 @@ pub fn load_text(text: &str) -> Result<Course, CourseError> {
     Ok(Course { name: nb.name, difficulty: String::new(), board: nb.board })
 }
 
+/// A course file's text over the shipped pieces, assembled and validated (a board piece alone
+/// is not a course: it has no flags).
+pub fn load_course_text(text: &str) -> Result<Course, CourseError> {
+    if !is_course(text) {
+        return Err(CourseError::Invalid(vec![
+            "a course file starts with `course NAME` (a board piece alone has no flags)".into(),
+        ]));
+    }
+    parse_course(text, &shipped_pieces())
+}
+
 /// Parse a course text against the given pieces, assemble and validate it.
 pub fn parse_course(text: &str, pieces: &[NamedBoard]) -> Result<Course, CourseError> {
     let (course, _) = assemble_course(text, pieces)?;

@@ -225,6 +225,9 @@ impl Store for FailingStore {
     fn accounts(&self) -> Option<&dyn server::accounts::AccountStore> {
         self.inner.accounts()
     }
+    fn boards(&self) -> Option<&dyn server::boards::BoardStore> {
+        self.inner.boards()
+    }
 }
 
 /// A game that ends while its result cannot be stored: everyone is told it is over at once (its

@@ -344,6 +344,9 @@ impl Store for MemStore {
     fn accounts(&self) -> Option<&dyn server::accounts::AccountStore> {
         None
     }
+    fn boards(&self) -> Option<&dyn server::boards::BoardStore> {
+        None
+    }
 }
 
 /// Game tasks over a [`MemStore`], no sockets: for tests on tokio's paused clock.

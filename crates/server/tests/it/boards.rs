@@ -1,0 +1,343 @@
+//! Saved boards (docs/editors.md, docs/protocol.md "Boards"): storage with versions, the
+//! account rule, validation on upload with lines and columns, size limits, the gallery and
+//! its pictures, live validation with cells, and games on saved boards that keep the board
+//! they were made on.
+
+use crate::support::*;
+use protocol::ServerMsg;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+
+const OVAL: &str = include_str!("../../../bumping-bots/tracks/oval.track");
+
+/// The oval track with `ch` drawn at `[q, r]` (the format: cell `[q, r]` is on map row `r`,
+/// column `2q + r`, docs/bumping-bots-tracks.md). Returns the text and the 1-based line and
+/// column of that character.
+fn oval_with(pieces: &[(i32, i32, char)]) -> (String, Vec<(usize, usize)>) {
+    let mut lines: Vec<String> = OVAL.lines().map(String::from).collect();
+    let map = lines.iter().position(|l| l.trim() == "map: 0").expect("the oval's map") + 1;
+    let mut places = Vec::new();
+    for &(q, r, ch) in pieces {
+        let line = map + r as usize;
+        let x = (2 * q + r) as usize;
+        let mut chars: Vec<char> = lines[line].chars().collect();
+        assert_eq!(chars[x], '.', "[{q},{r}] is a track cell of the oval");
+        chars[x] = ch;
+        lines[line] = chars.into_iter().collect();
+        places.push((line + 1, x + 1));
+    }
+    (lines.join("\n") + "\n", places)
+}
+
+async fn account(addr: SocketAddr, name: &str, username: &str) -> String {
+    let token = guest(addr, name).await;
+    let (status, v) = http(
+        addr,
+        "POST",
+        "/api/account",
+        Some(&token),
+        Some(json!({ "username": username, "password": "correct horse" })),
+    )
+    .await;
+    assert_eq!(status, 201, "{v}");
+    token
+}
+
+async fn save(addr: SocketAddr, token: &str, body: Value) -> Value {
+    let (status, v) = http(addr, "POST", "/api/boards", Some(token), Some(body)).await;
+    assert_eq!(status, 201, "{v}");
+    v
+}
+
+async fn mine(addr: SocketAddr, token: &str) -> Vec<Value> {
+    let (status, v) = http(addr, "GET", "/api/boards?owner=me", Some(token), None).await;
+    assert_eq!(status, 200, "{v}");
+    v["boards"].as_array().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_guest_may_not_save_a_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let g = guest(srv.addr, "Gus").await;
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards",
+        Some(&g),
+        Some(json!({ "game": "bumping-bots", "name": "Mine", "text": OVAL })),
+    )
+    .await;
+    assert_eq!((status, v["code"].as_str()), (403, Some("account_required")), "{v}");
+    assert!(mine(srv.addr, &g).await.is_empty());
+    // Validation needs no account: a guest's editor validates too.
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards/validate",
+        Some(&g),
+        Some(json!({ "game": "bumping-bots", "text": OVAL })),
+    )
+    .await;
+    assert_eq!((status, &v["ok"]), (200, &json!(true)), "{v}");
+}
+
+/// BB-8.1: a fixed obstacle in the middle of the top straight touches no wall: the upload is
+/// refused with the line and column of its `#`, and nothing is stored. A format error names its
+/// line; a file over the byte limit is refused before it is read.
+#[tokio::test]
+async fn a_bad_file_is_refused_with_its_line_and_column_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let a = account(srv.addr, "Ann", "ann").await;
+    let (bad, at) = oval_with(&[(8, 1, '#')]);
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards",
+        Some(&a),
+        Some(json!({ "game": "bumping-bots", "name": "Bad", "text": bad })),
+    )
+    .await;
+    assert_eq!((status, v["code"].as_str()), (400, Some("board_invalid")), "{v}");
+    let want = format!("line {}, column {}", at[0].0, at[0].1);
+    assert!(v["message"].as_str().unwrap().contains(&want), "{want}: {v}");
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards",
+        Some(&a),
+        Some(json!({ "game": "bumping-bots", "name": "Bad", "text": "map: 0\n. x .\nend\n" })),
+    )
+    .await;
+    assert_eq!(status, 400, "{v}");
+    assert!(v["message"].as_str().unwrap().contains("line 2"), "{v}");
+    let huge = format!("{OVAL}{}", "# padding\n".repeat(4000));
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards/validate",
+        Some(&a),
+        Some(json!({ "game": "bumping-bots", "text": huge })),
+    )
+    .await;
+    assert_eq!((status, v["code"].as_str()), (400, Some("board_too_large")), "{v}");
+    assert!(mine(srv.addr, &a).await.is_empty());
+}
+
+#[tokio::test]
+async fn an_edit_makes_a_new_version_and_the_old_ones_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let a = account(srv.addr, "Ann", "ann").await;
+    let b = account(srv.addr, "Bob", "bob").await;
+    let (v1, _) = oval_with(&[(8, 1, 'o')]);
+    let (v2, _) = oval_with(&[(12, 1, 'o')]);
+    let saved =
+        save(srv.addr, &a, json!({ "game": "bumping-bots", "name": "Crates", "text": v1 })).await;
+    assert_eq!(saved["version"], 1);
+    let id = saved["id"].as_str().unwrap();
+    let (status, e) =
+        http(srv.addr, "PUT", &format!("/api/boards/{id}"), Some(&b), Some(json!({ "text": v2 })))
+            .await;
+    assert_eq!((status, e["code"].as_str()), (403, Some("forbidden")), "{e}");
+    let (status, e) =
+        http(srv.addr, "PUT", &format!("/api/boards/{id}"), Some(&a), Some(json!({ "text": v2 })))
+            .await;
+    assert_eq!((status, &e["version"]), (200, &json!(2)), "{e}");
+    let (_, latest) = http(srv.addr, "GET", &format!("/api/boards/{id}"), None, None).await;
+    assert_eq!((&latest["version"], latest["text"].as_str()), (&json!(2), Some(v2.as_str())));
+    let (_, old) = http(srv.addr, "GET", &format!("/api/boards/{id}?version=1"), None, None).await;
+    assert_eq!(old["text"].as_str(), Some(v1.as_str()), "the file is kept byte for byte");
+    let (status, _) =
+        http(srv.addr, "GET", &format!("/api/boards/{id}?version=3"), None, None).await;
+    assert_eq!(status, 404);
+    // One board, listed once at its latest version.
+    let list = mine(srv.addr, &a).await;
+    assert_eq!((list.len(), &list[0]["version"]), (1, &json!(2)), "{list:?}");
+}
+
+#[tokio::test]
+async fn an_account_owns_at_most_the_limit_of_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let a = account(srv.addr, "Ann", "ann").await;
+    let body = json!({ "game": "bumping-bots", "name": "Oval", "text": OVAL });
+    for _ in 0..server::boards::BOARDS_PER_OWNER {
+        save(srv.addr, &a, body.clone()).await;
+    }
+    let (status, v) = http(srv.addr, "POST", "/api/boards", Some(&a), Some(body)).await;
+    assert_eq!((status, v["code"].as_str()), (429, Some("too_many_boards")), "{v}");
+}
+
+/// The editor's live answer: each finding with the cell it concerns, and every cell's progress
+/// and lane (BB-2.1) computed by the game crate.
+#[tokio::test]
+async fn validation_names_the_cells_and_gives_the_racing_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let g = guest(srv.addr, "Gus").await;
+    let (bad, _) = oval_with(&[(8, 1, '#')]);
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards/validate",
+        Some(&g),
+        Some(json!({ "game": "bumping-bots", "text": bad })),
+    )
+    .await;
+    assert_eq!((status, &v["ok"]), (200, &json!(false)), "{v}");
+    let errors: Vec<&Value> =
+        v["findings"].as_array().unwrap().iter().filter(|f| f["severity"] == "error").collect();
+    assert_eq!(errors.len(), 1, "{v}");
+    assert_eq!((&errors[0]["cell"], errors[0]["rule"].as_str()), (&json!([8, 1]), Some("BB-8.1")));
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len() as u64, v["size"].as_u64().unwrap());
+    // The oval's line is the cut between q <= 10 and q >= 11 on the top straight: the cell just
+    // past it has progress 0, the one just before it 1000 (docs/bumping-bots-tracks.md).
+    let progress = |q: i64, r: i64| {
+        cells.iter().find(|c| c[0] == q && c[1] == r).map(|c| c[2].as_i64().unwrap())
+    };
+    assert_eq!((progress(11, 0), progress(10, 0)), (Some(0), Some(1000)), "{v}");
+}
+
+#[tokio::test]
+async fn the_gallery_lists_public_boards_with_their_pictures() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let a = account(srv.addr, "Ann", "ann").await;
+    let b = account(srv.addr, "Bob", "bob").await;
+    let public = save(
+        srv.addr,
+        &a,
+        json!({ "game": "bumping-bots", "name": "Shown", "text": OVAL, "public": true }),
+    )
+    .await;
+    save(srv.addr, &a, json!({ "game": "bumping-bots", "name": "Hidden", "text": OVAL })).await;
+    let (status, v) = http(srv.addr, "GET", "/api/boards?owner=gallery", Some(&b), None).await;
+    assert_eq!(status, 200, "{v}");
+    let names: Vec<&str> =
+        v["boards"].as_array().unwrap().iter().map(|x| x["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Shown"]);
+    assert_eq!(v["boards"][0]["owner_name"], "Ann");
+    let id = public["id"].as_str().unwrap();
+    let (status, svg) =
+        http(srv.addr, "GET", &format!("/api/boards/{id}/picture"), None, None).await;
+    assert_eq!(status, 200);
+    assert!(svg.as_str().is_some_and(|s| s.starts_with("<svg") || s.starts_with("<?xml")), "{svg}");
+    let (status, v) =
+        http(srv.addr, "GET", "/api/boards?owner=gallery&game=roborally", Some(&b), None).await;
+    assert_eq!((status, v["boards"].as_array().map(Vec::len)), (200, Some(0)));
+}
+
+/// The static part of the game on connection (its track).
+async fn track_of(addr: SocketAddr, game: &str, token: &str) -> Value {
+    let mut c = Client::connect(addr, game, Some(token)).await;
+    match c.recv().await {
+        ServerMsg::Welcome { static_data: Some(s), .. } => s["track"].clone(),
+        m => panic!("expected a welcome with the static part, got {m:?}"),
+    }
+}
+
+fn mobile_at(track: &Value) -> Vec<Value> {
+    track["obstacles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["kind"] == "mobile")
+        .map(|o| o["at"].clone())
+        .collect()
+}
+
+/// A game made on a saved board keeps that board when the board is edited later: its setup
+/// holds the board itself. A later game on `saved:ID` gets the new version, and a version can
+/// be asked for by number.
+#[tokio::test]
+async fn a_game_keeps_the_board_it_was_made_on_after_the_board_is_edited() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let a = account(srv.addr, "Ann", "ann").await;
+    let (v1, _) = oval_with(&[(8, 1, 'o')]);
+    let (v2, _) = oval_with(&[(12, 1, 'o')]);
+    let saved =
+        save(srv.addr, &a, json!({ "game": "bumping-bots", "name": "C", "text": v1 })).await;
+    let id = saved["id"].as_str().unwrap().to_string();
+    let seats = json!(["me", "bot:random"]);
+    let board = format!("saved:{id}");
+    let g1 = create_game(
+        srv.addr,
+        &a,
+        json!({ "game": "bumping-bots", "seats": seats, "board": board }),
+    )
+    .await;
+    let (status, _) =
+        http(srv.addr, "PUT", &format!("/api/boards/{id}"), Some(&a), Some(json!({ "text": v2 })))
+            .await;
+    assert_eq!(status, 200);
+    let g2 = create_game(
+        srv.addr,
+        &a,
+        json!({ "game": "bumping-bots", "seats": seats, "board": board }),
+    )
+    .await;
+    let g3 = create_game(
+        srv.addr,
+        &a,
+        json!({ "game": "bumping-bots", "seats": seats, "board": format!("{board}@1") }),
+    )
+    .await;
+    assert_eq!(mobile_at(&track_of(srv.addr, &g1, &a).await), [json!([8, 1])]);
+    assert_eq!(mobile_at(&track_of(srv.addr, &g2, &a).await), [json!([12, 1])]);
+    assert_eq!(mobile_at(&track_of(srv.addr, &g3, &a).await), [json!([8, 1])]);
+    // A saved board of another game, or one that does not exist, is refused.
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/games",
+        Some(&a),
+        Some(json!({ "game": "roborally", "seats": seats, "board": board })),
+    )
+    .await;
+    assert_eq!((status, v["code"].as_str()), (400, Some("bad_board")), "{v}");
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/games",
+        Some(&a),
+        Some(json!({ "game": "bumping-bots", "seats": seats, "board": "saved:00ff@1" })),
+    )
+    .await;
+    assert_eq!((status, v["code"].as_str()), (404, Some("no_such_board")), "{v}");
+}
+
+/// "Try it": a practice game on the board at once, the caller against bots; also for a
+/// RoboRally course over the shipped pieces and an Autoscooter rink.
+#[tokio::test]
+async fn try_it_starts_a_practice_game_against_bots_for_every_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let a = account(srv.addr, "Ann", "ann").await;
+    let course =
+        "course Two Flags\nplace crossroads 0 0 0\nplace bay 0 12 0\nflag 2 8\nflag 10 1\n";
+    let rink = include_str!("../../../autoscooter/boards/standard.json");
+    for (game, text) in [("bumping-bots", OVAL), ("roborally", course), ("autoscooter", rink)] {
+        let saved = save(srv.addr, &a, json!({ "game": game, "name": "T", "text": text })).await;
+        let id = saved["id"].as_str().unwrap();
+        let (status, g) =
+            http(srv.addr, "POST", &format!("/api/boards/{id}/try"), Some(&a), Some(json!({})))
+                .await;
+        assert_eq!(status, 201, "{game}: {g}");
+        assert_eq!((&g["status"], &g["practice"]), (&json!("running"), &json!(true)), "{g}");
+        assert_eq!(g["seats"][1]["kind"], "bot", "{g}");
+    }
+    // A course with a flag on a pit is refused (RR-1.3 course validation).
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards/validate",
+        Some(&a),
+        Some(json!({ "game": "roborally", "text": "course X\nplace bay 0 0 0\nflag 50 50\n" })),
+    )
+    .await;
+    assert_eq!((status, &v["ok"]), (200, &json!(false)), "{v}");
+}
