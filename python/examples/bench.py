@@ -1,13 +1,21 @@
-"""Steps per second through Python against the native engine, in one run (docs/benchmarks.md).
+"""Steps per second through Python against the native engine, side by side in one run
+(docs/benchmarks.md "Python", docs/python.md).
 
-    python python/examples/bench.py [seconds-per-measure]
+    python python/examples/bench.py [seconds-per-measure] [games...]
 
-native: the engine's own random-game driver (Kind::bench: typed actions, no JSON, one thread;
-its setup is `robodrome bench`'s). python single: Game.apply_index with a random legal index
-chosen in Python, one game after another (2 players, the game's defaults). batched: Batch.step
-on 64 games with random legal indices from numpy over the masks of Batch.observe (rayon on
-every core). PettingZoo AEC: our AEC env against PettingZoo's Connect Four (needs pygame),
-random legal actions from the mask, in the same run.
+Every measure is given twice: per second of wall clock, and per second of CPU time of the
+process (every thread; time.process_time) — on a shared, loaded machine the wall clock of a
+two-thread measure depends on what else runs, its CPU time much less.
+
+native: the engine's own typed random driver (engine::play_random through AnyGame::play_random:
+no JSON, no Python) on the very setup the Python side plays (2 players, the game's defaults),
+one thread; and the same on every core (rayon). bench: `robodrome bench`'s driver (Kind::bench,
+its own setup, e.g. 8 cars), for reference. python single: Game.apply_index with a random legal
+index drawn in Python, one game after another. batched x64: Batch.observe (observations, masks,
+rewards of every seat of 64 games, written in place) then Batch.step with random legal indices
+drawn by numpy from the masks, rayon on every core. PettingZoo AEC: a whole AEC step of our
+environment (env.last(): observation and mask; a random legal action from the mask; env.step)
+against PettingZoo's own Connect Four (needs pygame) in the same run.
 """
 import os
 import sys
@@ -19,9 +27,21 @@ import robodrome
 from robodrome import _native, envs
 
 SECS = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+GAMES = sys.argv[2:] or ["autoscooter", "bumping-bots"]
 
 
-def native(name):
+class Clock:
+    def __init__(self):
+        self.w, self.c = time.perf_counter(), time.process_time()
+
+    def done(self):
+        return time.perf_counter() - self.w >= SECS
+
+    def rates(self, n):
+        return n / (time.perf_counter() - self.w), n / (time.process_time() - self.c)
+
+
+def bench(name):
     games, n, t = 1, 0, 0.0
     while t < SECS:
         label, n, t = _native.native_bench(name, games)
@@ -29,10 +49,21 @@ def native(name):
     return label, n / t
 
 
+def native(name, parallel=False):
+    setup = robodrome._default_setup(name, None)
+    games = 4
+    while True:
+        c = Clock()
+        n, _ = _native.native_random(name, setup, list(range(games)), parallel)
+        if c.done():
+            return c.rates(n)
+        games *= 2
+
+
 def single(name):
     rng = np.random.default_rng(0)
-    n, seed, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < SECS:
+    n, seed, c = 0, 0, Clock()
+    while not c.done():
         g = robodrome.new_game(name, seed=seed)
         seed += 1
         while g.decision() is not None:
@@ -40,29 +71,32 @@ def single(name):
                 if g.decision() is not None and s in g.owing():
                     g.apply_index(s, int(rng.integers(g.legal_count(s))))
                     n += 1
-    return n / (time.perf_counter() - t0)
+    return c.rates(n)
 
 
 def batched(name, n_games=64):
     b = robodrome.Batch(name, range(n_games))
     rng = np.random.default_rng(0)
-    steps, seed, t0 = 0, n_games, time.perf_counter()
-    while time.perf_counter() - t0 < SECS:
+    steps, seed, c = 0, n_games, Clock()
+    while not c.done():
         _, mask, _, done = b.observe()
         for i in np.flatnonzero(done):
             b.reset(int(i), seed)
             seed += 1
-        counts = mask.sum(axis=2)
+        counts = b.legal_counts()  # = mask.sum(axis=2), without summing
         acts = (rng.random(counts.shape) * np.maximum(counts, 1)).astype(np.int64)
         steps += int((counts > 0).sum())  # one action per owing seat
         b.step(acts)
-    return steps / (time.perf_counter() - t0)
+    return c.rates(steps)
 
 
-def aec(env):
+def aec(env, first=False):
+    """Random legal actions from the mask (the method of the first round's figures); with
+    `first`, the first legal action (argmax of the mask): the same cheap choice for both
+    environments, so that the choice's own cost (numpy's, the same for both) weighs less."""
     rng = np.random.default_rng(0)
-    n, k, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < SECS:
+    n, k, c = 0, 0, Clock()
+    while not c.done():
         env.reset(seed=k)
         k += 1
         for agent in env.agent_iter():
@@ -70,24 +104,53 @@ def aec(env):
             if term or trunc:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if first:
+                env.step(int(obs["action_mask"].argmax()))
+            else:
+                env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             n += 1
-    return n / (time.perf_counter() - t0)
+    return c.rates(n)
+
+
+def show(label, rates, unit="actions/s"):
+    print(f"{label}: {rates[0]:,.0f} {unit} wall, {rates[1]:,.0f} per CPU-second")
 
 
 def main():
-    print(f"cores: {os.cpu_count()}, {SECS:.0f} s per measure")
-    for name in ("autoscooter", "bumping-bots"):
-        label, nat = native(name)
-        print(f"{name}: native {nat:,.0f} actions/s ({label})")
-        print(f"{name}: python single game {single(name):,.0f} actions/s")
-        print(f"{name}: python batched x64 {batched(name):,.0f} actions/s")
-        print(f"{name}: PettingZoo AEC env {aec(envs.aec_env(name)):,.0f} steps/s")
+    print(f"cores: {os.cpu_count()}, {SECS:g} s per measure, load average "
+          f"{os.getloadavg()[0]:.1f}")
+    c4 = c4f = None
     try:
         from pettingzoo.classic import connect_four_v3
-        print(f"connect_four_v3: PettingZoo AEC env {aec(connect_four_v3.env()):,.0f} steps/s")
+        c4 = aec(connect_four_v3.env())
+        show("connect_four_v3: PettingZoo AEC env", c4, "steps/s")
+        c4f = aec(connect_four_v3.env(), first=True)
+        show("connect_four_v3: PettingZoo AEC env, first legal action", c4f, "steps/s")
     except ImportError as e:
         print(f"connect_four_v3: not measured ({e})")
+    for name in GAMES:
+        label, b = bench(name)
+        print(f"{name}: bench {b:,.0f} actions/s wall ({label})")
+        nat = native(name)
+        show(f"{name}: native, 1 thread", nat)
+        show(f"{name}: native, every core", native(name, parallel=True))
+        show(f"{name}: python single game", single(name))
+        bat = batched(name)
+        show(f"{name}: python batched x64", bat)
+        print(f"{name}: native 1 thread / batched = {nat[0] / bat[0]:.2f}x wall, "
+              f"{nat[1] / bat[1]:.2f}x per CPU-second")
+        a = aec(envs.aec_env(name))
+        show(f"{name}: PettingZoo AEC env", a, "steps/s")
+        if c4:
+            print(f"{name}: AEC env / Connect Four = {a[0] / c4[0]:.1f}x wall, "
+                  f"{a[1] / c4[1]:.1f}x per CPU-second")
+        af = aec(envs.aec_env(name), first=True)
+        show(f"{name}: PettingZoo AEC env, first legal action", af, "steps/s")
+        if c4f:
+            print(f"{name}: AEC env / Connect Four, first legal action = {af[0] / c4f[0]:.1f}x "
+                  f"wall, {af[1] / c4f[1]:.1f}x per CPU-second")
+    if c4:  # Connect Four again at the end: the load may have changed during the run
+        show("connect_four_v3: PettingZoo AEC env (again)", aec(connect_four_v3.env()), "steps/s")
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ this package decides no rule. See docs/python.md.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any, Optional
 
@@ -142,13 +143,18 @@ class Game:
 def new_game(name: str, setup: Optional[dict] = None, seed: int = 0, players: Optional[int] = None) -> Game:
     """A new game. `setup` as make_setup returns it; by default the game's own for `players`
     (default: the smallest table of at least two)."""
-    if setup is None:
-        info = next((k for k in kinds() if k["name"] == name), None)
-        if info is None:
-            raise BadInput(f"unknown game {name!r} (known: {', '.join(k['name'] for k in kinds())})")
-        n = players or max(info["min_players"], min(2, info["max_players"]))
-        setup = make_setup(name, n)
-    return Game(_native.Game(name, json.dumps(setup), seed))
+    text = _default_setup(name, players) if setup is None else json.dumps(setup)
+    return Game(_native.Game(name, text, seed))
+
+
+@functools.lru_cache(maxsize=64)
+def _default_setup(name: str, players: Optional[int]) -> str:
+    """The game's own setup for `players` (JSON text), built once per game and table size."""
+    info = next((k for k in kinds() if k["name"] == name), None)
+    if info is None:
+        raise BadInput(f"unknown game {name!r} (known: {', '.join(k['name'] for k in kinds())})")
+    n = players or max(info["min_players"], min(2, info["max_players"]))
+    return json.dumps(make_setup(name, n))
 
 
 def replay(record: Any) -> Game:
@@ -191,8 +197,14 @@ class Batch:
         return self._b.seats
 
     def observe(self):
-        """(obs[N,seats,D] f32, mask[N,seats,A] bool, rewards[N,seats] f32, done[N] bool)."""
+        """(obs[N,seats,D] f32, mask[N,seats,A] bool, rewards[N,seats] f32, done[N] bool): the
+        batch's own arrays, allocated once and overwritten by every call (copy what you keep)."""
         return self._b.observe()
+
+    def legal_counts(self):
+        """int64 [N, seats]: each seat's number of legal actions at the last observe() (0: it
+        owes nothing), the true entries of its mask row (the batch's own array, overwritten)."""
+        return self._b.legal_counts()
 
     def step(self, actions) -> list[Optional[str]]:
         """actions: int64 array [N, seats] of flat indices; entries of seats that owe nothing

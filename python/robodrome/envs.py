@@ -28,8 +28,9 @@ LIMIT = 1e6
 
 
 def _obs(game: Game, seat: int, dim: int, size: int) -> dict:
-    o = np.clip(game.observation(seat, dim), -LIMIT, LIMIT).astype(np.float32)
-    return {"observation": o, "action_mask": game.mask(seat, size).astype(np.int8)}
+    # one native call: the view's numbers (clipped to ±LIMIT) and the int8 mask
+    o, m = game._g.obs_mask(seat, dim, size)
+    return {"observation": o, "action_mask": m}
 
 
 def _spaces(dim: int, size: int):
@@ -40,10 +41,10 @@ def _spaces(dim: int, size: int):
     return obs, spaces.Discrete(size)
 
 
-def _play_index(game: Game, seat: int, index: int) -> None:
-    n = game.legal_count(seat)
-    if n:
-        game.apply_index(seat, int(index) % n)
+def _play_index(game: Game, seat: int, index: int) -> Optional[int]:
+    """Play the index-th legal action (modulo their number; nothing if none): one native call.
+    Returns the first seat that owes a decision next, None when the game is over."""
+    return game._g.play_index_mod(seat, int(index))
 
 
 try:
@@ -129,6 +130,7 @@ class RobodromeAECEnv(AECEnv):
         self.size = ACTIONS.get(game, 1024)
         self._obs_space, self._act_space = _spaces(self.dim, self.size)
         self.game: Optional[Game] = None
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
 
     def observation_space(self, agent):
         return self._obs_space
@@ -137,7 +139,8 @@ class RobodromeAECEnv(AECEnv):
         return self._act_space
 
     def observe(self, agent):
-        return _obs(self.game, int(agent[5:]), self.dim, self.size)
+        o, m = self.game._g.obs_mask(self._seat[agent], self.dim, self.size)
+        return {"observation": o, "action_mask": m}
 
     def _select(self):
         owing = self.game.owing()
@@ -159,10 +162,9 @@ class RobodromeAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = int(agent[5:])
         self._cumulative_rewards[agent] = 0.0
-        _play_index(self.game, seat, action)
-        if self.game.decision() is None:
+        nxt = _play_index(self.game, self._seat[agent], action)
+        if nxt is None:
             r = self.game.rewards()
             for a in self.agents:
                 self.rewards[a] = float(r[int(a[5:])])
@@ -171,9 +173,10 @@ class RobodromeAECEnv(AECEnv):
             # every terminated agent is removed through _was_dead_step, in seat order
             self.agent_selection = self.agents[0]
         else:
-            for a in self.agents:
-                self.rewards[a] = 0.0
-            self._select()
+            rewards = self.rewards
+            for a in rewards:
+                rewards[a] = 0.0
+            self.agent_selection = self.possible_agents[nxt]
 
     def render(self):
         return None

@@ -3,10 +3,13 @@
 
 Nodes: a simultaneous node where the rules are simultaneous (Decision::Simultaneous: every seat
 that owes chooses at once; a seat that owes nothing has the one action 0, "pass"), a player
-node where one seat decides mid-resolution, and a chance node at the start that draws the
-game's seed among ``seeds`` equally likely outcomes: every later draw of the rules (deals,
-shuffles, lots) follows from that seed (docs/python.md says why). Actions are the flat
-encoding (index into the seat's legal actions, in the engine's order).
+node where one seat decides mid-resolution, and ONE chance node, at the start, that draws the
+game's seed among ``seeds`` equally likely outcomes. The rules' later draws (RoboRally's
+shuffles and deals, RR-4.1, and option cards, RR-9; Bumping Bots' grid order and tuning cards,
+BB-3; Autoscooter's lots, AS-1.3, happen at the start) are not chance nodes: the engine makes
+them inside ``Game::new``/``apply`` from the generator in the state, and its interface has no
+point where a draw waits (docs/python.md, "OpenSpiel", says exactly what that means). Actions
+are the flat encoding (index into the seat's legal actions, in the engine's order).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 //! batched simulator (games stepped on rayon's threads with the GIL released).
 
 use engine::{Decision, Observer, Rng, Seat};
-use games::{ActError, AnyGame, Registry};
+use games::{ActError, AnyGame, Listed, Registry};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -87,28 +87,17 @@ pub fn rewards(outcome: &engine::Outcome, seats: usize) -> Vec<f32> {
     r
 }
 
-/// The generic fixed-shape observation (`docs/python.md`): the numbers of a view's JSON in
-/// document order (object keys sorted), booleans as 0/1, null as 0, a string as its FNV-1a
-/// hash scaled into [0, 1), cut or zero-padded to `dim`.
-pub fn flatten(v: &Value, out: &mut Vec<f32>, dim: usize) {
-    if out.len() >= dim {
-        return;
-    }
-    match v {
-        Value::Null => out.push(0.0),
-        Value::Bool(b) => out.push(f32::from(u8::from(*b))),
-        Value::Number(n) => out.push(n.as_f64().unwrap_or(0.0) as f32),
-        Value::String(s) => {
-            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for b in s.bytes() {
-                h ^= u64::from(b);
-                h = h.wrapping_mul(0x0100_0000_01b3);
-            }
-            out.push((h % 1024) as f32 / 1024.0);
-        }
-        Value::Array(a) => a.iter().for_each(|x| flatten(x, out, dim)),
-        Value::Object(m) => m.values().for_each(|x| flatten(x, out, dim)),
-    }
+/// The bound of every observation number (the environments' `Box(-LIMIT, LIMIT)`).
+const LIMIT: f32 = 1e6;
+
+/// One entry of a game's record.
+#[derive(Clone)]
+enum Entry {
+    /// An engine `LogEntry` as JSON (`{"kind": "act", …}` or `{"kind": "time_up"}`).
+    Json(Arc<Value>),
+    /// The `index`-th legal action of `seat` (the batched step: no JSON built while playing;
+    /// the save file turns it into the action's JSON by replaying the record).
+    Nth(Seat, u32),
 }
 
 /// A game and its record: the setup, the seed and every accepted entry, so that it can be
@@ -119,10 +108,14 @@ struct Running {
     /// Shared by clones (a board can be large).
     setup: Arc<Value>,
     seed: u64,
-    /// Shared entries: a clone copies pointers.
-    log: Vec<Arc<Value>>,
+    /// The accepted entries (a clone copies pointers or indices).
+    log: Vec<Entry>,
     /// The legal actions of one seat in this state, kept until the state changes.
     legal: Option<(Seat, Vec<Value>)>,
+    /// Each seat's legal actions in this state, listed typed (`AnyGame::list_legal`; `None`:
+    /// not listed yet) and kept until the state changes: the mask, the step's check and the
+    /// action played use one listing.
+    listed: Vec<Option<Box<dyn Listed>>>,
 }
 
 impl Clone for Running {
@@ -134,6 +127,7 @@ impl Clone for Running {
             seed: self.seed,
             log: self.log.clone(),
             legal: None,
+            listed: (0..self.listed.len()).map(|_| None).collect(),
         }
     }
 }
@@ -147,7 +141,22 @@ impl Running {
     fn start(name: &str, setup: Value, seed: u64) -> PyResult<Running> {
         let kind = kind(name)?;
         let game = kind.start(&setup, seed).map_err(bad)?;
-        Ok(Running { kind, game, setup: Arc::new(setup), seed, log: Vec::new(), legal: None })
+        let listed = (0..game.seats()).map(|_| None).collect();
+        Ok(Running {
+            kind,
+            game,
+            setup: Arc::new(setup),
+            seed,
+            log: Vec::new(),
+            legal: None,
+            listed,
+        })
+    }
+
+    /// The state changed: forget what was listed or counted.
+    fn changed(&mut self) {
+        self.legal = None;
+        self.listed.iter_mut().for_each(|c| *c = None);
     }
 
     fn legal(&mut self, seat: Seat) -> &[Value] {
@@ -159,24 +168,71 @@ impl Running {
 
     fn apply(&mut self, seat: Seat, action: &Value) -> Result<Vec<Value>, ActError> {
         let applied = self.game.apply_json(seat, action)?;
-        self.legal = None;
-        self.log.push(Arc::new(json!({"kind": "act", "seat": seat.0, "action": applied.action})));
+        self.changed();
+        self.log.push(Entry::Json(Arc::new(
+            json!({"kind": "act", "seat": seat.0, "action": applied.action}),
+        )));
         Ok(applied.events.into_iter().map(|(_, e)| e).collect())
     }
 
-    /// Apply the `index`-th legal action of `seat` (typed: no list of JSON built).
+    /// Apply the `index`-th legal action of `seat` (typed: no JSON built; the record keeps
+    /// the index).
     fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<(), ActError> {
-        let action = self.game.apply_nth(seat, index)?;
-        self.legal = None;
-        self.log.push(Arc::new(json!({"kind": "act", "seat": seat.0, "action": action})));
+        match self.listed.get_mut(seat.index()).and_then(Option::take) {
+            Some(list) => self.game.apply_listed(seat, &*list, index)?,
+            None => self.game.apply_nth_quiet(seat, index)?,
+        }
+        self.changed();
+        self.log.push(Entry::Nth(seat, index as u32));
         Ok(())
     }
 
-    fn legal_len(&self, seat: Seat) -> usize {
-        match &self.legal {
-            Some((s, v)) if *s == seat => v.len(),
-            _ => self.game.legal_len(seat),
+    /// The record's entries as the engine's `LogEntry` JSON: entries kept as an index are
+    /// turned into their action's JSON by replaying the record from the start (the game is
+    /// deterministic from its setup, seed and log), and kept so from then on.
+    fn log_json(&mut self) -> Result<Vec<Arc<Value>>, String> {
+        if self.log.iter().any(|e| matches!(e, Entry::Nth(..))) {
+            let mut g = self.kind.start(&self.setup, self.seed)?;
+            let mut out = Vec::with_capacity(self.log.len());
+            for (i, e) in self.log.iter().enumerate() {
+                let fail = |e: ActError| format!("the record does not replay at entry {i}: {e:?}");
+                out.push(match e {
+                    Entry::Nth(seat, index) => {
+                        let action = g.apply_nth(*seat, *index as usize).map_err(fail)?;
+                        Entry::Json(Arc::new(
+                            json!({"kind": "act", "seat": seat.0, "action": action}),
+                        ))
+                    }
+                    Entry::Json(v) => {
+                        match (v.get("kind").and_then(Value::as_str), v.get("seat")) {
+                            (Some("act"), Some(seat)) => {
+                                let seat = Seat(seat.as_u64().unwrap_or(0) as u8);
+                                let action = v.get("action").cloned().unwrap_or(Value::Null);
+                                g.apply_json(seat, &action).map_err(fail)?;
+                            }
+                            _ => {
+                                g.time_up().map_err(fail)?;
+                            }
+                        }
+                        Entry::Json(v.clone())
+                    }
+                });
+            }
+            self.log = out;
         }
+        Ok(self
+            .log
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Json(v) => Some(v.clone()),
+                Entry::Nth(..) => None,
+            })
+            .collect())
+    }
+
+    fn legal_len(&mut self, seat: Seat) -> usize {
+        let Some(slot) = self.listed.get_mut(seat.index()) else { return 0 };
+        slot.get_or_insert_with(|| self.game.list_legal(seat)).len()
     }
 
     fn owing(&self) -> Vec<Seat> {
@@ -187,11 +243,11 @@ impl Running {
         }
     }
 
-    fn observation(&self, seat: Seat, dim: usize, out: &mut [f32]) {
-        let mut v = Vec::with_capacity(dim);
-        flatten(&self.game.view_json(Observer::Seat(seat)), &mut v, dim);
-        out.fill(0.0);
-        out[..v.len()].copy_from_slice(&v);
+    /// The seat's view as numbers (`games::features`: written from the typed view, no JSON),
+    /// each clipped to ±`LIMIT`.
+    fn observation(&self, seat: Seat, out: &mut [f32]) {
+        let n = self.game.view_features(Observer::Seat(seat), out);
+        out[..n].iter_mut().for_each(|x| *x = x.clamp(-LIMIT, LIMIT));
     }
 
     fn mask(&mut self, seat: Seat, out: &mut [bool]) {
@@ -280,7 +336,7 @@ impl Game {
         Ok(Value::Array(self.r.legal(seat).to_vec()).to_string())
     }
 
-    fn legal_count(&self, seat: i64) -> PyResult<usize> {
+    fn legal_count(&mut self, seat: i64) -> PyResult<usize> {
         let seat = seat_of(seat, self.r.game.seats())?;
         Ok(self.r.legal_len(seat))
     }
@@ -306,8 +362,8 @@ impl Game {
     /// The rules' default for every owed decision (the timer ran out).
     fn time_up(&mut self) -> PyResult<String> {
         let events = self.r.game.time_up().map_err(act_err)?;
-        self.r.legal = None;
-        self.r.log.push(Arc::new(json!({"kind": "time_up"})));
+        self.r.changed();
+        self.r.log.push(Entry::Json(Arc::new(json!({"kind": "time_up"}))));
         Ok(Value::Array(events.into_iter().map(|(_, e)| e).collect()).to_string())
     }
 
@@ -340,7 +396,7 @@ impl Game {
         let mut rng = Rng::seeded(seed);
         let mut r = self.r.clone();
         r.game = self.r.game.determinize_box(seat, &mut rng);
-        r.legal = None;
+        r.changed();
         Ok(Game { r })
     }
 
@@ -376,13 +432,16 @@ impl Game {
 
     /// The save file: `{"game", "setup", "seed", "log"}` (the log's entries as the engine's
     /// `LogEntry`: `{"kind": "act", "seat", "action"}` or `{"kind": "time_up"}`).
-    fn to_json(&self) -> String {
-        let log: Vec<&Value> = self.r.log.iter().map(|e| &**e).collect();
-        json!({"game": self.r.game.name(), "setup": *self.r.setup, "seed": self.r.seed, "log": log})
-            .to_string()
+    // `&mut`: the record's index entries are written out as JSON once, and kept so.
+    #[allow(clippy::wrong_self_convention)]
+    fn to_json(&mut self) -> PyResult<String> {
+        let log = self.r.log_json().map_err(ReplayError::new_err)?;
+        let log: Vec<&Value> = log.iter().map(|e| &**e).collect();
+        Ok(json!({"game": self.r.game.name(), "setup": *self.r.setup, "seed": self.r.seed, "log": log})
+            .to_string())
     }
 
-    /// The generic observation of `seat`'s view, `dim` numbers.
+    /// The observation of `seat`'s view, `dim` numbers (`games::features`, clipped to ±1e6).
     fn observation<'py>(
         &self,
         py: Python<'py>,
@@ -391,7 +450,7 @@ impl Game {
     ) -> PyResult<Bound<'py, PyArray1<f32>>> {
         let seat = seat_of(seat, self.r.game.seats())?;
         let mut out = vec![0.0f32; dim];
-        self.r.observation(seat, dim, &mut out);
+        self.r.observation(seat, &mut out);
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -406,6 +465,39 @@ impl Game {
         let mut out = vec![false; size];
         self.r.mask(seat, &mut out);
         Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// The environments' observation in one call: `(observation f32[dim], mask int8[size])`.
+    #[allow(clippy::type_complexity)]
+    fn obs_mask<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: i64,
+        dim: usize,
+        size: usize,
+    ) -> PyResult<(Bound<'py, PyArray1<f32>>, Bound<'py, PyArray1<i8>>)> {
+        let seat = seat_of(seat, self.r.game.seats())?;
+        let mut obs = vec![0.0f32; dim];
+        self.r.observation(seat, &mut obs);
+        let mut mask = vec![0i8; size];
+        if self.r.game.decision().is_some_and(|d| d.owes(seat)) {
+            let n = self.r.legal_len(seat).min(size);
+            mask[..n].fill(1);
+        }
+        Ok((PyArray1::from_vec(py, obs), PyArray1::from_vec(py, mask)))
+    }
+
+    /// Apply the `index`-th legal action of `seat`, the index taken modulo their number (the
+    /// environments' rule); nothing when the seat has none. Returns the first seat that owes a
+    /// decision next, or `None` when the game is over (one call per environment step).
+    fn play_index_mod(&mut self, seat: i64, index: i64) -> PyResult<Option<u32>> {
+        let seat = seat_of(seat, self.r.game.seats())?;
+        let n = self.r.legal_len(seat);
+        if n > 0 {
+            let i = index.rem_euclid(n as i64) as usize;
+            self.r.apply_nth(seat, i).map_err(act_err)?;
+        }
+        Ok(self.r.owing().first().map(|s| u32::from(s.0)))
     }
 
     /// Whether two games are in the same state (their omniscient views and decisions agree).
@@ -437,7 +529,7 @@ fn replay(record_json: &str) -> PyResult<Game> {
                 r.game
                     .time_up()
                     .map_err(|e| ReplayError::new_err(format!("log entry {i}: {e:?}")))?;
-                r.log.push(Arc::new(json!({"kind": "time_up"})));
+                r.log.push(Entry::Json(Arc::new(json!({"kind": "time_up"}))));
             }
             Some("act") => {
                 let seat = entry
@@ -452,7 +544,7 @@ fn replay(record_json: &str) -> PyResult<Game> {
             _ => return Err(ReplayError::new_err(format!("log entry {i}: kind act or time_up"))),
         }
     }
-    r.legal = None;
+    r.changed();
     Ok(Game { r })
 }
 
@@ -500,25 +592,57 @@ struct Batch {
     seats: usize,
     obs_dim: usize,
     actions: usize,
+    /// The arrays `observe` fills in place, allocated once: (N, seats, obs_dim) observations,
+    /// (N, seats, actions) masks, (N, seats) rewards, (N,) done.
+    obs: Py<PyArray3<f32>>,
+    masks: Py<PyArray3<bool>>,
+    rewards: Py<PyArray2<f32>>,
+    done: Py<PyArray1<bool>>,
+    /// (N, seats): how many legal actions each seat has (0: it owes nothing), with the masks.
+    counts: Py<PyArray2<i64>>,
 }
 
 #[pymethods]
 impl Batch {
     #[new]
     fn new(
+        py: Python<'_>,
         name: &str,
         setup_json: &str,
         seeds: Vec<u64>,
         obs_dim: usize,
         actions: usize,
     ) -> PyResult<Batch> {
+        if seeds.len() > MAX_BATCH {
+            return Err(bad(format!("at most {MAX_BATCH} games in a batch, not {}", seeds.len())));
+        }
+        if obs_dim > MAX_WIDTH || actions > MAX_WIDTH {
+            return Err(bad(format!("obs_dim and actions: at most {MAX_WIDTH}")));
+        }
         let setup = parse(setup_json, "setup")?;
         let games = seeds
             .iter()
             .map(|&s| Running::start(name, setup.clone(), s))
             .collect::<PyResult<Vec<_>>>()?;
         let seats = games.first().map_or(0, |g| g.game.seats());
-        Ok(Batch { games, name: name.into(), setup: Arc::new(setup), seats, obs_dim, actions })
+        let n = games.len();
+        Ok(Batch {
+            games,
+            name: name.into(),
+            setup: Arc::new(setup),
+            seats,
+            obs_dim,
+            actions,
+            obs: PyArray3::zeros(py, [n, seats, obs_dim], false).unbind(),
+            masks: PyArray3::from_owned_array(
+                py,
+                numpy::ndarray::Array3::from_elem((n, seats, actions), false),
+            )
+            .unbind(),
+            rewards: PyArray2::zeros(py, [n, seats], false).unbind(),
+            done: PyArray1::from_vec(py, vec![false; n]).unbind(),
+            counts: PyArray2::zeros(py, [n, seats], false).unbind(),
+        })
     }
 
     #[getter]
@@ -544,7 +668,9 @@ impl Batch {
     }
 
     /// Observations (N, seats, obs_dim) f32, masks (N, seats, actions) bool, rewards
-    /// (N, seats) f32 and done (N,) bool, computed on every core without the GIL.
+    /// (N, seats) f32 and done (N,) bool, written on every core without the GIL straight from
+    /// each game's typed views into the batch's own arrays (allocated once: the same arrays
+    /// are returned by every call and overwritten by the next one — copy what you keep).
     #[allow(clippy::type_complexity)]
     fn observe<'py>(
         &mut self,
@@ -555,35 +681,78 @@ impl Batch {
         Bound<'py, PyArray2<f32>>,
         Bound<'py, PyArray1<bool>>,
     )> {
-        let (n, s, d, a) = (self.games.len(), self.seats, self.obs_dim, self.actions);
-        let mut obs = vec![0.0f32; n * s * d];
-        let mut masks = vec![false; n * s * a];
-        let mut rew = vec![0.0f32; n * s];
-        let mut done = vec![false; n];
-        let games = &mut self.games;
-        py.detach(|| {
-            games
-                .par_iter_mut()
-                .zip(obs.par_chunks_mut(s * d))
-                .zip(masks.par_chunks_mut(s * a))
-                .zip(rew.par_chunks_mut(s))
-                .zip(done.par_iter_mut())
-                .for_each(|((((g, o), m), r), dn)| {
+        let (s, d, a) = (self.seats, self.obs_dim, self.actions);
+        let (obs, masks, rewards, done, counts) = (
+            self.obs.bind(py).clone(),
+            self.masks.bind(py).clone(),
+            self.rewards.bind(py).clone(),
+            self.done.bind(py).clone(),
+            self.counts.bind(py).clone(),
+        );
+        {
+            let (mut ow, mut mw, mut rw, mut dw, mut cw) = (
+                obs.readwrite(),
+                masks.readwrite(),
+                rewards.readwrite(),
+                done.readwrite(),
+                counts.readwrite(),
+            );
+            let (o, m, r, dn, c) = (
+                ow.as_slice_mut()?,
+                mw.as_slice_mut()?,
+                rw.as_slice_mut()?,
+                dw.as_slice_mut()?,
+                cw.as_slice_mut()?,
+            );
+            let games = &mut self.games;
+            py.detach(|| {
+                type Item<'a> = (
+                    (
+                        (((&'a mut Running, &'a mut [f32]), &'a mut [bool]), &'a mut [f32]),
+                        &'a mut bool,
+                    ),
+                    &'a mut [i64],
+                );
+                let each = |(((((g, o), m), r), dn), c): Item<'_>| {
+                    let decision = g.game.decision();
                     for seat in 0..s {
                         let st = Seat(seat as u8);
-                        g.observation(st, d, &mut o[seat * d..(seat + 1) * d]);
-                        g.mask(st, &mut m[seat * a..(seat + 1) * a]);
+                        g.observation(st, &mut o[seat * d..(seat + 1) * d]);
+                        let m = &mut m[seat * a..(seat + 1) * a];
+                        m.fill(false);
+                        let n = if decision.as_ref().is_some_and(|d| d.owes(st)) {
+                            g.legal_len(st)
+                        } else {
+                            0
+                        };
+                        m[..n.min(a)].fill(true);
+                        c[seat] = n as i64;
                     }
-                    r.copy_from_slice(&g.rewards());
-                    *dn = g.game.decision().is_none();
-                });
-        });
-        Ok((
-            PyArray1::from_vec(py, obs).reshape([n, s, d])?,
-            PyArray1::from_vec(py, masks).reshape([n, s, a])?,
-            PyArray1::from_vec(py, rew).reshape([n, s])?,
-            PyArray1::from_vec(py, done),
-        ))
+                    match decision {
+                        Some(_) => r.fill(0.0),
+                        None => r.copy_from_slice(&g.rewards()),
+                    }
+                    *dn = decision.is_none();
+                };
+                // A few games per task: rayon's split is cheap next to a game's views.
+                games
+                    .par_iter_mut()
+                    .zip(o.par_chunks_mut((s * d).max(1)))
+                    .zip(m.par_chunks_mut((s * a).max(1)))
+                    .zip(r.par_chunks_mut(s.max(1)))
+                    .zip(dn.par_iter_mut())
+                    .zip(c.par_chunks_mut(s.max(1)))
+                    .with_min_len(4)
+                    .for_each(each);
+            });
+        }
+        Ok((obs, masks, rewards, done))
+    }
+
+    /// (N, seats) int64: how many legal actions each seat had at the last `observe` (0 when
+    /// it owed nothing): the number of true entries of its mask row, without summing it.
+    fn legal_counts<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i64>> {
+        self.counts.bind(py).clone()
     }
 
     /// One step of every game: `actions[i, seat]` is the flat index (into the legal actions)
@@ -603,10 +772,16 @@ impl Batch {
                 self.seats
             )));
         }
-        let rows: Vec<Vec<i64>> = a.outer_iter().map(|r| r.to_vec()).collect();
+        let flat: Vec<i64> = a.iter().copied().collect();
         let games = &mut self.games;
+        let s = self.seats.max(1);
         Ok(py.detach(|| {
-            games.par_iter_mut().zip(rows.par_iter()).map(|(g, row)| step_one(g, row)).collect()
+            games
+                .par_iter_mut()
+                .zip(flat.par_chunks(s))
+                .with_min_len(4)
+                .map(|(g, row)| step_one(g, row))
+                .collect()
         }))
     }
 
@@ -628,13 +803,50 @@ impl Batch {
                         }
                         n += 1;
                     }
-                    g.legal = None;
+                    g.changed();
                     n
                 })
                 .sum()
         })
     }
 }
+
+/// The native baseline of the benchmark (`docs/benchmarks.md` "Python"): `len(seeds)` games
+/// of this setup started, then played to their end with random legal actions by the engine's
+/// own typed driver (`engine::play_random` through `AnyGame::play_random`: no JSON, no Python),
+/// on one thread, or on rayon's threads (every core) with `parallel`. Returns (actions, seconds
+/// of play; starting the games is not counted).
+#[pyfunction]
+#[pyo3(signature = (name, setup_json, seeds, parallel=false))]
+fn native_random(
+    py: Python<'_>,
+    name: &str,
+    setup_json: &str,
+    seeds: Vec<u64>,
+    parallel: bool,
+) -> PyResult<(u64, f64)> {
+    let setup = parse(setup_json, "setup")?;
+    let kind = kind(name)?;
+    let mut games =
+        seeds.iter().map(|&s| kind.start(&setup, s).map_err(bad)).collect::<PyResult<Vec<_>>>()?;
+    Ok(py.detach(move || {
+        let t = Instant::now();
+        let play = |(i, g): (usize, &mut Box<dyn AnyGame>)| {
+            let mut rng = Rng::seeded(i as u64 ^ 0x5eed);
+            g.play_random(&mut rng, 1_000_000) as u64
+        };
+        let n: u64 = if parallel {
+            games.par_iter_mut().enumerate().map(play).sum()
+        } else {
+            games.iter_mut().enumerate().map(play).sum()
+        };
+        (n, t.elapsed().as_secs_f64())
+    }))
+}
+
+/// The most games in one `Batch`, and the widest observation or mask.
+const MAX_BATCH: usize = 1 << 16;
+const MAX_WIDTH: usize = 1 << 20;
 
 /// One game's step: every owing seat's index checked against the legal actions of the state
 /// before the step, then applied in seat order. A bad index leaves the game unchanged.
@@ -659,11 +871,13 @@ fn step_one(g: &mut Running, row: &[i64]) -> Option<String> {
     }
     // Simultaneous secret choices do not change another seat's legal actions; should a rule
     // ever do so, the game is restored and the error reported.
-    let before = (chosen.len() > 1).then(|| g.clone());
+    let before = (chosen.len() > 1).then(|| (g.game.clone_box(), g.log.len()));
     for (seat, i) in chosen {
         if let Err(e) = g.apply_nth(seat, i) {
-            if let Some(b) = before {
-                *g = b;
+            if let Some((game, len)) = before {
+                g.game = game;
+                g.log.truncate(len);
+                g.changed();
             }
             return Some(format!("seat {}: {e:?}", seat.0));
         }
@@ -692,6 +906,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(make_setup, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(native_bench, m)?)?;
+    m.add_function(wrap_pyfunction!(native_random, m)?)?;
     m.add("RobodromeError", m.py().get_type::<RobodromeError>())?;
     m.add("BadInput", m.py().get_type::<BadInput>())?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;

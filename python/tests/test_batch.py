@@ -56,3 +56,37 @@ def test_reset_and_play_random():
     assert done.all()
     batch.reset(0, 77)
     assert batch.game(0).same_state(robodrome.new_game("bumping-bots", seed=77))
+
+
+def test_a_batched_game_saves_the_record_of_the_same_game_played_by_json():
+    """The batch keeps each played index in the record; the save file writes every action's JSON
+    by replaying it: the very file of the same game played action by action, and it replays."""
+    import json
+
+    b = robodrome.Batch("autoscooter", [4])
+    g = robodrome.new_game("autoscooter", seed=4)
+    rng = np.random.default_rng(1)
+    for _ in range(40):
+        _, mask, _, done = b.observe()
+        if done[0]:
+            break
+        counts = b.legal_counts()
+        assert (counts == mask.sum(axis=2)).all()
+        acts = (rng.random(counts.shape) * np.maximum(counts, 1)).astype(np.int64)
+        chosen = [(s, g.legal_actions(s)[acts[0, s]]) for s in g.owing()]
+        assert b.step(acts) == [None]
+        for s, a in chosen:
+            g.apply(s, a)
+    saved = b.game(0).to_json()
+    assert len(json.loads(saved)["log"]) > 0
+    assert json.loads(saved) == json.loads(g.to_json())
+    assert robodrome.replay(saved).same_state(g)
+
+
+def test_observe_overwrites_the_same_arrays():
+    """The arrays are allocated once with the batch (docs/python.md "Batched simulation")."""
+    b = robodrome.Batch("rps", [1, 2])
+    first = b.observe()
+    b.step(np.zeros((2, 2), dtype=np.int64))
+    second = b.observe()
+    assert all(x is y for x, y in zip(first, second))

@@ -1,9 +1,11 @@
-"""A Python bot plays on a real `robodrome serve` (127.0.0.1, a free port) over the seat protocol."""
+"""A Python bot plays on a real `robodrome serve` (127.0.0.1, a free port): a bot account over the
+Bot API (v1), a guest over the seat protocol."""
 import json
 import os
 import pathlib
 import socket
 import subprocess
+import threading
 import time
 import urllib.request
 
@@ -11,7 +13,7 @@ import pytest
 
 pytest.importorskip("websockets")
 
-from robodrome.client import Client, ServerError  # noqa: E402
+from robodrome.client import BotClient, Client, ServerError  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -78,3 +80,47 @@ def test_errors_are_typed(server):
     with pytest.raises(ServerError) as e:
         c.create("chess", seats=["me"])
     assert e.value.status == 400 and e.value.code
+
+
+def test_a_bot_account_plays_over_the_bot_api(server):
+    """A player makes a bot account; the Python bot, with its token, reads its event stream,
+    accepts the player's challenge and plays its seat on /api/bot/v1/games/{id} while the player
+    plays theirs (docs/protocol.md "Bot API")."""
+    ann = Client(server, name="Ann")
+    made = ann.create_bot("PyRandy")
+    assert made["token"].startswith("rdbot_")
+    bot = BotClient(server, made["token"])
+    assert (bot.id, bot.name) == (made["id"], "PyRandy")
+    challenge = ann.challenge(bot.id, "rps", seats=["me", "you"])
+    ann_result: dict = {}
+
+    def ann_plays(event):  # the game started: the player plays her seat beside the bot
+        def run():
+            ann_result["outcome"] = ann.play(event["game_id"],
+                                             lambda v, s, seat: {"type": "throw", "throw": "rock"})
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        ann_result["thread"] = t
+        ann_result["event"] = event
+
+    seen = []
+
+    def paper(view, static, seat):
+        seen.append((view, seat))
+        return {"type": "throw", "throw": "paper"}
+
+    outcomes = bot.serve(paper, games={"rps"}, max_games=1, on_start=ann_plays)
+    ann_result["thread"].join(timeout=30)
+    ev = ann_result["event"]
+    assert ev["challenge"] == challenge["id"] and ev["game"] == "rps" and ev["seat"] == 1
+    assert seen and all(seat == 1 for _, seat in seen)
+    # TOY-2, TOY-3: paper beats rock every round: the bot (seat 1) wins 3-0, alone first
+    assert outcomes == [ann_result["outcome"]] and outcomes[0]["ranking"][0] == [1]
+    assert ann.game(ev["game_id"])["status"] == "finished"
+
+
+def test_the_bot_api_refuses_a_players_token(server):
+    ann = Client(server, name="NotABot")
+    with pytest.raises(ServerError) as e:
+        BotClient(server, ann.token)
+    assert (e.value.status, e.value.code) == (401, "bad_token")

@@ -111,6 +111,17 @@ impl Autoscooter {
     }
 
     pub(crate) fn make_view(&self, observer: Observer) -> View {
+        self.view_with(observer, true)
+    }
+
+    /// The view without `choices` (what a table derives its controls from: the legal actions
+    /// and previews of moves on the visible position): the same information, cheaper, for
+    /// machine observers (the Python package's observations, `docs/python.md`).
+    pub fn view_without_choices(&self, observer: Observer) -> View {
+        self.view_with(observer, false)
+    }
+
+    fn view_with(&self, observer: Observer, with_choices: bool) -> View {
         let colour = self.variants.colour_scoring;
         let cars = self
             .cars()
@@ -203,7 +214,7 @@ impl Autoscooter {
             winner,
             car_scores,
             choices: match observer {
-                Observer::Seat(s) => crate::choices::choices(self, s),
+                Observer::Seat(s) if with_choices => crate::choices::choices(self, s),
                 _ => None,
             },
         }

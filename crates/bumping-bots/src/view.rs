@@ -105,6 +105,17 @@ pub struct View {
 
 impl View {
     pub fn of(g: &BumpingBots, observer: Observer) -> View {
+        View::with(g, observer, true)
+    }
+
+    /// The view without `choices` (what a table derives its controls from: the legal actions
+    /// and previews of moves on the visible position): the same information, cheaper, for
+    /// machine observers (the Python package's observations, `docs/python.md`).
+    pub fn without_choices(g: &BumpingBots, observer: Observer) -> View {
+        View::with(g, observer, false)
+    }
+
+    fn with(g: &BumpingBots, observer: Observer, with_choices: bool) -> View {
         let points = g.race_points();
         let bots = g
             .bots
@@ -183,7 +194,7 @@ impl View {
                 _ => None,
             },
             choices: match observer {
-                Observer::Seat(s) => crate::choices::choices(g, s),
+                Observer::Seat(s) if with_choices => crate::choices::choices(g, s),
                 _ => None,
             },
         }

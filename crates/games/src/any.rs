@@ -50,10 +50,50 @@ pub trait AnyGame: Send + Sync {
     /// Apply the `index`-th of `seat`'s legal actions (typed, no JSON parsed); returns its
     /// canonical JSON. An index past the list is `ActError::BadAction`, nothing changed.
     fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<Value, ActError>;
+    /// [`AnyGame::apply_nth`] without the action's JSON (the batched simulator's step).
+    fn apply_nth_quiet(&mut self, seat: Seat, index: usize) -> Result<(), ActError>;
+    /// `seat`'s legal actions listed once (typed, no JSON), for a caller that keeps the list
+    /// while the state does not change: its length is the number of legal actions, and
+    /// [`AnyGame::apply_listed`] plays one of them without listing again.
+    fn list_legal(&self, seat: Seat) -> Box<dyn Listed>;
+    /// Apply the `index`-th action of `listed`, a list [`AnyGame::list_legal`] made for `seat`
+    /// in this very state (the rules still judge the action). A list of another game, or an
+    /// index past its end, is `ActError::BadAction`, nothing changed.
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        listed: &dyn Listed,
+        index: usize,
+    ) -> Result<(), ActError>;
     /// A random legal action for `seat` (`Game::sample_action`).
     fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value>;
     /// A copy in which what `seat` cannot see is resampled (`Game::determinize`).
     fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame>;
+    /// The observer's view as numbers written into `out` ([`crate::features`]: no JSON
+    /// built); returns how many the view wrote (the rest of `out` is zeros).
+    fn view_features(&self, observer: Observer, out: &mut [f32]) -> usize;
+    /// Play random legal actions (`engine::play_random`: typed, no JSON) until the game ends or
+    /// `max_actions` were applied; returns how many were. The native baseline of the Python
+    /// package's benchmark, on the very setup the Python side plays.
+    fn play_random(&mut self, rng: &mut Rng, max_actions: usize) -> usize;
+}
+
+/// A list of legal actions of some game ([`AnyGame::list_legal`]).
+pub trait Listed: Send + Sync {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+impl<A: Send + Sync + 'static> Listed for Vec<A> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }
 
 fn events_json<E: GameEvent>(events: &[E]) -> Vec<(Audience, Value)> {
@@ -121,19 +161,35 @@ impl<G: Registered> AnyGame for G {
         self.legal_actions(seat).len()
     }
     fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<Value, ActError> {
-        let mut legal = self.legal_actions(seat);
-        let n = legal.len();
-        if index >= n {
-            return Err(ActError::BadAction(format!(
-                "action index {index} is not legal for seat {} now ({n} legal actions)",
-                seat.0
-            )));
-        }
-        let action = legal.swap_remove(index);
-        let mut events = Vec::new();
-        self.apply(seat, &action, &mut events)
-            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
+        let action = nth(self, seat, index)?;
         Ok(serde_json::to_value(&action).unwrap_or(Value::Null))
+    }
+    fn apply_nth_quiet(&mut self, seat: Seat, index: usize) -> Result<(), ActError> {
+        nth(self, seat, index).map(|_| ())
+    }
+    fn list_legal(&self, seat: Seat) -> Box<dyn Listed> {
+        Box::new(self.legal_actions(seat))
+    }
+    fn apply_listed(
+        &mut self,
+        seat: Seat,
+        listed: &dyn Listed,
+        index: usize,
+    ) -> Result<(), ActError> {
+        let list = listed
+            .as_any()
+            .downcast_ref::<Vec<G::Action>>()
+            .ok_or_else(|| ActError::BadAction("a list of another game's actions".into()))?;
+        let action = list.get(index).ok_or_else(|| {
+            ActError::BadAction(format!(
+                "action index {index} is not legal for seat {} now ({} legal actions)",
+                seat.0,
+                list.len()
+            ))
+        })?;
+        let mut events = Vec::new();
+        self.apply(seat, action, &mut events)
+            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })
     }
     fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value> {
         self.sample_action(seat, rng).and_then(|a| serde_json::to_value(a).ok())
@@ -141,4 +197,28 @@ impl<G: Registered> AnyGame for G {
     fn determinize_box(&self, seat: Seat, rng: &mut Rng) -> Box<dyn AnyGame> {
         Box::new(self.determinize(seat, rng))
     }
+    fn view_features(&self, observer: Observer, out: &mut [f32]) -> usize {
+        crate::features::write(&self.lean_view(observer), out)
+    }
+    fn play_random(&mut self, rng: &mut Rng, max_actions: usize) -> usize {
+        let mut events = Vec::new();
+        engine::play_random(self, rng, &mut events, max_actions)
+    }
+}
+
+/// Apply the `index`-th of `seat`'s legal actions; returns it.
+fn nth<G: Registered>(g: &mut G, seat: Seat, index: usize) -> Result<G::Action, ActError> {
+    let mut legal = g.legal_actions(seat);
+    let n = legal.len();
+    if index >= n {
+        return Err(ActError::BadAction(format!(
+            "action index {index} is not legal for seat {} now ({n} legal actions)",
+            seat.0
+        )));
+    }
+    let action = legal.swap_remove(index);
+    let mut events = Vec::new();
+    g.apply(seat, &action, &mut events)
+        .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
+    Ok(action)
 }

@@ -74,6 +74,10 @@ impl Registered for Autoscooter {
         <Self as HasBots>::bot(spec)
     }
 
+    fn lean_view(&self, observer: Observer) -> <Self as Game>::View {
+        self.view_without_choices(observer)
+    }
+
     fn scenario_setup(
         board: &Value,
         setup: &Value,

@@ -78,6 +78,10 @@ impl Registered for BumpingBots {
         <Self as HasBots>::bot(spec)
     }
 
+    fn lean_view(&self, observer: Observer) -> bumping_bots::view::View {
+        bumping_bots::view::View::without_choices(self, observer)
+    }
+
     fn scenario_setup(
         board: &Value,
         setup: &Value,

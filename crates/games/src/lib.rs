@@ -14,6 +14,7 @@ mod autoscooter;
 mod bumping_bots;
 mod championship;
 pub mod duel;
+pub mod features;
 pub mod random;
 pub mod render;
 mod roborally;
@@ -21,7 +22,7 @@ pub mod scenario;
 pub mod sim;
 mod toy;
 
-pub use any::{ActError, AnyGame, Applied};
+pub use any::{ActError, AnyGame, Applied, Listed};
 pub use engine::check::{Finding, Severity};
 pub use scenario::{SchemaError, from_value};
 
@@ -175,6 +176,14 @@ pub trait Registered: Game {
     }
     /// A bot of the given strength.
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>>;
+    /// The observer's view for machine observers (the Python package's observations,
+    /// [`features`]): the view, or a lighter one with the same information — without what a
+    /// table derives its controls from (Autoscooter's and Bumping Bots' `choices`, computed
+    /// from the legal actions and previews of moves on the visible position). Never more than
+    /// [`Game::view`] shows the observer.
+    fn lean_view(&self, observer: engine::Observer) -> Self::View {
+        self.view(observer)
+    }
     /// Scenario files: the game's setup from the file's `board`, `setup` and `variants`.
     fn scenario_setup(
         board: &Value,
