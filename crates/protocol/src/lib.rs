@@ -289,18 +289,30 @@ impl ServerMsg {
     /// The `update` frame from parts the caller already serialised to JSON text (each event,
     /// the view): the same frame as `ServerMsg::Update { … }.to_frame()` with those values,
     /// without building JSON values first (the server sends one per observer per action).
-    pub fn update_frame<'a>(
+    /// The text is allocated once, at its final size (no growing and copying on the way).
+    pub fn update_frame<'a, E>(
         seq: u64,
-        events: impl IntoIterator<Item = &'a str>,
+        events: E,
         view: &str,
         waiting: &[u8],
         time_left_ms: Option<u64>,
         clock_for: &[u8],
-    ) -> String {
+    ) -> String
+    where
+        E: IntoIterator<Item = &'a str>,
+        E::IntoIter: Clone,
+    {
         use std::fmt::Write;
-        let mut s = String::with_capacity(96 + view.len());
+        let events = events.into_iter();
+        // The fixed parts (under 160 bytes with a 20-digit seq and time left), each event and
+        // its comma, at most four bytes per seat number ("255,").
+        let size = 160
+            + view.len()
+            + events.clone().map(|e| e.len() + 1).sum::<usize>()
+            + 4 * (waiting.len() + clock_for.len());
+        let mut s = String::with_capacity(size);
         let _ = write!(s, "{{\"v\":{VERSION},\"type\":\"update\",\"seq\":{seq},\"events\":[");
-        for (i, e) in events.into_iter().enumerate() {
+        for (i, e) in events.enumerate() {
             if i > 0 {
                 s.push(',');
             }
@@ -330,6 +342,7 @@ impl ServerMsg {
             s.push(']');
         }
         s.push('}');
+        debug_assert!(s.len() <= size, "the frame outgrew its size: {} > {size}", s.len());
         s
     }
 }

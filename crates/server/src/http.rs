@@ -607,7 +607,7 @@ pub(crate) fn serve_socket<G: Send + 'static>(
         let (sink, stream) = socket.split();
         let sink = sink.with(|o: ws::Out| async move {
             Ok::<_, axum::Error>(match o {
-                ws::Out::Text(s) => Message::Text(s.into()),
+                ws::Out::Text(s) => Message::Text(s),
                 ws::Out::Ping => Message::Ping(Default::default()),
             })
         });

@@ -30,8 +30,10 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-/// A frame on its way to one connection.
-pub type Frame = Arc<str>;
+/// A frame on its way to connections: its text is shared (reference-counted bytes), so the
+/// one frame built for an audience goes to each of its connections without a copy, down to
+/// the socket's write buffer.
+pub type Frame = axum::extract::ws::Utf8Bytes;
 
 /// What a connection (or a bot worker) asks a game's task.
 pub enum Cmd {
@@ -246,17 +248,36 @@ impl Room {
 
     async fn run(mut self, mut rx: mpsc::Receiver<Cmd>) {
         self.shared.metrics.rooms.fetch_add(1, Relaxed);
-        let mut shutdown = self.shared.shutdown.clone();
+        let shutdown = self.shared.shutdown.clone();
+        // Made once (not per command: each wait enters and leaves the signal's waiter list).
+        let mut signal = self.shared.shutdown.clone();
+        let stop = crate::stopped(&mut signal);
+        tokio::pin!(stop);
         self.after_change().await;
+        // One timer for the task's life, moved only when the next wake-up changes (most
+        // commands leave it where it was): no timer entry made and dropped per command.
+        let timer = tokio::time::sleep_until(Instant::now());
+        tokio::pin!(timer);
+        let mut armed: Option<Instant> = None;
         loop {
             let wake = self.next_wake();
+            if wake != armed {
+                if let Some(t) = wake {
+                    timer.as_mut().reset(t);
+                }
+                armed = wake;
+            }
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
-                _ = sleep_until(wake) => self.on_wake().await,
-                _ = crate::stopped(&mut shutdown) => break,
+                _ = &mut timer, if armed.is_some() => {
+                    // Fired: armed again below even if the next wake-up is the same instant.
+                    armed = None;
+                    self.on_wake().await
+                }
+                _ = &mut stop => break,
             }
             if *shutdown.borrow() {
                 break;
@@ -1080,12 +1101,5 @@ impl Room {
                 p.away_since = Some(Instant::now());
             }
         }
-    }
-}
-
-async fn sleep_until(t: Option<Instant>) {
-    match t {
-        Some(t) => tokio::time::sleep_until(t).await,
-        None => std::future::pending().await,
     }
 }

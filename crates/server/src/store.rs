@@ -198,6 +198,13 @@ struct Append {
 /// Appends committed together at most.
 const BATCH: usize = 512;
 
+/// Group commit under load: a commit that follows the previous one within `BUSY` first waits
+/// `LINGER` for more appends (docs/benchmarks.md "Server": fewer, larger commits cost less CPU
+/// per action; the wait is part of every acknowledgement's latency under load, and none when
+/// the server is quiet).
+const BUSY: std::time::Duration = std::time::Duration::from_millis(20);
+const LINGER: std::time::Duration = std::time::Duration::from_millis(2);
+
 /// How often the write-ahead log is copied back into the database file (see `append_task`).
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// Every this many checkpoints, the writer finishes one itself so that the log starts over.
@@ -237,6 +244,7 @@ async fn append_task(
     let (finish_tx, mut finished) = mpsc::channel::<bool>(1);
     let mut running = false;
     let mut rounds = 0u32;
+    let mut last_commit: Option<tokio::time::Instant> = None;
     loop {
         tokio::select! {
             n = rx.recv_many(&mut batch, BATCH) => if n == 0 { break },
@@ -260,6 +268,20 @@ async fn append_task(
                 continue;
             }
         }
+        // Busy (the last commit began a moment ago): wait a little for more games' entries,
+        // so that one commit (one round trip to SQLite's thread, one write of the log's
+        // frames) serves several actions. Quiet: commit at once, no added latency.
+        let now = tokio::time::Instant::now();
+        if batch.len() < BATCH && last_commit.is_some_and(|t| now - t < BUSY) {
+            tokio::time::sleep(LINGER).await;
+            while batch.len() < BATCH {
+                match rx.try_recv() {
+                    Ok(a) => batch.push(a),
+                    Err(_) => break,
+                }
+            }
+        }
+        last_commit = Some(tokio::time::Instant::now());
         let t = std::time::Instant::now();
         let r = insert_all(&writer, &batch).await;
         if t.elapsed() > std::time::Duration::from_millis(50) {

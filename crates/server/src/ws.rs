@@ -25,7 +25,7 @@ pub enum Incoming {
 /// something said).
 #[derive(Debug)]
 pub enum Out {
-    Text(String),
+    Text(crate::room::Frame),
     Ping,
 }
 
@@ -68,6 +68,10 @@ where
     shared.metrics.connections.fetch_add(1, Relaxed);
     let mut limit = RateLimit::new(shared.config.rate);
     let mut shutdown = shared.shutdown.clone();
+    // Made once: a fresh wait on the shutdown signal per loop turn would enter and leave the
+    // signal's shared waiter list (a lock) for every frame of every connection.
+    let stop = crate::stopped(&mut shutdown);
+    tokio::pin!(stop);
     let idle = shared.config.limits.ws_idle();
     let mut heard = Instant::now();
     let mut ping = tokio::time::interval_at(Instant::now() + idle / 3, idle / 3);
@@ -87,10 +91,10 @@ where
             frame = sub.rx.recv() => match frame {
                 Some(f) => {
                     // Frames already queued (an ack and its update) leave in one write.
-                    let mut ok = sink.feed(Out::Text(f.to_string())).await.is_ok();
+                    let mut ok = sink.feed(Out::Text(f)).await.is_ok();
                     for _ in 0..BURST {
                         let Ok(f) = sub.rx.try_recv() else { break };
-                        ok = ok && sink.feed(Out::Text(f.to_string())).await.is_ok();
+                        ok = ok && sink.feed(Out::Text(f)).await.is_ok();
                     }
                     if !ok || sink.flush().await.is_err() {
                         break;
@@ -110,14 +114,14 @@ where
                             }
                         };
                         if let Some(r) = reply
-                            && sink.send(Out::Text(r.to_frame())).await.is_err() {
+                            && sink.send(Out::Text(r.to_frame().into())).await.is_err() {
                                 break;
                             }
                     }
                     Some(Incoming::Binary(_)) => {
                         shared.metrics.rejected.fetch_add(1, Relaxed);
                         let e = ServerMsg::error(ErrorCode::BinaryNotSupported, "send JSON text frames");
-                        if sink.send(Out::Text(e.to_frame())).await.is_err() {
+                        if sink.send(Out::Text(e.to_frame().into())).await.is_err() {
                             break;
                         }
                     }
@@ -125,7 +129,7 @@ where
                     None => break,
                 }
             }
-            _ = crate::stopped(&mut shutdown) => break,
+            _ = &mut stop => break,
         }
     }
     sub.leave().await;
@@ -230,7 +234,7 @@ mod tests {
         let (client_tx, from_client) = mpsc::channel::<Incoming>(64);
         let out = Box::pin(sink::unfold(to_client, |tx, frame: Out| async move {
             if let Out::Text(frame) = frame {
-                tx.send(frame).await.map_err(|_| ())?;
+                tx.send(frame.to_string()).await.map_err(|_| ())?;
             }
             Ok::<_, ()>(tx)
         }));

@@ -99,7 +99,7 @@ async fn a_flooding_connection_is_refused_until_its_bucket_refills() {
     let out = Box::pin(sink::unfold(to_client, |tx, out: ws::Out| async move {
         // The server's keep-alive pings are not frames of the protocol.
         if let ws::Out::Text(frame) = out {
-            tx.send(frame).await.map_err(|_| ())?;
+            tx.send(frame.to_string()).await.map_err(|_| ())?;
         }
         Ok::<_, ()>(tx)
     }));
