@@ -184,7 +184,7 @@ impl RoboRally {
             // A shipped course: the board parsed once per process, shared (issue 17).
             BoardSpec::Named(n) => shipped_board(n)
                 .ok_or_else(|| SetupError::one(format!("no shipped course named {n:?}")))?,
-            BoardSpec::Inline(_) => Arc::new(setup.build_board()?),
+            BoardSpec::Inline(_) | BoardSpec::Text { .. } => Arc::new(setup.build_board()?),
         };
         RoboRally::from_setup_with_shared_board(setup, board, seed)
     }

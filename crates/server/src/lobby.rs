@@ -294,6 +294,10 @@ impl Shared {
             bots::BotSpec::Search { simulations, .. } if simulations > c.max_bot_simulations => {
                 format!("{simulations} simulations per decision",)
             }
+            // The server's bot workers are its budget of cores: a bot thinks on one of them.
+            bots::BotSpec::Search { threads, .. } if threads > 1 => {
+                format!("{threads} threads per decision (a server's bots think on one thread)")
+            }
             bots::BotSpec::SearchFor { millis } if u64::from(millis) > c.max_bot_ms => {
                 format!("{millis} ms per decision")
             }

@@ -328,6 +328,12 @@ impl Store for PgStore {
         self
     }
 
+    /// Saved boards are not kept on PostgreSQL yet (docs/deployment.md): the board routes
+    /// answer `no_boards` there.
+    fn boards(&self) -> Option<&dyn crate::boards::BoardStore> {
+        None
+    }
+
     fn accounts(&self) -> Option<&dyn AccountStore> {
         Some(self)
     }

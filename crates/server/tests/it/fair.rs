@@ -30,6 +30,8 @@ async fn over_budget_bots_are_refused_with_the_error_object_and_create_nothing()
         ("roborally", "bot:search:4294967295ms"),
         ("bumping-bots", over_sims.as_str()),
         ("autoscooter", over_ms.as_str()),
+        // Root parallelism (`search:NxT`) is for the CLI: a server's bot thinks on one thread.
+        ("bumping-bots", "bot:search:100x2"),
     ] {
         let body = json!({"game": game, "seats": ["me", bot]});
         let (status, err) = http(addr, "POST", "/api/games", Some(&ann), Some(body)).await;
