@@ -10,7 +10,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, ARTIFACTS } from './helpers.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { launch, api, ARTIFACTS, ROOT } from './helpers.js';
 
 const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 
@@ -102,6 +103,55 @@ test('the first lesson of each game is finished through the table; a failed less
       assert.match(await phone.locator('#lesson h2').textContent(), new RegExp((await api('/api/lessons')).games.find((x) => x.game === g).lessons[1].title));
       await phone.screenshot({ path: join(SCREENSHOTS, `lesson-${g}-phone.png`) });
     }
+    assert.deepEqual(b.errors, []);
+  } finally {
+    await b.close();
+  }
+});
+
+// Every lesson's own solution (written in its file from the rules it cites: the `why` beside
+// it) played through the table's controls, as a player would: RoboRally cards clicked by
+// priority into registers 1 to 5; Autoscooter's turn number and chart letter; Bumping Bots'
+// speed key and the rotation buttons. The other seats' entries are the bots'.
+const LESSONS = ['roborally', 'autoscooter', 'bumping-bots'].flatMap((game) =>
+  readdirSync(join(ROOT, 'lessons', game)).filter((f) => f.endsWith('.json')).sort().map((f, i) => ({ game, n: i + 1, file: JSON.parse(readFileSync(join(ROOT, 'lessons', game, f), 'utf8')) })));
+const BB_KEYS = { keep: 'k', accelerate: 'a', accelerate_to_3: 't', decelerate: 'd' };
+
+async function playSolution(page, game, actions) {
+  for (const a of actions) {
+    if (game === 'roborally') {
+      for (const r of a.registers) await page.click(`.hand .card[data-priority="${r.priority}"]`);
+      await page.keyboard.press('Enter');
+    } else if (game === 'autoscooter') {
+      await page.click(`.controls .num[data-number="${a.number}"]:not(:disabled)`);
+      await page.click(`.controls .letter[data-letter="${a.letter}"]:not(:disabled)`);
+      await page.click('#commit');
+    } else if (a.type === 'speed') {
+      await page.keyboard.press(BB_KEYS[a.choice]);
+      await page.waitForSelector('#do-move', { timeout: 20000 });
+    } else {
+      if (a.rotate_before_last) await page.click(`[data-rot="before:${a.rotate_before_last}"]`);
+      if (a.rotate_after) await page.click(`[data-rot="after:${a.rotate_after}"]`);
+      await page.click('#do-move');
+    }
+  }
+}
+
+test('every lesson of every game is finished through the table with the moves its rules call for', async () => {
+  assert.ok(LESSONS.length >= 9, `${LESSONS.length} lessons`);
+  const b = await launch();
+  try {
+    const page = await b.page({ name: 'Student' });
+    for (const { game, n, file } of LESSONS) {
+      await openLesson(page, game, n);
+      await playSolution(page, game, file.solution.filter((a) => a.seat === 0));
+      const done = page.locator('[data-testid="lesson-complete"]');
+      await done.waitFor({ timeout: 20000 });
+      assert.match(await done.textContent(), /Lesson complete/, `${game} ${n}`);
+    }
+    await page.goto('/#/learn');
+    await page.waitForSelector('#learn li.done');
+    assert.equal(await page.locator('#learn li.done').count(), LESSONS.length, 'every lesson is marked done');
     assert.deepEqual(b.errors, []);
   } finally {
     await b.close();
