@@ -79,6 +79,11 @@ class Client:
         return _play(f"{ws_base}/ws/games/{game_id}?token={self.token}", policy, self.timeout,
                      max_frames)
 
+    def sign_up(self, username: str, password: str) -> dict:
+        """POST /api/account: this guest claims a username and a password and becomes an account
+        (the same id). Challenges, bot accounts and turn-based games need one (docs/platform.md)."""
+        return self._req("POST", "/api/account", {"username": username, "password": password})
+
     def create_bot(self, name: str) -> dict:
         """POST /api/bots: a bot account of this identity's, ``{"id", "name", "token"}`` (the
         token is shown once)."""

@@ -8,6 +8,7 @@ import subprocess
 import threading
 import time
 import urllib.request
+import uuid
 
 import pytest
 
@@ -87,6 +88,11 @@ def test_a_bot_account_plays_over_the_bot_api(server):
     accepts the player's challenge and plays its seat on /api/bot/v1/games/{id} while the player
     plays theirs (docs/protocol.md "Bot API")."""
     ann = Client(server, name="Ann")
+    # Bot accounts and challenges are an account's (a guest gets 403 account_required).
+    with pytest.raises(ServerError) as e:
+        ann.create_bot("PyRandy")
+    assert (e.value.status, e.value.code) == (403, "account_required")
+    ann.sign_up(f"ann_{uuid.uuid4().hex[:8]}", "correct horse battery")
     made = ann.create_bot("PyRandy")
     assert made["token"].startswith("rdbot_")
     bot = BotClient(server, made["token"])
