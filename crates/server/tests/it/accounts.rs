@@ -11,21 +11,6 @@ fn fast(c: &mut server::Config) {
     c.rate = 1_000_000;
 }
 
-/// Sign a guest up as an account; its token.
-async fn account(addr: SocketAddr, name: &str, username: &str) -> String {
-    let token = guest(addr, name).await;
-    let (status, v) = http(
-        addr,
-        "POST",
-        "/api/account",
-        Some(&token),
-        Some(json!({ "username": username, "password": "correct horse" })),
-    )
-    .await;
-    assert_eq!(status, 201, "{v}");
-    token
-}
-
 async fn me(addr: SocketAddr, token: &str) -> Value {
     let (status, v) = http(addr, "GET", "/api/account", Some(token), None).await;
     assert_eq!(status, 200, "{v}");

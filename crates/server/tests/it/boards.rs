@@ -29,20 +29,6 @@ fn oval_with(pieces: &[(i32, i32, char)]) -> (String, Vec<(usize, usize)>) {
     (lines.join("\n") + "\n", places)
 }
 
-async fn account(addr: SocketAddr, name: &str, username: &str) -> String {
-    let token = guest(addr, name).await;
-    let (status, v) = http(
-        addr,
-        "POST",
-        "/api/account",
-        Some(&token),
-        Some(json!({ "username": username, "password": "correct horse" })),
-    )
-    .await;
-    assert_eq!(status, 201, "{v}");
-    token
-}
-
 async fn save(addr: SocketAddr, token: &str, body: Value) -> Value {
     let (status, v) = http(addr, "POST", "/api/boards", Some(token), Some(body)).await;
     assert_eq!(status, 201, "{v}");

@@ -71,8 +71,14 @@ pub async fn until_line(c: &mut Client, text: &str) -> Vec<protocol::ChatLine> {
 /// A guest signed up as an account (username: the name in lower case, password "correct
 /// horse"): its token. Challenges, bot accounts and turn-based games need one.
 pub async fn member(addr: SocketAddr, name: &str) -> String {
+    account(addr, name, &name.to_lowercase()).await
+}
+
+/// A guest named `name` signed up as the account `username` (password "correct horse"); its
+/// token (201 asserted).
+pub async fn account(addr: SocketAddr, name: &str, username: &str) -> String {
     let token = guest(addr, name).await;
-    let body = json!({ "username": name.to_lowercase(), "password": "correct horse" });
+    let body = json!({ "username": username, "password": "correct horse" });
     let (status, v) = http(addr, "POST", "/api/account", Some(&token), Some(body)).await;
     assert_eq!(status, 201, "{v}");
     token
