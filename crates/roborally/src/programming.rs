@@ -92,8 +92,12 @@ impl RoboRally {
             self.robots[i].hand_size = 0;
             return false;
         }
-        let mut hand = self.deck.deal(r.cards_to_deal());
+        let n = r.cards_to_deal();
         let seat = r.seat;
+        // Dealt into the old hand's buffer (emptied: what it held is dropped, as before).
+        let mut hand = std::mem::take(&mut self.robots[i].hand);
+        hand.clear();
+        self.deck.deal_into(n, &mut hand);
         // RR-9 Flywheel: the card kept back joins the new hand.
         hand.extend(self.robots[i].stash.flywheel.take());
         events.push(Event::Dealt { seat, count: hand.len() });
