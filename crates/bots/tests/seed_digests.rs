@@ -40,7 +40,7 @@ impl Fnv {
 /// Play `game` with random sampled actions to its end (or `max_actions`), hashing every event,
 /// then the final omniscient view and the outcome.
 fn random_game_digest<G: Game>(mut game: G, seed: u64, max_actions: usize, h: &mut Fnv) {
-    let mut rng = Rng::seeded(seed ^ 0xd16e_57);
+    let mut rng = Rng::seeded(seed ^ 0x00d1_6e57);
     let mut events = Vec::new();
     let mut n = 0;
     while let Some(d) = game.decision() {
