@@ -68,6 +68,35 @@ fn is_plot(a: &Action) -> bool {
     matches!(a, Action::Plot { .. } | Action::PlotWild { .. })
 }
 
+/// Play a random game (`seed`), checking every seat's encodings in every position; returns how
+/// many positions offered a wild car plot and a case D start (the test covers them).
+fn play(seed: u64, players: usize, wild: bool) -> Result<(usize, usize), TestCaseError> {
+    let variants =
+        Variants { wild_car: wild.then_some(WildCar::Lowest(true)), ..Variants::default() };
+    // (a wild car needs a car of nobody: not every table size has one)
+    let g = Setup::standard(players, false, variants)
+        .ok()
+        .and_then(|s| Autoscooter::new(&s, seed).ok());
+    prop_assume!(g.is_some());
+    let mut g = g.unwrap();
+    let mut rng = Rng::seeded(seed);
+    let (mut wilds, mut starts) = (0, 0);
+    for _ in 0..150 {
+        let Some(d) = g.decision() else { break };
+        for s in 0..g.seats() {
+            let seat = Seat(s as u8);
+            check_position(&g, seat)?;
+            let listed = g.legal_actions(seat);
+            wilds += usize::from(listed.iter().any(|a| matches!(a, Action::PlotWild { .. })));
+            starts += usize::from(listed.iter().any(|a| matches!(a, Action::Start { .. })));
+        }
+        let seat = d.seats().first().unwrap();
+        let a = g.sample_action(seat, &mut rng).unwrap();
+        g.apply(seat, &a, &mut Vec::new()).unwrap();
+    }
+    Ok((wilds, starts))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
 
@@ -77,23 +106,18 @@ proptest! {
         players in 2usize..=8,
         wild in any::<bool>(),
     ) {
-        let variants = Variants {
-            wild_car: (wild && players < 8).then_some(WildCar::Lowest(true)),
-            ..Variants::default()
-        };
-        let setup = Setup::standard(players, false, variants);
-        prop_assume!(setup.is_ok());
-        let setup = setup.unwrap();
-        let mut g = Autoscooter::new(&setup, seed).unwrap();
-        let mut rng = Rng::seeded(seed);
-        for _ in 0..150 {
-            let Some(d) = g.decision() else { break };
-            for s in 0..g.seats() {
-                check_position(&g, Seat(s as u8))?;
-            }
-            let seat = d.seats().first().unwrap();
-            let a = g.sample_action(seat, &mut rng).unwrap();
-            g.apply(seat, &a, &mut Vec::new()).unwrap();
-        }
+        play(seed, players, wild)?;
     }
+}
+
+/// The positions checked include the wild car's plots (AS-7.1) and case D starts (AS-5.4).
+#[test]
+fn the_check_meets_wild_car_plots_and_starts() {
+    let (mut wilds, mut starts) = (0, 0);
+    for seed in 0..6 {
+        let (w, s) = play(seed, 3, true).expect("encodings are the listing");
+        wilds += w;
+        starts += s;
+    }
+    assert!(wilds > 0 && starts > 0, "wild plots {wilds}, starts {starts}");
 }
