@@ -13,9 +13,13 @@ one thread; and the same on every core (rayon). bench: `robodrome bench`'s drive
 its own setup, e.g. 8 cars), for reference. python single: Game.apply_index with a random legal
 index drawn in Python, one game after another. batched x64: Batch.observe (observations, masks,
 rewards of every seat of 64 games, written in place) then Batch.step with random legal indices
-drawn by numpy from the masks, rayon on every core. PettingZoo AEC: a whole AEC step of our
+drawn by numpy from the masks, rayon on every core; and the same in one call per step
+(Batch.step_observe, finished games restarted by Batch.reset_done), with and without
+observations and masks (obs_dim=0, actions=0: the legal counts only). PettingZoo AEC: a whole AEC step of our
 environment (env.last(): observation and mask; a random legal action from the mask; env.step)
-against PettingZoo's own Connect Four (needs pygame) in the same run.
+against PettingZoo's own Connect Four (needs pygame) in the same run, with three choices of
+the action, the same for both: numpy's Generator.choice over the legal indices, a cheaper
+random draw (Python's random() into np.flatnonzero of the mask), the first legal action.
 """
 import os
 import random
@@ -75,11 +79,12 @@ def single(name):
     return c.rates(n)
 
 
-def batched_one_call(name, n_games=64):
+def batched_one_call(name, n_games=64, **kw):
     """Batch.step_observe: each game steps and writes its rows of the preallocated arrays in
     one native call (rayon, no GIL); finished games restarted natively (reset_done); the
-    random legal indices drawn by numpy from the legal counts."""
-    b = robodrome.Batch(name, range(n_games))
+    random legal indices drawn by numpy from the legal counts. With obs_dim=0, actions=0: no
+    observations and no mask rows written (the counts only)."""
+    b = robodrome.Batch(name, range(n_games), **kw)
     rng = np.random.default_rng(0)
     steps, seed, c = 0, n_games, Clock()
     b.observe()
@@ -175,6 +180,10 @@ def main():
         show(f"{name}: python batched x64 (step_observe)", one)
         print(f"{name}: native 1 thread / batched step_observe = {nat[0] / one[0]:.2f}x wall, "
               f"{nat[1] / one[1]:.2f}x per CPU-second")
+        bare = batched_one_call(name, obs_dim=0, actions=0)
+        show(f"{name}: python batched x64 (step_observe, no observations, no masks)", bare)
+        print(f"{name}: native 1 thread / batched without observations = "
+              f"{nat[0] / bare[0]:.2f}x wall, {nat[1] / bare[1]:.2f}x per CPU-second")
         a = aec(envs.aec_env(name))
         show(f"{name}: PettingZoo AEC env", a, "steps/s")
         if c4:
