@@ -162,8 +162,8 @@ struct Acked {
 #[derive(Default)]
 struct Seen {
     acked: Vec<Acked>,
-    /// (game index, observer, frame text) of every welcome and update received.
-    frames: Vec<(usize, Observer, String)>,
+    /// Every welcome and update received.
+    frames: Vec<Frame>,
 }
 
 struct Run {
@@ -524,149 +524,155 @@ async fn verify(run: &Run, report: &mut Report) {
     for a in &seen.acked {
         acked.entry(a.game).or_default().push(a);
     }
-    let mut frames: BTreeMap<usize, Vec<&(usize, Observer, String)>> = BTreeMap::new();
+    let mut frames: BTreeMap<usize, Vec<&Frame>> = BTreeMap::new();
     for f in &seen.frames {
         frames.entry(f.0).or_default().push(f);
     }
-    let registry = games::Registry::everything();
     for (g, id) in run.ids.iter().enumerate() {
-        let fail = |why: String| format!("game {g} ({id}): {why}");
-        let r = match request(
-            run.args.addr,
-            "GET",
-            &format!("/api/games/{id}/replay"),
-            None,
-            None,
-            200,
-            Duration::from_secs(10),
-        )
-        .await
+        let path = format!("/api/games/{id}/replay");
+        let r = match request(run.args.addr, "GET", &path, None, None, 200, Duration::from_secs(10))
+            .await
         {
             Ok(r) => r,
             Err(e) => {
-                report.failures.push(fail(format!("not finished or unreadable: {e}")));
+                report.failures.push(format!("game {g} ({id}): not finished or unreadable: {e}"));
                 continue;
             }
         };
         report.finished += 1;
-        let Some(kind) = r["game"].as_str().and_then(|k| registry.get(k)) else {
-            report.failures.push(fail(format!("unknown game {}", r["game"])));
+        let acked = acked.remove(&g).unwrap_or_default();
+        let frames = frames.remove(&g).unwrap_or_default();
+        match check_game(&r, &acked, &frames) {
+            Ok(c) => {
+                report.replayed += 1;
+                report.log_entries += c.entries;
+                report.acked_checked += c.acked;
+                report.frames_checked += c.frames;
+                report.frames_with_secrets += c.secrets;
+                report
+                    .failures
+                    .extend(c.failures.into_iter().map(|f| format!("game {g} ({id}): {f}")));
+            }
+            Err(e) => report.failures.push(format!("game {g} ({id}): {e}")),
+        }
+    }
+}
+
+/// (game index, observer, frame text) of a welcome or update a client received.
+type Frame = (usize, Observer, String);
+
+/// What the check of one game found.
+#[derive(Debug, Default)]
+struct GameCheck {
+    entries: usize,
+    acked: usize,
+    frames: usize,
+    /// Frames whose observer's view differed from the omniscient one.
+    secrets: usize,
+    failures: Vec<String>,
+}
+
+/// One finished game (`r`: its `/replay` answer) replayed from its log by the registry's
+/// engine: its stored result against the replay's, its acknowledged actions against the log,
+/// and every frame its clients received against the view and events the engine gives that
+/// observer at that step. `Err` when the game cannot be replayed at all.
+fn check_game(r: &Value, acked: &[&Acked], frames: &[&Frame]) -> Result<GameCheck, String> {
+    let registry = games::Registry::everything();
+    let kind = r["game"].as_str().and_then(|k| registry.get(k));
+    let kind = kind.ok_or_else(|| format!("unknown game {}", r["game"]))?;
+    let mut game = kind
+        .start(&r["setup"], r["seed"].as_u64().unwrap_or(0))
+        .map_err(|e| format!("its setup does not start: {e}"))?;
+    let log: &[Value] = r["log"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let mut observers: Vec<Observer> = frames.iter().map(|f| f.1).collect();
+    observers.sort_by_key(|o| format!("{o:?}"));
+    observers.dedup();
+    observers.push(Observer::Omniscient);
+    let snap = |game: &dyn games::AnyGame| -> Vec<Value> {
+        observers.iter().map(|o| game.view_json(*o)).collect()
+    };
+    // views[seq][k]: what observer k may see after `seq` entries; events[seq - 1]: of entry seq.
+    let mut views = vec![snap(&*game)];
+    let mut events: Vec<Events> = Vec::new();
+    for (n, e) in log.iter().enumerate() {
+        let applied = match e["kind"].as_str() {
+            Some("act") => {
+                let seat = Seat(e["seat"].as_u64().unwrap_or(255) as u8);
+                game.apply_json(seat, &e["action"]).map(|a| a.events).map_err(|e| format!("{e:?}"))
+            }
+            Some("time_up") => game.time_up().map_err(|e| format!("{e:?}")),
+            _ => Err(format!("an unknown log entry {e}")),
+        };
+        events.push(applied.map_err(|why| format!("log entry {} does not replay: {why}", n + 1))?);
+        if !frames.is_empty() {
+            views.push(snap(&*game));
+        }
+    }
+    let mut c = GameCheck { entries: log.len(), ..GameCheck::default() };
+    if game.outcome_json().as_ref() != Some(&r["outcome"]) {
+        c.failures.push(format!(
+            "stored result {} ≠ the replay's {:?}",
+            r["outcome"],
+            game.outcome_json()
+        ));
+    }
+    for a in acked {
+        c.acked += 1;
+        let entry = (a.seq as usize).checked_sub(1).and_then(|i| log.get(i));
+        let ok = entry.is_some_and(|e| {
+            e["kind"] == "act"
+                && e["seat"] == a.seat
+                && crate::soak::json_subset(&a.action, &e["action"])
+        });
+        if !ok {
+            c.failures.push(format!(
+                "acknowledged action {} of seat {} at step {} is not in the log (found {entry:?})",
+                a.action, a.seat, a.seq
+            ));
+        }
+    }
+    let omniscient = observers.len() - 1;
+    for (_, obs, text) in frames {
+        let Ok(fr) = serde_json::from_str::<Value>(text) else {
+            c.failures.push(format!("{obs:?} received a frame that is not JSON"));
             continue;
         };
-        let mut game = match kind.start(&r["setup"], r["seed"].as_u64().unwrap_or(0)) {
-            Ok(game) => game,
-            Err(e) => {
-                report.failures.push(fail(format!("its setup does not start: {e}")));
-                continue;
-            }
+        let seq = fr["seq"].as_u64().unwrap_or(u64::MAX) as usize;
+        let k = observers.iter().position(|o| o == obs).unwrap_or(omniscient);
+        let Some(want) = views.get(seq) else {
+            c.failures
+                .push(format!("{obs:?} was shown step {seq}, the log has {} entries", log.len()));
+            continue;
         };
-        let log: &[Value] = r["log"].as_array().map(Vec::as_slice).unwrap_or_default();
-        let mine = frames.remove(&g).unwrap_or_default();
-        let observers: Vec<Observer> = {
-            let mut o: Vec<Observer> = mine.iter().map(|f| f.1).collect();
-            o.sort_by_key(|o| format!("{o:?}"));
-            o.dedup();
-            o.push(Observer::Omniscient);
-            o
-        };
-        let snap = |game: &dyn games::AnyGame| -> Vec<Value> {
-            observers.iter().map(|o| game.view_json(*o)).collect()
-        };
-        let mut views = vec![snap(&*game)];
-        let mut events: Vec<Events> = Vec::new();
-        let mut bad = None;
-        for (n, e) in log.iter().enumerate() {
-            let applied = match e["kind"].as_str() {
-                Some("act") => {
-                    let seat = Seat(e["seat"].as_u64().unwrap_or(255) as u8);
-                    game.apply_json(seat, &e["action"])
-                        .map(|a| a.events)
-                        .map_err(|e| format!("{e:?}"))
-                }
-                Some("time_up") => game.time_up().map_err(|e| format!("{e:?}")),
-                _ => Err(format!("an unknown log entry {e}")),
-            };
-            match applied {
-                Ok(ev) => events.push(ev),
-                Err(why) => {
-                    bad = Some(format!("log entry {} does not replay: {why}", n + 1));
-                    break;
-                }
-            }
-            if !mine.is_empty() {
-                views.push(snap(&*game));
-            }
-        }
-        if let Some(b) = bad {
-            report.failures.push(fail(b));
+        c.frames += 1;
+        if fr["view"] != want[k] {
+            c.failures.push(format!("{obs:?} at step {seq} was sent a view that is not its own"));
             continue;
         }
-        report.replayed += 1;
-        report.log_entries += log.len();
-        if game.outcome_json().as_ref() != Some(&r["outcome"]) {
-            report.failures.push(fail(format!(
-                "stored result {} ≠ the replay's {:?}",
-                r["outcome"],
-                game.outcome_json()
-            )));
+        if want[k] != want[omniscient] {
+            c.secrets += 1;
         }
-        for a in acked.remove(&g).unwrap_or_default() {
-            report.acked_checked += 1;
-            let entry = (a.seq as usize).checked_sub(1).and_then(|i| log.get(i));
-            let ok = entry.is_some_and(|e| {
-                e["kind"] == "act"
-                    && e["seat"] == a.seat
-                    && crate::soak::json_subset(&a.action, &e["action"])
-            });
-            if !ok {
-                report.failures.push(fail(format!(
-                    "acknowledged action {} of seat {} at step {} is not in the log (found {:?})",
-                    a.action, a.seat, a.seq, entry
-                )));
-            }
-        }
-        let omniscient = observers.len() - 1;
-        for (_, obs, text) in mine {
-            let Ok(fr) = serde_json::from_str::<Value>(text) else { continue };
-            let seq = fr["seq"].as_u64().unwrap_or(u64::MAX) as usize;
-            let k = observers.iter().position(|o| o == obs).unwrap_or(omniscient);
-            let Some(want) = views.get(seq) else {
-                report.failures.push(fail(format!(
-                    "{obs:?} was shown step {seq}, the log has {} entries",
-                    log.len()
-                )));
-                continue;
-            };
-            report.frames_checked += 1;
-            if fr["view"] != want[k] {
-                report.failures.push(fail(format!(
-                    "{obs:?} at step {seq} was sent a view that is not its own"
-                )));
-                continue;
-            }
-            if want[k] != want[omniscient] {
-                report.frames_with_secrets += 1;
-            }
-            if fr["type"] == "update" && seq > 0 {
-                let admitted: Vec<Value> = events[seq - 1]
-                    .iter()
-                    .filter(|(a, _)| a.admits(*obs))
-                    .map(|(a, e)| {
-                        let mut e = e.clone();
-                        if let (Audience::Seat(_), Some(m)) = (a, e.as_object_mut()) {
-                            m.insert("private".into(), Value::Bool(true));
-                        }
-                        e
-                    })
-                    .collect();
-                if fr["events"].as_array() != Some(&admitted) {
-                    report.failures.push(fail(format!(
-                        "{obs:?} at step {seq} was sent events it may not see, or not those it may"
-                    )));
-                }
+        if fr["type"] == "update" && seq > 0 {
+            // A seat's own secret events come marked `"private": true` (docs/protocol.md).
+            let admitted: Vec<Value> = events[seq - 1]
+                .iter()
+                .filter(|(a, _)| a.admits(*obs))
+                .map(|(a, e)| {
+                    let mut e = e.clone();
+                    if let (Audience::Seat(_), Some(m)) = (a, e.as_object_mut()) {
+                        m.insert("private".into(), Value::Bool(true));
+                    }
+                    e
+                })
+                .collect();
+            if fr["events"].as_array() != Some(&admitted) {
+                c.failures.push(format!(
+                    "{obs:?} at step {seq} was not sent exactly the events it may see"
+                ));
             }
         }
     }
+    Ok(c)
 }
 
 /// The leases' history of these games: (grants, takeovers), or why the check was skipped.
@@ -709,4 +715,111 @@ async fn leases(
     }
     let takeovers = rows.iter().filter(|(_, e)| *e > 1).count();
     Ok((rows.len(), takeovers))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A finished two-player Autoscooter game played with random legal actions, as `/replay`
+    /// answers it, and welcome frames of seat 0 and a spectator at every step.
+    fn finished_game() -> (Value, Vec<Frame>) {
+        let kind = games::Registry::everything().get("autoscooter").unwrap();
+        let req = games::SetupRequest { players: 2, board: None, variants: None, options: None };
+        let setup = kind.make_setup(&req).unwrap();
+        let mut game = kind.start(&setup, 7).unwrap();
+        let mut rng = Rng::seeded(3);
+        let (mut log, mut frames) = (Vec::new(), Vec::new());
+        let observers = [Observer::Seat(Seat(0)), Observer::Spectator];
+        for _ in 0..20_000 {
+            for o in observers {
+                let view = game.view_json(o);
+                let f = json!({"type": "welcome", "seq": log.len(), "view": view});
+                frames.push((0, o, f.to_string()));
+            }
+            let Some(d) = game.decision() else { break };
+            let seat = (0..2).map(Seat).find(|s| d.owes(*s)).unwrap();
+            match game.sample_action_json(seat, &mut rng) {
+                Some(a) => {
+                    let applied = game.apply_json(seat, &a).unwrap();
+                    log.push(json!({"kind": "act", "seat": seat.0, "action": applied.action}));
+                }
+                None => {
+                    game.time_up().unwrap();
+                    log.push(json!({"kind": "time_up"}));
+                }
+            }
+        }
+        let outcome = game.outcome_json().expect("the random game ends");
+        let r = json!({"game": "autoscooter", "setup": setup, "seed": 7, "log": log, "outcome": outcome});
+        (r, frames)
+    }
+
+    fn refs<T>(v: &[T]) -> Vec<&T> {
+        v.iter().collect()
+    }
+
+    #[test]
+    fn an_honest_game_passes_and_each_kind_of_loss_or_leak_is_found() {
+        let (r, frames) = finished_game();
+        let log = r["log"].as_array().unwrap().clone();
+        let (n, e) = log.iter().enumerate().find(|(_, e)| e["kind"] == "act").unwrap();
+        let ack = Acked {
+            game: 0,
+            seq: n as u64 + 1,
+            seat: e["seat"].as_u64().unwrap() as u8,
+            action: e["action"].clone(),
+        };
+        let c = check_game(&r, &[&ack], &refs(&frames)).unwrap();
+        assert!(c.failures.is_empty(), "{:?}", c.failures);
+        assert_eq!((c.entries, c.acked, c.frames), (log.len(), 1, frames.len()));
+        assert!(c.secrets > 0, "some frames had secrets to leak");
+
+        // A stored result that is not the replay's.
+        let mut bad = r.clone();
+        bad["outcome"] = json!({"ranking": []});
+        assert_eq!(check_game(&bad, &[], &[]).unwrap().failures.len(), 1);
+
+        // An acknowledged action missing from the log: another seat's, or past its end.
+        let other = Acked { game: 0, seq: ack.seq, seat: 1 - ack.seat, action: ack.action.clone() };
+        let past = Acked { game: 0, seq: log.len() as u64 + 1, seat: 0, action: json!({}) };
+        let c = check_game(&r, &[&other, &past], &[]).unwrap();
+        assert_eq!(c.failures.len(), 2, "{:?}", c.failures);
+
+        // Seat 0 shown the omniscient view where it differs from its own: a leak.
+        let kind = games::Registry::everything().get("autoscooter").unwrap();
+        let mut game = kind.start(&r["setup"], 7).unwrap();
+        let mut leak = None;
+        for (n, e) in log.iter().enumerate() {
+            if game.view_json(Observer::Seat(Seat(0))) != game.view_json(Observer::Omniscient) {
+                leak = Some((n, game.view_json(Observer::Omniscient)));
+                break;
+            }
+            match e["kind"].as_str() {
+                Some("act") => {
+                    game.apply_json(Seat(e["seat"].as_u64().unwrap() as u8), &e["action"]).unwrap();
+                }
+                _ => drop(game.time_up().unwrap()),
+            }
+        }
+        let (seq, view) = leak.expect("a position where seat 0 may not see everything");
+        let f = (
+            0,
+            Observer::Seat(Seat(0)),
+            json!({"type": "welcome", "seq": seq, "view": view}).to_string(),
+        );
+        let c = check_game(&r, &[], &[&f]).unwrap();
+        assert_eq!(c.failures.len(), 1, "{:?}", c.failures);
+        // A position the log does not have.
+        let f = (
+            0,
+            Observer::Spectator,
+            json!({"type": "welcome", "seq": log.len() + 1, "view": {}}).to_string(),
+        );
+        assert_eq!(check_game(&r, &[], &[&f]).unwrap().failures.len(), 1);
+        // A log that does not replay.
+        let mut bad = r.clone();
+        bad["log"][n] = json!({"kind": "act", "seat": 9, "action": {}});
+        assert!(check_game(&bad, &[], &[]).is_err());
+    }
 }
