@@ -497,11 +497,11 @@ async fn connection(run: &Run, g: usize, seat: Option<(u8, String)>, mut rng: Rn
                     }
                 }
                 "error" => {
-                    if inflight.take_if(|f| head.id == Some(f.0)).is_some() {
-                        tries += 1;
-                        if waiting_me && tries < 20 {
-                            act_at = Some(Instant::now() + Duration::from_millis(50));
-                        }
+                    // A refusal of this client's action: another random choice, a few times.
+                    let mine = inflight.take_if(|f| head.id == Some(f.0)).is_some();
+                    tries += u32::from(mine);
+                    if mine && waiting_me && tries < 20 {
+                        act_at = Some(Instant::now() + Duration::from_millis(50));
                     }
                 }
                 "over" => {
