@@ -128,7 +128,9 @@ enum Command {
     /// while a random node is killed with SIGKILL every few seconds and started again; then
     /// every game's result against a replay of its log, every acknowledged action in the log,
     /// every frame against what its observer may see, the leases' history (exit 1 when
-    /// anything failed; scripts/chaos, docs/deployment.md "The chaos test").
+    /// anything failed; scripts/chaos, docs/deployment.md "The chaos test"). An option given
+    /// twice takes its last value (scripts/chaos's defaults, then yours).
+    #[command(args_override_self = true)]
     Chaos(server::chaos::Args),
     /// Play as a bot account through the Bot API (docs/protocol.md "Bot API"): connect with
     /// the account's token, accept challenges for the chosen games (decline the others) and
