@@ -1,5 +1,5 @@
 // The Autoscooter rink editor through the UI only (docs/editors.md): the shipped standard rink
-// imported and written back byte for byte; a small rink drawn from scratch (a Shift+drag
+// imported and written back byte for byte, and drawn by "Standard rink"; a small rink drawn from scratch (a Shift+drag
 // rectangle, a pillar erased) with the 8 start spaces of AS-1.2 placed one by one; the AS-1.2
 // error "each of the 8 cars needs one" there with 7 and gone with the 8th; a start space facing
 // the barrier marked on its cell and unmarked once turned; undo and redo; the exported file
@@ -91,6 +91,15 @@ test('an Autoscooter rink drawn in the editor, validated, exported, saved and pl
     await page.keyboard.press('Control+z');
     await page.waitForFunction(() => !document.querySelector('polygon.ed-cell.on'));
     await checked(page, false);
+    // "Standard rink" draws the booklet's rink from the rule book's board; undone too.
+    await page.click('#from-standard');
+    await page.waitForFunction(() => document.querySelectorAll('polygon.ed-cell.on').length === 38);
+    assert.equal(await page.locator('g.ed-start').count(), 8);
+    await checked(page, true);
+    assert.deepEqual(await findings(page), []);
+    assert.deepEqual(JSON.parse(await page.locator('#rink-text').inputValue()).cells, JSON.parse(standard).cells);
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction(() => !document.querySelector('polygon.ed-cell.on'));
 
     // From scratch: rows 0..3, columns -1..14 (32 cells), a pillar erased at [3, 1].
     await page.keyboard.press('c');

@@ -349,6 +349,22 @@ export async function showRinkEditor(root, id) {
     if (f) { undo.push(snapshot()); redo.length = 0; load(await f.text(), {}); }
   } });
 
+  /** Start from the booklet's rink (AS-1.1, AS-1.2): the rules page's board, as the server
+   * serves it with the rule book. */
+  async function fromStandard() {
+    try {
+      const res = await fetch('/api/kinds/autoscooter/rules', { credentials: 'same-origin' });
+      const board = (await res.json()).static.board;
+      edit(() => {
+        t.cells = new Set(board.cells.map(key));
+        t.starts = board.starts.map((st) => ({ at: st.at, facing: st.facing }));
+        fit();
+      });
+    } catch (e) {
+      toast(`Could not read the standard rink: ${e.message}`, 'error');
+    }
+  }
+
   nameIn.addEventListener('change', () => edit(() => {}));
 
   const page = h('div.editor-page.as', [
@@ -359,6 +375,7 @@ export async function showRinkEditor(root, id) {
       h('div.row', [
         h('button.btn.small#undo', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: () => restore(undo, redo) }, 'Undo'),
         h('button.btn.small#redo', { type: 'button', title: 'Redo (Ctrl+Y)', onclick: () => restore(redo, undo) }, 'Redo'),
+        h('button.btn.small#from-standard', { type: 'button', title: 'Replace the drawing with the booklet\'s rink of 38 hexes and its start spaces (AS-1.1, AS-1.2)', onclick: fromStandard }, 'Standard rink'),
         h('button.btn.small#import', { type: 'button', onclick: () => fileIn.click() }, 'Import file'),
         h('button.btn.small#export', { type: 'button', onclick: download }, 'Export file'),
         h('label.check', [publicBox, ' Public (gallery)']),
