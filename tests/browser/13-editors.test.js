@@ -11,6 +11,8 @@ import { writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { launch, api, expectServerResult, ARTIFACTS, BASE } from './helpers.js';
 
+const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
+
 const SIZE = 16;
 /** The page position of cell [q, r] of the editor's grid (pointy-top axial, hex.js). */
 async function at(page, q, r) {
@@ -111,7 +113,7 @@ test('a Bumping Bots track built in the editor, validated, saved, shared and rac
     await page.keyboard.press('Control+y');
     await page.waitForSelector('g.ed-piece.bumper[data-hex="13,3"]');
     await checked(page);
-    await page.screenshot({ path: join(ARTIFACTS, 'editor-bumping-bots.png') });
+    await page.screenshot({ path: join(SCREENSHOTS, 'editor-bumping-bots.png') });
 
     // Export: the file `robodrome board check` reads, accepted with no error.
     const text = await page.locator('#track-text').inputValue();

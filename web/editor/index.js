@@ -1,5 +1,6 @@
 // The editors (docs/editors.md): `#/editor` lists them with my boards and the public gallery;
-// `#/editor/bumping-bots[/ID]` is the track editor on the hex grid (track.js);
+// `#/editor/bumping-bots[/ID]` is the track editor on the hex grid (track.js),
+// `#/editor/autoscooter[/ID]` the rink editor on the hex grid (rink.js);
 // `#/editor/GAME[/ID]` for the other games is the file editor: the board's text with the same
 // live validation (findings by line and column from the game crate), saving with versions,
 // the picture the server renders, export and "try it".
@@ -9,12 +10,17 @@ import * as boards from './boards-api.js';
 import { kinds } from '../api.js';
 import { go } from '../app.js';
 import { showTrackEditor } from './track.js';
+import { showRinkEditor } from './rink.js';
 
 export async function showEditor(root, game, id) {
   if (game === 'bumping-bots') return showTrackEditor(root, id);
+  if (game === 'autoscooter') return showRinkEditor(root, id);
   if (game) return showFileEditor(root, game, id);
   return showEditors(root);
 }
+
+/** The editors on the hex grid, by game. */
+const GRID_EDITORS = { 'bumping-bots': 'track editor (hex grid)', autoscooter: 'rink editor (hex grid)' };
 
 const EXAMPLE = {
   roborally: 'course My Course\nplace crossroads 0 0 0\nplace bay 0 12 0\nflag 2 8\nflag 10 1\n',
@@ -43,7 +49,7 @@ async function showEditors(root) {
   root.append(h('div.editor-index', [
     h('div.panel', [
       h('h2', 'Editors'),
-      h('ul', ks.map((k) => h('li', [h('a', { href: `#/editor/${k.name}`, 'data-editor': k.name }, `${k.title}: ${k.name === 'bumping-bots' ? 'track editor (hex grid)' : `${k.board_noun} file editor`}`)]))),
+      h('ul', ks.map((k) => h('li', [h('a', { href: `#/editor/${k.name}`, 'data-editor': k.name }, `${k.title}: ${GRID_EDITORS[k.name] || `${k.board_noun} file editor`}`)]))),
       h('p.help', 'Saving needs an account; validation and export do not. A saved board has a share link, versions (an edit makes a new one; games keep the version they began on) and a "Try it" button.'),
     ]),
     h('div.panel', [h('h2', 'My boards'), boardList(mine, 'None yet.')]),

@@ -99,19 +99,21 @@ impl Board {
             problems.push(format!("a board has at most 254 cells, this one {}", spec.cells.len()));
             return Err(problems);
         }
-        let (mut min_q, mut min_r, mut max_q, mut max_r) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        let (mut min_q, mut min_r) = (i32::MAX, i32::MAX);
         for h in &spec.cells {
             min_q = min_q.min(h.q);
             min_r = min_r.min(h.r);
-            max_q = max_q.max(h.q);
-            max_r = max_r.max(h.r);
         }
-        let (width, height) =
-            if spec.cells.is_empty() { (0, 0) } else { (max_q - min_q + 1, max_r - min_r + 1) };
-        if (width as i64) * (height as i64) > 1 << 20 {
+        if let Some(h) = spec.cells.iter().find(|h| !in_range(**h)) {
+            problems.push(format!("cell {h} is out of range: coordinates are within ±{MAX_COORD}"));
+            return Err(problems);
+        }
+        let (width, height) = spread(&spec.cells).unwrap_or((0, 0));
+        if width * height > MAX_SPREAD {
             problems.push("the board's cells are spread too far apart".to_string());
             return Err(problems);
         }
+        let (width, height) = (width as i32, height as i32);
         let mut board = Board {
             cells: spec.cells.clone(),
             min_q,
@@ -182,17 +184,47 @@ impl Board {
 }
 
 /// `robodrome board check`: every finding about a rink file (JSON, AS-8's inline board), by
-/// line and column. Errors: not JSON or not the schema, no cells, a cell listed twice, too many
-/// cells, a start space off the rink or on another's cell, fewer than 8 start spaces (AS-1.2:
-/// every car has one; a normal game places all 8). Warnings: a rink of other than 38 cells
-/// (AS-1.1), start spaces beyond the 8 cars (never used), a start space facing the barrier
-/// (AS-1.2's all face into the rink), a rink in several pieces (cells no car can drive
-/// between: every edge off the rink is a barrier).
+/// line and column (the findings of [`inspect`], without their cells).
 pub fn check_text(text: &str) -> Vec<engine::check::Finding> {
+    inspect(text).findings.into_iter().map(|(f, _)| f).collect()
+}
+
+/// What the checker says about a rink file, for the editor: each finding with the hex it
+/// concerns (when it concerns one), and the rink when the text is one.
+#[derive(Clone, Debug)]
+pub struct Inspection {
+    pub findings: Vec<(engine::check::Finding, Option<Hex>)>,
+    pub spec: Option<BoardSpec>,
+}
+
+/// The most hexes a rink's bounding box may hold ([`Board::new`] indexes cells in it).
+pub const MAX_SPREAD: i64 = 1 << 20;
+
+/// Every finding about a rink file, with the hex each concerns. Errors (the rink cannot be
+/// loaded or played): not JSON or not the schema (AS-8), no cells, a cell listed twice, more
+/// than 254 cells, cells spread over a bounding box of more than [`MAX_SPREAD`] hexes (AS-1.1),
+/// a start space off the rink or on another's cell, fewer than 8 start spaces (AS-1.2: every
+/// car has one, and a game always places all 8 — the cars of nobody stand on theirs, AS-1.4).
+/// Warnings (the rink is played as it is): a rink of other than 38 cells (AS-1.1), start
+/// spaces beyond the 8 cars (never used), a start space facing the barrier (AS-1.2's all face
+/// into the rink), a start space with no neighbouring cell (its car can never move, AS-5.4) or
+/// whose neighbouring cells are all start spaces (its car cannot start until one of them has
+/// moved away, AS-5.4), a rink in several pieces (cells no car can drive between: every edge
+/// off the rink is a barrier; one warning per piece beyond the first, on its first cell).
+/// Adjacent start spaces are allowed (AS-1.2's own `[1,0]` and `[0,1]` touch).
+pub fn inspect(text: &str) -> Inspection {
     use engine::check::{Finding, JsonKey, locate_json};
     let spec: BoardSpec = match serde_json::from_str(text) {
         Ok(s) => s,
-        Err(e) => return vec![Finding::error("AS-8", e.to_string()).at(e.line(), e.column())],
+        Err(e) => {
+            return Inspection {
+                findings: vec![(
+                    Finding::error("AS-8", e.to_string()).at(e.line(), e.column()),
+                    None,
+                )],
+                spec: None,
+            };
+        }
     };
     let at = |f: Finding, list: &str, i: usize| match locate_json(
         text,
@@ -201,24 +233,66 @@ pub fn check_text(text: &str) -> Vec<engine::check::Finding> {
         Some(p) => f.at(p.line, p.column),
         None => f,
     };
-    let mut out = Vec::new();
+    let mut out: Vec<(Finding, Option<Hex>)> = Vec::new();
     if spec.cells.is_empty() {
-        out.push(Finding::error("AS-1.1", "the rink has no cells"));
+        out.push((Finding::error("AS-1.1", "the rink has no cells"), None));
     }
     if spec.cells.len() >= NONE as usize {
-        out.push(Finding::error(
-            "AS-1.1",
-            format!("a rink has at most 254 cells, this one {}", spec.cells.len()),
+        out.push((
+            Finding::error(
+                "AS-1.1",
+                format!("a rink has at most 254 cells, this one {}", spec.cells.len()),
+            ),
+            None,
         ));
-        return out;
+        return Inspection { findings: out, spec: Some(spec) };
+    }
+    if let Some(i) = spec.cells.iter().position(|h| !in_range(*h)) {
+        out.push((
+            at(
+                Finding::error(
+                    "AS-8",
+                    format!(
+                        "cell {} is out of range: coordinates are within ±{MAX_COORD}",
+                        spec.cells[i]
+                    ),
+                ),
+                "cells",
+                i,
+            ),
+            None,
+        ));
+        return Inspection { findings: out, spec: Some(spec) };
+    }
+    if let Some((w, h)) = spread(&spec.cells)
+        && w * h > MAX_SPREAD
+    {
+        out.push((
+            Finding::error(
+                "AS-1.1",
+                format!(
+                    "the rink's cells span {w} columns by {h} rows: at most {MAX_SPREAD} hexes around them"
+                ),
+            ),
+            None,
+        ));
+        return Inspection { findings: out, spec: Some(spec) };
     }
     let mut seen = std::collections::BTreeSet::new();
     for (i, h) in spec.cells.iter().enumerate() {
         if !seen.insert(*h) {
-            out.push(at(Finding::error("AS-1.1", format!("cell {h} is listed twice")), "cells", i));
+            out.push((
+                at(Finding::error("AS-1.1", format!("cell {h} is listed twice")), "cells", i),
+                Some(*h),
+            ));
         }
     }
+    let starts: std::collections::BTreeSet<Hex> = spec.starts.iter().map(|s| s.at).collect();
     for (i, st) in spec.starts.iter().enumerate() {
+        // Only for a start space on the rink (whose coordinates are in range).
+        let rink_neighbours = || -> Vec<Hex> {
+            HexDir::ALL.iter().map(|&d| st.at.neighbour(d)).filter(|n| seen.contains(n)).collect()
+        };
         let f = if !seen.contains(&st.at) {
             Finding::error("AS-1.2", format!("start space {i} at {} is off the rink", st.at))
         } else if spec.starts[..i].iter().any(|o| o.at == st.at) {
@@ -230,56 +304,109 @@ pub fn check_text(text: &str) -> Vec<engine::check::Finding> {
                     "start space {i}: there are 8 cars, start spaces 8 and later are never used"
                 ),
             )
+        } else if rink_neighbours().is_empty() {
+            Finding::warning(
+                "AS-5.4",
+                format!(
+                    "start space {i} at {} has no neighbouring cell: car {i} can never move",
+                    st.at
+                ),
+            )
+        } else if rink_neighbours().iter().all(|n| starts.contains(n)) {
+            Finding::warning(
+                "AS-5.4",
+                format!(
+                    "start space {i} at {} is surrounded by start spaces: car {i} cannot start until a neighbour has moved away",
+                    st.at
+                ),
+            )
         } else if !seen.contains(&st.at.neighbour(st.facing)) {
             Finding::warning("AS-1.2", format!("start space {i} at {} faces the barrier", st.at))
         } else {
             continue;
         };
-        out.push(at(f, "starts", i));
+        out.push((at(f, "starts", i), Some(st.at)));
     }
     if spec.starts.len() < 8 {
-        out.push(Finding::error(
-            "AS-1.2",
-            format!(
-                "{} start spaces: each of the 8 cars needs one (cars {}..7 have none)",
-                spec.starts.len(),
-                spec.starts.len()
+        out.push((
+            Finding::error(
+                "AS-1.2",
+                format!(
+                    "{} start spaces: each of the 8 cars needs one (cars {}..7 have none)",
+                    spec.starts.len(),
+                    spec.starts.len()
+                ),
             ),
+            None,
         ));
     }
     if !spec.cells.is_empty() && spec.cells.len() != 38 {
-        out.push(Finding::warning(
-            "AS-1.1",
-            format!("the rink has {} cells, the booklet's has 38", spec.cells.len()),
+        out.push((
+            Finding::warning(
+                "AS-1.1",
+                format!("the rink has {} cells, the booklet's has 38", spec.cells.len()),
+            ),
+            None,
         ));
     }
-    if let Some(&first) = spec.cells.first() {
-        let mut reached = std::collections::BTreeSet::from([first]);
-        let mut stack = vec![first];
+    // The pieces: cells joined by edges between rink cells, each found from its first cell in
+    // the file's order.
+    let mut reached = std::collections::BTreeSet::new();
+    let mut first_piece: Option<Hex> = None;
+    for (i, &h0) in spec.cells.iter().enumerate() {
+        if !reached.insert(h0) {
+            continue;
+        }
+        let mut size = 1;
+        let mut stack = vec![h0];
         while let Some(h) = stack.pop() {
             for d in HexDir::ALL {
                 let n = h.neighbour(d);
                 if seen.contains(&n) && reached.insert(n) {
                     stack.push(n);
+                    size += 1;
                 }
             }
         }
-        if let Some(i) = spec.cells.iter().position(|h| !reached.contains(h)) {
-            out.push(at(
-                Finding::warning(
-                    "AS-1.1",
-                    format!(
-                        "cell {} cannot be driven to from cell {first}: the rink is in pieces, barriers between them",
-                        spec.cells[i]
+        match first_piece {
+            None => first_piece = Some(h0),
+            Some(first) => out.push((
+                at(
+                    Finding::warning(
+                        "AS-1.1",
+                        format!(
+                            "cell {h0} cannot be driven to from cell {first}: the rink is in pieces, barriers between them (this piece: {size} cell{})",
+                            if size == 1 { "" } else { "s" }
+                        ),
                     ),
+                    "cells",
+                    i,
                 ),
-                "cells",
-                i,
-            ));
+                Some(h0),
+            )),
         }
     }
-    engine::check::sort(&mut out);
-    out
+    out.sort_by(|a, b| {
+        (a.0.place, a.0.severity, &a.0.message).cmp(&(b.0.place, b.0.severity, &b.0.message))
+    });
+    Inspection { findings: out, spec: Some(spec) }
+}
+
+/// The largest coordinate a rink's cell may have (either sign), so that its neighbours' are
+/// computed without overflow.
+pub const MAX_COORD: i32 = 1 << 20;
+
+fn in_range(h: Hex) -> bool {
+    (-MAX_COORD..=MAX_COORD).contains(&h.q) && (-MAX_COORD..=MAX_COORD).contains(&h.r)
+}
+
+/// The columns and rows of the cells' bounding box (`None`: no cells), without overflow.
+fn spread(cells: &[Hex]) -> Option<(i64, i64)> {
+    let qs = cells.iter().map(|h| i64::from(h.q));
+    let rs = cells.iter().map(|h| i64::from(h.r));
+    let w = qs.clone().max()? - qs.min()? + 1;
+    let h = rs.clone().max()? - rs.min()? + 1;
+    Some((w, h))
 }
 
 #[cfg(test)]
@@ -358,6 +485,123 @@ mod tests {
         assert_eq!(f[0].1.map(|p| p.0), Some(2), "{f:?}");
         let f = findings("{\"cells\": [[0,0], [0,0]], \"starts\": []}");
         assert!(f.contains(&(Severity::Error, Some((1, 19)), "AS-1.1")), "{f:?}");
+    }
+
+    /// A rink file from cells and start spaces (`(q, r, facing)`), one value per line.
+    fn rink(cells: &[(i32, i32)], starts: &[(i32, i32, u8)]) -> String {
+        let cells: Vec<String> = cells.iter().map(|(q, r)| format!("[{q},{r}]")).collect();
+        let starts: Vec<String> = starts
+            .iter()
+            .map(|(q, r, d)| format!("{{\"at\": [{q},{r}], \"facing\": {d}}}"))
+            .collect();
+        format!(
+            "{{\"cells\": [\n{}\n],\n\"starts\": [\n{}\n]}}\n",
+            cells.join(",\n"),
+            starts.join(",\n")
+        )
+    }
+
+    /// The cells of a row `r` from `q0` to `q1`.
+    fn row(r: i32, q0: i32, q1: i32) -> Vec<(i32, i32)> {
+        (q0..=q1).map(|q| (q, r)).collect()
+    }
+
+    /// Eight start spaces on row 0 at q = 0..7, facing SE (into row 1).
+    fn eight_on_row_0() -> Vec<(i32, i32, u8)> {
+        (0..8).map(|q| (q, 0, 1)).collect()
+    }
+
+    fn with_cells(text: &str) -> Vec<(Severity, &'static str, Option<Hex>)> {
+        inspect(text).findings.into_iter().map(|(f, h)| (f.severity, f.rule, h)).collect()
+    }
+
+    #[test]
+    fn every_finding_about_a_cell_names_it_for_the_editor_as_1_1_as_1_2() {
+        // Rows 0 and 1 (8 + 8 cells), cell [3,1] listed twice, start 1 off the rink at [9,9].
+        let mut cells = row(0, 0, 7);
+        cells.extend(row(1, 0, 7));
+        cells.push((3, 1));
+        let mut starts = eight_on_row_0();
+        starts[1] = (9, 9, 1);
+        let f = with_cells(&rink(&cells, &starts));
+        assert!(f.contains(&(Severity::Error, "AS-1.1", Some(Hex::new(3, 1)))), "{f:?}");
+        assert!(f.contains(&(Severity::Error, "AS-1.2", Some(Hex::new(9, 9)))), "{f:?}");
+        // The 16 cells are not 38: a warning about the whole rink, no cell.
+        assert!(f.contains(&(Severity::Warning, "AS-1.1", None)), "{f:?}");
+        assert_eq!(f.len(), 3, "{f:?}");
+        // check_text says the same, by line: [3,1] is the 17th cell, on line 18.
+        let lines: Vec<_> = check_text(&rink(&cells, &starts))
+            .into_iter()
+            .filter_map(|f| f.place.map(|p| p.line))
+            .collect();
+        assert!(lines.contains(&18), "{lines:?}");
+    }
+
+    #[test]
+    fn a_start_space_no_car_can_leave_is_a_warning_on_its_cell_as_5_4() {
+        // Row 0 with 8 starts and row 1 below; plus an island [20,5] holding... nothing: start
+        // 7 moved onto it has no neighbouring cell at all.
+        let mut cells = row(0, 0, 7);
+        cells.extend(row(1, 0, 7));
+        cells.push((20, 5));
+        let mut starts = eight_on_row_0();
+        starts[7] = (20, 5, 0);
+        let f = with_cells(&rink(&cells, &starts));
+        assert!(f.contains(&(Severity::Warning, "AS-5.4", Some(Hex::new(20, 5)))), "{f:?}");
+        assert!(f.iter().all(|x| x.0 == Severity::Warning), "{f:?}");
+        // A single row of 8 cells, all start spaces: every car is boxed in by the others (the
+        // end ones have one neighbour, a start space too).
+        let f = with_cells(&rink(&row(0, 0, 7), &eight_on_row_0()));
+        let boxed: Vec<_> = f.iter().filter(|x| x.1 == "AS-5.4").collect();
+        assert_eq!(boxed.len(), 8, "{f:?}");
+        // Adjacent start spaces with a free neighbour are fine (AS-1.2's [1,0] and [0,1] touch).
+        let mut cells = row(0, 0, 7);
+        cells.extend(row(1, -1, 7));
+        let f = with_cells(&rink(&cells, &eight_on_row_0()));
+        assert_eq!(f, [(Severity::Warning, "AS-1.1", None)], "only the size: {f:?}");
+    }
+
+    #[test]
+    fn each_piece_beyond_the_first_is_a_warning_on_its_first_cell_as_1_1() {
+        let mut cells = row(0, 0, 7);
+        cells.extend(row(1, 0, 7));
+        cells.extend([(10, 4), (11, 4), (0, 6)]);
+        let f = with_cells(&rink(&cells, &eight_on_row_0()));
+        let pieces: Vec<_> = f.iter().filter(|x| x.1 == "AS-1.1" && x.2.is_some()).collect();
+        assert_eq!(
+            pieces,
+            [
+                &(Severity::Warning, "AS-1.1", Some(Hex::new(10, 4))),
+                &(Severity::Warning, "AS-1.1", Some(Hex::new(0, 6)))
+            ],
+            "{f:?}"
+        );
+    }
+
+    #[test]
+    fn cells_spread_too_far_are_an_error_and_nothing_panics_as_1_1() {
+        // Coordinates at the ends of i32: an error (their neighbours would overflow), in the
+        // checker and the loader alike; a start space there is off the rink.
+        for cells in [vec![(i32::MIN, i32::MAX), (i32::MAX, i32::MIN)], vec![(i32::MAX, 0)]] {
+            let text = rink(&cells, &[(i32::MAX, i32::MAX, 0), (0, i32::MIN, 1)]);
+            let f = with_cells(&text);
+            assert!(f.iter().any(|x| x.0 == Severity::Error && x.1 == "AS-8"), "{f:?}");
+            let spec: BoardSpec = serde_json::from_str(&text).unwrap();
+            assert!(Board::new(&spec).is_err());
+        }
+        let text = rink(&[(0, 0)], &[(i32::MAX, i32::MAX, 0)]);
+        assert!(with_cells(&text).iter().any(|x| x.0 == Severity::Error && x.1 == "AS-1.2"));
+        // Cells far apart within range: the bounding box is too big (AS-1.1).
+        let text = rink(&[(-MAX_COORD, -MAX_COORD), (MAX_COORD, MAX_COORD)], &[]);
+        let f = with_cells(&text);
+        assert!(f.iter().any(|x| x.0 == Severity::Error && x.1 == "AS-1.1"), "{f:?}");
+        let spec: BoardSpec = serde_json::from_str(&text).unwrap();
+        assert!(Board::new(&spec).is_err());
+        // 1025 × 1025 hexes around two cells: too many; 1024 × 1024: the limit itself.
+        let far = rink(&[(0, 0), (1024, 1024)], &[]);
+        assert!(check_text(&far).iter().any(|f| f.message.contains("span 1025 columns")));
+        let near = rink(&[(0, 0), (1023, 1023)], &[]);
+        assert!(!check_text(&near).iter().any(|f| f.message.contains("span")));
     }
 
     #[test]

@@ -46,8 +46,12 @@ pub fn bumping_bots_track(data: &[u8]) {
     }
 }
 
-/// Autoscooter board JSON: read, build the rink, draw it when it is a board.
+/// Autoscooter board JSON: checked, read, the rink built, drawn when it is a board.
 pub fn autoscooter_board(data: &[u8]) {
+    // The checker of `board check` and the rink editor reads any text.
+    if let Some(t) = text(data) {
+        let _ = autoscooter::board::inspect(t);
+    }
     if let Ok(spec) = serde_json::from_slice::<autoscooter::BoardSpec>(data)
         && autoscooter::Board::new(&spec).is_ok()
     {

@@ -82,12 +82,17 @@ impl Registered for Autoscooter {
         Ok(setup)
     }
 
-    /// The findings, and `size` (the rink's cells) when the text parses.
+    /// The findings with the hex each concerns (`cell`: `[q, r]`, for the rink editor), and
+    /// `size` (the rink's cells) when the text parses.
     fn inspect(text: &str) -> Value {
+        let i = autoscooter::board::inspect(text);
+        let findings: Vec<crate::Finding> = i.findings.iter().map(|(f, _)| f.clone()).collect();
         let mut out = serde_json::json!({
-            "findings": crate::findings_json(&autoscooter::board::check_text(text), |_| None),
+            "findings": crate::findings_json(&findings, |k| {
+                i.findings[k].1.map(|h| serde_json::json!([h.q, h.r]))
+            }),
         });
-        if let Ok(spec) = serde_json::from_str::<BoardSpec>(text) {
+        if let Some(spec) = &i.spec {
             out["size"] = spec.cells.len().into();
         }
         out

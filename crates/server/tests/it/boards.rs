@@ -187,6 +187,36 @@ async fn validation_names_the_cells_and_gives_the_racing_line() {
     assert_eq!((progress(11, 0), progress(10, 0)), (Some(0), Some(1000)), "{v}");
 }
 
+/// The rink editor's answer (docs/editors.md): each Autoscooter finding about a start space
+/// names its hex, so the editor marks it (AS-1.2).
+#[tokio::test]
+async fn a_rink_s_findings_name_their_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let g = guest(srv.addr, "Ria").await;
+    // Car 0 ([1,0]) facing NW, off the rink; car 1 moved off the rink to [20,0].
+    let text = include_str!("../../../autoscooter/boards/standard.json")
+        .replace("{\"at\": [1,0], \"facing\": 1}", "{\"at\": [1,0], \"facing\": 4}")
+        .replace("{\"at\": [6,0], \"facing\": 2}", "{\"at\": [20,0], \"facing\": 2}");
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards/validate",
+        Some(&g),
+        Some(json!({ "game": "autoscooter", "text": text })),
+    )
+    .await;
+    assert_eq!((status, &v["ok"], &v["size"]), (200, &json!(false), &json!(38)), "{v}");
+    let found: Vec<(&str, &Value, u64)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["severity"].as_str().unwrap(), &f["cell"], f["line"].as_u64().unwrap()))
+        .collect();
+    // Lines 12 and 13 of the file hold start spaces 0 and 1.
+    assert_eq!(found, [("warning", &json!([1, 0]), 12), ("error", &json!([20, 0]), 13)], "{v}");
+}
+
 #[tokio::test]
 async fn the_gallery_lists_public_boards_with_their_pictures() {
     let dir = tempfile::tempdir().unwrap();
