@@ -17,11 +17,19 @@ import { launch, api, expectServerResult, ARTIFACTS, BASE, ROOT } from './helper
 // The README's picture is refreshed only on request (ROBODROME_UPDATE_SCREENSHOTS=1).
 const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screenshots') : ARTIFACTS;
 
-/** Click cell [x, y] of the editor's grid (near one of its sides: 'N', 'E', 'S', 'W'). */
+/** Click cell [x, y] of the editor's grid (near one of its sides: 'N', 'E', 'S', 'W'): the
+ * page position from the grid's own coordinates (40 units a cell), as the editor reads a click. */
 async function click(page, x, y, side) {
-  const box = await page.locator(`svg.rr-editor rect[data-cell="${x},${y}"]`).first().boundingBox();
+  await page.locator('svg.rr-editor').scrollIntoViewIfNeeded();
   const off = { N: [0.5, 0.1], E: [0.9, 0.5], S: [0.5, 0.9], W: [0.1, 0.5] }[side] || [0.5, 0.5];
-  await page.mouse.click(box.x + box.width * off[0], box.y + box.height * off[1]);
+  const [px, py] = await page.evaluate(([gx, gy]) => {
+    const svg = document.querySelector('svg.rr-editor');
+    const pt = svg.createSVGPoint();
+    pt.x = gx * 40; pt.y = gy * 40;
+    const p = pt.matrixTransform(svg.getScreenCTM());
+    return [p.x, p.y];
+  }, [x + off[0], y + off[1]]);
+  await page.mouse.click(px, py);
 }
 const checked = (page, ok = 'true') => page.waitForFunction((want) => {
   const s = document.querySelector('#editor-status');
@@ -101,7 +109,8 @@ test('a RoboRally board painted, made into a course with two flags, saved and pl
     for (const sel of ['rect.cell.belt.express', 'rect.cell.pusher', 'circle.gear', 'line.laser-beam', 'line.wall', 'rect.cell.pit']) {
       assert.ok(await page.locator(`svg.rr-editor ${sel}`).count(), `drawn: ${sel}`);
     }
-    await page.screenshot({ path: join(SCREENSHOTS, 'editor-roborally.png') });
+    await page.evaluate(() => { for (const t of document.querySelectorAll('.toast')) t.remove(); window.scrollTo(0, 0); });
+    await page.screenshot({ path: join(SCREENSHOTS, 'editor-roborally.png'), fullPage: true });
 
     // Exported: `robodrome board check` accepts the file.
     const file = join(ARTIFACTS, 'test-yard.txt');

@@ -50,7 +50,6 @@ pub const DIFFICULTY_CACHE: usize = 1024;
 
 /// The bots' difficulty estimates (docs/editors.md "Difficulty"): computed in the background on
 /// the blocking pool, one at a time per server, kept per board version.
-#[derive(Default)]
 pub struct Difficulty {
     /// By `(board id, version)`: `None` while computing, then the answer; in insertion order.
     cache: std::sync::Mutex<(
@@ -63,9 +62,19 @@ pub struct Difficulty {
     done: tokio::sync::Notify,
 }
 
+impl Default for Difficulty {
+    fn default() -> Difficulty {
+        Difficulty::new()
+    }
+}
+
 impl Difficulty {
     pub fn new() -> Difficulty {
-        Difficulty { running: Arc::new(tokio::sync::Semaphore::new(1)), ..Default::default() }
+        Difficulty {
+            cache: Default::default(),
+            running: Arc::new(tokio::sync::Semaphore::new(1)),
+            done: tokio::sync::Notify::new(),
+        }
     }
 
     fn get(&self, key: &(String, u32)) -> Option<Option<Value>> {
