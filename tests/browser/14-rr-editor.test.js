@@ -5,8 +5,8 @@
 // `robodrome board check`, the picture the server draws of the saved board the one the command
 // line draws of the exported file; a shipped piece's file imported and exported byte for byte;
 // the board made into a course with the shipped docking bay, two flags placed, a flag on a pit
-// marked on its cell (RR-2) and undone; the course saved, given the bots' difficulty, and played
-// to the end against a heuristic bot.
+// marked on its cell (RR-2) and undone; the course saved, given the bots' difficulty (shown in
+// the editor and in my boards' list), and played to the end against a heuristic bot.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -183,6 +183,10 @@ test('a RoboRally board painted, made into a course with two flags, saved and pl
     assert.equal(await page.locator('svg.course g.flag').count(), 2, 'the two flags of the course');
     await playToEnd(page);
     await expectServerResult(page, gameId);
+    // My boards list the course with the bots' estimate (kept by the server per version).
+    await page.goto('/#/editor');
+    await page.waitForSelector('.board-card .difficulty[data-state="ready"]', { timeout: 15000 });
+    assert.match(await page.locator('.board-card .difficulty[data-state="ready"]').first().textContent(), /heuristic bot/);
     assert.deepEqual(b.errors, []);
   } finally {
     await b.close();
