@@ -260,13 +260,14 @@ fn difficulty(
             turns += u64::from(g.turn());
         }
     }
+    let average = if finished > 0 { Some(turns as f64 / f64::from(finished)) } else { None };
     Ok(serde_json::json!({
         "bot": "heuristic",
         "robots": 2,
         "games": played,
         "finished": finished,
         "max_turns": max_turns,
-        "average_turns": (finished > 0).then(|| turns as f64 / f64::from(finished)),
+        "average_turns": average,
         "stopped_by_time": stopped,
     }))
 }

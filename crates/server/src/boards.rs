@@ -48,14 +48,17 @@ pub const DIFFICULTY_SECONDS: u64 = 10;
 /// The most estimates a server keeps in memory (then the oldest half are forgotten).
 pub const DIFFICULTY_CACHE: usize = 1024;
 
+/// A board version: its id and version number.
+type Version = (String, u32);
+/// Estimates by board version (`None` while computing) and the versions in insertion order.
+type Estimates =
+    (std::collections::HashMap<Version, Option<Value>>, std::collections::VecDeque<Version>);
+
 /// The bots' difficulty estimates (docs/editors.md "Difficulty"): computed in the background on
 /// the blocking pool, one at a time per server, kept per board version.
 pub struct Difficulty {
     /// By `(board id, version)`: `None` while computing, then the answer; in insertion order.
-    cache: std::sync::Mutex<(
-        std::collections::HashMap<(String, u32), Option<Value>>,
-        std::collections::VecDeque<(String, u32)>,
-    )>,
+    cache: std::sync::Mutex<Estimates>,
     /// Held while an estimate is computed: one at a time.
     running: Arc<tokio::sync::Semaphore>,
     /// Woken whenever an estimate is done (for `?wait=true`).
