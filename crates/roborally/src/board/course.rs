@@ -236,9 +236,12 @@ fn is_course(text: &str) -> bool {
 /// to that board piece.
 const COURSE_WORDS: [&str; 5] = ["course", "difficulty", "place", "flag", "dock"];
 
+/// The pieces a course file defines itself, each with the line of its `board` line.
+type OwnPieces = Vec<(usize, NamedBoard)>;
+
 /// The board pieces a course file defines itself (`board NAME` to the next course line), each
 /// parsed, with the 1-based line of its `board` line; the other lines' numbers.
-fn own_pieces(text: &str) -> Result<(Vec<(usize, NamedBoard)>, Vec<usize>), BoardError> {
+fn own_pieces(text: &str) -> Result<(OwnPieces, Vec<usize>), BoardError> {
     let all: Vec<&str> = text.lines().collect();
     let mut own = Vec::new();
     let mut course_lines = Vec::new();
