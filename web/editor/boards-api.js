@@ -30,6 +30,16 @@ export const mine = (game) => call('GET', `/api/boards?owner=me${game ? `&game=$
 /** The public gallery, as `mine`. */
 export const gallery = (game) => call('GET', `/api/boards?owner=gallery${game ? `&game=${enc(game)}` : ''}`).then((a) => a.boards, () => []);
 export const tryIt = (id, version) => call('POST', `/api/boards/${enc(id)}/try`, version ? { version } : {});
+/** The bots' difficulty estimate (docs/editors.md "Difficulty"); `wait`: until it is computed. */
+export const difficulty = (id, version, wait) => call('GET', `/api/boards/${enc(id)}/difficulty?${version ? `version=${version}&` : ''}wait=${wait ? 'true' : 'false'}`);
+/** The estimate once the server has it: asked again while another board's runs (`busy`). */
+export async function difficultyWhenReady(id, version) {
+  for (let i = 0; ; i++) {
+    const d = await difficulty(id, version, true);
+    if ((d.state !== 'busy' && d.state !== 'computing') || i >= 9) return d;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
 export const picture = (id, version) => `/api/boards/${enc(id)}/picture${version ? `?version=${version}` : ''}`;
 /** The caller's identity id (the owner of the boards it saves). */
 export async function whoAmI() {

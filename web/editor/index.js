@@ -11,16 +11,22 @@ import { kinds } from '../api.js';
 import { go } from '../app.js';
 import { showTrackEditor } from './track.js';
 import { showRinkEditor } from './rink.js';
+import { showRoboRallyEditor, difficultyText } from './roborally.js';
 
 export async function showEditor(root, game, id) {
   if (game === 'bumping-bots') return showTrackEditor(root, id);
   if (game === 'autoscooter') return showRinkEditor(root, id);
+  if (game === 'roborally') return showRoboRallyEditor(root, id);
   if (game) return showFileEditor(root, game, id);
   return showEditors(root);
 }
 
-/** The editors on the hex grid, by game. */
-const GRID_EDITORS = { 'bumping-bots': 'track editor (hex grid)', autoscooter: 'rink editor (hex grid)' };
+/** Each game's editor, by game (the file editor serves a game without one). */
+const EDITOR_WORDS = {
+  'bumping-bots': 'track editor (hex grid)',
+  autoscooter: 'rink editor (hex grid)',
+  roborally: 'factory-board and course editor',
+};
 
 const EXAMPLE = {
   roborally: 'course My Course\nplace crossroads 0 0 0\nplace bay 0 12 0\nflag 2 8\nflag 10 1\n',
@@ -36,8 +42,16 @@ function boardList(list, empty) {
       h('button.btn.small', { type: 'button', onclick: async () => {
         try { go(`#/g/${(await boards.tryIt(b.id, b.version)).id}`); } catch (e) { toast(e.message, 'error'); }
       } }, 'Try it'),
+      b.game === 'roborally' ? difficultyOf(b) : null,
     ]),
   ])));
+}
+
+/** The bots' difficulty estimate of a RoboRally board, filled in when the server has it. */
+function difficultyOf(b) {
+  const out = h('span.difficulty', { 'data-difficulty': b.id }, 'Difficulty: …');
+  boards.difficultyWhenReady(b.id, b.version).then((d) => { out.textContent = `Difficulty: ${difficultyText(d)}`; out.dataset.state = d.state; }, () => { out.textContent = ''; });
+  return out;
 }
 
 async function showEditors(root) {
@@ -49,7 +63,7 @@ async function showEditors(root) {
   root.append(h('div.editor-index', [
     h('div.panel', [
       h('h2', 'Editors'),
-      h('ul', ks.map((k) => h('li', [h('a', { href: `#/editor/${k.name}`, 'data-editor': k.name }, `${k.title}: ${GRID_EDITORS[k.name] || `${k.board_noun} file editor`}`)]))),
+      h('ul', ks.map((k) => h('li', [h('a', { href: `#/editor/${k.name}`, 'data-editor': k.name }, `${k.title}: ${EDITOR_WORDS[k.name] || `${k.board_noun} file editor`}`)]))),
       h('p.help', 'Saving needs an account; validation and export do not. A saved board has a share link, versions (an edit makes a new one; games keep the version they began on) and a "Try it" button.'),
     ]),
     h('div.panel', [h('h2', 'My boards'), boardList(mine, 'None yet.')]),

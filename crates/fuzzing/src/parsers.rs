@@ -33,6 +33,8 @@ pub fn roborally_course(data: &[u8]) {
     if let Ok(c) = roborally::board::course::load_text(t) {
         let _ = games::render::roborally::render_svg(&c);
     }
+    // ...and the checker the editor asks (pieces and docks of the file's own, findings' cells).
+    let _ = roborally::board::course::inspect_text(t);
 }
 
 /// Bumping Bots ASCII tracks (`docs/bumping-bots-tracks.md`): load, validate (BB-12), build the

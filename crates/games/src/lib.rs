@@ -288,6 +288,17 @@ pub trait Registered: Game {
     fn inspect(text: &str) -> Value {
         serde_json::json!({ "findings": findings_json(&Self::check(text), |_| None) })
     }
+    /// A difficulty estimate of a board file's text from the bots (docs/editors.md
+    /// "Difficulty"): at most `games` games, each of at most `max_turns` turns, none begun
+    /// after `deadline`. `None`: the game gives none (only RoboRally does).
+    fn difficulty(
+        _text: &str,
+        _games: u32,
+        _max_turns: u32,
+        _deadline: std::time::Instant,
+    ) -> Option<Result<Value, String>> {
+        None
+    }
 }
 
 /// Findings as the editor reads them: `severity`, `line`, `column` (absent for the whole file),
@@ -347,7 +358,10 @@ pub struct Kind {
     from_view: FromViewFn,
     setup_on_board: SetupFn2,
     inspect: fn(&str) -> Value,
+    difficulty: DifficultyFn,
 }
+
+type DifficultyFn = fn(&str, u32, u32, std::time::Instant) -> Option<Result<Value, String>>;
 
 impl std::fmt::Debug for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -376,6 +390,7 @@ impl Kind {
             from_view: from_view_json::<G>,
             setup_on_board: setup_on_board_json::<G>,
             inspect: G::inspect,
+            difficulty: G::difficulty,
         }
     }
     /// A playable state from `seat`'s view of a game made from `setup` (both JSON, as the
@@ -414,6 +429,16 @@ impl Kind {
     /// The editor's live answer about a board file's text ([`Registered::inspect`]).
     pub fn inspect(&self, text: &str) -> Value {
         (self.inspect)(text)
+    }
+    /// The bots' difficulty estimate of a board file's text ([`Registered::difficulty`]).
+    pub fn difficulty(
+        &self,
+        text: &str,
+        games: u32,
+        max_turns: u32,
+        deadline: std::time::Instant,
+    ) -> Option<Result<Value, String>> {
+        (self.difficulty)(text, games, max_turns, deadline)
     }
     /// Start a game from a stored setup JSON and seed.
     pub fn start(&self, setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {

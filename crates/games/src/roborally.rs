@@ -72,15 +72,50 @@ impl Registered for RoboRally {
         Ok(setup)
     }
 
-    /// The findings, and `size` (the course's squares) when it assembles.
+    /// The findings, each with the course cell it concerns (`[x, y]`: a flag's or a dock's),
+    /// and when the text assembles (a course, even with errors, or a board piece alone) `size`
+    /// (its squares) and `board`, the course as a table draws it (`roborally::view::BoardView`,
+    /// the static part's form): the editor draws the game crate's own assembly.
     fn inspect(text: &str) -> Value {
+        let (found, course) = roborally::board::course::inspect_text(text);
+        let findings: Vec<crate::Finding> = found.iter().map(|(f, _)| f.clone()).collect();
         let mut out = serde_json::json!({
-            "findings": crate::findings_json(&roborally::board::course::check_text(text), |_| None),
+            "findings": crate::findings_json(&findings, |k| {
+                found[k].1.map(|at| serde_json::json!([at.x, at.y]))
+            }),
         });
-        if let Ok(c) = load_text(text) {
+        if let Some(c) = course {
             out["size"] = (c.board.width * c.board.height).into();
+            out["board"] = serde_json::to_value(roborally::view::BoardView::of(&c.board))
+                .unwrap_or(Value::Null);
         }
+        // Where each `place` line put its piece (the editor turns and removes pieces by cell).
+        let shipped = roborally::board::course::shipped_pieces();
+        if let Ok((_, lines)) = roborally::board::course::assemble_course(text, &shipped) {
+            out["pieces"] = lines
+                .pieces
+                .iter()
+                .map(|&((line, _), at, w, h)| serde_json::json!({ "line": line, "at": [at.x, at.y], "width": w, "height": h }))
+                .collect();
+        }
+        // The shipped pieces a course may place (the editor's palette).
+        out["shipped_pieces"] = shipped
+            .iter()
+            .map(|p| serde_json::json!({ "id": slug(&p.name), "name": p.name, "width": p.board.width, "height": p.board.height }))
+            .collect();
         out
+    }
+
+    /// The heuristic bot's turns to finish a course (docs/editors.md "Difficulty"): `games`
+    /// games of two heuristic robots (RR-1.3: the race ends when one touches the last flag),
+    /// each stopped after `max_turns` turns, all stopped at `deadline`.
+    fn difficulty(
+        text: &str,
+        games: u32,
+        max_turns: u32,
+        deadline: std::time::Instant,
+    ) -> Option<Result<Value, String>> {
+        Some(difficulty(text, games, max_turns, deadline))
     }
 
     /// `max_turns` (default 100): random robots rarely reach every flag. A turn is at most a
@@ -187,6 +222,56 @@ impl Registered for RoboRally {
     }
 }
 
+/// [`Registered::difficulty`] for RoboRally: two heuristic robots race on the course.
+fn difficulty(
+    text: &str,
+    games: u32,
+    max_turns: u32,
+    deadline: std::time::Instant,
+) -> Result<Value, String> {
+    let req = SetupRequest { players: 2, board: None, variants: None, options: None };
+    let setup = <RoboRally as Registered>::setup_on_board(&req, text)?;
+    let mut bots = [
+        <RoboRally as Registered>::bot(&BotSpec::Heuristic),
+        <RoboRally as Registered>::bot(&BotSpec::Heuristic),
+    ];
+    let (mut played, mut finished, mut turns, mut stopped) = (0u32, 0u32, 0u64, false);
+    let mut events = Vec::new();
+    'games: for i in 0..games {
+        let mut g = RoboRally::new(&setup, u64::from(i) + 1).map_err(|e| e.to_string())?;
+        let mut rng = engine::Rng::seeded(u64::from(i) ^ 0x5EED);
+        while let Some(d) = g.decision() {
+            if g.turn() > max_turns {
+                break;
+            }
+            if std::time::Instant::now() >= deadline {
+                stopped = true;
+                break 'games;
+            }
+            let seat = engine::harness::next_seat(&d, &mut rng).ok_or("no seat owes a decision")?;
+            let action = bots[seat.0 as usize % 2].act(&g, seat, &mut rng);
+            g.apply(seat, &action, &mut events)
+                .map_err(|e| format!("a bot's illegal action: {e}"))?;
+            events.clear();
+        }
+        played += 1;
+        if g.outcome().is_some() {
+            finished += 1;
+            turns += u64::from(g.turn());
+        }
+    }
+    let average = if finished > 0 { Some(turns as f64 / f64::from(finished)) } else { None };
+    Ok(serde_json::json!({
+        "bot": "heuristic",
+        "robots": 2,
+        "games": played,
+        "finished": finished,
+        "max_turns": max_turns,
+        "average_turns": average,
+        "stopped_by_time": stopped,
+    }))
+}
+
 #[derive(Default, Serialize)]
 pub struct RoboRallyTally {
     pub games: u64,
@@ -241,5 +326,57 @@ impl Tally<RoboRally> for RoboRallyTally {
             per(self.destroyed),
             per(self.damage_points)
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The editor's answer (docs/editors.md): the course assembled by the game crate, and each
+    /// flag or dock finding on its cell (RR-2: a flag on a pit; RR-1.3: a dock off the board, a dock numbered twice).
+    #[test]
+    fn inspect_draws_the_course_and_marks_the_cells_of_findings() {
+        let text = "course T\nplace mine 0 0 0\nplace bay 0 2 0\nflag 1 0\nflag 0 1\ndock 9 1 1\n\
+                    board Mine\nsize 12 2\ngrid\n. X . . . . . . . . . .\n. . . . . . . . . . . .\n";
+        let a = <RoboRally as Registered>::inspect(text);
+        assert!(a["findings"][0]["message"].as_str().unwrap().contains("1..8"), "{a}");
+        let text = text.replace("dock 9 1 1", "dock 1 5 9");
+        let a = <RoboRally as Registered>::inspect(&text);
+        let cells: Vec<&Value> = a["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "error")
+            .map(|f| &f["cell"])
+            .collect();
+        // The flag on the pit; dock 1 off the board and numbered like the bay's dock 1.
+        let (flag, dock) = (serde_json::json!([1, 0]), serde_json::json!([5, 9]));
+        assert_eq!(cells, [&flag, &dock, &dock], "{a}");
+        assert_eq!(
+            (a["board"]["width"].as_i64(), a["board"]["height"].as_i64()),
+            (Some(12), Some(6))
+        );
+        assert_eq!(a["board"]["cells"][1]["kind"], "pit", "{a}");
+        assert_eq!(a["size"], 72);
+        let at: Vec<&Value> = a["pieces"].as_array().unwrap().iter().map(|p| &p["at"]).collect();
+        assert_eq!(at, [&serde_json::json!([0, 0]), &serde_json::json!([0, 2])], "{a}");
+        assert_eq!(a["pieces"][1]["line"], 3);
+        assert!(a["shipped_pieces"].as_array().unwrap().iter().any(|p| p["id"] == "bay"));
+    }
+
+    /// The heuristic bot finishes First Steps (two flags, RR-1.3) within the turn limit; a
+    /// piece alone has no flags and gets no estimate.
+    #[test]
+    fn difficulty_counts_the_heuristic_bots_turns() {
+        let far = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let text = roborally::board::course::COURSES[0];
+        let d = difficulty(text, 2, 30, far).unwrap();
+        assert_eq!((d["games"].as_u64(), d["stopped_by_time"].as_bool()), (Some(2), Some(false)));
+        let avg = d["average_turns"].as_f64().unwrap_or(0.0);
+        assert!(d["finished"].as_u64() > Some(0) && (1.0..=30.0).contains(&avg), "{d}");
+        assert!(difficulty(roborally::board::course::PIECES[1], 1, 5, far).is_err());
+        let past = std::time::Instant::now();
+        assert_eq!(difficulty(text, 3, 30, past).unwrap()["games"], 0);
     }
 }

@@ -39,6 +39,71 @@ pub const VERSIONS_PER_BOARD: u32 = 200;
 pub const MAX_NAME_CHARS: usize = 60;
 /// The most boards one listing answers.
 pub const LIST_LIMIT: u32 = 100;
+/// The difficulty estimate's games per board version (docs/editors.md "Difficulty").
+pub const DIFFICULTY_GAMES: u32 = 4;
+/// The difficulty estimate's turns per game: a game not finished by then counts as unfinished.
+pub const DIFFICULTY_MAX_TURNS: u32 = 40;
+/// The difficulty estimate's time for all its games, in seconds.
+pub const DIFFICULTY_SECONDS: u64 = 10;
+/// The most estimates a server keeps in memory (then the oldest half are forgotten).
+pub const DIFFICULTY_CACHE: usize = 1024;
+
+/// A board version: its id and version number.
+type Version = (String, u32);
+/// Estimates by board version (`None` while computing) and the versions in insertion order.
+type Estimates =
+    (std::collections::HashMap<Version, Option<Value>>, std::collections::VecDeque<Version>);
+
+/// The bots' difficulty estimates (docs/editors.md "Difficulty"): computed in the background on
+/// the blocking pool, one at a time per server, kept per board version.
+pub struct Difficulty {
+    /// By `(board id, version)`: `None` while computing, then the answer; in insertion order.
+    cache: std::sync::Mutex<Estimates>,
+    /// Held while an estimate is computed: one at a time.
+    running: Arc<tokio::sync::Semaphore>,
+    /// Woken whenever an estimate is done (for `?wait=true`).
+    done: tokio::sync::Notify,
+}
+
+impl Default for Difficulty {
+    fn default() -> Difficulty {
+        Difficulty::new()
+    }
+}
+
+impl Difficulty {
+    pub fn new() -> Difficulty {
+        Difficulty {
+            cache: Default::default(),
+            running: Arc::new(tokio::sync::Semaphore::new(1)),
+            done: tokio::sync::Notify::new(),
+        }
+    }
+
+    fn get(&self, key: &(String, u32)) -> Option<Option<Value>> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).0.get(key).cloned()
+    }
+
+    fn put(&self, key: (String, u32), v: Option<Value>) {
+        let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let (map, order) = &mut *c;
+        if map.insert(key.clone(), v).is_none() {
+            order.push_back(key);
+        }
+        while order.len() > DIFFICULTY_CACHE {
+            // Forget the oldest finished estimates (a running one is kept).
+            let Some(k) = order.pop_front() else { break };
+            if map.get(&k).is_some_and(Option::is_none) {
+                order.push_back(k);
+                if order.iter().all(|k| map.get(k).is_some_and(Option::is_none)) {
+                    break;
+                }
+            } else {
+                map.remove(&k);
+            }
+        }
+    }
+}
 
 /// The migration: `boards`, one row per version of a board.
 pub fn migration(c: &mut sqlx::SqliteConnection) -> MigrationFut<'_> {
@@ -444,6 +509,7 @@ pub fn routes() -> Router<Arc<Shared>> {
         .route("/api/boards/{id}", get(one).put(update))
         .route("/api/boards/{id}/picture", get(picture))
         .route("/api/boards/{id}/try", post(try_it))
+        .route("/api/boards/{id}/difficulty", get(difficulty))
 }
 
 async fn create(
@@ -545,4 +611,84 @@ async fn try_it(
     };
     crate::http::charge_game_quota(&s, &who, peer)?;
     Ok((StatusCode::CREATED, Json(s.create_game(&who, req).await?)))
+}
+
+#[derive(Deserialize)]
+struct DifficultyQuery {
+    version: Option<u32>,
+    /// Wait (at most `DIFFICULTY_SECONDS` and a little) for an estimate being computed.
+    #[serde(default)]
+    wait: bool,
+}
+
+/// `GET /api/boards/{id}/difficulty[?version=N][&wait=true]`: the bots' estimate of the board
+/// version (docs/editors.md "Difficulty"). `state` is `ready` (with the figures), `none` (the
+/// game or the board gives none: a RoboRally piece alone has no flags), `computing` (202; begun
+/// now or earlier) or `busy` (202: another board's estimate is being computed; ask again).
+async fn difficulty(
+    State(s): AppState,
+    Path(id): Path<String>,
+    Query(q): Query<DifficultyQuery>,
+) -> Result<Response, ApiError> {
+    let row = s.board_store()?.board(&id, q.version).await?.ok_or_else(no_board)?;
+    let key = (row.id.clone(), row.version);
+    let answer = |v: Value| {
+        let status = if v["state"] == "ready" || v["state"] == "none" {
+            StatusCode::OK
+        } else {
+            StatusCode::ACCEPTED
+        };
+        let mut v = v;
+        v["id"] = row.id.clone().into();
+        v["version"] = row.version.into();
+        Ok((status, Json(v)).into_response())
+    };
+    let until =
+        tokio::time::Instant::now() + std::time::Duration::from_secs(DIFFICULTY_SECONDS + 5);
+    loop {
+        let woken = s.difficulty.done.notified();
+        tokio::pin!(woken);
+        woken.as_mut().enable();
+        match s.difficulty.get(&key) {
+            Some(Some(v)) => return answer(v),
+            Some(None) if q.wait && tokio::time::Instant::now() < until => {
+                let _ = tokio::time::timeout_at(until, woken).await;
+                continue;
+            }
+            Some(None) => return answer(json!({ "state": "computing" })),
+            None => {}
+        }
+        let Ok(permit) = Arc::clone(&s.difficulty.running).try_acquire_owned() else {
+            return answer(json!({ "state": "busy" }));
+        };
+        s.difficulty.put(key.clone(), None);
+        let (text, game, shared, key2) =
+            (row.text.clone(), row.game.clone(), Arc::clone(&s), key.clone());
+        tokio::spawn(async move {
+            let s2 = Arc::clone(&shared);
+            let v = tokio::task::spawn_blocking(move || {
+                let Some(kind) = s2.registry.get(&game) else {
+                    return json!({ "state": "none", "message": "no such game here" });
+                };
+                let deadline =
+                    std::time::Instant::now() + std::time::Duration::from_secs(DIFFICULTY_SECONDS);
+                match kind.difficulty(&text, DIFFICULTY_GAMES, DIFFICULTY_MAX_TURNS, deadline) {
+                    None => json!({ "state": "none", "message": "this game gives no estimate" }),
+                    Some(Err(e)) => json!({ "state": "none", "message": e }),
+                    Some(Ok(mut v)) => {
+                        v["state"] = "ready".into();
+                        v
+                    }
+                }
+            })
+            .await
+            .unwrap_or_else(|e| json!({ "state": "none", "message": e.to_string() }));
+            shared.difficulty.put(key2, Some(v));
+            drop(permit);
+            shared.difficulty.done.notify_waiters();
+        });
+        if !q.wait {
+            return answer(json!({ "state": "computing" }));
+        }
+    }
 }

@@ -148,6 +148,8 @@ pub struct Shared {
     pub lobby_version: AtomicU64,
     /// Replay steps of finished games, computed once (`steps`).
     pub steps_cache: steps::Cache,
+    /// The bots' difficulty estimates of saved boards (`boards`).
+    pub difficulty: boards::Difficulty,
     /// Random per start: ETags of one run never match another's.
     pub boot_id: String,
     /// Every game's table talk, in memory (`chat`).
@@ -204,6 +206,7 @@ impl Shared {
             quotas: limits::Quotas::new(&config.limits),
             lobby_version: AtomicU64::new(1),
             steps_cache: steps::Cache::new(config.limits.steps_cache_bytes),
+            difficulty: boards::Difficulty::new(),
             boot_id: lobby::random_hex(4).unwrap_or_default(),
             chats: chat::Chats::new(&config.limits),
             blocks: chat::Blocks::default(),

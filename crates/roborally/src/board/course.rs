@@ -7,6 +7,10 @@
 //! place gearbox 0 0 0       # piece, x, y of its top-left corner, quarter turns clockwise
 //! place bay-a 0 12 0
 //! flag 5 4                  # flags in order
+//! dock 1 3 14 N             # a start dock of the course's own (number, x, y, facing)
+//! board My Piece            # a board piece of the file's own (the piece format, to the next
+//! size 12 12                #   course line), placed by its name like a shipped one
+//! ...
 //! ```
 
 use super::parse::{BoardError, NamedBoard, err, parse_named_board, words};
@@ -158,46 +162,66 @@ pub struct CourseLines {
     pub flags: Vec<(usize, usize)>,
     /// Each `place` line and the cells its piece covers (top-left corner, width, height).
     pub pieces: Vec<((usize, usize), Sq, i32, i32)>,
+    /// Each `dock` line, with the dock's number.
+    pub docks: Vec<((usize, usize), u8)>,
 }
 
 /// `robodrome board check`: every finding about a course or board-piece text, by line and
 /// column. A course is checked by [`validate::problems`] once assembled (its flags at their
-/// `flag` lines, its docks at the `place` line of their piece); a piece alone only parses (its
-/// flags and reachability belong to the courses that use it).
+/// `flag` lines, its docks at their `dock` line or the `place` line of their piece); a piece
+/// alone only parses (its flags and reachability belong to the courses that use it).
 pub fn check_text(text: &str) -> Vec<Finding> {
+    inspect_text(text).0.into_iter().map(|(f, _)| f).collect()
+}
+
+/// [`check_text`], each finding with the course cell it concerns when it has one (a flag's or
+/// a dock's: what the editor marks), and the assembled course when the text assembles (drawn
+/// by the editor even while the validator finds errors).
+pub fn inspect_text(text: &str) -> (Vec<(Finding, Option<Sq>)>, Option<Course>) {
     let text_error = |e: &BoardError| Finding::error("", e.message.clone()).at(e.line, e.column);
     if !is_course(text) {
         return match parse_named_board(text) {
-            Ok(_) => Vec::new(),
-            Err(e) => vec![text_error(&e)],
+            Ok(nb) => (
+                Vec::new(),
+                Some(Course { name: nb.name, difficulty: String::new(), board: nb.board }),
+            ),
+            Err(e) => (vec![(text_error(&e), None)], None),
         };
     }
     let (course, lines) = match assemble_course(text, pieces()) {
         Ok(x) => x,
-        Err(CourseError::Text(e)) => return vec![text_error(&e)],
+        Err(CourseError::Text(e)) => return (vec![(text_error(&e), None)], None),
         Err(CourseError::Invalid(p)) => {
-            return p.into_iter().map(|m| Finding::error("RR-1.3", m)).collect();
+            return (p.into_iter().map(|m| (Finding::error("RR-1.3", m), None)).collect(), None);
         }
     };
-    let mut out: Vec<Finding> = validate::problems(&course.board)
+    let mut out: Vec<(Finding, Option<Sq>)> = validate::problems(&course.board)
         .into_iter()
         .map(|p| {
             let f = Finding { severity: p.severity, place: None, rule: p.rule, message: p.message };
-            let dock_at = p.dock.and_then(|k| course.board.docks.get(k)).map(|d| d.at);
+            let dock = p.dock.and_then(|k| course.board.docks.get(k));
+            let flag = p.flag.and_then(|i| course.board.flags.get(i).copied());
             let at = p.flag.and_then(|i| lines.flags.get(i).copied()).or_else(|| {
-                let d = dock_at?;
-                lines.pieces.iter().find_map(|&(place, o, w, h)| {
-                    (d.x >= o.x && d.y >= o.y && d.x < o.x + w && d.y < o.y + h).then_some(place)
+                let d = dock?;
+                lines.docks.iter().find(|&&(_, n)| n == d.number).map(|x| x.0).or_else(|| {
+                    lines.pieces.iter().find_map(|&(place, o, w, h)| {
+                        let a = d.at;
+                        (a.x >= o.x && a.y >= o.y && a.x < o.x + w && a.y < o.y + h)
+                            .then_some(place)
+                    })
                 })
             });
-            match at {
+            let f = match at {
                 Some((l, c)) => f.at(l, c),
                 None => f,
-            }
+            };
+            (f, flag.or(dock.map(|d| d.at)))
         })
         .collect();
-    engine::check::sort(&mut out);
-    out
+    out.sort_by(|a, b| {
+        (a.0.place, a.0.severity, &a.0.message).cmp(&(b.0.place, b.0.severity, &b.0.message))
+    });
+    (out, Some(course))
 }
 
 fn is_course(text: &str) -> bool {
@@ -208,24 +232,88 @@ fn is_course(text: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// Parse a course text against the given pieces and assemble it, without validating it.
+/// The words that begin a course's own lines; every other line after a `board` line belongs
+/// to that board piece.
+const COURSE_WORDS: [&str; 5] = ["course", "difficulty", "place", "flag", "dock"];
+
+/// The pieces a course file defines itself, each with the line of its `board` line.
+type OwnPieces = Vec<(usize, NamedBoard)>;
+
+/// The board pieces a course file defines itself (`board NAME` to the next course line), each
+/// parsed, with the 1-based line of its `board` line; the other lines' numbers.
+fn own_pieces(text: &str) -> Result<(OwnPieces, Vec<usize>), BoardError> {
+    let all: Vec<&str> = text.lines().collect();
+    let mut own = Vec::new();
+    let mut course_lines = Vec::new();
+    let mut piece: Option<usize> = None; // index of its `board` line
+    let flush = |start: Option<usize>, end: usize, own: &mut Vec<(usize, NamedBoard)>| {
+        let Some(start) = start else { return Ok(()) };
+        let body = all[start..end].join("\n");
+        let nb = parse_named_board(&body).map_err(|e| err(e.line + start, e.column, e.message))?;
+        let ln = start + 1;
+        let col = words(all[start]).get(1).map_or(1, |w| w.0);
+        if nb.name.trim().is_empty() {
+            return Err(err(ln, 1, "a board piece in a course file needs a name (`board NAME`)"));
+        }
+        if pieces().iter().any(|p| slug(&p.name) == slug(&nb.name)) {
+            return Err(err(
+                ln,
+                col,
+                format!(
+                    "`{}` is a shipped piece's name: give this piece a name of its own",
+                    nb.name
+                ),
+            ));
+        }
+        if own.iter().any(|(_, p): &(usize, NamedBoard)| slug(&p.name) == slug(&nb.name)) {
+            return Err(err(ln, col, format!("a second board piece named `{}`", nb.name)));
+        }
+        own.push((ln, nb));
+        Ok(())
+    };
+    for (i, line) in all.iter().enumerate() {
+        let head = words(line).first().map(|w| w.1);
+        match head {
+            Some("board") => {
+                flush(piece, i, &mut own)?;
+                piece = Some(i);
+            }
+            Some(h) if COURSE_WORDS.contains(&h) => {
+                flush(piece, i, &mut own)?;
+                piece = None;
+                course_lines.push(i + 1);
+            }
+            _ if piece.is_some() => {}
+            _ => course_lines.push(i + 1),
+        }
+    }
+    flush(piece, all.len(), &mut own)?;
+    Ok((own, course_lines))
+}
+
+/// Parse a course text against the given pieces (and the pieces it defines itself) and
+/// assemble it, without validating it.
 pub fn assemble_course(
     text: &str,
     pieces: &[NamedBoard],
 ) -> Result<(Course, CourseLines), CourseError> {
+    let (own, course_lines) = own_pieces(text).map_err(CourseError::Text)?;
+    let all: Vec<&str> = text.lines().collect();
     let mut lines = CourseLines::default();
     let mut name = String::new();
     let mut difficulty = String::new();
     let mut placed: Vec<(Board, Sq)> = Vec::new();
     let mut flags = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let ln = i + 1;
+    let mut docks = Vec::new();
+    for ln in course_lines {
+        let line = all[ln - 1];
         let w = words(line);
         let Some(&(col, head)) = w.first() else { continue };
         let rest = || w[1..].iter().map(|x| x.1).collect::<Vec<_>>().join(" ");
-        let num = |k: usize| -> Result<i32, BoardError> {
-            let &(c, s) = w.get(k).ok_or_else(|| err(ln, col, "missing number"))?;
-            s.parse().map_err(|_| err(ln, c, format!("`{s}` is not a number")))
+        let num = |k: usize| -> Result<i32, CourseError> {
+            let &(c, s) =
+                w.get(k).ok_or_else(|| CourseError::Text(err(ln, col, "missing number")))?;
+            s.parse().map_err(|_| CourseError::Text(err(ln, c, format!("`{s}` is not a number"))))
         };
         match head {
             "course" => name = rest(),
@@ -235,36 +323,54 @@ pub fn assemble_course(
                     .get(1)
                     .ok_or_else(|| err(ln, col, "place PIECE X Y TURNS"))
                     .map_err(CourseError::Text)?;
-                let nb = pieces.iter().find(|p| slug(&p.name) == slug(piece)).ok_or_else(|| {
-                    CourseError::Text(err(ln, c, format!("no board piece `{piece}`")))
-                })?;
-                let (x, y, k) = (
-                    num(2).map_err(CourseError::Text)?,
-                    num(3).map_err(CourseError::Text)?,
-                    num(4).map_err(CourseError::Text)?,
-                );
+                let nb = own
+                    .iter()
+                    .map(|(_, p)| p)
+                    .chain(pieces.iter())
+                    .find(|p| slug(&p.name) == slug(piece))
+                    .ok_or_else(|| {
+                        CourseError::Text(err(ln, c, format!("no board piece `{piece}`")))
+                    })?;
+                let (x, y, k) = (num(2)?, num(3)?, num(4)?);
                 let b = rotate(&nb.board, k);
                 lines.pieces.push(((ln, c), Sq::new(x, y), b.width, b.height));
                 placed.push((b, Sq::new(x, y)));
             }
             "flag" => {
-                flags.push(Sq::new(
-                    num(1).map_err(CourseError::Text)?,
-                    num(2).map_err(CourseError::Text)?,
-                ));
+                flags.push(Sq::new(num(1)?, num(2)?));
                 lines.flags.push((ln, w.get(1).map_or(col, |x| x.0)));
+            }
+            "dock" => {
+                let number = num(1)?;
+                let number = u8::try_from(number)
+                    .ok()
+                    .filter(|n| (1..=8).contains(n))
+                    .ok_or_else(|| CourseError::Text(err(ln, w[1].0, "a dock is numbered 1..8")))?;
+                let at = Sq::new(num(2)?, num(3)?);
+                let facing = match w.get(4) {
+                    None => SqDir::N,
+                    Some(&(c, s)) => SqDir::from_letter(s).ok_or_else(|| {
+                        CourseError::Text(err(ln, c, format!("`{s}` is not N, E, S or W")))
+                    })?,
+                };
+                docks.push(Dock { number, at, facing });
+                lines.docks.push(((ln, w[1].0), number));
             }
             other => {
                 return Err(CourseError::Text(err(
                     ln,
                     col,
-                    format!("unknown line `{other}` (course, difficulty, place, flag)"),
+                    format!(
+                        "unknown line `{other}` (course, difficulty, place, flag, dock, board)"
+                    ),
                 )));
             }
         }
     }
     let mut board = assemble(&placed).map_err(|m| CourseError::Invalid(vec![m]))?;
     board.flags = flags;
+    board.docks.extend(docks);
+    board.docks.sort_by_key(|d| d.number);
     Ok((Course { name, difficulty, board }, lines))
 }
 
@@ -427,5 +533,71 @@ mod tests {
         for c in COURSES {
             assert!(check_text(c).iter().all(|x| !x.is_error()), "{c}");
         }
+    }
+
+    /// A course file may carry its own board pieces (what the editor makes) and its own docks.
+    const OWN: &str = "course Own\nplace mine 0 0 1\nplace bay 0 3 0\nflag 1 1\nflag 0 2\n\
+        # my piece\nboard Mine\nsize 3 3\ngrid\n. X .\n. . .\n>> . R:N\nlaser 0 0 E 2\n\
+        dock 1 1 2 E\n";
+
+    #[test]
+    fn a_course_places_its_own_pieces_rr_1_3() {
+        // The bay's docks 1..8 plus dock 1 of the file: numbered twice (RR-1.3).
+        let (f, course) = inspect_text(OWN);
+        let course = course.expect("assembles");
+        let errors: Vec<_> = f.iter().filter(|x| x.0.is_error()).collect();
+        assert_eq!(errors.len(), 1, "{f:?}");
+        assert!(errors[0].0.message.contains("repeats"), "{f:?}");
+        assert_eq!(errors[0].0.place.map(|p| p.line), Some(14), "the dock line: {f:?}");
+        assert_eq!(errors[0].1, Some(Sq::new(1, 2)), "the dock's cell: {f:?}");
+        // Turned a quarter clockwise: [x, y] of the 3x3 piece goes to [2 - y, x]; the pit at
+        // [1,0] lands on [2,1], the express belt E at [0,2] on [0,0] going S.
+        let b = &course.board;
+        assert!(b.is_pit(Sq::new(2, 1)));
+        assert_eq!(
+            b.cell(Sq::new(0, 0)),
+            Cell::Belt(Belt { dir: SqDir::S, express: true, from: None })
+        );
+        assert_eq!(b.lasers, vec![Laser { at: Sq::new(2, 0), dir: SqDir::S, beams: 2 }]);
+        // Without the file's dock the course loads.
+        let ok = OWN.replace("dock 1 1 2 E", "");
+        assert!(check_text(&ok).iter().all(|x| !x.is_error()), "{:?}", check_text(&ok));
+        assert_eq!(parse_course(&ok, &shipped_pieces()).unwrap().board.docks.len(), 8);
+        // The flag on the pit is found at its line and cell.
+        let pit = ok.replace("flag 0 2", "flag 2 1").replace("flag 1 1", "flag 2 1");
+        let (f, _) = inspect_text(&pit);
+        let e: Vec<_> = f.iter().filter(|x| x.0.is_error()).collect();
+        assert!(e.iter().all(|x| x.1 == Some(Sq::new(2, 1))) && e.len() == 2, "{f:?}");
+    }
+
+    #[test]
+    fn a_course_s_own_docks_are_checked_rr_1_3() {
+        // No bay: docks of the course's own; dock 2 is off the board, dock 3 walled off.
+        let text = "course D\nplace p 0 0 0\nflag 0 0\ndock 1 1 0\ndock 2 5 5 S\ndock 3 2 0\n\
+            board P\nsize 3 1\ngrid\n. . .:W\n";
+        let f = check_text(text);
+        let e: Vec<(usize, &str)> = f
+            .iter()
+            .filter(|x| x.is_error())
+            .map(|x| (x.place.unwrap().line, x.message.as_str()))
+            .collect();
+        assert_eq!(e.len(), 2, "{f:?}");
+        assert_eq!(e[0].0, 3, "flag 1 is cut from dock 3: {f:?}");
+        assert_eq!(e[1].0, 5, "dock 2 is off the board: {f:?}");
+        assert!(e[1].1.contains("off the board"), "{f:?}");
+    }
+
+    #[test]
+    fn a_course_s_own_pieces_report_errors_at_the_file_s_lines() {
+        let text = "course E\nplace p 0 0 0\nflag 0 0\nboard P\nsize 2 1\ngrid\n. Q\n";
+        let f = check_text(text);
+        assert_eq!(f.len(), 1);
+        assert_eq!(f[0].place.map(|p| (p.line, p.column)), Some((7, 3)), "{f:?}");
+        let f = check_text(
+            "course E\nplace gearbox 0 0 0\nflag 1 1\nboard Gearbox\nsize 1 1\ngrid\n.\n",
+        );
+        assert!(f[0].message.contains("shipped piece"), "{f:?}");
+        let twice = "course E\nplace p 0 0 0\nflag 0 0\nboard P\nsize 1 1\ngrid\n.\nboard p\nsize 1 1\ngrid\n.\n";
+        assert_eq!(check_text(twice)[0].place.map(|p| p.line), Some(8));
     }
 }

@@ -357,3 +357,72 @@ async fn try_it_starts_a_practice_game_against_bots_for_every_game() {
     .await;
     assert_eq!((status, &v["ok"]), (200, &json!(false)), "{v}");
 }
+
+/// A RoboRally course that carries a board piece of its own (the board editor's, saved first
+/// as a piece) is saved, drawn by the validation answer, played, and given the heuristic bot's
+/// difficulty estimate in the background; a piece alone gets none (it has no flags, RR-1.3).
+#[tokio::test]
+async fn a_roborally_course_with_its_own_piece_plays_and_gets_a_difficulty() {
+    let dir = tempfile::tempdir().unwrap();
+    let srv = start_server(&dir, |_| {}).await;
+    let a = account(srv.addr, "Ann", "ann").await;
+    let row = ". . . . . . . . . . . .\n";
+    let piece = format!("board Yard\nsize 12 2\ngrid\n{row}. X . . . . . . . . . .\n");
+    let saved =
+        save(srv.addr, &a, json!({ "game": "roborally", "name": "Yard", "text": piece })).await;
+    let piece_id = saved["id"].as_str().unwrap().to_string();
+    let course =
+        format!("course Short\nplace yard 0 0 0\nplace bay 0 2 0\nflag 3 1\nflag 8 0\n{piece}");
+    let (status, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards/validate",
+        Some(&a),
+        Some(json!({ "game": "roborally", "text": course })),
+    )
+    .await;
+    assert_eq!((status, &v["ok"]), (200, &json!(true)), "{v}");
+    assert_eq!((&v["board"]["width"], &v["board"]["height"]), (&json!(12), &json!(6)), "{v}");
+    // The pit of the piece at [1,1] (row-major: 12 + 1); a flag there is found on its cell.
+    assert_eq!(v["board"]["cells"][13]["kind"], "pit", "{v}");
+    let on_pit = course.replace("flag 3 1", "flag 1 1");
+    let (_, v) = http(
+        srv.addr,
+        "POST",
+        "/api/boards/validate",
+        Some(&a),
+        Some(json!({ "game": "roborally", "text": on_pit })),
+    )
+    .await;
+    assert_eq!((&v["ok"], &v["findings"][0]["cell"]), (&json!(false), &json!([1, 1])), "{v}");
+
+    let saved =
+        save(srv.addr, &a, json!({ "game": "roborally", "name": "Short", "text": course })).await;
+    let id = saved["id"].as_str().unwrap();
+    let (status, g) =
+        http(srv.addr, "POST", &format!("/api/boards/{id}/try"), Some(&a), Some(json!({}))).await;
+    assert_eq!((status, &g["status"]), (201, &json!("running")), "{g}");
+
+    let path = format!("/api/boards/{id}/difficulty?wait=true");
+    let (status, d) = http(srv.addr, "GET", &path, Some(&a), None).await;
+    assert_eq!((status, &d["state"]), (200, &json!("ready")), "{d}");
+    assert_eq!((&d["version"], &d["bot"]), (&json!(1), &json!("heuristic")), "{d}");
+    let games = d["games"].as_u64().unwrap();
+    assert!(games >= 1 && games <= u64::from(server::boards::DIFFICULTY_GAMES), "{d}");
+    if let Some(t) = d["average_turns"].as_f64() {
+        assert!(t >= 1.0 && t <= f64::from(server::boards::DIFFICULTY_MAX_TURNS), "{d}");
+    }
+    // Kept: asked again, the same answer at once.
+    let (status, again) =
+        http(srv.addr, "GET", &format!("/api/boards/{id}/difficulty"), None, None).await;
+    assert_eq!((status, &again), (200, &d));
+    let (status, p) = http(
+        srv.addr,
+        "GET",
+        &format!("/api/boards/{piece_id}/difficulty?wait=true"),
+        Some(&a),
+        None,
+    )
+    .await;
+    assert_eq!((status, &p["state"]), (200, &json!("none")), "{p}");
+}
