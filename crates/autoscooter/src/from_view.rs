@@ -9,11 +9,12 @@
 //! same state for the same seed (tested in `tests/from_view.rs`).
 //!
 //! **Where it applies.** Planning (AS-4), the only simultaneous, secret decision, where the bots
-//! think. The decisions in the middle of the action phase (where a stationary car starts,
-//! AS-5.4 — every car in the first round —; the colours of a payment, AS-7.3) stand on a round
-//! being resolved (the later cars' letters are still secret, a crash may be half scored), which
-//! this function does not rebuild yet: there it answers [`FromViewError`], and a client chooses
-//! among the `choices` its view lists.
+//! think; and where a stationary car starts (AS-5.4 — every car in the first round —), in the
+//! middle of the action phase: the revealed turn numbers and the seat's own letters are copied,
+//! the later cars' letters (still secret) drawn from those their speed allows. The colours of a
+//! payment (AS-7.3) stand on a crash half scored (its transfers and effects are in no view),
+//! which this function does not rebuild: there it answers [`FromViewError`], and a client
+//! chooses among the `choices` its view lists.
 
 use crate::board::NONE;
 use crate::chart::Letter;
@@ -56,6 +57,8 @@ struct ViewIn {
     waiting: Option<WaitingIn>,
     #[serde(default)]
     car_scores: Option<Vec<CarScoreIn>>,
+    #[serde(default)]
+    order: Vec<(u8, u8)>,
 }
 
 #[derive(Deserialize)]
@@ -87,6 +90,10 @@ struct WaitingIn {
     kind: String,
     #[serde(default)]
     seats: Vec<Seat>,
+    #[serde(default)]
+    seat: Option<Seat>,
+    #[serde(default)]
+    car: Option<u8>,
 }
 
 #[derive(Deserialize)]
@@ -123,15 +130,16 @@ impl Autoscooter {
     ) -> Result<Autoscooter, FromViewError> {
         let v =
             ViewIn::deserialize(view).map_err(|e| bad(format!("not an Autoscooter view: {e}")))?;
-        if v.phase != "plan" {
-            return Err(bad(format!(
-                "phase {:?}: a state is rebuilt from a view while planning only (AS-4)",
-                v.phase
-            )));
-        }
-        let waiting = match &v.waiting {
-            Some(w) if w.kind == "plan" => w.seats.clone(),
-            _ => return Err(bad("a planning view waits for `plan`")),
+        let waiting = match (v.phase.as_str(), &v.waiting) {
+            ("plan", Some(w)) if w.kind == "plan" => w.seats.clone(),
+            ("start", Some(w)) if w.kind == "start" => Vec::new(),
+            ("plan" | "start", _) => return Err(bad("the view waits for another decision")),
+            (p, _) => {
+                return Err(bad(format!(
+                    "phase {p:?}: a state is rebuilt from a view while planning (AS-4) or \
+                     choosing a start (AS-5.4) only"
+                )));
+            }
         };
         // The rink, variants and seats of the setup; where the lots put the cars does not
         // matter: every car is placed from the view below.
@@ -180,6 +188,9 @@ impl Autoscooter {
         g.box_purse = purse(v.box_chits, v.box_colours.as_ref())?;
         g.wild = v.wild_car;
         g.round = v.round;
+        if v.phase == "start" {
+            return Autoscooter::start_from_view(g, &v, view, seat, rng);
+        }
         g.begin_planning();
         // The seat's own plots, as its view shows them.
         for p in &v.plots {
@@ -223,5 +234,79 @@ impl Autoscooter {
         }
         debug_assert_eq!(g.stage, Stage::Plan);
         Ok(g.determinize(seat, rng))
+    }
+}
+
+impl Autoscooter {
+    /// Case D (AS-5.4) in the action phase: `seat` chooses where a stationary car starts. The
+    /// turn numbers are revealed (the view's `order`, AS-4.1); the seat's own letters are in
+    /// its plots; the other cars' letters — still secret, they run later in this round — are
+    /// drawn from the letters their speed allows (AS-3.3), and the wild car (AS-7.1), moved
+    /// last by the player of the highest number, gets a drawn letter or none.
+    fn start_from_view(
+        mut g: Autoscooter,
+        v: &ViewIn,
+        view: &serde_json::Value,
+        seat: Seat,
+        rng: &mut Rng,
+    ) -> Result<Autoscooter, FromViewError> {
+        let w = v.waiting.as_ref().ok_or_else(|| bad("a start view waits"))?;
+        let (Some(chooser), Some(car)) = (w.seat, w.car) else {
+            return Err(bad("a start names its seat and car"));
+        };
+        g.plots = [None; 8];
+        g.wild_plots = vec![None; g.seats as usize];
+        g.wild_moving = false;
+        g.turns.clear();
+        for &(id, number) in &v.order {
+            let c = g
+                .cars
+                .get(id as usize)
+                .copied()
+                .flatten()
+                .ok_or_else(|| bad("a turn of no car"))?;
+            let mover = c.owner.ok_or_else(|| bad("a numbered car of nobody"))?;
+            let letter = match v.plots.iter().find(|p| p.car == id) {
+                Some(p) if mover == seat => p.letter,
+                Some(_) => return Err(bad(format!("a plot of car {id}, not the seat's"))),
+                None if mover == seat => {
+                    return Err(bad(format!("the seat's car {id} has no plot")));
+                }
+                None => {
+                    let (lo, hi) = Letter::range_at(c.speed.max(1));
+                    Letter::from_index(lo + rng.below(u32::from(hi - lo) + 1) as u8)
+                }
+            };
+            g.plots[id as usize] = Some(Plot { number, letter });
+            g.turns.push(crate::state::Turn { car: id, number, mover, letter });
+        }
+        if let (Some(wc), Some(last)) = (g.wild, g.turns.last().copied()) {
+            let speed = g.cars[wc as usize].map_or(0, |c| c.speed);
+            let letter = (speed > 0).then(|| {
+                let (lo, hi) = Letter::range_at(speed);
+                Letter::from_index(lo + rng.below(u32::from(hi - lo) + 1) as u8)
+            });
+            g.turns.push(crate::state::Turn {
+                car: wc,
+                number: 0,
+                mover: last.mover,
+                letter: letter.flatten(),
+            });
+        }
+        g.step = g
+            .turns
+            .iter()
+            .position(|t| t.car == car)
+            .ok_or_else(|| bad(format!("car {car} has no turn this round")))?;
+        g.work = None;
+        g.stage = Stage::AwaitStart { car, seat: chooser };
+        g.refresh_owing();
+        g.rng = rng.fork();
+        let again = serde_json::to_value(g.view(engine::Observer::Seat(seat)))
+            .map_err(|e| bad(e.to_string()))?;
+        if &again != view {
+            return Err(bad("the rebuilt state does not show the seat its view"));
+        }
+        Ok(g)
     }
 }

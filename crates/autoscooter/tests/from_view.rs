@@ -96,3 +96,39 @@ fn hidden_plots_are_drawn_not_copied() {
         assert!(r.plot(c.id).is_some(), "car {} of a seat that owes nothing has a plot", c.id);
     }
 }
+
+/// Case D (AS-5.4), where a stationary car starts — every car in the first round — is rebuilt
+/// in the middle of the action phase too: the same view, the same owing seat and the same legal
+/// actions; the other cars' letters, still secret (AS-4.1), are drawn, not copied.
+#[test]
+fn a_start_decision_is_rebuilt_with_the_later_letters_drawn() {
+    let (mut checked, mut differs) = (0, false);
+    for seed in 0..30u64 {
+        let players = 2 + (seed % 7) as usize;
+        let setup = Setup::standard(players, false, variants((seed % 16) as u8, players)).unwrap();
+        let mut g = Autoscooter::new(&setup, seed).unwrap();
+        let mut rng = Rng::seeded(seed);
+        let mut events = Vec::new();
+        for _ in 0..400 {
+            let Some(d) = g.decision() else { break };
+            let seat = d.seats().iter().next().unwrap();
+            let view = json(&g, seat);
+            if view["phase"] == "start" && checked < 60 {
+                for k in 0..2 {
+                    let r = Autoscooter::from_view(&setup, &view, seat, &mut Rng::seeded(k))
+                        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+                    assert_eq!(json(&r, seat), view, "seed {seed}");
+                    assert_eq!(r.decision(), g.decision(), "seed {seed}");
+                    assert_eq!(r.legal_actions(seat), g.legal_actions(seat), "seed {seed}");
+                    differs |=
+                        g.cars().any(|c| c.owner != Some(seat) && r.plot(c.id) != g.plot(c.id));
+                }
+                checked += 1;
+            }
+            let a = g.sample_action(seat, &mut rng).unwrap();
+            g.apply(seat, &a, &mut events).unwrap();
+        }
+    }
+    assert!(checked >= 20, "only {checked} start decisions came up");
+    assert!(differs, "a rebuilt state must not carry the other cars' real letters");
+}

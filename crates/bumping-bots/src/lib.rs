@@ -29,6 +29,7 @@ mod conformance;
 mod error;
 mod event;
 mod finish;
+pub mod from_view;
 mod movement;
 mod obstacles;
 mod order;

@@ -106,9 +106,11 @@ impl Registered for Autoscooter {
         <Self as HasBots>::bot(spec)
     }
 
+    /// AS-4: the view's own `waiting` says who still plots.
     fn from_view(
         setup: &Setup,
         view: &Value,
+        _waiting: &[engine::Seat],
         seat: engine::Seat,
         rng: &mut engine::Rng,
     ) -> Result<Self, String> {

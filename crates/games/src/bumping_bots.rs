@@ -96,6 +96,17 @@ impl Registered for BumpingBots {
         <Self as HasBots>::bot(spec)
     }
 
+    /// BB-2.2: one seat acts at a time, named in the view (`to_act`).
+    fn from_view(
+        setup: &Setup,
+        view: &Value,
+        _waiting: &[engine::Seat],
+        seat: engine::Seat,
+        rng: &mut engine::Rng,
+    ) -> Result<Self, String> {
+        BumpingBots::from_view(setup, view, seat, rng).map_err(|e| e.to_string())
+    }
+
     fn lean_view(&self, observer: Observer) -> bumping_bots::view::View {
         bumping_bots::view::View::without_choices(self, observer)
     }

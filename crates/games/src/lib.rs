@@ -263,12 +263,14 @@ pub trait Registered: Game {
         None
     }
     /// A playable state from `seat`'s view (its JSON, as the server sends it) of a game made
-    /// from `setup`, what the view hides drawn from `rng`: the game crate's determinization
-    /// from a view, which a remote bot (`robodrome bot`) thinks on. `Err` says why not (a game
-    /// or a stage that cannot be rebuilt from a view: the client then chooses from the view).
+    /// from `setup`, with `waiting` (the seats the same frame says owe a decision), what the
+    /// view hides drawn from `rng`: the game crate's determinization from a view, which a
+    /// remote bot (`robodrome bot`) thinks on. `Err` says why not (a game or a stage that
+    /// cannot be rebuilt from a view: the client then chooses from the view).
     fn from_view(
         _setup: &Self::Setup,
         _view: &Value,
+        _waiting: &[Seat],
         _seat: Seat,
         _rng: &mut engine::Rng,
     ) -> Result<Self, String> {
@@ -333,7 +335,7 @@ type SimFn = fn(&sim::Request, &(dyn Fn(u64) + Sync)) -> Result<sim::Report, Str
 type DuelFn = fn(&Value, u64, &BotSpec, &BotSpec, u8) -> Result<duel::GameResult, String>;
 type RenderFn = fn(&str, Option<&str>) -> Result<String, String>;
 type CheckFn = fn(&str) -> Vec<Finding>;
-type FromViewFn = fn(&Value, &Value, Seat, u64) -> Result<Box<dyn AnyGame>, String>;
+type FromViewFn = fn(&Value, &Value, &[Seat], Seat, u64) -> Result<Box<dyn AnyGame>, String>;
 type SetupFn2 = fn(&SetupRequest, &str) -> Result<Value, String>;
 /// A measurement's label and a function playing game `i` (returns its number of actions).
 pub type Bench = (String, Box<dyn FnMut(u64) -> u64>);
@@ -394,15 +396,17 @@ impl Kind {
         }
     }
     /// A playable state from `seat`'s view of a game made from `setup` (both JSON, as the
-    /// server sends them), what the view hides drawn from `seed`: [`Registered::from_view`].
+    /// server sends them) and the seats the view's frame says owe a decision (`waiting`),
+    /// what the view hides drawn from `seed`: [`Registered::from_view`].
     pub fn from_view(
         &self,
         setup: &Value,
         view: &Value,
+        waiting: &[Seat],
         seat: Seat,
         seed: u64,
     ) -> Result<Box<dyn AnyGame>, String> {
-        (self.from_view)(setup, view, seat, seed)
+        (self.from_view)(setup, view, waiting, seat, seed)
     }
     pub fn name(&self) -> &'static str {
         self.info.name
@@ -591,11 +595,12 @@ fn start_json<G: Registered>(setup: &Value, seed: u64) -> Result<Box<dyn AnyGame
 fn from_view_json<G: Registered>(
     setup: &Value,
     view: &Value,
+    waiting: &[Seat],
     seat: Seat,
     seed: u64,
 ) -> Result<Box<dyn AnyGame>, String> {
     let s: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
-    let g = G::from_view(&s, view, seat, &mut engine::Rng::seeded(seed))?;
+    let g = G::from_view(&s, view, waiting, seat, &mut engine::Rng::seeded(seed))?;
     Ok(Box::new(g))
 }
 

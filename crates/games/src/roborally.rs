@@ -135,6 +135,17 @@ impl Registered for RoboRally {
         <Self as HasBots>::bot(spec)
     }
 
+    /// RR-4.2: who still programs is in the frame's `waiting`, not in the view.
+    fn from_view(
+        setup: &Setup,
+        view: &Value,
+        waiting: &[engine::Seat],
+        seat: engine::Seat,
+        rng: &mut engine::Rng,
+    ) -> Result<Self, String> {
+        RoboRally::from_view(setup, view, waiting, seat, rng).map_err(|e| e.to_string())
+    }
+
     fn lean_view(&self, observer: engine::Observer) -> roborally::View {
         roborally::View::without_choices(self, observer)
     }

@@ -37,6 +37,7 @@ pub mod deck;
 pub mod elements;
 pub mod error;
 pub mod event;
+pub mod from_view;
 mod game;
 pub mod movement;
 pub mod option;

@@ -7,8 +7,10 @@
 //! client has only its seat's redacted view and the game's public setup
 //! (`GET /api/games/{id}?setup=true`). The game crate rebuilds a playable state from them —
 //! what the view hides drawn at random, seeded (`games::Kind::from_view`, the game crate's
-//! `from_view`) — and the bot chooses on that state, as it would on the server. Where a game
-//! or a stage cannot be rebuilt from a view, or the server refused the bot's action, the
+//! `from_view`, given the view and the frame's `waiting`) — and the bot chooses on that
+//! state, as it would on the server. RoboRally and Bumping Bots are rebuilt at every
+//! decision, Autoscooter at every one but a payment's colours (AS-7.3: docs/protocol.md "Bot
+//! API"). Where a stage cannot be rebuilt from a view, or the server refused the bot's action, the
 //! client draws a legal action from the view itself (the view readers of `robodrome soak`:
 //! [`crate::soak::choose`]), so a game is always played to its end. `random` always draws
 //! from the view.
@@ -231,10 +233,13 @@ pub async fn play(
             let (kind, setup, view, spec) =
                 (kind.clone(), setup.clone(), view.clone(), spec.clone());
             let seed = rng.next_u64();
-            tokio::task::spawn_blocking(move || think(&kind, &setup, &view, seat, &spec, seed))
-                .await
-                .ok()
-                .flatten()
+            let waiting = waiting.clone();
+            tokio::task::spawn_blocking(move || {
+                think(&kind, &setup, &view, &waiting, seat, &spec, seed)
+            })
+            .await
+            .ok()
+            .flatten()
         };
         let action = match thought {
             Some(a) => {
@@ -264,12 +269,14 @@ pub fn think(
     kind: &str,
     setup: &Value,
     view: &Value,
+    waiting: &[u8],
     seat: u8,
     spec: &BotSpec,
     seed: u64,
 ) -> Option<Value> {
     let k = games::Registry::everything().get(kind)?;
-    let state = k.from_view(setup, view, Seat(seat), seed).ok()?;
+    let waiting: Vec<Seat> = waiting.iter().map(|&s| Seat(s)).collect();
+    let state = k.from_view(setup, view, &waiting, Seat(seat), seed).ok()?;
     let millis = match spec {
         BotSpec::SearchFor { millis } => (*millis as u64).min(MAX_THINK_MS),
         _ => MAX_THINK_MS,
