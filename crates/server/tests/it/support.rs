@@ -163,6 +163,18 @@ impl Client {
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
     }
+    /// The next message of any kind (`None`: closed); text frames are kept in `frames`.
+    pub async fn next_raw(&mut self) -> Option<Message> {
+        match self.ws.next().await {
+            Some(Ok(m)) => {
+                if let Message::Text(t) = &m {
+                    self.frames.push(t.to_string());
+                }
+                Some(m)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The stored game replayed to `seq` entries (what every client's view at `seq` comes from).
