@@ -70,20 +70,21 @@ struct PlotContext {
     car: u8,
     me: Option<Seat>,
     /// Every car's hex, id and owner.
-    cars: Vec<(grid::Hex, u8, Option<Seat>)>,
+    cars: arrayvec::ArrayVec<(grid::Hex, u8, Option<Seat>), 8>,
     /// The planned moves of this player's other cars (AS-5.6: bumping one's own car pays).
-    own_plans: Vec<autoscooter::Preview>,
+    own_plans: arrayvec::ArrayVec<autoscooter::Preview, 8>,
     /// Other seats' moving cars: where they are, where they face, how far they reach.
-    threats: Vec<(grid::Hex, HexDir, i32)>,
+    threats: arrayvec::ArrayVec<(grid::Hex, HexDir, i32), 8>,
 }
 
 impl PlotContext {
     fn new(game: &Autoscooter, car: u8) -> Self {
         let board = game.board();
         let me = game.cars().find(|c| c.id == car).and_then(|c| c.owner);
-        let mut cars = Vec::with_capacity(16);
-        let mut own_plans = Vec::new();
-        let mut threats = Vec::with_capacity(16);
+        // At most 8 cars (AS-1): on the stack, no allocation per decision (issue 17).
+        let mut cars = arrayvec::ArrayVec::new();
+        let mut own_plans = arrayvec::ArrayVec::new();
+        let mut threats = arrayvec::ArrayVec::new();
         for c in game.cars() {
             cars.push((board.hex(c.cell), c.id, c.owner));
             if c.id == car || c.owner.is_none() {

@@ -332,8 +332,14 @@ const LEAN: u32 = 16;
 pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
     let t = match &g.phase {
         Phase::Pick(s) => {
-            let kinds: Vec<Card> = Card::ALL.into_iter().filter(|&c| g.pickable(*s, c)).collect();
-            return card(kinds[rng.index(kinds.len())]);
+            // The pickable kinds in `Card::ALL` order, on the stack (issue 17: no allocation).
+            let mut kinds = [Card::ALL[0]; Card::ALL.len()];
+            let mut n = 0;
+            for c in Card::ALL.into_iter().filter(|&c| g.pickable(*s, c)) {
+                kinds[n] = c;
+                n += 1;
+            }
+            return card(kinds[..n][rng.index(n)]);
         }
         Phase::Turn(t) => t,
         Phase::Over => return Action::Orient { turn: 0 },

@@ -1,7 +1,6 @@
 //! RR-6 Clean-up after register 5: repairs and option draws, discarding programs, then the
 //! re-entry queue (RR-8.3) and the next turn (RR-6.4).
 
-use crate::card::Card;
 use crate::event::Event;
 use crate::{Phase, RoboRally};
 
@@ -37,13 +36,16 @@ impl RoboRally {
     /// RR-6.2: every program card not in a locked register goes to the discards (destroyed,
     /// out and finished robots keep nothing: a re-entering robot's damage becomes 2).
     fn discard_programs(&mut self) {
-        let mut cards: Vec<Card> = Vec::new();
+        // Straight onto the discard pile, in the order a gathered vector had (issue 17).
+        let deck = &mut self.deck;
         for r in &mut self.robots {
             let keep_locked = !r.destroyed && r.active();
             // RR-9 Fire Control: a jammed register holds its card through one more turn.
             r.opt.radio = None;
             r.opt.arm_touched = None;
-            cards.extend(r.stash.conditional.take());
+            if let Some(c) = r.stash.conditional.take() {
+                deck.discard_all([c]);
+            }
             for j in &mut r.opt.jammed {
                 *j = if keep_locked { j.saturating_sub(1) } else { 0 };
             }
@@ -52,15 +54,14 @@ impl RoboRally {
                     continue;
                 }
                 if let Some((_, c)) = r.stash.side[k].take() {
-                    cards.push(c);
+                    deck.discard_all([c]);
                 }
                 if let Some(c) = r.registers[k].take() {
-                    cards.push(c);
+                    deck.discard_all([c]);
                 }
                 r.revealed[k] = false;
             }
-            cards.append(&mut r.hand);
+            deck.discard_all(r.hand.drain(..));
         }
-        self.deck.discard_all(cards);
     }
 }

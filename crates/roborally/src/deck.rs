@@ -45,6 +45,19 @@ impl Deck {
 
     /// Take `n` cards from the top (fewer if the pile runs out).
     pub fn deal(&mut self, n: usize) -> Vec<Card> {
+        let mut hand = Vec::new();
+        self.deal_into(n, &mut hand);
+        hand
+    }
+
+    /// [`Deck::deal`] appending to `hand` (whose buffer is reused: issue 17).
+    pub fn deal_into(&mut self, n: usize, hand: &mut Vec<Card>) {
+        let keep = self.draw.len().saturating_sub(n);
+        hand.extend(self.draw.drain(keep..).rev());
+    }
+
+    #[cfg(test)]
+    fn deal_by_split(&mut self, n: usize) -> Vec<Card> {
         let keep = self.draw.len().saturating_sub(n);
         let mut hand = self.draw.split_off(keep);
         hand.reverse();
@@ -104,6 +117,27 @@ mod sort_tests {
                 pile.iter().map(|c| c.priority).collect::<Vec<_>>(),
                 want.iter().map(|c| c.priority).collect::<Vec<_>>()
             );
+        }
+    }
+
+    /// Dealing into a reused hand (issue 17) takes the same cards in the same order as the
+    /// split-off deal it replaced, down to a short pile (RR-4.1, RR-7.1).
+    #[test]
+    fn dealing_into_a_hand_deals_what_splitting_off_dealt() {
+        let mut rng = Rng::seeded(5);
+        for size in [0, 1, 4, 9, 84] {
+            for n in [0, 1, 5, 9, 100] {
+                let mut draw = full_deck();
+                rng.shuffle(&mut draw);
+                draw.truncate(size);
+                let mut a = Deck { draw: draw.clone(), discard: Vec::new() };
+                let mut b = a.clone();
+                let mut hand = vec![Card::new(CardKind::Move1, 10)];
+                hand.clear();
+                a.deal_into(n, &mut hand);
+                assert_eq!(hand, b.deal_by_split(n));
+                assert_eq!(a, b);
+            }
         }
     }
 }

@@ -256,11 +256,10 @@ impl Game for RoboRally {
                     }
                 }
                 // RR-4.3: sometimes a card placed in the draft (or taken back) first.
-                if rng.below(4) == 0 {
-                    let places = self.place_actions(i);
-                    if let Some(a) = rng.pick(&places) {
-                        return Some(a.clone());
-                    }
+                if rng.below(4) == 0
+                    && let Some(a) = self.pick_place(i, rng)
+                {
+                    return Some(a);
                 }
                 let power_down_next = r.damage >= 4 && rng.below(3) == 0;
                 Action::Program { registers: self.random_program(i, rng), power_down_next }

@@ -27,7 +27,14 @@ impl RoboRally {
             let n = owes.len();
             self.phase = Phase::StayDown { owes, stay: vec![false; n] };
         } else {
-            self.start_turn(&vec![false; self.robots.len()], events);
+            // Nobody stays down: no vector for the answers (issue 17: no allocation per turn).
+            const NOBODY: [bool; 16] = [false; 16];
+            let n = self.robots.len();
+            if n <= NOBODY.len() {
+                self.start_turn(&NOBODY[..n], events);
+            } else {
+                self.start_turn(&vec![false; n], events);
+            }
         }
     }
 
@@ -85,8 +92,12 @@ impl RoboRally {
             self.robots[i].hand_size = 0;
             return false;
         }
-        let mut hand = self.deck.deal(r.cards_to_deal());
+        let n = r.cards_to_deal();
         let seat = r.seat;
+        // Dealt into the old hand's buffer (emptied: what it held is dropped, as before).
+        let mut hand = std::mem::take(&mut self.robots[i].hand);
+        hand.clear();
+        self.deck.deal_into(n, &mut hand);
         // RR-9 Flywheel: the card kept back joins the new hand.
         hand.extend(self.robots[i].stash.flywheel.take());
         events.push(Event::Dealt { seat, count: hand.len() });
@@ -192,8 +203,27 @@ impl RoboRally {
     /// the hand (no power down).
     pub(crate) fn random_program(&self, i: usize, rng: &mut Rng) -> [Option<Card>; 5] {
         let r = &self.robots[i];
-        let mut hand: Vec<Card> =
-            r.hand.iter().filter(|c| !r.draft.contains(&Some(**c))).copied().collect();
+        // A hand holds at most 9 dealt cards and a Flywheel card (RR-4.1, RR-9): on the stack
+        // (issue 17); the same cards in the same order, so the same shuffle.
+        let mut hand: arrayvec::ArrayVec<Card, 16> = arrayvec::ArrayVec::new();
+        let mut spill: Vec<Card> = Vec::new();
+        for &c in r.hand.iter().filter(|c| !r.draft.contains(&Some(**c))) {
+            if let Err(e) = hand.try_push(c) {
+                spill.push(e.element());
+            }
+        }
+        if !spill.is_empty() {
+            // Never with the rules' hands; kept so that any hand works.
+            let mut all: Vec<Card> = hand.iter().copied().chain(spill).collect();
+            rng.shuffle(&mut all);
+            let mut regs = [None; 5];
+            for (k, reg) in regs.iter_mut().enumerate() {
+                if !r.locked(k) {
+                    *reg = r.draft[k].or_else(|| all.pop());
+                }
+            }
+            return regs;
+        }
         rng.shuffle(&mut hand);
         let mut regs = [None; 5];
         for (k, reg) in regs.iter_mut().enumerate() {
@@ -246,16 +276,48 @@ impl RoboRally {
 
     /// Every `place` robot `i` may send now (at most 5 × (hand + 1)).
     pub(crate) fn place_actions(&self, i: usize) -> Vec<crate::Action> {
-        let r = &self.robots[i];
         let mut out = Vec::new();
+        self.for_each_place(i, |register, card| {
+            out.push(crate::Action::Place { register, card });
+            false
+        });
+        out
+    }
+
+    /// One of [`Self::place_actions`] drawn uniformly, as `rng.pick(&self.place_actions(i))`
+    /// draws it (the same draw, the same action) but without building the list (issue 17).
+    pub(crate) fn pick_place(&self, i: usize, rng: &mut Rng) -> Option<crate::Action> {
+        let mut n = 0;
+        self.for_each_place(i, |_, _| {
+            n += 1;
+            false
+        });
+        if n == 0 {
+            return None;
+        }
+        let mut k = rng.index(n);
+        let mut found = None;
+        self.for_each_place(i, |register, card| {
+            if k == 0 {
+                found = Some(crate::Action::Place { register, card });
+                return true;
+            }
+            k -= 1;
+            false
+        });
+        found
+    }
+
+    /// Call `f` with every legal `place` of robot `i` in list order, until `f` returns true.
+    fn for_each_place(&self, i: usize, mut f: impl FnMut(u8, Option<Card>) -> bool) {
+        let r = &self.robots[i];
         for register in 1..=5u8 {
             for card in std::iter::once(None).chain(r.hand.iter().copied().map(Some)) {
-                if self.check_place(i, register, card).is_ok() {
-                    out.push(crate::Action::Place { register, card });
+                if self.check_place(i, register, card).is_ok() && f(register, card) {
+                    return;
                 }
             }
         }
-        out
     }
 
     /// Drafts hold only cards still in the hand, in unlocked registers, while programming (an

@@ -132,10 +132,17 @@ impl RoboRally {
 
     pub(crate) fn run_lasers(&mut self, events: &mut Vec<Event>) {
         // All lasers fire at once: find every hit first, then deal the damage hit by hit.
-        let mut hits = Vec::new();
-        self.for_each_hit(|h| hits.push(h));
+        // On the stack (issue 17: no allocation per register); a board with more beams than
+        // that spills the rest into a vector, in the same order.
+        let mut hits: arrayvec::ArrayVec<Hit, 32> = arrayvec::ArrayVec::new();
+        let mut more = Vec::new();
+        self.for_each_hit(|h| {
+            if let Err(e) = hits.try_push(h) {
+                more.push(e.element());
+            }
+        });
         let asked_before = self.pending.len();
-        for h in hits {
+        for h in hits.into_iter().chain(more) {
             events.push(Event::Shot { seat: Seat(h.target as u8), by: h.by, beams: h.points });
             // RR-9: a main laser whose robot holds a weapon usable on the target asks first.
             if let Shooter::Robot { seat } = h.by
