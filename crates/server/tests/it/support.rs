@@ -124,6 +124,10 @@ impl Client {
     pub async fn send_raw(&mut self, m: Message) {
         self.ws.send(m).await.expect("send");
     }
+    /// Send if the socket is still open (false: it was closed).
+    pub async fn try_send(&mut self, m: &ClientMsg) -> bool {
+        self.ws.send(Message::Text(m.to_frame().into())).await.is_ok()
+    }
     pub async fn send(&mut self, m: &ClientMsg) {
         self.send_raw(Message::Text(m.to_frame().into())).await;
     }
