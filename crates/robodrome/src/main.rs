@@ -183,6 +183,18 @@ struct ServeArgs {
     /// Offer every registered game in the lobby, the toy game included (docs/protocol.md).
     #[arg(long)]
     all_games: bool,
+    /// Run as one node of several on one PostgreSQL database (`--db postgres://…`), named
+    /// NAME (a random suffix is added per process): games owned by leases, taken over from
+    /// dead nodes, sockets forwarded to a game's owner (docs/deployment.md "Several nodes").
+    #[arg(long, value_name = "NAME")]
+    node_id: Option<String>,
+    /// The address other nodes reach this one at (host:port; default: the listening address).
+    #[arg(long, value_name = "HOST:PORT")]
+    advertise: Option<String>,
+    /// How long a node's game lease lasts without renewal, in milliseconds (renewed every
+    /// quarter of it; a dead node's games move after about this long).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(400..=600_000))]
+    lease_ms: u64,
 }
 
 #[derive(Args)]
@@ -374,6 +386,12 @@ fn main() -> ExitCode {
                 max_bot_ms: a.max_bot_ms,
                 max_bot_simulations: a.max_bot_simulations,
                 all_games: a.all_games,
+                cluster: a.node_id.map(|node| server::cluster::ClusterConfig {
+                    node,
+                    advertise: a.advertise,
+                    lease_ms: a.lease_ms,
+                    ..Default::default()
+                }),
                 ..Default::default()
             };
             if let Some(u) = &config.public_url

@@ -24,6 +24,12 @@
 //! the first, and Redis' replication is asynchronous (a failover can hand the same lease twice).
 
 use sqlx::{PgPool, Row};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::Notify;
+use tokio::time::Instant;
 
 /// The database's clock in Unix milliseconds, as SQL.
 const NOW_MS: &str = "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT";
@@ -220,4 +226,272 @@ pub async fn disordered_grants(pool: &PgPool) -> Result<Vec<(String, i64)>, sqlx
     .fetch_all(pool)
     .await?;
     rows.iter().map(|r| Ok((r.try_get(0)?, r.try_get(1)?))).collect()
+}
+
+/// How a node of a cluster runs (`serve --node-id`, docs/deployment.md "Several nodes").
+#[derive(Clone, Debug)]
+pub struct ClusterConfig {
+    /// The node's name (its id gets a random suffix per process).
+    pub node: String,
+    /// Where the other nodes reach this one (forwarded sockets); the listening address if unset.
+    pub advertise: Option<String>,
+    /// How long a lease lasts without renewal (renewed every quarter of it).
+    pub lease_ms: u64,
+    /// Orphaned games one node takes over per round at most.
+    pub takeover_batch: u32,
+}
+
+impl Default for ClusterConfig {
+    fn default() -> ClusterConfig {
+        ClusterConfig { node: "node".into(), advertise: None, lease_ms: 10_000, takeover_batch: 16 }
+    }
+}
+
+/// A game's lease as its task holds it: the epoch its log writes are fenced with, and the
+/// signal that the node lost it (the task stops at once).
+pub struct RoomLease {
+    pub epoch: i64,
+    pub lost: Arc<Notify>,
+    pub node: Arc<Node>,
+}
+
+struct Held {
+    epoch: i64,
+    /// Local time until which the lease certainly holds: when the request that granted or last
+    /// renewed it was sent, plus the lease's length, minus a margin. (The database started the
+    /// lease no earlier than that request was sent, so the lease cannot end before this.)
+    valid_until: Instant,
+    lost: Arc<Notify>,
+}
+
+/// The timers of a game as stored by its owner (`game_timers`, PostgreSQL migration 3): the
+/// time left, on the database's clock, of the server's timer and of the rules' clock, for the
+/// position after `seq` log entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoredTimers {
+    pub seq: u64,
+    pub deadline_left_ms: Option<i64>,
+    pub clock_left_ms: Option<i64>,
+}
+
+/// A running node of a cluster: its leases and the loop that keeps them (heartbeat, renewal,
+/// dropping games whose lease could not be renewed in time, taking over orphaned games).
+pub struct Node {
+    pub cluster: Cluster,
+    held: Mutex<HashMap<String, Held>>,
+    /// Set by tests (a node that stops renewing as a dead or cut-off one would).
+    paused: AtomicBool,
+    batch: u32,
+}
+
+impl Node {
+    pub async fn join(
+        pool: PgPool,
+        config: &ClusterConfig,
+        addr: &str,
+    ) -> Result<Arc<Node>, sqlx::Error> {
+        let addr = config.advertise.clone().unwrap_or_else(|| addr.to_string());
+        let ttl = config.lease_ms.max(1) as i64;
+        let cluster = Cluster::join(pool, &config.node, &addr, ttl).await?;
+        tracing::info!(node = %cluster.node, %addr, lease_ms = ttl, "joined the cluster");
+        Ok(Arc::new(Node {
+            cluster,
+            held: Mutex::new(HashMap::new()),
+            paused: AtomicBool::new(false),
+            batch: config.takeover_batch.max(1),
+        }))
+    }
+
+    fn held(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
+        self.held.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn ttl(&self) -> Duration {
+        Duration::from_millis(self.cluster.ttl_ms.max(0) as u64)
+    }
+
+    /// A fifth of the lease: a game is dropped this long before its lease could end.
+    fn margin(&self) -> Duration {
+        self.ttl() / 5
+    }
+
+    /// Take `game`'s lease for a task of this node (`None`: another node holds it).
+    pub async fn acquire(self: &Arc<Self>, game: &str) -> Result<Option<RoomLease>, sqlx::Error> {
+        let sent = Instant::now();
+        let Some(l) = self.cluster.acquire(game).await? else { return Ok(None) };
+        let valid_until = sent + self.ttl() - self.margin();
+        let mut held = self.held();
+        let lost = match held.get(game) {
+            Some(h) if h.epoch == l.epoch => h.lost.clone(),
+            _ => Arc::new(Notify::new()),
+        };
+        held.insert(game.to_string(), Held { epoch: l.epoch, valid_until, lost: lost.clone() });
+        Ok(Some(RoomLease { epoch: l.epoch, lost, node: self.clone() }))
+    }
+
+    /// The game's task ended (finished, or the server stops): its lease ends now.
+    pub fn release(self: &Arc<Self>, game: &str, epoch: i64) {
+        let mut held = self.held();
+        if held.get(game).is_some_and(|h| h.epoch == epoch) {
+            held.remove(game);
+            drop(held);
+            let me = self.clone();
+            let game = game.to_string();
+            tokio::spawn(async move {
+                if let Err(e) = me.cluster.release(&game, epoch).await {
+                    tracing::warn!(%game, error = %e, "cannot release a lease (it will expire)");
+                }
+            });
+        }
+    }
+
+    /// Release every lease now (a node stopping on SIGTERM hands its games over at once).
+    pub async fn release_all(&self) {
+        let all: Vec<(String, i64)> = self.held().drain().map(|(g, h)| (g, h.epoch)).collect();
+        for (g, e) in all {
+            let _ = self.cluster.release(&g, e).await;
+        }
+    }
+
+    /// The database of the cluster (tests read the lease history through it).
+    pub fn cluster_pool(&self) -> &PgPool {
+        &self.cluster.pool
+    }
+
+    /// Games this node holds now.
+    pub fn holds(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.held().keys().cloned().collect();
+        v.sort();
+        v
+    }
+
+    /// Stop (or restart) renewing leases and taking games over: the node then behaves as one
+    /// cut off from the database (its games stop before their leases end). For tests.
+    pub fn pause(&self, on: bool) {
+        self.paused.store(on, Relaxed);
+    }
+
+    fn lose(&self, game: &str) {
+        if let Some(h) = self.held().remove(game) {
+            tracing::warn!(%game, epoch = h.epoch, "lease lost: the game's task stops");
+            h.lost.notify_one();
+        }
+    }
+
+    /// One round: heartbeat, renew, drop what could not be renewed in time, take over orphans.
+    async fn round(self: &Arc<Self>, shared: &Arc<crate::Shared>) {
+        let step = self.ttl() / 4;
+        if !self.paused.load(Relaxed) {
+            let _ = tokio::time::timeout(step, self.cluster.heartbeat()).await;
+            let held: Vec<(String, i64)> =
+                self.held().iter().map(|(g, h)| (g.clone(), h.epoch)).collect();
+            let sent = Instant::now();
+            match tokio::time::timeout(step, self.cluster.renew(&held)).await {
+                Ok(Ok(lost)) => {
+                    let until = sent + self.ttl() - self.margin();
+                    {
+                        let mut map = self.held();
+                        for (g, e) in &held {
+                            if let Some(h) = map.get_mut(g)
+                                && h.epoch == *e
+                                && !lost.contains(g)
+                            {
+                                h.valid_until = h.valid_until.max(until);
+                            }
+                        }
+                    }
+                    for g in lost {
+                        self.lose(&g);
+                    }
+                }
+                Ok(Err(e)) => tracing::warn!(error = %e, "cannot renew leases"),
+                Err(_) => tracing::warn!("renewing leases timed out"),
+            }
+        }
+        // Whatever was not renewed in time is dropped before its lease can end.
+        let now = Instant::now();
+        let late: Vec<String> = self
+            .held()
+            .iter()
+            .filter(|(_, h)| h.valid_until <= now)
+            .map(|(g, _)| g.clone())
+            .collect();
+        for g in late {
+            self.lose(&g);
+        }
+        if self.paused.load(Relaxed) {
+            return;
+        }
+        let orphans = match tokio::time::timeout(step, self.cluster.orphans(self.batch)).await {
+            Ok(Ok(o)) => o,
+            _ => return,
+        };
+        let skipped = shared.faults.skipped();
+        for id in orphans {
+            if skipped.contains_key(&id) {
+                continue;
+            }
+            match shared.room(&id).await {
+                Ok(_) => tracing::info!(game = %id, node = %self.cluster.node, "took over a game"),
+                Err(e) => tracing::debug!(game = %id, error = %e, "no takeover"),
+            }
+        }
+    }
+
+    /// The node's loop, every quarter of a lease, until the server stops.
+    pub async fn run(self: Arc<Self>, shared: Arc<crate::Shared>) {
+        let mut stop = shared.shutdown.clone();
+        let mut tick = tokio::time::interval(self.ttl() / 4);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => self.round(&shared).await,
+                _ = crate::stopped(&mut stop) => break,
+            }
+        }
+    }
+
+    /// Store a game's timers, fenced by its lease (a stale owner changes nothing).
+    pub async fn set_timers(
+        &self,
+        game: &str,
+        epoch: i64,
+        t: &StoredTimers,
+    ) -> Result<bool, sqlx::Error> {
+        let r = sqlx::query(&format!(
+            "INSERT INTO game_timers (game_id, seq, deadline_ms, clock_ms) \
+             SELECT $1, $2, {NOW_MS} + $3, {NOW_MS} + $4 FROM leases \
+             WHERE game_id = $1 AND epoch = $5 AND node = $6 \
+             ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, \
+             deadline_ms = excluded.deadline_ms, clock_ms = excluded.clock_ms"
+        ))
+        .bind(game)
+        .bind(t.seq as i64)
+        .bind(t.deadline_left_ms)
+        .bind(t.clock_left_ms)
+        .bind(epoch)
+        .bind(&self.cluster.node)
+        .execute(&self.cluster.pool)
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// A game's stored timers, as time left now on the database's clock.
+    pub async fn timers(&self, game: &str) -> Result<Option<StoredTimers>, sqlx::Error> {
+        let r = sqlx::query(&format!(
+            "SELECT seq, deadline_ms - {NOW_MS}, clock_ms - {NOW_MS} FROM game_timers WHERE game_id = $1"
+        ))
+        .bind(game)
+        .fetch_optional(&self.cluster.pool)
+        .await?;
+        r.map(|r| {
+            let seq: i64 = r.try_get(0)?;
+            Ok(StoredTimers {
+                seq: seq as u64,
+                deadline_left_ms: r.try_get(1)?,
+                clock_left_ms: r.try_get(2)?,
+            })
+        })
+        .transpose()
+    }
 }

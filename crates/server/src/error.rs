@@ -51,6 +51,10 @@ pub enum ApiError {
     UnsupportedMediaType,
     #[error("{0}")]
     Internal(String),
+    /// A cluster node cannot serve this now (the game is moving between nodes, or its node is
+    /// not answering): 503 `unavailable`, try again shortly.
+    #[error("{0}")]
+    Unavailable(String),
     /// A quota or cap (`limits`): 429, with `Retry-After` when waiting helps.
     #[error("{1}")]
     TooMany(&'static str, String, Option<std::time::Duration>),
@@ -91,6 +95,7 @@ impl ApiError {
             ApiError::RulesChanged { .. } => "rules_changed",
             ApiError::UnsupportedMediaType => "unsupported_media_type",
             ApiError::Internal(_) => "internal",
+            ApiError::Unavailable(_) => "unavailable",
         }
     }
     pub fn status(&self) -> StatusCode {
@@ -104,7 +109,9 @@ impl ApiError {
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) | ApiError::AccountRequired(_) => StatusCode::FORBIDDEN,
             ApiError::TooMany(..) => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::Store(_) | ApiError::StorageUnavailable => StatusCode::SERVICE_UNAVAILABLE,
+            ApiError::Store(_) | ApiError::StorageUnavailable | ApiError::Unavailable(_) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
             ApiError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::Unreadable(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }

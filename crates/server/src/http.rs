@@ -579,9 +579,36 @@ async fn socket(
     State(s): AppState,
     Path(id): Path<String>,
     MaybeCaller(who): MaybeCaller,
+    headers: HeaderMap,
+    uri: axum::http::Uri,
     up: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let sub = s.subscribe_as(&id, who.as_ref()).await?;
+    let sub = match s.subscribe_as(&id, who.as_ref()).await {
+        // A cluster node that does not own the game: the socket goes to the owner.
+        Err(ApiError::Conflict(crate::OWNED_ELSEWHERE, _)) => {
+            if headers.contains_key(crate::forward::FORWARDED) {
+                return Err(ApiError::Unavailable(
+                    "the game is moving between nodes: reconnect".into(),
+                ));
+            }
+            let owner = match s.node.get() {
+                Some(node) => {
+                    node.cluster.owner(&id).await.map_err(crate::store::StoreError::from)?
+                }
+                None => None,
+            };
+            let Some(addr) = owner.and_then(|o| o.addr) else {
+                return Err(ApiError::Unavailable(
+                    "the game is moving between nodes: reconnect".into(),
+                ));
+            };
+            let path = uri.path_and_query().map_or(uri.path(), |p| p.as_str()).to_string();
+            return crate::forward::forward(s.clone(), &addr, &path, &headers, up).await.map_err(
+                |e| ApiError::Unavailable(format!("the game's node is not answering: {e}")),
+            );
+        }
+        r => r?,
+    };
     // Presence (docs/platform.md): online while a game socket is open.
     let online = who.as_ref().map(|w| crate::platform::online_guard(&s, &w.id));
     Ok(serve_socket(s, sub, up, online))

@@ -20,6 +20,7 @@ pub mod client;
 pub mod cluster;
 pub mod error;
 pub mod faults;
+pub mod forward;
 pub mod games;
 pub mod http;
 pub mod limits;
@@ -92,6 +93,10 @@ pub struct Config {
     /// Offer every registered game, the toy game included (`serve --all-games`); otherwise only
     /// the public ones.
     pub all_games: bool,
+    /// Run as one node of several on one PostgreSQL database (`serve --node-id`,
+    /// docs/deployment.md "Several nodes"): games owned through leases, taken over from dead
+    /// nodes, sockets of games owned elsewhere forwarded. `None`: the only server of its database.
+    pub cluster: Option<cluster::ClusterConfig>,
 }
 
 impl Default for Config {
@@ -114,6 +119,7 @@ impl Default for Config {
             max_bot_ms: 2000,
             max_bot_simulations: 100_000,
             all_games: false,
+            cluster: None,
         }
     }
 }
@@ -162,6 +168,8 @@ pub struct Shared {
     pub bot_requests: limits::Quota<String>,
     /// Presence, "your move", notices and sign-in quotas (`platform`, docs/platform.md).
     pub platform: platform::Platform,
+    /// This node of a cluster (set once it joined; never on one server: `Config::cluster`).
+    pub node: std::sync::OnceLock<Arc<cluster::Node>>,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
@@ -213,6 +221,7 @@ impl Shared {
             events: Default::default(),
             bot_requests: limits::Quota::new(botapi::REQUESTS_PER_MINUTE, Duration::from_secs(60)),
             platform: Default::default(),
+            node: std::sync::OnceLock::new(),
             config,
         })
     }
@@ -265,15 +274,50 @@ impl Shared {
         if row.status == Status::Open {
             return Err(ApiError::conflict("not_started", "the game has not started yet"));
         }
-        let log = self.store.log(id).await.map_err(|e| self.unreadable(id, e))?;
         let running = row.status == Status::Running;
-        let turn = self.store.platform().turn_clock(id).await?;
-        self.spawn_room(row, &log, turn).inspect_err(|e| {
-            self.note_unreadable(id, e);
-            if running {
-                self.note_rules_changed(id, e);
+        // A cluster node runs a running game only under its lease, taken before the log is read
+        // (so the log read has every entry of the previous owner: docs/deployment.md).
+        let (lease, timers) = match self.node.get() {
+            Some(node) if running => {
+                let lease = node.acquire(id).await.map_err(crate::store::StoreError::from)?;
+                let Some(lease) = lease else {
+                    return Err(ApiError::conflict(OWNED_ELSEWHERE, "another node runs this game"));
+                };
+                let timers = node.timers(id).await.unwrap_or_else(|e| {
+                    tracing::error!(game = %id, error = %e, "cannot read the stored timers");
+                    None
+                });
+                (Some(lease), timers)
             }
-        })
+            _ => (None, None),
+        };
+        let epoch = lease.as_ref().map(|l| (l.node.clone(), l.epoch));
+        let spawned = async {
+            let log = self.store.log(id).await.map_err(|e| self.unreadable(id, e))?;
+            let turn = self.store.platform().turn_clock(id).await?;
+            self.spawn_room(row, &log, turn, lease, timers).inspect_err(|e| {
+                self.note_unreadable(id, e);
+                if running {
+                    self.note_rules_changed(id, e);
+                }
+            })
+        }
+        .await;
+        if spawned.is_err()
+            && let Some((node, epoch)) = epoch
+        {
+            node.release(id, epoch);
+        }
+        spawned
+    }
+
+    /// [`Self::room`] for the lobby's starts: on a cluster node, a game another node took
+    /// first is running all the same.
+    pub(crate) async fn ensure_room(self: &Arc<Self>, id: &str) -> Result<(), ApiError> {
+        match self.room(id).await {
+            Err(ApiError::Conflict(OWNED_ELSEWHERE, _)) => Ok(()),
+            r => r.map(|_| ()),
+        }
     }
 
     /// A game whose stored data cannot be read: remembered for `/healthz` and `/metrics`.
@@ -310,13 +354,16 @@ impl Shared {
         row: GameRow,
         log: &[Entry],
         turn: Option<platform_store::TurnClock>,
+        lease: Option<cluster::RoomLease>,
+        timers: Option<cluster::StoredTimers>,
     ) -> Result<RoomHandle, ApiError> {
         let game = self.load_game(&row, log)?;
         let mut rooms = self.rooms();
         if let Some(h) = rooms.get(&row.id).filter(|h| !h.tx.is_closed()) {
             return Ok(h.clone());
         }
-        let h = Room::spawn(self.clone(), &row, game, log.len() as u64, turn);
+        let seq = log.len() as u64;
+        let h = Room::spawn_leased(self.clone(), &row, game, seq, turn, lease, timers);
         rooms.insert(row.id, h.clone());
         Ok(h)
     }
@@ -456,7 +503,7 @@ impl Shared {
                     None
                 }
             };
-            match self.spawn_room(row, &log, turn) {
+            match self.spawn_room(row, &log, turn, None, None) {
                 Ok(_) => n += 1,
                 Err(e) => {
                     self.note_unreadable(&id, &e);
@@ -519,6 +566,9 @@ impl Shared {
     }
 }
 
+/// The error code of [`Shared::room`] on a cluster node for a game another node owns.
+pub const OWNED_ELSEWHERE: &str = "owned_elsewhere";
+
 /// A stored game replays the same game only under the rules it was started under
 /// (docs/security.md "Rules versions"): another version is [`ApiError::RulesChanged`].
 pub(crate) fn same_rules(kind: &crate::games::GameKind, row: &GameRow) -> Result<(), ApiError> {
@@ -542,12 +592,47 @@ pub struct Server {
 impl Server {
     /// Open the database, resume running games, bind and serve (port 0 picks a free port).
     pub async fn start(config: Config) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
-        let store: Arc<dyn Store> = if store_pg::is_postgres(&config.db) {
-            Arc::new(store_pg::PgStore::open(&config.db).await?)
-        } else {
-            Arc::new(SqliteStore::open_with(&config.db, config.init).await?)
-        };
+        if store_pg::is_postgres(&config.db) {
+            let pg = store_pg::PgStore::open(&config.db).await?;
+            let pool = pg.pool().clone();
+            return Self::start_node(config, Arc::new(pg), Some(pool)).await;
+        }
+        if config.cluster.is_some() {
+            return Err(
+                "several nodes (--node-id) need a PostgreSQL database (--db postgres://…)".into()
+            );
+        }
+        let store: Arc<dyn Store> =
+            Arc::new(SqliteStore::open_with(&config.db, config.init).await?);
         Self::start_with(config, store).await
+    }
+
+    /// Serve over a PostgreSQL store as one node of a cluster when `config.cluster` is set
+    /// (`pool`: the store's), or as the only server otherwise.
+    pub async fn start_node(
+        config: Config,
+        store: Arc<dyn Store>,
+        pool: Option<sqlx::PgPool>,
+    ) -> Result<Server, Box<dyn std::error::Error + Send + Sync>> {
+        let (Some(cc), Some(pool)) = (config.cluster.clone(), pool) else {
+            if config.cluster.is_some() {
+                return Err("several nodes (--node-id) need a PostgreSQL database".into());
+            }
+            return Self::start_with(config, store).await;
+        };
+        let (stop, shutdown) = watch::channel(false);
+        let shared = Shared::new(config.clone(), store, shutdown.clone());
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        let addr = listener.local_addr()?;
+        let node = cluster::Node::join(pool, &cc, &addr.to_string()).await?;
+        let _ = shared.node.set(node.clone());
+        // No resume of every running game: the node takes over the games no live node holds,
+        // a batch per round (`cluster::Node::run`).
+        tokio::spawn(node.run(shared.clone()));
+        let app = http::router(shared.clone());
+        let task = tokio::spawn(listen::serve(listener, app, shared.clone(), shutdown));
+        tracing::info!(%addr, "serving as a cluster node");
+        Ok(Server { addr, shared, resumed: (0, Duration::ZERO), stop, task })
     }
 
     /// Serve over a given store (tests wrap the SQLite store to make it fail on purpose).
@@ -578,6 +663,10 @@ impl Server {
         self.shared.bots_cancel.store(true, Relaxed);
         let _ = self.stop.send(true);
         let _ = tokio::time::timeout(Duration::from_secs(2), self.task).await;
+        // A cluster node hands its games over at once rather than when their leases expire.
+        if let Some(node) = self.shared.node.get() {
+            node.release_all().await;
+        }
     }
 
     /// Serve until ctrl-c or SIGTERM.

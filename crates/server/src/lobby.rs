@@ -210,7 +210,7 @@ impl Shared {
         self.metrics.games_created.fetch_add(1, Relaxed);
         tracing::info!(game = %row.id, kind = %row.game, seats = row.seats.len(), "game created");
         if full {
-            self.room(&row.id).await?;
+            self.ensure_room(&row.id).await?;
         }
         Ok(info(&row))
     }
@@ -282,7 +282,7 @@ impl Shared {
         self.lobby_changed();
         self.metrics.games_created.fetch_add(1, Relaxed);
         tracing::info!(game = %row.id, kind = %row.game, lesson = number, "lesson started");
-        self.room(&row.id).await?;
+        self.ensure_room(&row.id).await?;
         Ok(info(&row))
     }
 
@@ -362,7 +362,7 @@ impl Shared {
         self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
         self.lobby_changed();
         if row.status == Status::Running {
-            self.room(&row.id).await?;
+            self.ensure_room(&row.id).await?;
         }
         Ok(info(&row))
     }
@@ -383,7 +383,7 @@ impl Shared {
         row.status = Status::Running;
         self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
         self.lobby_changed();
-        self.room(&row.id).await?;
+        self.ensure_room(&row.id).await?;
         Ok(info(&row))
     }
 
@@ -420,8 +420,16 @@ impl Shared {
         self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
         self.lobby_changed();
         if row.status == Status::Running {
-            let room = self.room(&row.id).await?;
-            let _ = room.tx.send(crate::room::Cmd::Resign { seat: engine::Seat(seat as u8) }).await;
+            // On a cluster node, a game another node runs is not told here (docs/deployment.md
+            // "Not yet": the resignation reaches its task at the next takeover).
+            match self.room(&row.id).await {
+                Ok(room) => {
+                    let seat = engine::Seat(seat as u8);
+                    let _ = room.tx.send(crate::room::Cmd::Resign { seat }).await;
+                }
+                Err(ApiError::Conflict(crate::OWNED_ELSEWHERE, _)) => {}
+                Err(e) => return Err(e),
+            }
         }
         tracing::info!(game = %row.id, seat, status = row.status.as_str(), "a player left");
         Ok(info(&row))
@@ -463,7 +471,7 @@ impl Shared {
         self.metrics.games_created.fetch_add(1, Relaxed);
         tracing::info!(game = %row.id, rematch_of = %id, "rematch created");
         if full {
-            self.room(&row.id).await?;
+            self.ensure_room(&row.id).await?;
         }
         Ok(row.id)
     }

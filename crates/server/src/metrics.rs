@@ -40,6 +40,8 @@ pub struct Metrics {
     pub frames_dropped: AtomicU64,
     pub resumed_games: AtomicU64,
     pub resume_us: AtomicU64,
+    /// Game sockets this cluster node forwarded to the game's owner (`forward`).
+    pub forwarded: AtomicU64,
     buckets: [AtomicU64; BUCKETS_MS.len()],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -153,6 +155,13 @@ impl Metrics {
             "Connections dropped because their queue was full.",
             "counter",
             self.frames_dropped.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_forwarded_sockets_total",
+            "Game sockets forwarded to the node that owns the game (cluster).",
+            "counter",
+            self.forwarded.load(Relaxed).to_string(),
         );
         g(
             &mut s,

@@ -156,6 +156,11 @@ pub struct Room {
     /// where it stands: checked on the engine's position after every change; once complete or
     /// failed it stays so.
     lesson: Option<(&'static scenario::lessons::Lesson, scenario::lessons::Status)>,
+    /// On a cluster node (docs/deployment.md "Several nodes"): the game's lease. Every log
+    /// write is fenced by its epoch, the timers are stored, and the task stops when it is lost.
+    lease: Option<crate::cluster::RoomLease>,
+    /// The timers last stored (cluster only): the server's deadline, the rules' clock's.
+    timers_stored: Option<(Option<Instant>, Option<Instant>)>,
 }
 
 /// Raises its flag when dropped.
@@ -175,6 +180,20 @@ impl Room {
         game: Box<dyn AnyGame>,
         seq: u64,
         turn: Option<crate::platform_store::TurnClock>,
+    ) -> RoomHandle {
+        Self::spawn_leased(shared, row, game, seq, turn, None, None)
+    }
+
+    /// [`Room::spawn`] on a cluster node: with the game's lease, and the timers its previous
+    /// owner stored (used if they were stored for this very position).
+    pub fn spawn_leased(
+        shared: Arc<Shared>,
+        row: &GameRow,
+        game: Box<dyn AnyGame>,
+        seq: u64,
+        turn: Option<crate::platform_store::TurnClock>,
+        lease: Option<crate::cluster::RoomLease>,
+        timers: Option<crate::cluster::StoredTimers>,
     ) -> RoomHandle {
         let (id, seed, seats, timer_secs) =
             (row.id.clone(), row.seed, row.seats.clone(), row.timer_secs);
@@ -202,7 +221,17 @@ impl Room {
         let restored = stored_due.map(|due| {
             now + Duration::from_millis(due.saturating_sub(crate::turns::now_ms()).max(0) as u64)
         });
-        let last_waiting = restored.and_then(|_| game.decision());
+        let mut last_waiting = restored.and_then(|_| game.decision());
+        // A game taken over from another node: its timers go on from where they were (stored
+        // whenever they changed, at the log's length then; docs/deployment.md "Timers").
+        let timers = timers.filter(|t| t.seq <= seq);
+        let at = |ms: i64| now + Duration::from_millis(ms.max(0) as u64);
+        let taken_deadline = timers.and_then(|t| t.deadline_left_ms).map(at);
+        let taken_clock = timers.and_then(|t| t.clock_left_ms).map(at);
+        if timers.is_some() {
+            last_waiting = game.decision();
+        }
+        let clock = taken_clock.and_then(|_| game.clock());
         let lesson = row
             .practice
             .then(|| scenario::lessons::find(&row.game, &row.setup, row.seed))
@@ -218,14 +247,14 @@ impl Room {
             timer: turn_timer.or(timer_secs
                 .filter(|&t| t > 0 && !rules_timer)
                 .map(|t| Duration::from_secs(t as u64))),
-            clock: None,
-            clock_deadline: None,
+            clock,
+            clock_deadline: taken_clock.filter(|_| clock.is_some()),
             game,
             seed,
             practice: row.practice,
             seats,
             seq,
-            deadline: restored,
+            deadline: restored.or(taken_deadline),
             last_waiting,
             subs: HashMap::new(),
             presence,
@@ -241,6 +270,8 @@ impl Room {
             rematch_yes: engine::SeatSet::EMPTY,
             rematch_game: None,
             stood_in: false,
+            lease,
+            timers_stored: None,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -258,6 +289,15 @@ impl Room {
         // commands leave it where it was): no timer entry made and dropped per command.
         let timer = tokio::time::sleep_until(Instant::now());
         tokio::pin!(timer);
+        // A cluster node's game stops at once when its lease is lost.
+        let lost = self.lease.as_ref().map(|l| l.lost.clone());
+        let lost = async move {
+            match lost {
+                Some(n) => n.notified().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::pin!(lost);
         let mut armed: Option<Instant> = None;
         loop {
             let wake = self.next_wake();
@@ -278,6 +318,7 @@ impl Room {
                     self.on_wake().await
                 }
                 _ = &mut stop => break,
+                _ = &mut lost => break,
             }
             if *shutdown.borrow() {
                 break;
@@ -290,6 +331,9 @@ impl Room {
         }
         // Stop taking commands before leaving the registry, so nobody queues into a dead inbox.
         rx.close();
+        if let Some(l) = &self.lease {
+            l.node.release(&self.id, l.epoch);
+        }
         self.shared.forget_room(&self.id);
         self.shared.metrics.rooms.fetch_sub(1, Relaxed);
         tracing::debug!(game = %self.id, "game task stopped");
@@ -508,7 +552,21 @@ impl Room {
             faults.storage_refused.fetch_add(1, Relaxed);
             return Err("storage is unavailable; nothing changed: try again later".into());
         }
-        match self.shared.store.append(&self.id, self.seq, entry).await {
+        let written = match &self.lease {
+            Some(l) => {
+                let node = &l.node.cluster.node;
+                self.shared.store.append_fenced(&self.id, self.seq, entry, node, l.epoch).await
+            }
+            None => self.shared.store.append(&self.id, self.seq, entry).await,
+        };
+        match written {
+            Err(crate::store::StoreError::Fenced) => {
+                // Another node owns the game now: this task stops (nothing was written).
+                if let Some(l) = &self.lease {
+                    l.lost.notify_one();
+                }
+                Err("this game moved to another server: reconnect".into())
+            }
             Ok(()) => {
                 faults.write_ok();
                 self.seq += 1;
@@ -570,6 +628,29 @@ impl Room {
         self.restart_clocks();
         self.schedule_bots();
         self.store_turn().await;
+        self.store_timers().await;
+    }
+
+    /// A cluster node's game: its timers stored when they changed, so that a node taking it
+    /// over goes on with them (a failure is logged: a takeover then starts fresh clocks).
+    async fn store_timers(&mut self) {
+        let Some(l) = &self.lease else { return };
+        let now = (self.deadline, self.clock_deadline);
+        if self.timers_stored == Some(now) {
+            return;
+        }
+        let left = |d: Option<Instant>| {
+            d.map(|d| d.saturating_duration_since(Instant::now()).as_millis() as i64)
+        };
+        let t = crate::cluster::StoredTimers {
+            seq: self.seq,
+            deadline_left_ms: left(self.deadline),
+            clock_left_ms: left(self.clock_deadline),
+        };
+        match l.node.set_timers(&self.id, l.epoch, &t).await {
+            Ok(_) => self.timers_stored = Some(now),
+            Err(e) => tracing::error!(game = %self.id, error = %e, "cannot store the timers"),
+        }
     }
 
     /// A turn-based game's deadline and who owes the decision, stored when they changed (a

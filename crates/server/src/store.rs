@@ -24,6 +24,10 @@ pub enum StoreError {
     Gap(u64),
     #[error("the store is closed")]
     Closed,
+    /// A cluster node's write refused: the game's lease moved on (another node or epoch owns
+    /// it now, docs/deployment.md "Fencing"). Nothing was written.
+    #[error("the game's lease is no longer this node's: nothing written")]
+    Fenced,
     #[error(transparent)]
     Refused(#[from] crate::schema::Refused),
     /// A setup this store will not keep as it is (`compact`).
@@ -145,6 +149,20 @@ pub trait Store: Send + Sync + 'static {
     fn games<'a>(&'a self, status: Option<Status>, limit: u32) -> BoxFut<'a, Vec<GameRow>>;
     /// Append entry `index` (0-based) of a game's log; must be the next one.
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()>;
+    /// [`Store::append`] by a cluster node holding the game's lease as (`node`, `epoch`):
+    /// written only if the lease is still that, in the same statement
+    /// ([`StoreError::Fenced`] otherwise). Stores without leases (SQLite: one server) append.
+    fn append_fenced<'a>(
+        &'a self,
+        id: &'a str,
+        index: u64,
+        entry: &'a Entry,
+        node: &'a str,
+        epoch: i64,
+    ) -> BoxFut<'a, ()> {
+        let _ = (node, epoch);
+        self.append(id, index, entry)
+    }
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>>;
     /// Every running game's log, by game id, in one go (resuming at start); a game with an
     /// entry that does not parse has the reason instead.

@@ -83,6 +83,14 @@ pub const MIGRATIONS: &[PgMigration] = &[
             "CREATE TABLE nodes (node TEXT PRIMARY KEY, addr TEXT NOT NULL, seen_ms BIGINT NOT NULL)",
         ],
     },
+    PgMigration {
+        name: "the timers of running games, so that they survive a takeover (crate::cluster)",
+        statements: &[
+            // The owner's timers for the position after `seq` log entries: when the server's
+            // timer and the rules' clock run out (database clock, Unix ms; NULL: not running).
+            "CREATE TABLE game_timers (game_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, deadline_ms BIGINT, clock_ms BIGINT)",
+        ],
+    },
 ];
 
 /// Tables this backend may find in its database.
@@ -105,6 +113,7 @@ const OURS: &[&str] = &[
     "leases",
     "lease_history",
     "nodes",
+    "game_timers",
 ];
 
 /// Appends committed together at most (PostgreSQL takes arrays: no parameter limit).
@@ -114,6 +123,8 @@ struct Append {
     id: String,
     index: u64,
     entry: String,
+    /// A cluster node's write: only while the game's lease is still (node, epoch).
+    fence: Option<(String, i64)>,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -265,40 +276,92 @@ async fn append_task(pool: PgPool, mut rx: mpsc::Receiver<Append>) {
     let mut batch = Vec::with_capacity(BATCH);
     while rx.recv_many(&mut batch, BATCH).await > 0 {
         match insert_all(&pool, &batch).await {
-            Ok(()) => {
+            Ok(fenced) => {
                 for a in batch.drain(..) {
-                    let _ = a.done.send(Ok(()));
+                    let r = if fenced.contains(&(a.id.clone(), a.index as i64)) {
+                        Err(StoreError::Fenced)
+                    } else {
+                        Ok(())
+                    };
+                    let _ = a.done.send(r);
                 }
             }
             Err(_) => {
                 for a in batch.drain(..) {
                     let r = insert_all(&pool, std::slice::from_ref(&a)).await;
-                    let _ = a.done.send(r.map_err(|e| match e {
-                        sqlx::Error::Database(d) if d.is_unique_violation() => {
-                            StoreError::Gap(a.index)
+                    let _ = a.done.send(match r {
+                        Ok(f) if f.is_empty() => Ok(()),
+                        Ok(_) => Err(StoreError::Fenced),
+                        Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
+                            Err(StoreError::Gap(a.index))
                         }
-                        e => e.into(),
-                    }));
+                        Err(e) => Err(e.into()),
+                    });
                 }
             }
         }
     }
 }
 
-/// One statement, so one transaction and one commit, for the whole batch.
-async fn insert_all(pool: &PgPool, batch: &[Append]) -> Result<(), sqlx::Error> {
-    let ids: Vec<&str> = batch.iter().map(|a| a.id.as_str()).collect();
-    let idx: Vec<i64> = batch.iter().map(|a| a.index as i64).collect();
-    let entries: Vec<&str> = batch.iter().map(|a| a.entry.as_str()).collect();
-    sqlx::query(
-        "INSERT INTO actions (game_id, idx, entry) SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[])",
+/// One statement, so one transaction and one commit, for the whole batch. A fenced entry (a
+/// cluster node's) is written only if its game's lease is still at the node and epoch it
+/// carries: the statement reads the lease row `FOR KEY SHARE`, which waits for a takeover that
+/// holds the row `FOR UPDATE` (and then sees its new epoch), and makes a takeover wait until this
+/// batch is committed (so the new owner reads the log with this entry in it); renewals, which
+/// change no key, do not wait for it. Returns the fenced entries refused, as (game, index).
+async fn insert_all(pool: &PgPool, batch: &[Append]) -> Result<Vec<(String, i64)>, sqlx::Error> {
+    let (fenced, free): (Vec<&Append>, Vec<&Append>) =
+        batch.iter().partition(|a| a.fence.is_some());
+    let ids: Vec<&str> = free.iter().map(|a| a.id.as_str()).collect();
+    let idx: Vec<i64> = free.iter().map(|a| a.index as i64).collect();
+    let entries: Vec<&str> = free.iter().map(|a| a.entry.as_str()).collect();
+    if fenced.is_empty() {
+        sqlx::query(
+            "INSERT INTO actions (game_id, idx, entry) SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[])",
+        )
+        .bind(&ids)
+        .bind(&idx)
+        .bind(&entries)
+        .execute(pool)
+        .await?;
+        return Ok(Vec::new());
+    }
+    let f_ids: Vec<&str> = fenced.iter().map(|a| a.id.as_str()).collect();
+    let f_idx: Vec<i64> = fenced.iter().map(|a| a.index as i64).collect();
+    let f_entries: Vec<&str> = fenced.iter().map(|a| a.entry.as_str()).collect();
+    let f_nodes: Vec<&str> =
+        fenced.iter().filter_map(|a| a.fence.as_ref()).map(|f| f.0.as_str()).collect();
+    let f_epochs: Vec<i64> = fenced.iter().filter_map(|a| a.fence.as_ref()).map(|f| f.1).collect();
+    let mut tx = pool.begin().await?;
+    if !free.is_empty() {
+        sqlx::query(
+            "INSERT INTO actions (game_id, idx, entry) SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[])",
+        )
+        .bind(&ids)
+        .bind(&idx)
+        .bind(&entries)
+        .execute(&mut *tx)
+        .await?;
+    }
+    let written: Vec<(String, i64)> = sqlx::query_as(
+        "INSERT INTO actions (game_id, idx, entry) \
+         SELECT u.g, u.i, u.e FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[], $4::TEXT[], $5::BIGINT[]) AS u(g, i, e, n, ep) \
+         JOIN leases l ON l.game_id = u.g AND l.node = u.n AND l.epoch = u.ep FOR KEY SHARE OF l \
+         RETURNING game_id, idx",
     )
-    .bind(&ids)
-    .bind(&idx)
-    .bind(&entries)
-    .execute(pool)
+    .bind(&f_ids)
+    .bind(&f_idx)
+    .bind(&f_entries)
+    .bind(&f_nodes)
+    .bind(&f_epochs)
+    .fetch_all(&mut *tx)
     .await?;
-    Ok(())
+    tx.commit().await?;
+    Ok(fenced
+        .iter()
+        .map(|a| (a.id.clone(), a.index as i64))
+        .filter(|k| !written.contains(k))
+        .collect())
 }
 
 /// Keep `player_games` in step with a game's seats (inside the write that changes them).
@@ -498,8 +561,35 @@ impl Store for PgStore {
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()> {
         Box::pin(async move {
             let (done, answer) = oneshot::channel();
-            let a =
-                Append { id: id.to_string(), index, entry: serde_json::to_string(entry)?, done };
+            let a = Append {
+                id: id.to_string(),
+                index,
+                entry: serde_json::to_string(entry)?,
+                fence: None,
+                done,
+            };
+            self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
+            answer.await.map_err(|_| StoreError::Closed)?
+        })
+    }
+
+    fn append_fenced<'a>(
+        &'a self,
+        id: &'a str,
+        index: u64,
+        entry: &'a Entry,
+        node: &'a str,
+        epoch: i64,
+    ) -> BoxFut<'a, ()> {
+        Box::pin(async move {
+            let (done, answer) = oneshot::channel();
+            let a = Append {
+                id: id.to_string(),
+                index,
+                entry: serde_json::to_string(entry)?,
+                fence: Some((node.to_string(), epoch)),
+                done,
+            };
             self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
             answer.await.map_err(|_| StoreError::Closed)?
         })

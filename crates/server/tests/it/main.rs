@@ -14,6 +14,7 @@ mod identity;
 mod kinds;
 mod lessons;
 mod limits;
+mod nodes;
 mod paused;
 mod play;
 mod secrecy;

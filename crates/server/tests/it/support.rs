@@ -124,6 +124,10 @@ impl Client {
     pub async fn send_raw(&mut self, m: Message) {
         self.ws.send(m).await.expect("send");
     }
+    /// Send if the socket is still open (false: it was closed).
+    pub async fn try_send(&mut self, m: &ClientMsg) -> bool {
+        self.ws.send(Message::Text(m.to_frame().into())).await.is_ok()
+    }
     pub async fn send(&mut self, m: &ClientMsg) {
         self.send_raw(Message::Text(m.to_frame().into())).await;
     }
@@ -162,6 +166,18 @@ impl Client {
     }
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+    }
+    /// The next message of any kind (`None`: closed); text frames are kept in `frames`.
+    pub async fn next_raw(&mut self) -> Option<Message> {
+        match self.ws.next().await {
+            Some(Ok(m)) => {
+                if let Message::Text(t) = &m {
+                    self.frames.push(t.to_string());
+                }
+                Some(m)
+            }
+            _ => None,
+        }
     }
 }
 
