@@ -13,11 +13,16 @@ one thread; and the same on every core (rayon). bench: `robodrome bench`'s drive
 its own setup, e.g. 8 cars), for reference. python single: Game.apply_index with a random legal
 index drawn in Python, one game after another. batched x64: Batch.observe (observations, masks,
 rewards of every seat of 64 games, written in place) then Batch.step with random legal indices
-drawn by numpy from the masks, rayon on every core. PettingZoo AEC: a whole AEC step of our
+drawn by numpy from the masks, rayon on every core; and the same in one call per step
+(Batch.step_observe, finished games restarted by Batch.reset_done), with and without
+observations and masks (obs_dim=0, actions=0: the legal counts only). PettingZoo AEC: a whole AEC step of our
 environment (env.last(): observation and mask; a random legal action from the mask; env.step)
-against PettingZoo's own Connect Four (needs pygame) in the same run.
+against PettingZoo's own Connect Four (needs pygame) in the same run, with three choices of
+the action, the same for both: numpy's Generator.choice over the legal indices, a cheaper
+random draw (Python's random() into np.flatnonzero of the mask), the first legal action.
 """
 import os
+import random
 import sys
 import time
 
@@ -74,6 +79,29 @@ def single(name):
     return c.rates(n)
 
 
+def batched_one_call(name, n_games=64, **kw):
+    """Batch.step_observe: each game steps and writes its rows of the preallocated arrays in
+    one native call (rayon, no GIL); finished games restarted natively (reset_done); the
+    random legal indices drawn by numpy from the legal counts. With obs_dim=0, actions=0: no
+    observations and no mask rows written (the counts only)."""
+    b = robodrome.Batch(name, range(n_games), **kw)
+    rng = np.random.default_rng(0)
+    steps, seed, c = 0, n_games, Clock()
+    b.observe()
+    counts = b.legal_counts()  # the batch's own array, rewritten by every step_observe
+    acts = np.zeros(counts.shape, dtype=np.int64)
+    draw = np.empty(counts.shape)
+    while not c.done():
+        rng.random(out=draw)
+        np.multiply(draw, np.maximum(counts, 1), out=draw)
+        acts[...] = draw
+        steps += int(np.count_nonzero(counts))  # one action per owing seat
+        _, _, _, done = b.step_observe(acts)
+        if done.any():
+            seed += b.reset_done(seed)
+    return c.rates(steps)
+
+
 def batched(name, n_games=64):
     b = robodrome.Batch(name, range(n_games))
     rng = np.random.default_rng(0)
@@ -90,11 +118,14 @@ def batched(name, n_games=64):
     return c.rates(steps)
 
 
-def aec(env, first=False):
+def aec(env, first=False, cheap=False):
     """Random legal actions from the mask (the method of the first round's figures); with
     `first`, the first legal action (argmax of the mask): the same cheap choice for both
-    environments, so that the choice's own cost (numpy's, the same for both) weighs less."""
+    environments, so that the choice's own cost (numpy's, the same for both) weighs less;
+    with `cheap`, a random legal action drawn without numpy's Generator.choice (its call
+    alone costs 4-6 us): np.flatnonzero of the mask indexed by Python's random()."""
     rng = np.random.default_rng(0)
+    rand = random.Random(0).random
     n, k, c = 0, 0, Clock()
     while not c.done():
         env.reset(seed=k)
@@ -106,6 +137,9 @@ def aec(env, first=False):
                 continue
             if first:
                 env.step(int(obs["action_mask"].argmax()))
+            elif cheap:
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[int(rand() * len(legal))]))
             else:
                 env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
             n += 1
@@ -119,11 +153,14 @@ def show(label, rates, unit="actions/s"):
 def main():
     print(f"cores: {os.cpu_count()}, {SECS:g} s per measure, load average "
           f"{os.getloadavg()[0]:.1f}")
-    c4 = c4f = None
+    c4 = c4f = c4c = None
     try:
         from pettingzoo.classic import connect_four_v3
         c4 = aec(connect_four_v3.env())
         show("connect_four_v3: PettingZoo AEC env", c4, "steps/s")
+        c4c = aec(connect_four_v3.env(), cheap=True)
+        show("connect_four_v3: PettingZoo AEC env, random legal action (cheap draw)", c4c,
+             "steps/s")
         c4f = aec(connect_four_v3.env(), first=True)
         show("connect_four_v3: PettingZoo AEC env, first legal action", c4f, "steps/s")
     except ImportError as e:
@@ -136,14 +173,27 @@ def main():
         show(f"{name}: native, every core", native(name, parallel=True))
         show(f"{name}: python single game", single(name))
         bat = batched(name)
-        show(f"{name}: python batched x64", bat)
+        show(f"{name}: python batched x64 (observe + step)", bat)
         print(f"{name}: native 1 thread / batched = {nat[0] / bat[0]:.2f}x wall, "
               f"{nat[1] / bat[1]:.2f}x per CPU-second")
+        one = batched_one_call(name)
+        show(f"{name}: python batched x64 (step_observe)", one)
+        print(f"{name}: native 1 thread / batched step_observe = {nat[0] / one[0]:.2f}x wall, "
+              f"{nat[1] / one[1]:.2f}x per CPU-second")
+        bare = batched_one_call(name, obs_dim=0, actions=0)
+        show(f"{name}: python batched x64 (step_observe, no observations, no masks)", bare)
+        print(f"{name}: native 1 thread / batched without observations = "
+              f"{nat[0] / bare[0]:.2f}x wall, {nat[1] / bare[1]:.2f}x per CPU-second")
         a = aec(envs.aec_env(name))
         show(f"{name}: PettingZoo AEC env", a, "steps/s")
         if c4:
             print(f"{name}: AEC env / Connect Four = {a[0] / c4[0]:.1f}x wall, "
                   f"{a[1] / c4[1]:.1f}x per CPU-second")
+        ac = aec(envs.aec_env(name), cheap=True)
+        show(f"{name}: PettingZoo AEC env, random legal action (cheap draw)", ac, "steps/s")
+        if c4c:
+            print(f"{name}: AEC env / Connect Four, cheap random draw = {ac[0] / c4c[0]:.1f}x "
+                  f"wall, {ac[1] / c4c[1]:.1f}x per CPU-second")
         af = aec(envs.aec_env(name), first=True)
         show(f"{name}: PettingZoo AEC env, first legal action", af, "steps/s")
         if c4f:

@@ -16,11 +16,17 @@ from ._native import BadInput, IllegalAction, ReplayError, RobodromeError
 __all__ = [
     "Game", "new_game", "replay", "from_json", "kinds", "make_setup", "run_scenario",
     "Batch", "RobodromeError", "BadInput", "IllegalAction", "ReplayError",
-    "SPECTATOR", "OMNISCIENT", "ACTIONS", "OBS_DIM",
+    "SPECTATOR", "OMNISCIENT", "ACTIONS", "OBS_DIM", "FACTORED_HEADS", "WILD_CAR", "NO_LETTER",
 ]
 
 SPECTATOR = -1
 OMNISCIENT = -2
+
+#: Autoscooter's factored plot (autoscooter::encoding): car (8 ids, then the wild car), the
+#: row of the car's column on the sheet (the turn number), the letter (A..P, then none).
+FACTORED_HEADS = (9, 11, 17)
+WILD_CAR = 8
+NO_LETTER = 16
 
 #: The flat action space of each game: index i is the i-th of ``legal_actions(seat)`` (the
 #: engine's order); the sizes bound the longest list (docs/python.md).
@@ -124,6 +130,19 @@ class Game:
     def legal_count(self, seat: int) -> int:
         return self._g.legal_count(seat)
 
+    def factored_masks(self, seat: int):
+        """Autoscooter's factored plot (docs/python.md "Encodings"): masks over the heads
+        FACTORED_HEADS = (car 9, row 11, letter 17): ``(car[9], rows[9, 11], letters[9, 17])``,
+        bool; the rows and letters of car c are ``rows[c]`` and ``letters[c]``. BadInput for
+        another game."""
+        return self._g.factored_masks(seat)
+
+    def apply_factored(self, seat: int, car: int, row: int, letter: int) -> None:
+        """Plot car `car` (WILD_CAR = 8: the wild car) with the number of its sheet row `row`
+        and letter `letter` (0..15 = A..P, NO_LETTER = 16). IllegalAction if the rules refuse
+        it (a masked-out choice), BadInput out of range: nothing changed."""
+        self._g.apply_factored(seat, int(car), int(row), int(letter))
+
     def __copy__(self) -> "Game":
         return Game(self._g.clone())
 
@@ -185,9 +204,12 @@ class Batch:
             setup = new_game(name, None, 0, players)._g.to_json()
             setup = json.loads(setup)["setup"]
         self.name = name
-        self.obs_dim = obs_dim or OBS_DIM.get(name, 256)
-        self.actions = actions or ACTIONS.get(name, 1024)
+        # 0 is allowed for both: no observations written (obs_dim=0), no mask rows (actions=0):
+        # the flat mask is always its first legal_counts() entries (docs/python.md)
+        self.obs_dim = OBS_DIM.get(name, 256) if obs_dim is None else obs_dim
+        self.actions = ACTIONS.get(name, 1024) if actions is None else actions
         self._b = _native.Batch(name, json.dumps(setup), [int(s) for s in seeds], self.obs_dim, self.actions)
+        self._arrays = None
 
     def __len__(self) -> int:
         return len(self._b)
@@ -211,6 +233,28 @@ class Batch:
         are ignored. Returns per game None or the error that left it unchanged."""
         import numpy as np
         return self._b.step(np.ascontiguousarray(actions, dtype=np.int64))
+
+    def step_observe(self, actions):
+        """step() then observe() in one native call on every core, without the GIL: returns
+        the arrays of observe() (the batch's own, overwritten). Refused games (unchanged) are
+        marked in errors() (int8 per game), their reasons in error_messages(); nothing is
+        allocated per step (`actions` must be a C-contiguous int64 [N, seats] array)."""
+        self._b.step_observe(actions)
+        if self._arrays is None:
+            self._arrays = self._b.arrays()
+        return self._arrays
+
+    def errors(self):
+        """int8 [N]: 1 for each game whose last step_observe() was refused (the batch's own array)."""
+        return self._b.errors()
+
+    def error_messages(self) -> list[Optional[str]]:
+        return self._b.error_messages()
+
+    def reset_done(self, first_seed: int) -> int:
+        """Restart every finished game with seeds first_seed, first_seed + 1, … in game order,
+        and write their new rows of observe()'s arrays; returns how many were restarted."""
+        return self._b.reset_done(int(first_seed))
 
     def reset(self, i: int, seed: int) -> None:
         self._b.reset(i, seed)

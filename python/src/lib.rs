@@ -153,6 +153,63 @@ impl Running {
         })
     }
 
+    /// [`Running::start`] without Python (an error as text).
+    fn start_value(name: &str, setup: Value, seed: u64) -> Result<Running, String> {
+        let r = Registry::everything();
+        let kind = r.get(name).ok_or_else(|| r.unknown(name))?;
+        let game = kind.start(&setup, seed)?;
+        let listed = (0..game.seats()).map(|_| None).collect();
+        Ok(Running {
+            kind,
+            game,
+            setup: Arc::new(setup),
+            seed,
+            log: Vec::new(),
+            legal: None,
+            listed,
+        })
+    }
+
+    fn autoscooter(&self) -> PyResult<&autoscooter::Autoscooter> {
+        self.game.as_any().downcast_ref().ok_or_else(|| {
+            bad(format!("the factored plots are Autoscooter's, not {}'s", self.game.name()))
+        })
+    }
+
+    fn autoscooter_mut(&mut self) -> PyResult<&mut autoscooter::Autoscooter> {
+        let name = self.game.name();
+        self.game
+            .as_any_mut()
+            .downcast_mut()
+            .ok_or_else(|| bad(format!("the factored plots are Autoscooter's, not {name}'s")))
+    }
+
+    /// Back to the state after the record's first `len` entries, by replaying them from the
+    /// start (the game is a function of its setup, seed and record).
+    fn restore(&mut self, len: usize) -> Result<(), String> {
+        let mut g = self.kind.start(&self.setup, self.seed)?;
+        for (i, e) in self.log[..len].iter().enumerate() {
+            let fail = |e: ActError| format!("the record does not replay at entry {i}: {e:?}");
+            match e {
+                Entry::Nth(seat, index) => {
+                    g.apply_nth_quiet(*seat, *index as usize).map_err(fail)?
+                }
+                Entry::Json(v) => match (v.get("kind").and_then(Value::as_str), v.get("seat")) {
+                    (Some("act"), Some(seat)) => {
+                        let seat = Seat(seat.as_u64().unwrap_or(0) as u8);
+                        let action = v.get("action").cloned().unwrap_or(Value::Null);
+                        g.apply_json(seat, &action).map(|_| ()).map_err(fail)?;
+                    }
+                    _ => g.time_up().map(|_| ()).map_err(fail)?,
+                },
+            }
+        }
+        self.game = g;
+        self.log.truncate(len);
+        self.changed();
+        Ok(())
+    }
+
     /// The state changed: forget what was listed or counted.
     fn changed(&mut self) {
         self.legal = None;
@@ -500,6 +557,51 @@ impl Game {
         Ok(self.r.owing().first().map(|s| u32::from(s.0)))
     }
 
+    /// Autoscooter's factored plot masks (`autoscooter::encoding`, docs/python.md):
+    /// `(car bool[9], rows bool[9, 11], letters bool[9, 17])`; BadInput for another game.
+    #[allow(clippy::type_complexity)]
+    fn factored_masks<'py>(
+        &self,
+        py: Python<'py>,
+        seat: i64,
+    ) -> PyResult<(
+        Bound<'py, PyArray1<bool>>,
+        Bound<'py, PyArray2<bool>>,
+        Bound<'py, PyArray2<bool>>,
+    )> {
+        let seat = seat_of(seat, self.r.game.seats())?;
+        let g = self.r.autoscooter()?;
+        let (mut car, mut rows, mut letters) = ([false; 9], [[false; 11]; 9], [[false; 17]; 9]);
+        g.factored_masks(seat, &mut car, &mut rows, &mut letters);
+        let rows = numpy::ndarray::Array2::from_shape_fn((9, 11), |(c, r)| rows[c][r]);
+        let letters = numpy::ndarray::Array2::from_shape_fn((9, 17), |(c, l)| letters[c][l]);
+        Ok((
+            PyArray1::from_slice(py, &car),
+            PyArray2::from_owned_array(py, rows),
+            PyArray2::from_owned_array(py, letters),
+        ))
+    }
+
+    /// Apply Autoscooter's factored plot (car, row, letter: `autoscooter::encoding::HEADS`).
+    /// BadInput for a choice out of its range or another game; IllegalAction when the rules
+    /// refuse it (a choice its mask excludes): nothing changed.
+    fn apply_factored(&mut self, seat: i64, car: i64, row: i64, letter: i64) -> PyResult<()> {
+        let seat = seat_of(seat, self.r.game.seats())?;
+        let idx = |x: i64| usize::try_from(x).unwrap_or(usize::MAX);
+        let action =
+            self.r.autoscooter()?.factored_action(idx(car), idx(row), idx(letter)).ok_or_else(
+                || bad(format!("factored plot ({car}, {row}, {letter}) out of range")),
+            )?;
+        let g = self.r.autoscooter_mut()?;
+        engine::Game::apply(g, seat, &action, &mut Vec::new())
+            .map_err(|e| IllegalAction::new_err((engine::RuleError::code(&e), e.to_string())))?;
+        self.r.changed();
+        self.r
+            .log
+            .push(Entry::Json(Arc::new(json!({"kind": "act", "seat": seat.0, "action": action}))));
+        Ok(())
+    }
+
     /// Whether two games are in the same state (their omniscient views and decisions agree).
     fn same_state(&self, other: &Game) -> bool {
         self.r.game.name() == other.r.game.name()
@@ -600,6 +702,9 @@ struct Batch {
     done: Py<PyArray1<bool>>,
     /// (N, seats): how many legal actions each seat has (0: it owes nothing), with the masks.
     counts: Py<PyArray2<i64>>,
+    /// (N,): whether each game's last `step_observe` was refused, and why.
+    errors: Py<PyArray1<i8>>,
+    messages: Vec<Option<String>>,
 }
 
 #[pymethods]
@@ -642,6 +747,8 @@ impl Batch {
             rewards: PyArray2::zeros(py, [n, seats], false).unbind(),
             done: PyArray1::from_vec(py, vec![false; n]).unbind(),
             counts: PyArray2::zeros(py, [n, seats], false).unbind(),
+            errors: PyArray1::zeros(py, [n], false).unbind(),
+            messages: vec![None; n],
         })
     }
 
@@ -660,6 +767,76 @@ impl Batch {
         let slot = self.games.get_mut(i).ok_or_else(|| bad(format!("no game {i}")))?;
         *slot = g;
         Ok(())
+    }
+
+    /// Restart every finished game, with seeds `first_seed`, `first_seed + 1`, … in game order
+    /// (on every core, without the GIL), and write their new rows of the arrays `observe`
+    /// returns (the other games' rows are left as they are); returns how many were restarted.
+    fn reset_done(&mut self, py: Python<'_>, first_seed: u64) -> PyResult<usize> {
+        let mut k = 0u64;
+        let seeds: Vec<Option<u64>> = self
+            .games
+            .iter()
+            .map(|g| {
+                g.game.decision().is_none().then(|| {
+                    k += 1;
+                    first_seed.wrapping_add(k - 1)
+                })
+            })
+            .collect();
+        if k == 0 {
+            return Ok(0);
+        }
+        let (s, d, a) = (self.seats, self.obs_dim, self.actions);
+        let (obs, masks, rewards, done, counts) = (
+            self.obs.bind(py).clone(),
+            self.masks.bind(py).clone(),
+            self.rewards.bind(py).clone(),
+            self.done.bind(py).clone(),
+            self.counts.bind(py).clone(),
+        );
+        let (mut ow, mut mw, mut rw, mut dw, mut cw) = (
+            obs.readwrite(),
+            masks.readwrite(),
+            rewards.readwrite(),
+            done.readwrite(),
+            counts.readwrite(),
+        );
+        let (o, m, r, dn, c) = (
+            ow.as_slice_mut()?,
+            mw.as_slice_mut()?,
+            rw.as_slice_mut()?,
+            dw.as_slice_mut()?,
+            cw.as_slice_mut()?,
+        );
+        let (name, setup) = (self.name.as_str(), &*self.setup);
+        let ng = self.games.len();
+        let games = &mut self.games;
+        let s1 = s.max(1);
+        let failed: Option<String> = py.detach(|| {
+            games
+                .par_iter_mut()
+                .zip(seeds.par_iter())
+                .zip(rows(o, s * d, ng))
+                .zip(rows(m, s * a, ng))
+                .zip(r.par_chunks_mut(s1))
+                .zip(dn.par_iter_mut())
+                .zip(c.par_chunks_mut(s1))
+                .filter_map(|((((((g, seed), o), m), r), dn), c)| {
+                    let seed = (*seed)?;
+                    match Running::start_value(name, setup.clone(), seed) {
+                        Ok(new) => *g = new,
+                        Err(e) => return Some(e),
+                    }
+                    observe_one(g, Out { o, m, r, dn, c }, (s, d, a));
+                    None
+                })
+                .find_any(|_| true)
+        });
+        match failed {
+            Some(e) => Err(bad(e)),
+            None => Ok(k as usize),
+        }
     }
 
     /// A copy of game `i` as a `Game`.
@@ -704,6 +881,7 @@ impl Batch {
                 dw.as_slice_mut()?,
                 cw.as_slice_mut()?,
             );
+            let ng = self.games.len();
             let games = &mut self.games;
             py.detach(|| {
                 type Item<'a> = (
@@ -714,31 +892,13 @@ impl Batch {
                     &'a mut [i64],
                 );
                 let each = |(((((g, o), m), r), dn), c): Item<'_>| {
-                    let decision = g.game.decision();
-                    for seat in 0..s {
-                        let st = Seat(seat as u8);
-                        g.observation(st, &mut o[seat * d..(seat + 1) * d]);
-                        let m = &mut m[seat * a..(seat + 1) * a];
-                        m.fill(false);
-                        let n = if decision.as_ref().is_some_and(|d| d.owes(st)) {
-                            g.legal_len(st)
-                        } else {
-                            0
-                        };
-                        m[..n.min(a)].fill(true);
-                        c[seat] = n as i64;
-                    }
-                    match decision {
-                        Some(_) => r.fill(0.0),
-                        None => r.copy_from_slice(&g.rewards()),
-                    }
-                    *dn = decision.is_none();
+                    observe_one(g, Out { o, m, r, dn, c }, (s, d, a));
                 };
                 // A few games per task: rayon's split is cheap next to a game's views.
                 games
                     .par_iter_mut()
-                    .zip(o.par_chunks_mut((s * d).max(1)))
-                    .zip(m.par_chunks_mut((s * a).max(1)))
+                    .zip(rows(o, s * d, ng))
+                    .zip(rows(m, s * a, ng))
                     .zip(r.par_chunks_mut(s.max(1)))
                     .zip(dn.par_iter_mut())
                     .zip(c.par_chunks_mut(s.max(1)))
@@ -772,7 +932,14 @@ impl Batch {
                 self.seats
             )));
         }
-        let flat: Vec<i64> = a.iter().copied().collect();
+        let owned;
+        let flat: &[i64] = match actions.as_slice() {
+            Ok(f) => f,
+            Err(_) => {
+                owned = a.iter().copied().collect::<Vec<i64>>();
+                &owned
+            }
+        };
         let games = &mut self.games;
         let s = self.seats.max(1);
         Ok(py.detach(|| {
@@ -783,6 +950,98 @@ impl Batch {
                 .map(|(g, row)| step_one(g, row))
                 .collect()
         }))
+    }
+
+    /// `step` then `observe` in one call, on every core without the GIL: each game steps and
+    /// writes its rows of the batch's arrays (the ones `observe` returns) in the same task.
+    /// Returns how many games refused their step (left unchanged); `errors()` says which
+    /// (int8 per game, the batch's own array) and `error_messages()` why. No Python object is
+    /// made per game or per step.
+    fn step_observe(&mut self, py: Python<'_>, actions: PyReadonlyArray2<i64>) -> PyResult<usize> {
+        let (n, s, d, a) = (self.games.len(), self.seats, self.obs_dim, self.actions);
+        let shape = actions.as_array().shape().to_vec();
+        if shape != [n, s] {
+            return Err(bad(format!("actions: shape {shape:?}, expected [{n}, {s}]")));
+        }
+        let flat = actions.as_slice().map_err(|_| bad("actions: a C-contiguous int64 array"))?;
+        let (obs, masks, rewards, done, counts, errors) = (
+            self.obs.bind(py).clone(),
+            self.masks.bind(py).clone(),
+            self.rewards.bind(py).clone(),
+            self.done.bind(py).clone(),
+            self.counts.bind(py).clone(),
+            self.errors.bind(py).clone(),
+        );
+        let (mut ow, mut mw, mut rw, mut dw, mut cw, mut ew) = (
+            obs.readwrite(),
+            masks.readwrite(),
+            rewards.readwrite(),
+            done.readwrite(),
+            counts.readwrite(),
+            errors.readwrite(),
+        );
+        let (o, m, r, dn, c, e) = (
+            ow.as_slice_mut()?,
+            mw.as_slice_mut()?,
+            rw.as_slice_mut()?,
+            dw.as_slice_mut()?,
+            cw.as_slice_mut()?,
+            ew.as_slice_mut()?,
+        );
+        let ng = self.games.len();
+        let games = &mut self.games;
+        let messages = &mut self.messages;
+        let s1 = s.max(1);
+        let failed = py.detach(|| {
+            games
+                .par_iter_mut()
+                .zip(flat.par_chunks(s1))
+                .zip(rows(o, s * d, ng))
+                .zip(rows(m, s * a, ng))
+                .zip(r.par_chunks_mut(s1))
+                .zip(dn.par_iter_mut())
+                .zip(c.par_chunks_mut(s1))
+                .zip(e.par_iter_mut())
+                .zip(messages.par_iter_mut())
+                .with_min_len(4)
+                .map(|((((((((g, row), o), m), r), dn), c), e), msg)| {
+                    *msg = step_one(g, row);
+                    *e = i8::from(msg.is_some());
+                    observe_one(g, Out { o, m, r, dn, c }, (s, d, a));
+                    usize::from(msg.is_some())
+                })
+                .sum()
+        });
+        Ok(failed)
+    }
+
+    /// The arrays `observe` fills, as they are now (nothing computed).
+    #[allow(clippy::type_complexity)]
+    fn arrays<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> (
+        Bound<'py, PyArray3<f32>>,
+        Bound<'py, PyArray3<bool>>,
+        Bound<'py, PyArray2<f32>>,
+        Bound<'py, PyArray1<bool>>,
+    ) {
+        (
+            self.obs.bind(py).clone(),
+            self.masks.bind(py).clone(),
+            self.rewards.bind(py).clone(),
+            self.done.bind(py).clone(),
+        )
+    }
+
+    /// (N,) int8: 1 for each game whose last `step_observe` was refused (it did not change).
+    fn errors<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        self.errors.bind(py).clone()
+    }
+
+    /// Why each game's last `step_observe` was refused (`None`: it stepped).
+    fn error_messages(&self) -> Vec<Option<String>> {
+        self.messages.clone()
     }
 
     /// Play every game to its end with random actions (a native throughput measure).
@@ -809,6 +1068,49 @@ impl Batch {
                 .sum()
         })
     }
+}
+
+/// An array of `n` rows of `width` cut into its rows (`width` may be 0: `n` empty rows).
+fn rows<T: Send>(v: &mut [T], width: usize, n: usize) -> rayon::vec::IntoIter<&mut [T]> {
+    let rows: Vec<&mut [T]> = if width == 0 {
+        (0..n).map(|_| <&mut [T]>::default()).collect()
+    } else {
+        v.chunks_mut(width).collect()
+    };
+    rows.into_par_iter()
+}
+
+/// One game's rows of the batch's arrays.
+struct Out<'a> {
+    o: &'a mut [f32],
+    m: &'a mut [bool],
+    r: &'a mut [f32],
+    dn: &'a mut bool,
+    c: &'a mut [i64],
+}
+
+/// Write one game's observations, masks, rewards, done flag and legal counts into its rows
+/// (`s` seats, `d` numbers per observation, `a` mask entries per seat).
+fn observe_one(g: &mut Running, out: Out<'_>, (s, d, a): (usize, usize, usize)) {
+    let Out { o, m, r, dn, c } = out;
+    let decision = g.game.decision();
+    for seat in 0..s {
+        let st = Seat(seat as u8);
+        if d > 0 {
+            g.observation(st, &mut o[seat * d..(seat + 1) * d]);
+        }
+        let m = &mut m[seat * a..(seat + 1) * a];
+        let n = if decision.as_ref().is_some_and(|d| d.owes(st)) { g.legal_len(st) } else { 0 };
+        let k = n.min(a);
+        m[..k].fill(true);
+        m[k..].fill(false);
+        c[seat] = n as i64;
+    }
+    match decision {
+        Some(_) => r.fill(0.0),
+        None => r.copy_from_slice(&g.rewards()),
+    }
+    *dn = decision.is_none();
 }
 
 /// The native baseline of the benchmark (`docs/benchmarks.md` "Python"): `len(seeds)` games
@@ -849,19 +1151,25 @@ const MAX_BATCH: usize = 1 << 16;
 const MAX_WIDTH: usize = 1 << 20;
 
 /// One game's step: every owing seat's index checked against the legal actions of the state
-/// before the step, then applied in seat order. A bad index leaves the game unchanged.
+/// before the step, then applied in seat order. A bad index leaves the game unchanged. Nothing
+/// is allocated (a seat set has at most 16 seats).
 fn step_one(g: &mut Running, row: &[i64]) -> Option<String> {
-    let owing = g.owing();
-    if owing.is_empty() {
-        return None;
-    }
-    let mut chosen = Vec::with_capacity(owing.len());
-    for &seat in &owing {
+    let owing = match g.game.decision() {
+        None => return None,
+        Some(Decision::One(s)) => engine::SeatSet::single(s),
+        Some(Decision::Simultaneous(set)) => set,
+    };
+    let mut chosen = [(Seat(0), 0usize); 16];
+    let mut k = 0;
+    for seat in owing.iter() {
         let n = g.legal_len(seat);
-        let idx = row[seat.index()];
+        let idx = row.get(seat.index()).copied().unwrap_or(-1);
         match usize::try_from(idx).ok().filter(|&i| i < n) {
-            Some(i) => chosen.push((seat, i)),
-            None => {
+            Some(i) if k < chosen.len() => {
+                chosen[k] = (seat, i);
+                k += 1;
+            }
+            _ => {
                 return Some(format!(
                     "seat {}: action index {idx} is not legal ({n} legal actions)",
                     seat.0
@@ -870,14 +1178,15 @@ fn step_one(g: &mut Running, row: &[i64]) -> Option<String> {
         }
     }
     // Simultaneous secret choices do not change another seat's legal actions; should a rule
-    // ever do so, the game is restored and the error reported.
-    let before = (chosen.len() > 1).then(|| (g.game.clone_box(), g.log.len()));
-    for (seat, i) in chosen {
+    // ever do so, the game is restored — by replaying its record (it is a function of its
+    // setup, seed and record), so that no step pays for a copy kept just in case.
+    let len = g.log.len();
+    for (j, &(seat, i)) in chosen[..k].iter().enumerate() {
         if let Err(e) = g.apply_nth(seat, i) {
-            if let Some((game, len)) = before {
-                g.game = game;
-                g.log.truncate(len);
-                g.changed();
+            if j > 0
+                && let Err(r) = g.restore(len)
+            {
+                return Some(format!("seat {}: {e:?}; and the game did not replay: {r}", seat.0));
             }
             return Some(format!("seat {}: {e:?}", seat.0));
         }

@@ -90,3 +90,52 @@ def test_observe_overwrites_the_same_arrays():
     b.step(np.zeros((2, 2), dtype=np.int64))
     second = b.observe()
     assert all(x is y for x, y in zip(first, second))
+
+
+@pytest.mark.parametrize("name", ["autoscooter", "bumping-bots"])
+def test_step_observe_equals_step_then_observe(name):
+    """One native call (step_observe) writes what step() then observe() write, into the same
+    preallocated arrays; reset_done restarts finished games with the next seeds in game order
+    and writes their rows."""
+    seeds = list(range(30, 38))
+    one = robodrome.Batch(name, seeds)
+    two = robodrome.Batch(name, seeds)
+    rng = np.random.default_rng(3)
+    arrays = one.observe()
+    two.observe()
+    next_seed = 1000
+    for step in range(150):
+        counts = one.legal_counts()
+        acts = (rng.random(counts.shape) * np.maximum(counts, 1)).astype(np.int64)
+        got = one.step_observe(acts)
+        assert all(x is y for x, y in zip(got, arrays))
+        assert two.step(acts) == [None] * len(seeds)
+        want = two.observe()
+        assert not one.errors().any()
+        for x, y in zip(got, want):
+            assert np.array_equal(x, y), step
+        assert np.array_equal(one.legal_counts(), two.legal_counts())
+        if got[3].any():
+            restarted = [int(i) for i in np.flatnonzero(got[3])]
+            assert one.reset_done(next_seed) == len(restarted)
+            for k, i in enumerate(restarted):
+                two.reset(i, next_seed + k)
+            next_seed += len(restarted)
+            want = two.observe()
+            for x, y in zip(arrays, want):
+                assert np.array_equal(x, y), step
+    for i in range(len(seeds)):
+        assert one.game(i).same_state(two.game(i))
+
+
+def test_step_observe_reports_a_refused_game_and_steps_the_others():
+    b = robodrome.Batch("autoscooter", [1, 2])
+    before = b.game(0)
+    failed = b._b.step_observe(np.array([[10**6, 0], [0, 0]], dtype=np.int64))
+    assert failed == 1
+    assert list(b.errors()) == [1, 0]
+    msgs = b.error_messages()
+    assert msgs[0] is not None and "not legal" in msgs[0] and msgs[1] is None
+    assert b.game(0).same_state(before)
+    with pytest.raises(robodrome.BadInput):
+        b.step_observe(np.zeros((3, 2), dtype=np.int64))

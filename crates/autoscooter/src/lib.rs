@@ -35,6 +35,7 @@ pub mod board;
 pub mod chart;
 pub mod choices;
 mod conformance;
+pub mod encoding;
 mod error;
 pub mod event;
 pub mod from_view;

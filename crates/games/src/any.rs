@@ -82,6 +82,10 @@ pub trait AnyGame: Send + Sync {
     /// `max_actions` were applied; returns how many were. The native baseline of the Python
     /// package's benchmark, on the very setup the Python side plays.
     fn play_random(&mut self, rng: &mut Rng, max_actions: usize) -> usize;
+    /// The game itself, for a caller that serves one game's own encodings (the Python
+    /// package's factored Autoscooter plots, `autoscooter::encoding`).
+    fn as_any(&self) -> &dyn std::any::Any;
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
 /// A list of legal actions of some game ([`AnyGame::list_legal`]).
@@ -96,6 +100,19 @@ pub trait Listed: Send + Sync {
 impl<A: Send + Sync + 'static> Listed for Vec<A> {
     fn len(&self) -> usize {
         Vec::len(self)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// The list of a game that counts and indexes its legal actions without listing them
+/// ([`Registered::count_legal`]): only their number is kept.
+struct Counted(usize);
+
+impl Listed for Counted {
+    fn len(&self) -> usize {
+        self.0
     }
     fn as_any(&self) -> &dyn std::any::Any {
         self
@@ -164,7 +181,7 @@ impl<G: Registered> AnyGame for G {
             .collect()
     }
     fn legal_len(&self, seat: Seat) -> usize {
-        self.legal_actions(seat).len()
+        self.count_legal(seat).unwrap_or_else(|| self.legal_actions(seat).len())
     }
     fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<Value, ActError> {
         let action = nth(self, seat, index)?;
@@ -174,7 +191,10 @@ impl<G: Registered> AnyGame for G {
         nth(self, seat, index).map(|_| ())
     }
     fn list_legal(&self, seat: Seat) -> Box<dyn Listed> {
-        Box::new(self.legal_actions(seat))
+        match self.count_legal(seat) {
+            Some(n) => Box::new(Counted(n)),
+            None => Box::new(self.legal_actions(seat)),
+        }
     }
     fn apply_listed(
         &mut self,
@@ -182,20 +202,28 @@ impl<G: Registered> AnyGame for G {
         listed: &dyn Listed,
         index: usize,
     ) -> Result<(), ActError> {
-        let list = listed
-            .as_any()
-            .downcast_ref::<Vec<G::Action>>()
-            .ok_or_else(|| ActError::BadAction("a list of another game's actions".into()))?;
-        let action = list.get(index).ok_or_else(|| {
+        let past = || {
             ActError::BadAction(format!(
                 "action index {index} is not legal for seat {} now ({} legal actions)",
                 seat.0,
-                list.len()
+                listed.len()
             ))
-        })?;
+        };
+        let any = listed.as_any();
         let mut events = Vec::new();
-        self.apply(seat, action, &mut events)
-            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })
+        let result = if let Some(list) = any.downcast_ref::<Vec<G::Action>>() {
+            let action = list.get(index).ok_or_else(past)?;
+            self.apply(seat, action, &mut events)
+        } else if any.is::<Counted>() {
+            let action = (index < listed.len())
+                .then(|| self.nth_legal(seat, index))
+                .flatten()
+                .ok_or_else(past)?;
+            self.apply(seat, &action, &mut events)
+        } else {
+            return Err(ActError::BadAction("a list of another game's actions".into()));
+        };
+        result.map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })
     }
     fn sample_action_json(&self, seat: Seat, rng: &mut Rng) -> Option<Value> {
         self.sample_action(seat, rng).and_then(|a| serde_json::to_value(a).ok())
@@ -217,19 +245,30 @@ impl<G: Registered> AnyGame for G {
         let mut events = Vec::new();
         engine::play_random(self, rng, &mut events, max_actions)
     }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
 }
 
 /// Apply the `index`-th of `seat`'s legal actions; returns it.
 fn nth<G: Registered>(g: &mut G, seat: Seat, index: usize) -> Result<G::Action, ActError> {
-    let mut legal = g.legal_actions(seat);
-    let n = legal.len();
-    if index >= n {
-        return Err(ActError::BadAction(format!(
+    let found = match g.count_legal(seat) {
+        Some(n) => (index < n).then(|| g.nth_legal(seat, index)).flatten().ok_or(n),
+        None => {
+            let mut legal = g.legal_actions(seat);
+            let n = legal.len();
+            if index < n { Ok(legal.swap_remove(index)) } else { Err(n) }
+        }
+    };
+    let action = found.map_err(|n| {
+        ActError::BadAction(format!(
             "action index {index} is not legal for seat {} now ({n} legal actions)",
             seat.0
-        )));
-    }
-    let action = legal.swap_remove(index);
+        ))
+    })?;
     let mut events = Vec::new();
     g.apply(seat, &action, &mut events)
         .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;

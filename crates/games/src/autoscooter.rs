@@ -114,6 +114,14 @@ impl Registered for Autoscooter {
         self.view_without_choices(observer)
     }
 
+    fn count_legal(&self, seat: Seat) -> Option<usize> {
+        Some(self.legal_count(seat))
+    }
+
+    fn nth_legal(&self, seat: Seat, index: usize) -> Option<autoscooter::Action> {
+        Autoscooter::nth_legal(self, seat, index)
+    }
+
     fn scenario_setup(
         board: &Value,
         setup: &Value,

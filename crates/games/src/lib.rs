@@ -184,6 +184,18 @@ pub trait Registered: Game {
     fn lean_view(&self, observer: engine::Observer) -> Self::View {
         self.view(observer)
     }
+    /// How many legal actions `seat` has (`legal_actions(seat).len()`) when the game counts
+    /// them without listing them — Autoscooter's plots (`autoscooter::encoding`); `None`: the
+    /// game does not, callers list. The flat action index of the Python package
+    /// (docs/python.md "Encodings") uses it with [`Registered::nth_legal`].
+    fn count_legal(&self, _seat: engine::Seat) -> Option<usize> {
+        None
+    }
+    /// `legal_actions(seat)[index]` computed without listing, for a game whose
+    /// [`Registered::count_legal`] is `Some` (`None` past the end, or when it is not).
+    fn nth_legal(&self, _seat: engine::Seat, _index: usize) -> Option<Self::Action> {
+        None
+    }
     /// Scenario files: the game's setup from the file's `board`, `setup` and `variants`.
     fn scenario_setup(
         board: &Value,

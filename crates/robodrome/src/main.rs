@@ -124,6 +124,14 @@ enum Command {
     /// hostile clients for minutes; memory, latency and errors; every acknowledged action
     /// checked in the log at the end (exit 1 when anything failed; scripts/soak).
     Soak(SoakArgs),
+    /// The cluster test (issue 19): bot games and socket clients through a cluster's balancer
+    /// while a random node is killed with SIGKILL every few seconds and started again; then
+    /// every game's result against a replay of its log, every acknowledged action in the log,
+    /// every frame against what its observer may see, the leases' history (exit 1 when
+    /// anything failed; scripts/chaos, docs/deployment.md "The chaos test"). An option given
+    /// twice takes its last value (scripts/chaos's defaults, then yours).
+    #[command(args_override_self = true)]
+    Chaos(server::chaos::Args),
     /// Play as a bot account through the Bot API (docs/protocol.md "Bot API"): connect with
     /// the account's token, accept challenges for the chosen games (decline the others) and
     /// play every game the bot is seated in, from its seat's view only.
@@ -378,6 +386,18 @@ fn main() -> ExitCode {
                 Err(e) => fail(format!("serve: {e}")),
             }
         }
+        Command::Chaos(a) => match server::chaos::run_blocking(a) {
+            Ok(report) => {
+                report.print();
+                if report.failures.is_empty() {
+                    println!("chaos: passed");
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(e) => fail(format!("chaos: {e}")),
+        },
         Command::Bot(a) => match bot_client::run(a) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(format!("bot: {e}")),

@@ -14,6 +14,7 @@ pub mod boards;
 pub mod bot_client;
 pub mod botapi;
 pub mod challenges;
+pub mod chaos;
 pub mod chat;
 pub mod client;
 pub mod cluster;

@@ -39,6 +39,18 @@ pub struct Args {
     /// Worker threads of the clients' runtime (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Each game's clients connect (lobby and sockets) from a loopback address of the game's
+    /// own, 127.3.x.y: through a balancer that picks the node by source address
+    /// (`scripts/cluster` in `shards` mode), all of a game's clients reach one node.
+    #[arg(long)]
+    pub address_per_game: bool,
+}
+
+/// The local address of game `g`'s clients (`--address-per-game`).
+fn game_ip(args: &Args, g: usize) -> Option<std::net::IpAddr> {
+    let n = g + 1;
+    args.address_per_game
+        .then(|| std::net::Ipv4Addr::new(127, 3, (n >> 8) as u8, (n & 0xff) as u8).into())
 }
 
 pub fn run_blocking(args: Args) -> Result<(), Error> {
@@ -81,18 +93,28 @@ pub async fn run(args: Args) -> Result<(), Error> {
     let mut plan = Vec::new();
     for g in 0..args.games {
         let mut tokens = Vec::new();
+        let from = game_ip(&args, g);
         for s in 0..seats {
-            tokens.push(client::guest(addr, &format!("load-{g}-{s}")).await?);
+            let body = json!({ "name": format!("load-{g}-{s}") });
+            let (st, v) =
+                client::http_from(addr, from, "POST", "/api/guest", None, Some(&body)).await?;
+            let t = v["token"].as_str().filter(|_| st == 201);
+            tokens.push(t.ok_or_else(|| format!("POST /api/guest: {st} {v}"))?.to_string());
         }
         let mut seat_list = vec!["me".to_string()];
         seat_list.resize(seats, "open".into());
         let body = json!({"game": "autoscooter", "seats": seat_list, "seed": args.seed + g as u64, "practice": true, "timer_secs": 30});
-        let info =
-            client::expect(addr, "POST", "/api/games", Some(&tokens[0]), Some(&body), 201).await?;
-        let id = info["id"].as_str().ok_or("no id")?.to_string();
-        for t in &tokens[1..] {
-            client::expect(addr, "POST", &format!("/api/games/{id}/join"), Some(t), None, 200)
+        let (st, info) =
+            client::http_from(addr, from, "POST", "/api/games", Some(&tokens[0]), Some(&body))
                 .await?;
+        let id = info["id"].as_str().filter(|_| st == 201);
+        let id = id.ok_or_else(|| format!("POST /api/games: {st} {info}"))?.to_string();
+        for t in &tokens[1..] {
+            let path = format!("/api/games/{id}/join");
+            let (st, v) = client::http_from(addr, from, "POST", &path, Some(t), None).await?;
+            if st != 200 {
+                return Err(format!("POST {path}: {st} {v}").into());
+            }
         }
         plan.push((id, tokens));
     }
@@ -106,7 +128,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
     let mut connected = 0usize;
     for (g, (id, tokens)) in plan.iter().enumerate() {
         for (s, t) in tokens.iter().enumerate() {
-            let sock = Socket::connect(addr, id, Some(t)).await?;
+            let sock = Socket::connect_from(addr, game_ip(&args, g), id, Some(t)).await?;
             connected += 1;
             let tally = tally.clone();
             let rng = Rng::seeded(args.seed ^ ((g as u64) << 8) ^ s as u64);
