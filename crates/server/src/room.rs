@@ -35,6 +35,9 @@ use tokio::time::Instant;
 /// the socket's write buffer.
 pub type Frame = axum::extract::ws::Utf8Bytes;
 
+/// Queued actions a game's task stores together at most (`Room::handle_acts`).
+const ACT_BATCH: usize = 32;
+
 /// What a connection (or a bot worker) asks a game's task.
 pub enum Cmd {
     /// Attach a connection. It acts for `seat` (none: a spectator) and receives frames on `out`.
@@ -162,6 +165,15 @@ pub struct Room {
     /// The timers last stored (cluster only): the server's deadline, the rules' clock's.
     timers_stored: Option<(Option<Instant>, Option<Instant>)>,
 }
+
+/// What became of one action of a batch (`Room::handle_acts`).
+enum Done {
+    Accepted { conn: u64, id: Option<u64>, received: Instant, frames: Vec<(Observer, Frame)> },
+    Refused { conn: u64, id: Option<u64>, code: ErrorCode, rule: Option<String>, msg: String },
+}
+/// The task's state an action changes, to restore if storing it fails.
+type Saved =
+    (Box<dyn AnyGame>, Option<Instant>, Option<Instant>, Option<engine::Clock>, Option<Decision>);
 
 /// Raises its flag when dropped.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -309,6 +321,25 @@ impl Room {
             }
             tokio::select! {
                 cmd = rx.recv() => match cmd {
+                    // Actions that queued up meanwhile are stored together (`handle_acts`).
+                    Some(cmd @ Cmd::Act { .. }) => {
+                        let mut acts = vec![cmd];
+                        let mut other = None;
+                        while acts.len() < ACT_BATCH {
+                            match rx.try_recv() {
+                                Ok(cmd @ Cmd::Act { .. }) => acts.push(cmd),
+                                Ok(cmd) => {
+                                    other = Some(cmd);
+                                    break;
+                                }
+                                Err(_) => break,
+                            }
+                        }
+                        self.handle_acts(acts).await;
+                        if let Some(cmd) = other {
+                            self.handle(cmd).await;
+                        }
+                    }
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
                 },
@@ -445,46 +476,11 @@ impl Room {
             Cmd::Unsubscribe { conn } => self.drop_sub(conn),
             Cmd::Sync { conn } => self.send_welcome(conn, false),
             Cmd::Act { conn, seat, action, id, received } => {
-                let Some(sub) = self.subs.get(&conn) else { return };
-                let own = match sub.observer {
-                    Observer::Seat(s) => s,
-                    _ => {
-                        return self.reply_error(
-                            conn,
-                            ErrorCode::NotAPlayer,
-                            None,
-                            "you hold no seat in this game",
-                            id,
-                        );
-                    }
+                let own = match self.actor(conn, seat) {
+                    Ok(Some(own)) => own,
+                    Ok(None) => return,
+                    Err((code, msg)) => return self.reply_error(conn, code, None, msg, id),
                 };
-                if matches!(self.seats.get(own.index()), Some(SeatOwner::Resigned { .. })) {
-                    return self.reply_error(
-                        conn,
-                        ErrorCode::Resigned,
-                        None,
-                        "you resigned: a bot plays your seat to the end",
-                        id,
-                    );
-                }
-                if seat.is_some_and(|s| s != own.0) {
-                    return self.reply_error(
-                        conn,
-                        ErrorCode::NotYourSeat,
-                        None,
-                        "that seat belongs to someone else",
-                        id,
-                    );
-                }
-                if self.finished {
-                    return self.reply_error(
-                        conn,
-                        ErrorCode::GameOver,
-                        None,
-                        "the game is over",
-                        id,
-                    );
-                }
                 match self.act(own, &action).await {
                     Ok(events) => {
                         // Acting is taking the seat back from a bot that stood in.
@@ -520,13 +516,36 @@ impl Room {
         }
     }
 
-    /// Apply through the engine, store, or restore: the stored log and the game never disagree.
-    async fn act(
+    /// The seat a connection's action is for (`None`: the connection is gone), or why it may
+    /// not act.
+    fn actor(
+        &self,
+        conn: u64,
+        seat: Option<u8>,
+    ) -> Result<Option<Seat>, (ErrorCode, &'static str)> {
+        let Some(sub) = self.subs.get(&conn) else { return Ok(None) };
+        let Observer::Seat(own) = sub.observer else {
+            return Err((ErrorCode::NotAPlayer, "you hold no seat in this game"));
+        };
+        if matches!(self.seats.get(own.index()), Some(SeatOwner::Resigned { .. })) {
+            return Err((ErrorCode::Resigned, "you resigned: a bot plays your seat to the end"));
+        }
+        if seat.is_some_and(|s| s != own.0) {
+            return Err((ErrorCode::NotYourSeat, "that seat belongs to someone else"));
+        }
+        if self.finished {
+            return Err((ErrorCode::GameOver, "the game is over"));
+        }
+        Ok(Some(own))
+    }
+
+    /// Apply through the engine (not stored yet): the log entry and the events.
+    #[allow(clippy::type_complexity)]
+    fn apply(
         &mut self,
         seat: Seat,
         action: &Value,
-    ) -> Result<Vec<(Audience, Value)>, (ErrorCode, Option<String>, String)> {
-        let backup = self.game.clone_box();
+    ) -> Result<(Entry, Vec<(Audience, Value)>), (ErrorCode, Option<String>, String)> {
         let applied = self.game.apply_json(seat, action).map_err(|e| {
             self.shared.metrics.rejected.fetch_add(1, Relaxed);
             match e {
@@ -536,12 +555,188 @@ impl Room {
                 }
             }
         })?;
-        let entry = LogEntry::Act { seat, action: applied.action };
+        Ok((LogEntry::Act { seat, action: applied.action }, applied.events))
+    }
+
+    /// Apply through the engine, store, or restore: the stored log and the game never disagree.
+    async fn act(
+        &mut self,
+        seat: Seat,
+        action: &Value,
+    ) -> Result<Vec<(Audience, Value)>, (ErrorCode, Option<String>, String)> {
+        let backup = self.game.clone_box();
+        let (entry, events) = self.apply(seat, action)?;
         if let Err(e) = self.store(&entry).await {
             self.game = backup;
             return Err((ErrorCode::StorageUnavailable, None, e));
         }
-        Ok(applied.events)
+        Ok(events)
+    }
+
+    /// Players' actions that queued up while the task waited for storage: each checked and
+    /// applied in turn as if alone, their frames built, then all stored in one append (one
+    /// group commit, `Store::append_many`), and only then acknowledged and broadcast, each
+    /// connection's frames queued together so that its loop writes them at once
+    /// (docs/benchmarks.md "Server"). Every connection receives the same frames, in the same
+    /// order, as when the actions are handled one by one. Whatever needs more than that (a bot
+    /// standing in for the actor, a lesson, a turn-based game, the game's end) ends the batch,
+    /// and the rest is handled one by one. A cluster node's game (a lease) is handled one by
+    /// one too: each of its writes is fenced by the lease (`Store::append_fenced`).
+    async fn handle_acts(&mut self, acts: Vec<Cmd>) {
+        if acts.len() == 1 || self.lesson.is_some() || self.turn.is_some() || self.lease.is_some() {
+            for cmd in acts {
+                self.handle(cmd).await;
+            }
+            return;
+        }
+        let first = self.seq;
+        let mut done: Vec<Done> = Vec::with_capacity(acts.len());
+        let mut entries = Vec::with_capacity(acts.len());
+        // Before each accepted action: the state to go back to.
+        let mut saved: Vec<(usize, Saved)> = Vec::new();
+        let mut rest = acts.into_iter();
+        for cmd in rest.by_ref() {
+            let Cmd::Act { conn, seat, action, id, received } = cmd else { continue };
+            let own = match self.actor(conn, seat) {
+                Ok(Some(own)) => own,
+                Ok(None) => continue,
+                Err((code, msg)) => {
+                    done.push(Done::Refused { conn, id, code, rule: None, msg: msg.into() });
+                    continue;
+                }
+            };
+            if self.presence.get(own.index()).is_some_and(|p| p.stand_in) {
+                // Taking the seat back is told before the ack: one by one from here.
+                let cmd = Cmd::Act { conn, seat, action, id, received };
+                self.store_acts(first, entries, saved, done).await;
+                self.handle(cmd).await;
+                for cmd in rest {
+                    self.handle(cmd).await;
+                }
+                return;
+            }
+            let backup = (
+                self.game.clone_box(),
+                self.deadline,
+                self.clock_deadline,
+                self.clock,
+                self.last_waiting.clone(),
+            );
+            match self.apply(own, &action) {
+                Ok((entry, events)) => {
+                    saved.push((done.len(), backup));
+                    entries.push(entry);
+                    let frames = self.update_frames(first + entries.len() as u64, &events);
+                    done.push(Done::Accepted { conn, id, received, frames });
+                    if self.game.decision().is_none() {
+                        break; // the game is over: what follows meets a finished game
+                    }
+                }
+                Err((code, rule, msg)) => done.push(Done::Refused { conn, id, code, rule, msg }),
+            }
+        }
+        self.store_acts(first, entries, saved, done).await;
+        for cmd in rest {
+            self.handle(cmd).await;
+        }
+    }
+
+    /// Store a batch's entries, then send its frames (see `handle_acts`).
+    async fn store_acts(
+        &mut self,
+        first: u64,
+        entries: Vec<Entry>,
+        mut saved: Vec<(usize, Saved)>,
+        mut done: Vec<Done>,
+    ) {
+        let faults = &self.shared.faults;
+        let (stored, failure) = if entries.is_empty() {
+            (0, None)
+        } else if faults.backing_off().is_some() {
+            faults.storage_refused.fetch_add(1, Relaxed);
+            (0, Some("storage is unavailable; nothing changed: try again later".to_string()))
+        } else {
+            let (n, e) = self.shared.store.append_many(&self.id, first, &entries).await;
+            if n > 0 {
+                faults.write_ok();
+            }
+            (
+                n,
+                e.map(|e| {
+                    tracing::error!(game = %self.id, error = %e, "cannot store an action");
+                    faults.write_failed(&e);
+                    "the action could not be stored; nothing changed: try again later".to_string()
+                }),
+            )
+        };
+        self.seq = first + stored as u64;
+        self.shared.metrics.actions.fetch_add(stored as u64, Relaxed);
+        if let Some(msg) = failure {
+            // Back to the state before the first action not stored; it and every one
+            // after it (checked against a state that is no more) are refused.
+            let (from, (game, deadline, clock_deadline, clock, last_waiting)) =
+                saved.swap_remove(stored);
+            self.game = game;
+            (self.deadline, self.clock_deadline, self.clock) = (deadline, clock_deadline, clock);
+            self.last_waiting = last_waiting;
+            for d in &mut done[from..] {
+                let (Done::Accepted { conn, id, .. } | Done::Refused { conn, id, .. }) = *d;
+                *d = Done::Refused {
+                    conn,
+                    id,
+                    code: ErrorCode::StorageUnavailable,
+                    rule: None,
+                    msg: msg.clone(),
+                };
+            }
+        }
+        let mut dead = Vec::new();
+        for (c, sub) in &self.subs {
+            let mut seq = first;
+            for d in &done {
+                let frame = match d {
+                    Done::Accepted { conn, id, frames, .. } => {
+                        seq += 1;
+                        if conn == c {
+                            let ack = ServerMsg::Ack { id: *id, seq }.to_frame().into();
+                            if sub.out.try_send(ack).is_err() {
+                                dead.push(*c);
+                                break;
+                            }
+                        }
+                        frames.iter().find(|(o, _)| *o == sub.observer).map(|(_, f)| f.clone())
+                    }
+                    Done::Refused { conn, id, code, rule, msg } if conn == c => {
+                        let e = ServerMsg::Error {
+                            code: *code,
+                            rule: rule.clone(),
+                            message: msg.clone(),
+                            id: *id,
+                        };
+                        Some(e.to_frame().into())
+                    }
+                    Done::Refused { .. } => None,
+                };
+                if let Some(f) = frame
+                    && sub.out.try_send(f).is_err()
+                {
+                    dead.push(*c);
+                    break;
+                }
+            }
+        }
+        for conn in dead {
+            self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
+            self.drop_sub(conn);
+        }
+        for d in &done {
+            if let Done::Accepted { received, .. } = d {
+                self.shared.metrics.observe_latency(received.elapsed());
+            }
+        }
+        if stored > 0 {
+            self.after_change().await;
+        }
     }
 
     /// Append to the stored log; refused at once while storage is backing off (no write is
@@ -1056,6 +1251,26 @@ impl Room {
     /// Each connection gets the events its observer may see and its own view. Each event is
     /// serialised once and each observer's frame once, however many connections share it.
     fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
+        let frames = self.update_frames(self.seq, events);
+        let mut dead = Vec::new();
+        for (conn, sub) in &self.subs {
+            let Some((_, frame)) = frames.iter().find(|(o, _)| *o == sub.observer) else {
+                continue;
+            };
+            if sub.out.try_send(frame.clone()).is_err() {
+                dead.push(*conn);
+            }
+        }
+        for conn in dead {
+            self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
+            self.drop_sub(conn);
+        }
+        self.check_lesson();
+    }
+
+    /// The update frame of every observer among the connections (at log length `seq`), after
+    /// the clocks are restarted for the new position.
+    fn update_frames(&mut self, seq: u64, events: &[(Audience, Value)]) -> Vec<(Observer, Frame)> {
         self.restart_clocks();
         let waiting = self.waiting();
         let time_left_ms = self.time_left_ms();
@@ -1075,38 +1290,19 @@ impl Room {
             .collect();
         // A handful of observers per game: a list is cheaper than a map.
         let mut frames: Vec<(Observer, Frame)> = Vec::new();
-        let mut dead = Vec::new();
-        for (conn, sub) in &self.subs {
-            let frame = match frames.iter().find(|(o, _)| *o == sub.observer) {
-                Some((_, f)) => f.clone(),
-                None => {
-                    let seen = events
-                        .iter()
-                        .filter(|(a, _)| a.admits(sub.observer))
-                        .map(|(_, e)| e.as_str());
-                    let view = self.game.view_text(sub.observer);
-                    let f: Frame = ServerMsg::update_frame(
-                        self.seq,
-                        seen,
-                        &view,
-                        &waiting,
-                        time_left_ms,
-                        &clock_for,
-                    )
-                    .into();
-                    frames.push((sub.observer, f.clone()));
-                    f
-                }
-            };
-            if sub.out.try_send(frame).is_err() {
-                dead.push(*conn);
+        for sub in self.subs.values() {
+            if frames.iter().any(|(o, _)| *o == sub.observer) {
+                continue;
             }
+            let seen =
+                events.iter().filter(|(a, _)| a.admits(sub.observer)).map(|(_, e)| e.as_str());
+            let view = self.game.view_text(sub.observer);
+            let f: Frame =
+                ServerMsg::update_frame(seq, seen, &view, &waiting, time_left_ms, &clock_for)
+                    .into();
+            frames.push((sub.observer, f));
         }
-        for conn in dead {
-            self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
-            self.drop_sub(conn);
-        }
-        self.check_lesson();
+        frames
     }
 
     /// The lesson frame (docs/lessons.md), in a lesson's game.

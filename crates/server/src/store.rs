@@ -163,6 +163,25 @@ pub trait Store: Send + Sync + 'static {
         let _ = (node, epoch);
         self.append(id, index, entry)
     }
+    /// Append entries `first`, `first + 1`, … of a game's log, in order (a game's task stores
+    /// the actions that queued up while it waited for storage together): how many were stored,
+    /// and the failure that stopped the rest. This default appends one by one; the SQLite store
+    /// writes them in one statement of one group commit, all or none.
+    fn append_many<'a>(
+        &'a self,
+        id: &'a str,
+        first: u64,
+        entries: &'a [Entry],
+    ) -> Pin<Box<dyn Future<Output = (usize, Option<StoreError>)> + Send + 'a>> {
+        Box::pin(async move {
+            for (i, e) in entries.iter().enumerate() {
+                if let Err(err) = self.append(id, first + i as u64, e).await {
+                    return (i, Some(err));
+                }
+            }
+            (entries.len(), None)
+        })
+    }
     fn log<'a>(&'a self, id: &'a str) -> BoxFut<'a, Vec<Entry>>;
     /// Every running game's log, by game id, in one go (resuming at start); a game with an
     /// entry that does not parse has the reason instead.
@@ -208,8 +227,9 @@ pub struct SqliteStore {
 
 struct Append {
     id: String,
+    /// The index of the first entry; the others follow it.
     index: u64,
-    entry: String,
+    entries: Vec<String>,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
 
@@ -340,23 +360,33 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
         }
         s
     }
+    type Flat<'q> = (&'q str, i64, &'q str);
     fn bind<'q>(
         sql: &'q str,
-        rows: &'q [Append],
+        rows: &[Flat<'q>],
     ) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
         let mut q = sqlx::query(sql);
-        for a in rows {
-            q = q.bind(&a.id).bind(a.index as i64).bind(&a.entry);
+        for &(id, idx, entry) in rows {
+            q = q.bind(id).bind(idx).bind(entry);
         }
         q
     }
-    if batch.len() <= ROWS_PER_INSERT {
-        let sql = sql(batch.len());
-        bind(&sql, batch).execute(writer).await?;
+    let rows: Vec<Flat<'_>> = batch
+        .iter()
+        .flat_map(|a| {
+            a.entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (a.id.as_str(), (a.index + i as u64) as i64, e.as_str()))
+        })
+        .collect();
+    if rows.len() <= ROWS_PER_INSERT {
+        let sql = sql(rows.len());
+        bind(&sql, &rows).execute(writer).await?;
         return Ok(());
     }
     let mut tx = writer.begin().await?;
-    for chunk in batch.chunks(ROWS_PER_INSERT) {
+    for chunk in rows.chunks(ROWS_PER_INSERT) {
         let sql = sql(chunk.len());
         bind(&sql, chunk).execute(&mut *tx).await?;
     }
@@ -710,10 +740,34 @@ impl Store for SqliteStore {
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()> {
         Box::pin(async move {
             let (done, answer) = oneshot::channel();
-            let a =
-                Append { id: id.to_string(), index, entry: serde_json::to_string(entry)?, done };
+            let entries = vec![serde_json::to_string(entry)?];
+            let a = Append { id: id.to_string(), index, entries, done };
             self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
             answer.await.map_err(|_| StoreError::Closed)?
+        })
+    }
+
+    /// One `Append` for them all: one statement (atomic), so all are stored or none.
+    fn append_many<'a>(
+        &'a self,
+        id: &'a str,
+        first: u64,
+        entries: &'a [Entry],
+    ) -> Pin<Box<dyn Future<Output = (usize, Option<StoreError>)> + Send + 'a>> {
+        Box::pin(async move {
+            let r: Result<(), StoreError> = async {
+                let entries =
+                    entries.iter().map(serde_json::to_string).collect::<Result<Vec<_>, _>>()?;
+                let (done, answer) = oneshot::channel();
+                let a = Append { id: id.to_string(), index: first, entries, done };
+                self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
+                answer.await.map_err(|_| StoreError::Closed)?
+            }
+            .await;
+            match r {
+                Ok(()) => (entries.len(), None),
+                Err(e) => (0, Some(e)),
+            }
         })
     }
 

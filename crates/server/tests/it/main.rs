@@ -3,6 +3,7 @@
 //! `server::client`); and the timers on tokio's paused clock over an in-memory store (`paused`).
 
 mod accounts;
+mod batched;
 mod boards;
 mod botapi;
 mod championship;

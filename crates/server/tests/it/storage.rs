@@ -154,6 +154,30 @@ async fn logs_append_in_order_and_refuse_gaps() {
     }
 }
 
+/// `append_many` (a game's task storing the actions that queued up together): the entries
+/// follow each other from `first`, and a batch that meets a taken index at its start is refused
+/// with nothing of it stored (SQLite writes a batch in one statement, all or none; the trait's
+/// default, PostgreSQL's, appends one by one and says how many it stored before a failure).
+#[tokio::test]
+async fn several_entries_append_together_or_not_at_all() {
+    for (name, s, _dir) in backends("many").await {
+        s.insert_game(&row("a", "c", Status::Running, vec![])).await.unwrap();
+        let three: Vec<_> = (0..3).map(|i| act((i % 2) as u8, i)).collect();
+        let (n, e) = s.append_many("a", 0, &three).await;
+        assert_eq!((n, e.is_none()), (3, true), "{name}");
+        assert_eq!(s.log("a").await.unwrap(), three, "{name}");
+        // Index 3 is free but 2 is not: a gap at 2.
+        let more: Vec<_> = (10..12).map(|i| act(0, i)).collect();
+        let (n, e) = s.append_many("a", 2, &more).await;
+        assert_eq!(n, 0, "{name}");
+        assert!(matches!(e, Some(StoreError::Gap(2))), "{name}: {e:?}");
+        assert_eq!(s.log("a").await.unwrap(), three, "{name}: nothing of the refused batch");
+        let (n, e) = s.append_many("a", 3, &more).await;
+        assert_eq!((n, e.is_none()), (2, true), "{name}");
+        assert_eq!(s.log("a").await.unwrap().len(), 5, "{name}");
+    }
+}
+
 /// Group commit: many games appending at once each get every entry, in order, acknowledged
 /// only once stored (read back through a second store on the same database where there is one).
 #[tokio::test]
