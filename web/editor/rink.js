@@ -375,7 +375,7 @@ export async function showRinkEditor(root, id) {
       h('div.row', [
         h('button.btn.small#undo', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: () => restore(undo, redo) }, 'Undo'),
         h('button.btn.small#redo', { type: 'button', title: 'Redo (Ctrl+Y)', onclick: () => restore(redo, undo) }, 'Redo'),
-        h('button.btn.small#from-standard', { type: 'button', title: 'Replace the drawing with the booklet\'s rink of 38 hexes and its start spaces (AS-1.1, AS-1.2)', onclick: fromStandard }, 'Standard rink'),
+        h('button.btn.small#from-standard', { type: 'button', title: 'Replace the drawing with the booklet\'s rink of 38 hexes and its start spaces', onclick: fromStandard }, 'Standard rink'),
         h('button.btn.small#import', { type: 'button', onclick: () => fileIn.click() }, 'Import file'),
         h('button.btn.small#export', { type: 'button', onclick: download }, 'Export file'),
         h('label.check', [publicBox, ' Public (gallery)']),
@@ -387,7 +387,7 @@ export async function showRinkEditor(root, id) {
     ]),
     h('div.editor-main', [svg, h('div.panel.editor-side', [
       h('h3', ['Validation ', status]), findings,
-      h('p.help', 'Every edge leading off the rink is a barrier (AS-1.1). Each of the 8 cars needs a start space (AS-1.2): cars nobody drives stand on theirs all game (AS-1.4).'),
+      h('p.help', 'Every edge leading off the rink is a barrier. Each of the 8 cars needs a start space: cars nobody drives stand on theirs all game.'),
       h('details', [h('summary', 'Rink file'), textArea]),
     ])]),
   ]);

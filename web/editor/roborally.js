@@ -24,7 +24,7 @@ const COURSE_WORDS = ['course', 'difficulty', 'place', 'flag', 'dock'];
 
 const BOARD_TOOLS = [
   ['floor', 'e', 'Erase', 'Plain floor: no element, walls or laser on the cell'],
-  ['pit', 'x', 'Pit', 'A pit (RR-2): a robot entering it is destroyed'],
+  ['pit', 'x', 'Pit', 'A pit: a robot entering it is destroyed'],
   ['repair', 'h', 'Repair', 'A repair site (wrench)'],
   ['double', 'd', 'Double repair', 'A double repair site (wrench and hammer: repair and an option card)'],
   ['gear', 'g', 'Gear', 'A gear turning right; click a gear again to turn it the other way'],
