@@ -172,7 +172,8 @@ test('a RoboRally board painted, made into a course with two flags, saved and pl
     await page.click('#save-board');
     await page.waitForFunction((old) => { const v = document.querySelector('#share-link').value; return v.includes('#/editor/roborally/') && !v.endsWith(old); }, boardId);
     // The bots' difficulty estimate, computed in the background by the server.
-    await page.waitForSelector('#rr-difficulty[data-state="ready"]', { timeout: 25000 });
+    // Bounded by the server: at most 10 s of games begun, then the last one's end (docs/editors.md).
+    await page.waitForSelector('#rr-difficulty[data-state="ready"]', { timeout: 60000 });
     assert.match(await page.locator('#rr-difficulty').textContent(), /heuristic bot/);
 
     // Try it: a practice game on the course against a heuristic bot, played to the end.

@@ -11,6 +11,7 @@ import { h, s, clear, toast } from '../dom.js';
 import { DIRS, DIR_NAMES, key, neighbour, centre, corners, edge, polygon } from '../hex.js';
 import * as boards from './boards-api.js';
 import { go } from '../app.js';
+import { undoHistory } from './history.js';
 
 const SIZE = 18;
 const TOOLS = [
@@ -82,8 +83,6 @@ export async function showRinkEditor(root, id) {
   let tool = 'cell';
   let facing = 0;
   let answer = null;
-  const undo = [];
-  const redo = [];
   // The drawing window: columns x = 2q + r from x0 (half cells), rows from r0.
   let [x0, W, r0, H] = [-2, 36, -1, 12];
 
@@ -106,19 +105,15 @@ export async function showRinkEditor(root, id) {
 
   const snapshot = () => currentText();
   function edit(f) {
-    undo.push(snapshot());
-    if (undo.length > 200) undo.shift();
-    redo.length = 0;
+    hist.mark();
     f();
     changed();
   }
-  function restore(from, to) {
-    if (!from.length) return;
-    to.push(snapshot());
-    t = parseRink(from.pop());
+  const hist = undoHistory(snapshot, (text) => {
+    t = parseRink(text);
     nameIn.value = t.name;
     changed();
-  }
+  });
 
   let timer = null;
   let asked = 0;
@@ -235,9 +230,7 @@ export async function showRinkEditor(root, id) {
     const c = hexAt(ev);
     if (!inWindow(c)) return;
     if (tool === 'cell' || tool === 'erase') {
-      undo.push(snapshot());
-      if (undo.length > 200) undo.shift();
-      redo.length = 0;
+      hist.mark();
       drag = { from: c, rect: ev.shiftKey };
       paint(c);
       svg.setPointerCapture?.(ev.pointerId);
@@ -295,8 +288,7 @@ export async function showRinkEditor(root, id) {
   function onKey(ev) {
     if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
     const k = ev.key.toLowerCase();
-    if ((ev.ctrlKey || ev.metaKey) && k === 'z') { ev.preventDefault(); if (ev.shiftKey) restore(redo, undo); else restore(undo, redo); return; }
-    if ((ev.ctrlKey || ev.metaKey) && k === 'y') { ev.preventDefault(); restore(redo, undo); return; }
+    if (hist.key(ev)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (k === 'r') { facing = (facing + (ev.shiftKey ? 5 : 1)) % 6; draw(); return; }
     const t2 = TOOLS.find((x) => x[1] === k);
@@ -346,7 +338,7 @@ export async function showRinkEditor(root, id) {
   }
   const fileIn = h('input#rink-file', { type: 'file', accept: '.json,.txt', hidden: true, onchange: async () => {
     const f = fileIn.files[0];
-    if (f) { undo.push(snapshot()); redo.length = 0; load(await f.text(), {}); }
+    if (f) { hist.mark(); load(await f.text(), {}); }
   } });
 
   /** Start from the booklet's rink (AS-1.1, AS-1.2): the rules page's board, as the server
@@ -373,8 +365,8 @@ export async function showRinkEditor(root, id) {
       h('div.row', [h('label', ['Name ', nameIn]), h('span', ['Direction: ', facingOut]), counts]),
       h('div.row.tools', toolBtns),
       h('div.row', [
-        h('button.btn.small#undo', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: () => restore(undo, redo) }, 'Undo'),
-        h('button.btn.small#redo', { type: 'button', title: 'Redo (Ctrl+Y)', onclick: () => restore(redo, undo) }, 'Redo'),
+        h('button.btn.small#undo', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: hist.undo }, 'Undo'),
+        h('button.btn.small#redo', { type: 'button', title: 'Redo (Ctrl+Y)', onclick: hist.redo }, 'Redo'),
         h('button.btn.small#from-standard', { type: 'button', title: 'Replace the drawing with the booklet\'s rink of 38 hexes and its start spaces', onclick: fromStandard }, 'Standard rink'),
         h('button.btn.small#import', { type: 'button', onclick: () => fileIn.click() }, 'Import file'),
         h('button.btn.small#export', { type: 'button', onclick: download }, 'Export file'),
@@ -391,7 +383,7 @@ export async function showRinkEditor(root, id) {
       h('details', [h('summary', 'Rink file'), textArea]),
     ])]),
   ]);
-  textArea.addEventListener('change', () => { undo.push(snapshot()); redo.length = 0; load(textArea.value, {}); });
+  textArea.addEventListener('change', () => { hist.mark(); load(textArea.value, {}); });
   root.append(page);
   setTool('cell');
   if (id) {

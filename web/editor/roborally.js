@@ -14,6 +14,7 @@ import { h, s, clear, toast } from '../dom.js';
 import * as boards from './boards-api.js';
 import { go } from '../app.js';
 import { drawCourse } from '../games/roborally.js';
+import { undoHistory } from './history.js';
 
 const S = 40;
 const SIDES = 'NESW';
@@ -193,8 +194,6 @@ export async function showRoboRallyEditor(root, id) {
   let answer = null;
   let piecesSeen = []; // shipped pieces, from the server's answer
   let mineList = [];
-  const undo = [];
-  const redo = [];
 
   const svg = s('svg.editor-grid.rr-editor.course', { role: 'application', 'aria-label': 'RoboRally editor grid' });
   const findings = h('ul.findings#findings', { 'aria-live': 'polite' });
@@ -232,22 +231,17 @@ export async function showRoboRallyEditor(root, id) {
 
   const snapshot = () => ({ mode, text: mode === 'board' ? writeBoard(b) : writeCourse(c), own: new Map(c.own) });
   function edit(f) {
-    undo.push(snapshot());
-    if (undo.length > 200) undo.shift();
-    redo.length = 0;
+    hist.mark();
     f();
     changed();
   }
-  function restore(from, to) {
-    if (!from.length) return;
-    to.push(snapshot());
-    const st = from.pop();
+  const hist = undoHistory(snapshot, (st) => {
     if (st.mode !== mode) setMode(st.mode, true);
     if (st.mode === 'board') b = parseBoard(st.text);
     else { c = parseCourse(st.text); for (const [k, t] of st.own) if (!c.own.has(k)) c.own.set(k, t); }
     nameIn.value = mode === 'board' ? b.name : c.name;
     changed();
-  }
+  });
 
   /** The file: the one opened, byte for byte, while nothing was edited; else written anew. */
   function currentText() {
@@ -454,8 +448,7 @@ export async function showRoboRallyEditor(root, id) {
   function onKey(ev) {
     if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
     const k = ev.key.toLowerCase();
-    if ((ev.ctrlKey || ev.metaKey) && k === 'z') { ev.preventDefault(); if (ev.shiftKey) restore(redo, undo); else restore(undo, redo); return; }
-    if ((ev.ctrlKey || ev.metaKey) && k === 'y') { ev.preventDefault(); restore(redo, undo); return; }
+    if (hist.key(ev)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (k === 'r') { facing = (facing + (ev.shiftKey ? 3 : 1)) % 4; draw(); return; }
     const t = tools().find((x) => x[1] === k);
@@ -514,7 +507,7 @@ export async function showRoboRallyEditor(root, id) {
     const key = slug(b.name);
     if (!key || piecesSeen.some((p) => p.id === key)) { toast('Give the board a name of its own first', 'error'); return; }
     const text = currentText();
-    undo.push(snapshot());
+    hist.mark();
     setMode('course', true);
     c = blankCourse();
     c.own.set(key, text);
@@ -534,7 +527,7 @@ export async function showRoboRallyEditor(root, id) {
   }
   const fileIn = h('input#rr-file', { type: 'file', accept: '.txt', hidden: true, onchange: async () => {
     const f = fileIn.files[0];
-    if (f) { undo.push(snapshot()); load(await f.text(), {}); }
+    if (f) { hist.mark(); load(await f.text(), {}); }
   } });
   nameIn.addEventListener('change', () => edit(() => { if (mode === 'board') b.name = nameIn.value.trim(); else c.name = nameIn.value.trim(); }));
   const resize = () => edit(() => {
@@ -547,7 +540,7 @@ export async function showRoboRallyEditor(root, id) {
   });
   widthIn.addEventListener('change', resize);
   heightIn.addEventListener('change', resize);
-  textArea.addEventListener('change', () => { undo.push(snapshot()); load(textArea.value, {}); });
+  textArea.addEventListener('change', () => { hist.mark(); load(textArea.value, {}); });
 
   root.append(h('div.editor-page.rr', [
     h('div.panel.editor-tools', [
@@ -557,8 +550,8 @@ export async function showRoboRallyEditor(root, id) {
       pieceRow,
       toolRow,
       h('div.row', [
-        h('button.btn.small#undo', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: () => restore(undo, redo) }, 'Undo'),
-        h('button.btn.small#redo', { type: 'button', title: 'Redo (Ctrl+Y)', onclick: () => restore(redo, undo) }, 'Redo'),
+        h('button.btn.small#undo', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: hist.undo }, 'Undo'),
+        h('button.btn.small#redo', { type: 'button', title: 'Redo (Ctrl+Y)', onclick: hist.redo }, 'Redo'),
         h('button.btn.small#import', { type: 'button', onclick: () => fileIn.click() }, 'Import file'),
         h('button.btn.small#export', { type: 'button', onclick: download }, 'Export file'),
         h('label.check', [publicBox, ' Public (gallery)']),

@@ -10,6 +10,7 @@ import { h, s, clear, toast } from '../dom.js';
 import { DIRS, DIR_NAMES, key, neighbour, centre, corners, edge, polygon } from '../hex.js';
 import * as boards from './boards-api.js';
 import { go } from '../app.js';
+import { undoHistory } from './history.js';
 
 const SIZE = 16;
 const PIECES = { '#': 'fixed', o: 'mobile', B: 'bumper', M: 'motorised' };
@@ -105,8 +106,6 @@ export async function showTrackEditor(root, id) {
   let held = null; // a piece picked up by the Move tool: [key, ch, motor]
   let answer = null;
   let showLine = true;
-  const undo = [];
-  const redo = [];
   const W = 64; // columns of the drawing window (half cells)
   let H = 18; // rows
   let r0 = 0;
@@ -132,19 +131,14 @@ export async function showTrackEditor(root, id) {
 
   const snapshot = () => writeTrack(t);
   function edit(f) {
-    undo.push(snapshot());
-    if (undo.length > 200) undo.shift();
-    redo.length = 0;
+    hist.mark();
     f();
     changed();
   }
-  function restore(from, to) {
-    if (!from.length) return;
-    to.push(snapshot());
-    const text = from.pop();
+  const hist = undoHistory(snapshot, (text) => {
     t = parseTrack(text);
     changed();
-  }
+  });
 
   let timer = null;
   let asked = 0;
@@ -301,8 +295,7 @@ export async function showTrackEditor(root, id) {
     const { c, side } = hexAt(ev);
     if (!inWindow(c)) return;
     if (tool === 'track' || tool === 'erase') {
-      undo.push(snapshot());
-      redo.length = 0;
+      hist.mark();
       drag = { from: c, rect: ev.shiftKey };
       paint(c);
       svg.setPointerCapture?.(ev.pointerId);
@@ -407,8 +400,7 @@ export async function showTrackEditor(root, id) {
   function onKey(ev) {
     if (ev.target.closest && ev.target.closest('input, textarea, select')) return;
     const k = ev.key.toLowerCase();
-    if ((ev.ctrlKey || ev.metaKey) && k === 'z') { ev.preventDefault(); if (ev.shiftKey) restore(redo, undo); else restore(undo, redo); return; }
-    if ((ev.ctrlKey || ev.metaKey) && k === 'y') { ev.preventDefault(); restore(redo, undo); return; }
+    if (hist.key(ev)) return;
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     if (k === 'r') { facing = (facing + (ev.shiftKey ? 5 : 1)) % 6; draw(); return; }
     const t2 = TOOLS.find((x) => x[1] === k);
@@ -463,7 +455,7 @@ export async function showTrackEditor(root, id) {
   }
   const fileIn = h('input#track-file', { type: 'file', accept: '.track,.txt', hidden: true, onchange: async () => {
     const f = fileIn.files[0];
-    if (f) { undo.push(snapshot()); load(await f.text(), {}); }
+    if (f) { hist.mark(); load(await f.text(), {}); }
   } });
 
   nameIn.addEventListener('change', () => edit(() => {}));
@@ -476,8 +468,8 @@ export async function showTrackEditor(root, id) {
       h('div.row', [h('label', ['Name ', nameIn]), h('label', ['Laps ', lapsIn]), h('label.check', [lineBox, ' Racing line']), h('span', ['Direction: ', facingOut])]),
       h('div.row.tools', toolBtns),
       h('div.row', [
-        h('button.btn.small#undo', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: () => restore(undo, redo) }, 'Undo'),
-        h('button.btn.small#redo', { type: 'button', title: 'Redo (Ctrl+Y)', onclick: () => restore(redo, undo) }, 'Redo'),
+        h('button.btn.small#undo', { type: 'button', title: 'Undo (Ctrl+Z)', onclick: hist.undo }, 'Undo'),
+        h('button.btn.small#redo', { type: 'button', title: 'Redo (Ctrl+Y)', onclick: hist.redo }, 'Redo'),
         h('button.btn.small#import', { type: 'button', onclick: () => fileIn.click() }, 'Import file'),
         h('button.btn.small#export', { type: 'button', onclick: download }, 'Export file'),
         h('label.check', [publicBox, ' Public (gallery)']),
@@ -489,7 +481,7 @@ export async function showTrackEditor(root, id) {
     ]),
     h('div.editor-main', [svg, h('div.panel.editor-side', [h('h3', ['Validation ', status]), findings, h('details', [h('summary', 'Track file'), textArea])])]),
   ]);
-  textArea.addEventListener('change', () => { undo.push(snapshot()); load(textArea.value, {}); });
+  textArea.addEventListener('change', () => { hist.mark(); load(textArea.value, {}); });
   root.append(page);
   setTool('track');
   if (id) {
