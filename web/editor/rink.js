@@ -10,8 +10,8 @@
 import { h, s, clear, toast } from '../dom.js';
 import { DIRS, DIR_NAMES, key, neighbour, centre, corners, edge, polygon } from '../hex.js';
 import * as boards from './boards-api.js';
-import { go } from '../app.js';
 import { undoHistory } from './history.js';
+import { saveBoard, tryBoard, download as downloadFile } from './saving.js';
 
 const SIZE = 18;
 const TOOLS = [
@@ -306,36 +306,13 @@ export async function showRinkEditor(root, id) {
   }
   async function save() {
     const text = currentText();
-    try {
-      const body = { name: t.name || 'Rink', text, public: publicBox.checked };
-      const b = loaded?.id && loaded.mine ? await boards.update(loaded.id, body) : await boards.create({ game: 'autoscooter', ...body });
-      loaded = { ...loaded, id: b.id, version: b.version, mine: true, text, written: writeRink(t) };
-      shareOut.value = `${location.origin}/#/editor/autoscooter/${b.id}`;
-      history.replaceState(null, '', `#/editor/autoscooter/${b.id}`);
-      toast(`Saved: version ${b.version}`);
-      return b;
-    } catch (e) {
-      toast(e.code === 'account_required' ? 'Saving needs an account: sign up first (Account)' : `Not saved: ${e.message}`, 'error');
-      return null;
-    }
+    const b = await saveBoard('autoscooter', loaded, { name: t.name || 'Rink', text, public: publicBox.checked }, shareOut);
+    if (b) loaded = { ...loaded, id: b.id, version: b.version, mine: true, text, written: writeRink(t) };
+    return b;
   }
   /** A practice game on the rink: the opened board as it is, or saved first when edited. */
-  async function tryIt() {
-    const b = loaded?.id && loaded.version && currentText() === loaded.text ? loaded : await save();
-    if (!b) return;
-    try {
-      go(`#/g/${(await boards.tryIt(b.id, b.version)).id}`);
-    } catch (e) {
-      toast(`Could not start: ${e.message}`, 'error');
-    }
-  }
-  function download() {
-    const blob = new Blob([currentText()], { type: 'application/json' });
-    const a = h('a', { href: URL.createObjectURL(blob), download: `${(t.name || 'rink').replace(/\W+/g, '-').toLowerCase()}.json` });
-    document.body.append(a);
-    a.click();
-    a.remove();
-  }
+  const tryIt = () => tryBoard(loaded, currentText(), save);
+  const download = () => downloadFile(currentText(), `${(t.name || 'rink').replace(/\W+/g, '-').toLowerCase()}.json`, 'application/json');
   const fileIn = h('input#rink-file', { type: 'file', accept: '.json,.txt', hidden: true, onchange: async () => {
     const f = fileIn.files[0];
     if (f) { hist.mark(); load(await f.text(), {}); }

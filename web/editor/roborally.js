@@ -12,9 +12,9 @@
 
 import { h, s, clear, toast } from '../dom.js';
 import * as boards from './boards-api.js';
-import { go } from '../app.js';
 import { drawCourse } from '../games/roborally.js';
 import { undoHistory } from './history.js';
+import { saveBoard, tryBoard, download as downloadFile } from './saving.js';
 
 const S = 40;
 const SIDES = 'NESW';
@@ -478,29 +478,18 @@ export async function showRoboRallyEditor(root, id) {
   async function save() {
     const text = currentText();
     const name = (mode === 'board' ? b.name : c.name) || 'My board';
-    try {
-      const l = loaded[mode];
-      const body = { name, text, public: publicBox.checked };
-      const saved = l?.id && l.mine ? await boards.update(l.id, body) : await boards.create({ game: 'roborally', ...body });
-      loaded[mode] = { ...l, id: saved.id, version: saved.version, mine: true, text, written: mode === 'board' ? writeBoard(b) : writeCourse(c) };
-      shareOut.value = `${location.origin}/#/editor/roborally/${saved.id}`;
-      history.replaceState(null, '', `#/editor/roborally/${saved.id}`);
-      toast(`Saved: version ${saved.version}`);
-      mineList = await boards.mine('roborally');
-      fillPieces();
-      showDifficulty(saved.id, saved.version);
-      return saved;
-    } catch (e) {
-      toast(e.code === 'account_required' ? 'Saving needs an account: sign up first (Account)' : `Not saved: ${e.message}`, 'error');
-      return null;
-    }
+    const l = loaded[mode];
+    const saved = await saveBoard('roborally', l, { name, text, public: publicBox.checked }, shareOut);
+    if (!saved) return null;
+    loaded[mode] = { ...l, id: saved.id, version: saved.version, mine: true, text, written: mode === 'board' ? writeBoard(b) : writeCourse(c) };
+    mineList = await boards.mine('roborally');
+    fillPieces();
+    showDifficulty(saved.id, saved.version);
+    return saved;
   }
   async function tryIt() {
     if (mode !== 'course') { toast('A board piece has no flags: make a course with it first', 'error'); return; }
-    const l = loaded.course;
-    const saved = l?.id && l.version && currentText() === l.text ? l : await save();
-    if (!saved) return;
-    try { go(`#/g/${(await boards.tryIt(saved.id, saved.version)).id}`); } catch (e) { toast(`Could not start: ${e.message}`, 'error'); }
+    await tryBoard(loaded.course, currentText(), save);
   }
   /** The painted board, into a new course: at the top left, the docking bay below it. */
   function useInCourse() {
@@ -518,13 +507,7 @@ export async function showRoboRallyEditor(root, id) {
     nameIn.value = c.name;
     changed();
   }
-  function download() {
-    const blob = new Blob([currentText()], { type: 'text/plain' });
-    const a = h('a', { href: URL.createObjectURL(blob), download: `${slug((mode === 'board' ? b.name : c.name) || 'board') || 'board'}.txt` });
-    document.body.append(a);
-    a.click();
-    a.remove();
-  }
+  const download = () => downloadFile(currentText(), `${slug((mode === 'board' ? b.name : c.name) || 'board') || 'board'}.txt`, 'text/plain');
   const fileIn = h('input#rr-file', { type: 'file', accept: '.txt', hidden: true, onchange: async () => {
     const f = fileIn.files[0];
     if (f) { hist.mark(); load(await f.text(), {}); }

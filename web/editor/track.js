@@ -9,8 +9,8 @@
 import { h, s, clear, toast } from '../dom.js';
 import { DIRS, DIR_NAMES, key, neighbour, centre, corners, edge, polygon } from '../hex.js';
 import * as boards from './boards-api.js';
-import { go } from '../app.js';
 import { undoHistory } from './history.js';
+import { saveBoard, tryBoard, download as downloadFile } from './saving.js';
 
 const SIZE = 16;
 const PIECES = { '#': 'fixed', o: 'mobile', B: 'bumper', M: 'motorised' };
@@ -421,38 +421,13 @@ export async function showTrackEditor(root, id) {
   }
   async function save() {
     const text = currentText();
-    try {
-      let b;
-      if (loaded?.id && loaded.mine) b = await boards.update(loaded.id, { name: t.name || 'Track', text, public: publicBox.checked });
-      else b = await boards.create({ game: 'bumping-bots', name: t.name || 'Track', text, public: publicBox.checked });
-      loaded = { ...loaded, id: b.id, version: b.version, mine: true, text, written: writeTrack(t) };
-      shareOut.value = `${location.origin}/#/editor/bumping-bots/${b.id}`;
-      history.replaceState(null, '', `#/editor/bumping-bots/${b.id}`);
-      toast(`Saved: version ${b.version}`);
-      return b;
-    } catch (e) {
-      toast(e.code === 'account_required' ? 'Saving needs an account: sign up first (Account)' : `Not saved: ${e.message}`, 'error');
-      return null;
-    }
+    const b = await saveBoard('bumping-bots', loaded, { name: t.name || 'Track', text, public: publicBox.checked }, shareOut);
+    if (b) loaded = { ...loaded, id: b.id, version: b.version, mine: true, text, written: writeTrack(t) };
+    return b;
   }
   /** A practice race on the board: the opened board as it is, or saved first when edited. */
-  async function tryIt() {
-    const b = loaded?.id && loaded.version && currentText() === loaded.text ? loaded : await save();
-    if (!b) return;
-    try {
-      const g = await boards.tryIt(b.id, b.version);
-      go(`#/g/${g.id}`);
-    } catch (e) {
-      toast(`Could not start: ${e.message}`, 'error');
-    }
-  }
-  function download() {
-    const blob = new Blob([currentText()], { type: 'text/plain' });
-    const a = h('a', { href: URL.createObjectURL(blob), download: `${(t.name || 'track').replace(/\W+/g, '-').toLowerCase()}.track` });
-    document.body.append(a);
-    a.click();
-    a.remove();
-  }
+  const tryIt = () => tryBoard(loaded, currentText(), save);
+  const download = () => downloadFile(currentText(), `${(t.name || 'track').replace(/\W+/g, '-').toLowerCase()}.track`, 'text/plain');
   const fileIn = h('input#track-file', { type: 'file', accept: '.track,.txt', hidden: true, onchange: async () => {
     const f = fileIn.files[0];
     if (f) { hist.mark(); load(await f.text(), {}); }
