@@ -8,10 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, allSteps, createFromLobby, playOneMove, ARTIFACTS } from './helpers.js';
+import { launch, api, allSteps, createFromLobby, playOneMove, ARTIFACTS, SCREENSHOTS } from './helpers.js';
 
 // The README's pictures are refreshed only on request (ROBODROME_UPDATE_SCREENSHOTS=1).
-const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 const PHONE = { width: 390, height: 844 };
 // "[5,14]" or "14,0": a coordinate pair as the old log wrote them.
 const RAW = /\[\s*-?\d+\s*,\s*-?\d+\s*\]|(^|[^\w(.])-?\d+,-?\d+(?!\d)/;

@@ -8,9 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, api, ARTIFACTS, createFromLobby } from './helpers.js';
+import { launch, api, ARTIFACTS, createFromLobby, SCREENSHOTS } from './helpers.js';
 
-const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 
 // Counts the WebSockets a page opens: closing the rules must not have opened another.
 const countSockets = () => {

@@ -9,41 +9,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { launch, api, expectServerResult, ARTIFACTS, BASE } from './helpers.js';
+import { launch, api, expectServerResult, ARTIFACTS, BASE, SCREENSHOTS, hexGrid } from './helpers.js';
 
-const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 
-const SIZE = 16;
-/** The page position of cell [q, r] of the editor's grid (pointy-top axial, hex.js). */
-async function at(page, q, r) {
-  return page.evaluate(([q, r, size]) => {
-    const svg = document.querySelector('svg.bb-editor');
-    const pt = svg.createSVGPoint();
-    pt.x = size * Math.sqrt(3) * (q + r / 2);
-    pt.y = size * 1.5 * r;
-    const p = pt.matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, [q, r, SIZE]);
-}
-/** Cell of column x (half cells) on row r. */
-const cell = (x, r) => [(x - r) / 2, r];
-
-async function click(page, x, r, opts = {}) {
-  const [px, py] = await at(page, ...cell(x, r));
-  if (opts.shift) await page.keyboard.down('Shift');
-  await page.mouse.click(px, py);
-  if (opts.shift) await page.keyboard.up('Shift');
-}
-async function rect(page, [xa, ra], [xb, rb]) {
-  const [x1, y1] = await at(page, ...cell(xa, ra));
-  const [x2, y2] = await at(page, ...cell(xb, rb));
-  await page.keyboard.down('Shift');
-  await page.mouse.move(x1, y1);
-  await page.mouse.down();
-  await page.mouse.move(x2, y2, { steps: 4 });
-  await page.mouse.up();
-  await page.keyboard.up('Shift');
-}
+const { click, rect } = hexGrid('svg.bb-editor', 16);
 const checked = (page) => page.waitForFunction(() => {
   const s = document.querySelector('#editor-status');
   return s && s.dataset.ok && !/checking/.test(s.textContent);

@@ -11,9 +11,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readdirSync, readFileSync } from 'node:fs';
-import { launch, api, ARTIFACTS, ROOT } from './helpers.js';
+import { launch, api, ARTIFACTS, ROOT, SCREENSHOTS } from './helpers.js';
 
-const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 
 async function openLesson(page, game, n) {
   await page.goto('/#/learn');

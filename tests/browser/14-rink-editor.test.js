@@ -11,41 +11,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { launch, api, playToEnd, expectServerResult, ARTIFACTS, ROOT } from './helpers.js';
+import { launch, api, playToEnd, expectServerResult, ARTIFACTS, ROOT, SCREENSHOTS, hexGrid } from './helpers.js';
 
-const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screenshots') : ARTIFACTS;
-const SIZE = 18;
-/** The page position of cell [q, r] of the editor's grid (pointy-top axial, hex.js). */
-async function at(page, q, r) {
-  return page.evaluate(([q, r, size]) => {
-    const svg = document.querySelector('svg.as-editor');
-    const pt = svg.createSVGPoint();
-    pt.x = size * Math.sqrt(3) * (q + r / 2);
-    pt.y = size * 1.5 * r;
-    const p = pt.matrixTransform(svg.getScreenCTM());
-    return [p.x, p.y];
-  }, [q, r, SIZE]);
-}
-/** Cell of column x (half cells) on row r. */
-const cell = (x, r) => [(x - r) / 2, r];
+const { cell, click, rect } = hexGrid('svg.as-editor', 18);
 const hex = (x, r) => cell(x, r).join(',');
-
-async function click(page, x, r, opts = {}) {
-  const [px, py] = await at(page, ...cell(x, r));
-  if (opts.shift) await page.keyboard.down('Shift');
-  await page.mouse.click(px, py);
-  if (opts.shift) await page.keyboard.up('Shift');
-}
-async function rect(page, [xa, ra], [xb, rb]) {
-  const [x1, y1] = await at(page, ...cell(xa, ra));
-  const [x2, y2] = await at(page, ...cell(xb, rb));
-  await page.keyboard.down('Shift');
-  await page.mouse.move(x1, y1);
-  await page.mouse.down();
-  await page.mouse.move(x2, y2, { steps: 4 });
-  await page.mouse.up();
-  await page.keyboard.up('Shift');
-}
 /** The validation answer to the current text is in: `ok` (true, false) once it is. */
 async function checked(page, ok) {
   await page.waitForFunction((want) => {

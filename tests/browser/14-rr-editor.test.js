@@ -12,10 +12,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { launch, api, expectServerResult, ARTIFACTS, BASE, ROOT } from './helpers.js';
+import { launch, api, expectServerResult, ARTIFACTS, BASE, ROOT, SCREENSHOTS } from './helpers.js';
 
 // The README's picture is refreshed only on request (ROBODROME_UPDATE_SCREENSHOTS=1).
-const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screenshots') : ARTIFACTS;
 
 /** Click cell [x, y] of the editor's grid (near one of its sides: 'N', 'E', 'S', 'W'): the
  * page position from the grid's own coordinates (40 units a cell), as the editor reads a click. */

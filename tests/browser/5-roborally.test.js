@@ -8,10 +8,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { launch, createFromLobby, expectServerResult, expectFitsPhone, ARTIFACTS } from './helpers.js';
+import { launch, createFromLobby, expectServerResult, expectFitsPhone, ARTIFACTS, SCREENSHOTS } from './helpers.js';
 
 // The README's pictures are refreshed only on request (ROBODROME_UPDATE_SCREENSHOTS=1).
-const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ARTIFACTS, '..', '..', '..', 'docs', 'screenshots') : ARTIFACTS;
 const MAX_TURNS = 40;
 
 /**

@@ -287,3 +287,42 @@ export async function playToEnd(page, { timeoutMs = 240000, onMove } = {}) {
   }
   throw new Error(`the game did not end within ${timeoutMs} ms (${moves} moves)`);
 }
+
+/** Where the editor tests write their screenshots: README's pictures (docs/screenshots/) with
+ * ROBODROME_UPDATE_SCREENSHOTS=1, else the artifacts. */
+export const SCREENSHOTS = process.env.ROBODROME_UPDATE_SCREENSHOTS === '1' ? join(ROOT, 'docs', 'screenshots') : ARTIFACTS;
+
+/**
+ * Pointer helpers for a hex-grid editor drawn in `svg` with hexes of `size` (pointy-top
+ * axial, web/hex.js): `at(page, q, r)` the page position of a cell, `cell(x, r)` the cell of
+ * column x (half cells) on row r, `click(page, x, r, {shift})`, `rect(page, a, b)` a
+ * Shift+drag from column/row a to b.
+ */
+export function hexGrid(svg, size) {
+  const at = (page, q, r) => page.evaluate(([q, r, size, sel]) => {
+    const el = document.querySelector(sel);
+    const pt = el.createSVGPoint();
+    pt.x = size * Math.sqrt(3) * (q + r / 2);
+    pt.y = size * 1.5 * r;
+    const p = pt.matrixTransform(el.getScreenCTM());
+    return [p.x, p.y];
+  }, [q, r, size, svg]);
+  const cell = (x, r) => [(x - r) / 2, r];
+  async function click(page, x, r, opts = {}) {
+    const [px, py] = await at(page, ...cell(x, r));
+    if (opts.shift) await page.keyboard.down('Shift');
+    await page.mouse.click(px, py);
+    if (opts.shift) await page.keyboard.up('Shift');
+  }
+  async function rect(page, [xa, ra], [xb, rb]) {
+    const [x1, y1] = await at(page, ...cell(xa, ra));
+    const [x2, y2] = await at(page, ...cell(xb, rb));
+    await page.keyboard.down('Shift');
+    await page.mouse.move(x1, y1);
+    await page.mouse.down();
+    await page.mouse.move(x2, y2, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+  }
+  return { at, cell, click, rect };
+}
