@@ -39,6 +39,7 @@ pub mod encoding;
 mod error;
 pub mod event;
 pub mod from_view;
+mod observation;
 pub mod purse;
 pub mod resolve;
 pub mod rulebook;

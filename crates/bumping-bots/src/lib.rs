@@ -31,6 +31,7 @@ mod event;
 mod finish;
 pub mod from_view;
 mod movement;
+mod observation;
 mod obstacles;
 mod order;
 mod play;

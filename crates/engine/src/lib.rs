@@ -20,6 +20,7 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod check;
+pub mod features;
 pub mod harness;
 mod record;
 mod rng;

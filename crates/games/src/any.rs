@@ -52,6 +52,17 @@ pub trait AnyGame: Send + Sync {
     fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<Value, ActError>;
     /// [`AnyGame::apply_nth`] without the action's JSON (the batched simulator's step).
     fn apply_nth_quiet(&mut self, seat: Seat, index: usize) -> Result<(), ActError>;
+    /// [`AnyGame::apply_nth_quiet`] with the events written into a buffer the caller keeps
+    /// from step to step (cleared first; no allocation once it has grown).
+    fn apply_nth_reusing(
+        &mut self,
+        seat: Seat,
+        index: usize,
+        scratch: &mut Scratch,
+    ) -> Result<(), ActError>;
+    /// How many legal actions `seat` has when the game counts them without listing them
+    /// ([`Registered::count_legal`]); `None`: the game lists them ([`AnyGame::list_legal`]).
+    fn count_legal_any(&self, seat: Seat) -> Option<usize>;
     /// `seat`'s legal actions listed once (typed, no JSON), for a caller that keeps the list
     /// while the state does not change: its length is the number of legal actions, and
     /// [`AnyGame::apply_listed`] plays one of them without listing again.
@@ -190,6 +201,21 @@ impl<G: Registered> AnyGame for G {
     fn apply_nth_quiet(&mut self, seat: Seat, index: usize) -> Result<(), ActError> {
         nth(self, seat, index).map(|_| ())
     }
+    fn apply_nth_reusing(
+        &mut self,
+        seat: Seat,
+        index: usize,
+        scratch: &mut Scratch,
+    ) -> Result<(), ActError> {
+        let action = find_nth(self, seat, index)?;
+        let events = scratch.events::<G::Event>();
+        events.clear();
+        self.apply(seat, &action, events)
+            .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })
+    }
+    fn count_legal_any(&self, seat: Seat) -> Option<usize> {
+        self.count_legal(seat)
+    }
     fn list_legal(&self, seat: Seat) -> Box<dyn Listed> {
         match self.count_legal(seat) {
             Some(n) => Box::new(Counted(n)),
@@ -239,7 +265,7 @@ impl<G: Registered> AnyGame for G {
         })
     }
     fn view_features(&self, observer: Observer, out: &mut [f32]) -> usize {
-        crate::features::write(&self.lean_view(observer), out)
+        self.write_observation(observer, out)
     }
     fn play_random(&mut self, rng: &mut Rng, max_actions: usize) -> usize {
         let mut events = Vec::new();
@@ -253,8 +279,31 @@ impl<G: Registered> AnyGame for G {
     }
 }
 
+/// A buffer for a game's events kept by a caller that applies many actions
+/// ([`AnyGame::apply_nth_reusing`]): typed by the game on first use.
+#[derive(Default)]
+pub struct Scratch(Option<Box<dyn std::any::Any + Send + Sync>>);
+
+impl Scratch {
+    fn events<E: Send + Sync + 'static>(&mut self) -> &mut Vec<E> {
+        if !self.0.as_ref().is_some_and(|b| b.is::<Vec<E>>()) {
+            self.0 = Some(Box::new(Vec::<E>::with_capacity(64)));
+        }
+        self.0.as_mut().and_then(|b| b.downcast_mut()).expect("a Vec of the game's events")
+    }
+}
+
 /// Apply the `index`-th of `seat`'s legal actions; returns it.
 fn nth<G: Registered>(g: &mut G, seat: Seat, index: usize) -> Result<G::Action, ActError> {
+    let action = find_nth(g, seat, index)?;
+    let mut events = Vec::new();
+    g.apply(seat, &action, &mut events)
+        .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
+    Ok(action)
+}
+
+/// The `index`-th of `seat`'s legal actions (counted, or listed).
+fn find_nth<G: Registered>(g: &G, seat: Seat, index: usize) -> Result<G::Action, ActError> {
     let found = match g.count_legal(seat) {
         Some(n) => (index < n).then(|| g.nth_legal(seat, index)).flatten().ok_or(n),
         None => {
@@ -263,14 +312,10 @@ fn nth<G: Registered>(g: &mut G, seat: Seat, index: usize) -> Result<G::Action, 
             if index < n { Ok(legal.swap_remove(index)) } else { Err(n) }
         }
     };
-    let action = found.map_err(|n| {
+    found.map_err(|n| {
         ActError::BadAction(format!(
             "action index {index} is not legal for seat {} now ({n} legal actions)",
             seat.0
         ))
-    })?;
-    let mut events = Vec::new();
-    g.apply(seat, &action, &mut events)
-        .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
-    Ok(action)
+    })
 }

@@ -121,6 +121,10 @@ impl Registered for Autoscooter {
         self.view_without_choices(observer)
     }
 
+    fn write_observation(&self, observer: Observer, out: &mut [f32]) -> usize {
+        Autoscooter::write_observation(self, observer, out)
+    }
+
     fn count_legal(&self, seat: Seat) -> Option<usize> {
         Some(self.legal_count(seat))
     }

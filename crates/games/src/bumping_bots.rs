@@ -111,6 +111,10 @@ impl Registered for BumpingBots {
         bumping_bots::view::View::without_choices(self, observer)
     }
 
+    fn write_observation(&self, observer: Observer, out: &mut [f32]) -> usize {
+        BumpingBots::write_observation(self, observer, out)
+    }
+
     fn scenario_setup(
         board: &Value,
         setup: &Value,

@@ -22,7 +22,7 @@ pub mod scenario;
 pub mod sim;
 mod toy;
 
-pub use any::{ActError, AnyGame, Applied, Listed};
+pub use any::{ActError, AnyGame, Applied, Listed, Scratch};
 pub use engine::check::{Finding, Severity};
 pub use scenario::{SchemaError, from_value};
 
@@ -183,6 +183,14 @@ pub trait Registered: Game {
     /// [`Game::view`] shows the observer.
     fn lean_view(&self, observer: engine::Observer) -> Self::View {
         self.view(observer)
+    }
+    /// The observer's observation ([`features`]): the numbers of [`Registered::lean_view`]
+    /// written into `out` (zero-filled after them); returns how many. A game crate that writes
+    /// the same numbers straight from its state, without building the view, serves it here
+    /// (Autoscooter, Bumping Bots, RoboRally: `write_observation`, checked against this default
+    /// by the game's tests).
+    fn write_observation(&self, observer: engine::Observer, out: &mut [f32]) -> usize {
+        features::write(&self.lean_view(observer), out)
     }
     /// How many legal actions `seat` has (`legal_actions(seat).len()`) when the game counts
     /// them without listing them — Autoscooter's plots (`autoscooter::encoding`); `None`: the
@@ -345,6 +353,7 @@ pub struct Kind {
     pub info: Info,
     setup: SetupFn,
     start: StartFn,
+    starter: fn(&Value) -> Result<Box<dyn Starter>, String>,
     scenario: ScenarioFn,
     scenario_setup: fn(&Map<String, Value>) -> Result<Value, SchemaError>,
     sim: SimFn,
@@ -377,6 +386,7 @@ impl Kind {
             info: G::info(),
             setup: setup_json::<G>,
             start: start_json::<G>,
+            starter: starter_json::<G>,
             scenario: scenario::run_game::<G>,
             scenario_setup: scenario::setup_json::<G>,
             sim: sim::run_erased::<G>,
@@ -447,6 +457,12 @@ impl Kind {
     /// Start a game from a stored setup JSON and seed.
     pub fn start(&self, setup: &Value, seed: u64) -> Result<Box<dyn AnyGame>, String> {
         (self.start)(setup, seed)
+    }
+    /// The setup JSON read once into the game's typed setup, to start many games from it by
+    /// seed (the Python package's batch restarting its finished games): `starter(s)?.start(seed)`
+    /// is the game `start(s, seed)` is, without reading the JSON again.
+    pub fn starter(&self, setup: &Value) -> Result<Box<dyn Starter>, String> {
+        (self.starter)(setup)
     }
     /// Play a scenario file (its top-level object), optionally printing a seat's view.
     pub fn scenario(
@@ -590,6 +606,26 @@ fn start_json<G: Registered>(setup: &Value, seed: u64) -> Result<Box<dyn AnyGame
     let s: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
     let g = G::new(&s, seed).map_err(|e| e.to_string())?;
     Ok(Box::new(g))
+}
+
+/// A typed setup to start games from by seed ([`Kind::starter`]).
+pub trait Starter: Send + Sync {
+    /// The game of this setup and `seed` (the same as [`Kind::start`] with the setup's JSON).
+    fn start(&self, seed: u64) -> Result<Box<dyn AnyGame>, String>;
+}
+
+struct TypedSetup<G: Registered>(G::Setup);
+
+impl<G: Registered> Starter for TypedSetup<G> {
+    fn start(&self, seed: u64) -> Result<Box<dyn AnyGame>, String> {
+        let g = G::new(&self.0, seed).map_err(|e| e.to_string())?;
+        Ok(Box::new(g))
+    }
+}
+
+fn starter_json<G: Registered>(setup: &Value) -> Result<Box<dyn Starter>, String> {
+    let s: G::Setup = serde_json::from_value(setup.clone()).map_err(|e| format!("setup: {e}"))?;
+    Ok(Box::new(TypedSetup::<G>(s)))
 }
 
 fn from_view_json<G: Registered>(

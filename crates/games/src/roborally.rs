@@ -150,6 +150,20 @@ impl Registered for RoboRally {
         roborally::View::without_choices(self, observer)
     }
 
+    fn write_observation(&self, observer: engine::Observer, out: &mut [f32]) -> usize {
+        RoboRally::write_observation(self, observer, out)
+    }
+
+    /// The programs counted and decoded by arithmetic over the hand (`roborally::encoding`),
+    /// never listed.
+    fn count_legal(&self, seat: engine::Seat) -> Option<usize> {
+        Some(self.legal_count(seat))
+    }
+
+    fn nth_legal(&self, seat: engine::Seat, index: usize) -> Option<roborally::Action> {
+        RoboRally::nth_legal(self, seat, index)
+    }
+
     fn scenario_setup(
         board: &Value,
         setup: &Value,
