@@ -5,7 +5,7 @@
 //! batched simulator (games stepped on rayon's threads with the GIL released).
 
 use engine::{Decision, Observer, Rng, Seat};
-use games::{ActError, AnyGame, Listed, Registry};
+use games::{ActError, AnyGame, Listed, Registry, Scratch, Starter};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
@@ -112,10 +112,24 @@ struct Running {
     log: Vec<Entry>,
     /// The legal actions of one seat in this state, kept until the state changes.
     legal: Option<(Seat, Vec<Value>)>,
-    /// Each seat's legal actions in this state, listed typed (`AnyGame::list_legal`; `None`:
-    /// not listed yet) and kept until the state changes: the mask, the step's check and the
-    /// action played use one listing.
-    listed: Vec<Option<Box<dyn Listed>>>,
+    /// Each seat's legal actions in this state, counted (a game that counts them without
+    /// listing: `AnyGame::count_legal_any`) or listed typed (`AnyGame::list_legal`), kept
+    /// until the state changes: the mask, the step's check and the action played use one
+    /// count or listing. Reused from state to state (no allocation for a counting game).
+    listed: Vec<Legal>,
+    /// The events of the last action applied by index (the buffer is reused).
+    scratch: Scratch,
+}
+
+/// One seat's legal actions in the current state, as far as they are known.
+enum Legal {
+    Unknown,
+    Counted(usize),
+    Listed(Box<dyn Listed>),
+}
+
+fn unknown(seats: usize) -> Vec<Legal> {
+    (0..seats).map(|_| Legal::Unknown).collect()
 }
 
 impl Clone for Running {
@@ -127,7 +141,8 @@ impl Clone for Running {
             seed: self.seed,
             log: self.log.clone(),
             legal: None,
-            listed: (0..self.listed.len()).map(|_| None).collect(),
+            listed: unknown(self.listed.len()),
+            scratch: Scratch::default(),
         }
     }
 }
@@ -141,33 +156,36 @@ impl Running {
     fn start(name: &str, setup: Value, seed: u64) -> PyResult<Running> {
         let kind = kind(name)?;
         let game = kind.start(&setup, seed).map_err(bad)?;
-        let listed = (0..game.seats()).map(|_| None).collect();
-        Ok(Running {
-            kind,
-            game,
-            setup: Arc::new(setup),
-            seed,
-            log: Vec::new(),
-            legal: None,
-            listed,
-        })
+        Ok(Running::new(kind, game, Arc::new(setup), seed))
     }
 
-    /// [`Running::start`] without Python (an error as text).
-    fn start_value(name: &str, setup: Value, seed: u64) -> Result<Running, String> {
-        let r = Registry::everything();
-        let kind = r.get(name).ok_or_else(|| r.unknown(name))?;
-        let game = kind.start(&setup, seed)?;
-        let listed = (0..game.seats()).map(|_| None).collect();
-        Ok(Running {
+    fn new(
+        kind: &'static games::Kind,
+        game: Box<dyn AnyGame>,
+        setup: Arc<Value>,
+        seed: u64,
+    ) -> Running {
+        let listed = unknown(game.seats());
+        Running {
             kind,
             game,
-            setup: Arc::new(setup),
+            setup,
             seed,
             log: Vec::new(),
             legal: None,
             listed,
-        })
+            scratch: Scratch::default(),
+        }
+    }
+
+    /// Start this game again from `starter` (the same setup, read once) with a new seed,
+    /// keeping the record's and the legal actions' buffers.
+    fn restart(&mut self, starter: &dyn Starter, seed: u64) -> Result<(), String> {
+        self.game = starter.start(seed)?;
+        self.seed = seed;
+        self.log.clear();
+        self.changed();
+        Ok(())
     }
 
     fn autoscooter(&self) -> PyResult<&autoscooter::Autoscooter> {
@@ -213,7 +231,7 @@ impl Running {
     /// The state changed: forget what was listed or counted.
     fn changed(&mut self) {
         self.legal = None;
-        self.listed.iter_mut().for_each(|c| *c = None);
+        self.listed.iter_mut().for_each(|c| *c = Legal::Unknown);
     }
 
     fn legal(&mut self, seat: Seat) -> &[Value] {
@@ -235,9 +253,10 @@ impl Running {
     /// Apply the `index`-th legal action of `seat` (typed: no JSON built; the record keeps
     /// the index).
     fn apply_nth(&mut self, seat: Seat, index: usize) -> Result<(), ActError> {
-        match self.listed.get_mut(seat.index()).and_then(Option::take) {
-            Some(list) => self.game.apply_listed(seat, &*list, index)?,
-            None => self.game.apply_nth_quiet(seat, index)?,
+        let known = self.listed.get_mut(seat.index()).map(|l| std::mem::replace(l, Legal::Unknown));
+        match known {
+            Some(Legal::Listed(list)) => self.game.apply_listed(seat, &*list, index)?,
+            _ => self.game.apply_nth_reusing(seat, index, &mut self.scratch)?,
         }
         self.changed();
         self.log.push(Entry::Nth(seat, index as u32));
@@ -289,7 +308,21 @@ impl Running {
 
     fn legal_len(&mut self, seat: Seat) -> usize {
         let Some(slot) = self.listed.get_mut(seat.index()) else { return 0 };
-        slot.get_or_insert_with(|| self.game.list_legal(seat)).len()
+        match slot {
+            Legal::Counted(n) => *n,
+            Legal::Listed(list) => list.len(),
+            Legal::Unknown => {
+                *slot = match self.game.count_legal_any(seat) {
+                    Some(n) => Legal::Counted(n),
+                    None => Legal::Listed(self.game.list_legal(seat)),
+                };
+                match slot {
+                    Legal::Counted(n) => *n,
+                    Legal::Listed(list) => list.len(),
+                    Legal::Unknown => 0,
+                }
+            }
+        }
     }
 
     fn owing(&self) -> Vec<Seat> {
@@ -689,8 +722,9 @@ fn run_scenario(text: &str, view: Option<u8>) -> PyResult<(String, i32)> {
 #[pyclass(module = "robodrome._native")]
 struct Batch {
     games: Vec<Running>,
-    name: String,
-    setup: Arc<Value>,
+    /// The setup read once into the game's typed setup: games start and restart from it by
+    /// seed (the same game as from the JSON, without reading it again).
+    starter: Box<dyn Starter>,
     seats: usize,
     obs_dim: usize,
     actions: usize,
@@ -724,17 +758,18 @@ impl Batch {
         if obs_dim > MAX_WIDTH || actions > MAX_WIDTH {
             return Err(bad(format!("obs_dim and actions: at most {MAX_WIDTH}")));
         }
-        let setup = parse(setup_json, "setup")?;
+        let setup = Arc::new(parse(setup_json, "setup")?);
+        let kind = kind(name)?;
+        let starter = kind.starter(&setup).map_err(bad)?;
         let games = seeds
             .iter()
-            .map(|&s| Running::start(name, setup.clone(), s))
+            .map(|&s| Ok(Running::new(kind, starter.start(s).map_err(bad)?, setup.clone(), s)))
             .collect::<PyResult<Vec<_>>>()?;
         let seats = games.first().map_or(0, |g| g.game.seats());
         let n = games.len();
         Ok(Batch {
             games,
-            name: name.into(),
-            setup: Arc::new(setup),
+            starter,
             seats,
             obs_dim,
             actions,
@@ -763,10 +798,8 @@ impl Batch {
 
     /// Restart game `i` with a new seed.
     fn reset(&mut self, i: usize, seed: u64) -> PyResult<()> {
-        let g = Running::start(&self.name, (*self.setup).clone(), seed)?;
         let slot = self.games.get_mut(i).ok_or_else(|| bad(format!("no game {i}")))?;
-        *slot = g;
-        Ok(())
+        slot.restart(&*self.starter, seed).map_err(bad)
     }
 
     /// Restart every finished game, with seeds `first_seed`, `first_seed + 1`, … in game order
@@ -809,7 +842,7 @@ impl Batch {
             dw.as_slice_mut()?,
             cw.as_slice_mut()?,
         );
-        let (name, setup) = (self.name.as_str(), &*self.setup);
+        let starter = &*self.starter;
         let ng = self.games.len();
         let games = &mut self.games;
         let s1 = s.max(1);
@@ -824,9 +857,8 @@ impl Batch {
                 .zip(c.par_chunks_mut(s1))
                 .filter_map(|((((((g, seed), o), m), r), dn), c)| {
                     let seed = (*seed)?;
-                    match Running::start_value(name, setup.clone(), seed) {
-                        Ok(new) => *g = new,
-                        Err(e) => return Some(e),
+                    if let Err(e) = g.restart(starter, seed) {
+                        return Some(e);
                     }
                     observe_one(g, Out { o, m, r, dn, c }, (s, d, a));
                     None

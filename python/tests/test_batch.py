@@ -139,3 +139,15 @@ def test_step_observe_reports_a_refused_game_and_steps_the_others():
     assert b.game(0).same_state(before)
     with pytest.raises(robodrome.BadInput):
         b.step_observe(np.zeros((3, 2), dtype=np.int64))
+
+
+@pytest.mark.parametrize("name", ["autoscooter", "bumping-bots"])
+def test_reset_done_restarts_the_game_of_each_seed(name):
+    """reset_done starts finished games from the setup read once (Kind::starter): each is the
+    game Game(name, setup, seed) starts from the JSON, with the seeds drawn as before."""
+    batch = robodrome.Batch(name, [1, 2, 3])
+    assert batch.play_random(seed=4) > 0
+    assert batch.reset_done(500) == 3
+    for i in range(3):
+        assert batch.game(i).same_state(robodrome.new_game(name, seed=500 + i)), i
+    assert batch.reset_done(900) == 0
