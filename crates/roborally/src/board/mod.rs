@@ -288,4 +288,36 @@ mod tests {
         assert!(b.wall(Sq::new(0, 0), SqDir::W));
         assert_eq!(b.walls().len(), 2);
     }
+
+    /// RR-5.4: the reach table (issue 17) answers what walking the beam answers, from every
+    /// cell of every shipped course towards every side, at every distance; and a wall added
+    /// after a look-up is seen.
+    #[test]
+    fn reach_is_the_walked_beam() {
+        for course in shipped_courses() {
+            let b = &course.board;
+            for y in -1..=b.height {
+                for x in -1..=b.width {
+                    let at = Sq::new(x, y);
+                    for dir in SqDir::ALL {
+                        for d in 0..=b.width.max(b.height) + 1 {
+                            assert_eq!(
+                                b.beam_clear(at, dir, d),
+                                b.beam_walk(at, dir, d),
+                                "{} {at} {dir:?} {d}",
+                                course.name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let mut b = Board::new(5, 1);
+        assert_eq!(b.reach(Sq::new(0, 0), SqDir::E), Some(4));
+        b.add_wall(Sq::new(2, 0), SqDir::E);
+        assert_eq!(b.reach(Sq::new(0, 0), SqDir::E), Some(2));
+        b.set_cell(Sq::new(1, 0), Cell::Void);
+        assert_eq!(b.reach(Sq::new(0, 0), SqDir::E), Some(0));
+        assert_eq!(b.reach(Sq::new(-1, 0), SqDir::E), None);
+    }
 }
