@@ -57,11 +57,12 @@ impl BumpingBots {
                         TurnStep::EndTurn
                     };
                 }
-                TurnStep::EndTurn => match self.next_bot(ev) {
-                    Some(next) => t = next,
-                    // The race is over: `end_round` set the phase.
-                    None => return,
-                },
+                TurnStep::EndTurn => {
+                    if !self.next_bot(&mut t, ev) {
+                        // The race is over: `end_round` set the phase.
+                        return;
+                    }
+                }
                 _ => break,
             }
         }
@@ -86,17 +87,18 @@ impl BumpingBots {
         };
     }
 
-    /// The next bot's turn, or `None` when the race is over.
-    fn next_bot(&mut self, ev: &mut Vec<Event>) -> Option<Turn> {
+    /// Makes `t` the next bot's turn; false when the race is over.
+    fn next_bot(&mut self, t: &mut Turn, ev: &mut Vec<Event>) -> bool {
         self.cursor += 1;
         while self.cursor < self.order.len() && self.bots[self.order[self.cursor].index()].finished
         {
             self.cursor += 1;
         }
         if self.cursor >= self.order.len() && !self.end_round(ev) {
-            return None;
+            return false;
         }
-        Some(Turn::new(self.order[self.cursor].index()))
+        t.reset(self.order[self.cursor].index());
+        true
     }
     /// BB-4 end of round: motorised obstacles turn, engines count down, places are settled
     /// (BB-10); then the next round's order (BB-2.2). Returns false when the race is over.
@@ -119,7 +121,10 @@ impl BumpingBots {
         while self.bots[self.order[self.cursor].index()].finished {
             self.cursor += 1;
         }
-        ev.push(Event::RoundStarted { round: self.round, order: self.order.clone() });
+        ev.push(Event::RoundStarted {
+            round: self.round,
+            order: crate::event::SeatList::new(&seats[..n]).expect("at most 9 bots (BB-1.1)"),
+        });
         true
     }
 
@@ -238,7 +243,7 @@ impl BumpingBots {
         ev.push(Event::CardPicked { seat, card });
         self.phase = match self.next_picker() {
             Some(s) => Phase::Pick(s),
-            None => Phase::Turn(Turn::new(self.order[self.cursor].index())),
+            None => Phase::Turn(Box::new(Turn::new(self.order[self.cursor].index()))),
         };
         Ok(())
     }
