@@ -277,4 +277,13 @@ mod tests {
         }
         assert!(Ranking::new(&[vec![Seat(0); 5], vec![Seat(1); 5]]).is_none());
     }
+
+    #[test]
+    fn an_event_is_small_plain_data() {
+        // Plain data: `Copy` (no heap memory to free); no bigger than the vector it replaced
+        // plus its tag (the engine pushes a few per action).
+        fn copy<T: Copy>() {}
+        copy::<Event>();
+        assert!(std::mem::size_of::<Event>() <= 32, "{}", std::mem::size_of::<Event>());
+    }
 }
