@@ -252,13 +252,9 @@ async fn presence_your_move_lobby_and_quotas_are_shared() {
         crate::limits::header(&h, "etag").expect("an ETag").to_string()
     };
     let before = etag(b.addr).await;
-    let id = joined_game(
-        a.addr,
-        &ann,
-        &bob,
-        json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 2}),
-    )
-    .await;
+    let id =
+        joined_game(a.addr, &ann, &bob, json!({"game": "autoscooter", "seats": ["me", "open"]}))
+            .await;
     // The lobby: B's ETag changes once A's change is heard.
     let t0 = Instant::now();
     while etag(b.addr).await == before {
