@@ -94,12 +94,7 @@ async fn start_lesson(
     let number: usize = number.parse().map_err(|_| {
         ApiError::bad("bad_lesson_number", format!("a lesson number is 1, 2, 3…, not {number:?}"))
     })?;
-    let (by_id, by_addr) = (&s.quotas.games_by_identity, &s.quotas.games_by_address);
-    refuse(&s, [by_id.peek(&who.id).err(), peer.and_then(|ip| by_addr.peek(&ip).err())], "games")?;
-    let _ = by_id.check(&who.id);
-    if let Some(ip) = peer {
-        let _ = by_addr.check(&ip);
-    }
+    charge_game_quota(&s, &who, peer).await?;
     Ok((StatusCode::CREATED, Json(s.create_lesson_game(&who, &game, number).await?)))
 }
 
@@ -368,6 +363,8 @@ async fn guest(
     refuse(&s, [peer.and_then(|ip| q.peek(&ip).err())], "guests")?;
     if let Some(ip) = peer {
         let _ = q.check(&ip);
+        let limit = s.config.limits.guests_per_window;
+        shared_quota(&s, "guests", limit, s.config.limits.window(), &[format!("ip:{ip}")]).await?;
     }
     let g = s.guest(&req.name).await?;
     let headers = cookie(&s, &g.token, s.config.token_ttl.as_secs());
@@ -406,13 +403,13 @@ async fn create(
     if clock.is_some() {
         s.require_account(&who, "a turn-based game").await?;
     }
-    charge_game_quota(&s, &who, peer)?;
+    charge_game_quota(&s, &who, peer).await?;
     Ok((StatusCode::CREATED, Json(s.create_game_with(&who, req, clock, None).await?)))
 }
 
 /// The games-created quotas: both the identity's and the address's must have room; only then
 /// is each charged.
-pub(crate) fn charge_game_quota(
+pub(crate) async fn charge_game_quota(
     s: &Shared,
     who: &crate::store::Identity,
     peer: Option<std::net::IpAddr>,
@@ -423,7 +420,30 @@ pub(crate) fn charge_game_quota(
     if let Some(ip) = peer {
         let _ = by_addr.check(&ip);
     }
-    Ok(())
+    let mut keys = vec![format!("id:{}", who.id)];
+    keys.extend(peer.map(|ip| format!("ip:{ip}")));
+    shared_quota(s, "games", s.config.limits.games_per_window, s.config.limits.window(), &keys)
+        .await
+}
+
+/// On a cluster node with Redis, a quota is also counted across the nodes: a fixed window per
+/// key in Redis (`bus::Bus::window`), beside this node's own bucket (docs/deployment.md
+/// "Quotas"). Without Redis, or while it does not answer, the node's own bucket decides alone.
+pub(crate) async fn shared_quota(
+    s: &Shared,
+    what: &str,
+    limit: u32,
+    window: std::time::Duration,
+    keys: &[String],
+) -> Result<(), ApiError> {
+    let Some(bus) = s.bus.get() else { return Ok(()) };
+    let mut waits = Vec::new();
+    for k in keys {
+        if let Some(Err(d)) = bus.window(what, k, limit, window).await {
+            waits.push(Some(d));
+        }
+    }
+    refuse(s, waits, what)
 }
 
 #[derive(Deserialize)]
@@ -450,8 +470,7 @@ async fn list(
     let Query(q): Query<ListQuery> =
         Query::try_from_uri(&uri).map_err(|e| ApiError::bad("bad_query", e.body_text()))?;
     // The version first: a change that lands while the page is read makes the next ETag differ.
-    let version = s.lobby_version.load(std::sync::atomic::Ordering::Acquire);
-    let etag = format!("\"{}-{version}-{}\"", s.boot_id, uri.query().unwrap_or(""));
+    let etag = format!("\"{}-{}\"", s.lobby_tag(), uri.query().unwrap_or(""));
     let matches = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())

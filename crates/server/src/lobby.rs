@@ -480,8 +480,22 @@ impl Shared {
     }
 
     /// A lobby entry changed: lists answered before are stale (their ETag no longer matches).
+    /// On a cluster node the shared version in Redis goes up too, so that every node's ETag
+    /// changes (docs/deployment.md "The lobby's version").
     pub fn lobby_changed(&self) {
         self.lobby_version.fetch_add(1, Relaxed);
+        if let Some(bus) = self.bus.get() {
+            bus.lobby_changed();
+        }
+    }
+
+    /// The lobby list's version for its ETag: this node's own, and the cluster's (Redis) if any.
+    pub fn lobby_tag(&self) -> String {
+        let local = self.lobby_version.load(std::sync::atomic::Ordering::Acquire);
+        match self.bus.get() {
+            Some(bus) => format!("{}.{}-{local}", self.boot_id, bus.lobby.load(Relaxed)),
+            None => format!("{}-{local}", self.boot_id),
+        }
     }
 
     /// One page of the lobby, newest first: games of `status` created before `before`, and the
