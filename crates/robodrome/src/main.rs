@@ -195,6 +195,12 @@ struct ServeArgs {
     /// quarter of it; a dead node's games move after about this long).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(400..=600_000))]
     lease_ms: u64,
+    /// Redis between the nodes (redis://[:PASSWORD@]HOST:PORT[/DB]): required with
+    /// `--node-id`. Spectators of a game another node owns are served from its public frames
+    /// there; chat, notices, presence, the lobby's version and quotas are shared through it
+    /// (docs/deployment.md "What the nodes share through Redis").
+    #[arg(long, value_name = "URL")]
+    redis: Option<String>,
 }
 
 #[derive(Args)]
@@ -386,6 +392,7 @@ fn main() -> ExitCode {
                 max_bot_ms: a.max_bot_ms,
                 max_bot_simulations: a.max_bot_simulations,
                 all_games: a.all_games,
+                redis: a.redis.as_deref().map(server::bus::RedisConfig::new),
                 cluster: a.node_id.map(|node| server::cluster::ClusterConfig {
                     node,
                     advertise: a.advertise,
@@ -394,6 +401,15 @@ fn main() -> ExitCode {
                 }),
                 ..Default::default()
             };
+            match (&config.cluster, &config.redis) {
+                (Some(_), None) => {
+                    return fail("serve: --node-id needs --redis redis://HOST:PORT (the nodes share spectators, chat, notices and quotas through it: docs/deployment.md)".to_string());
+                }
+                (None, Some(_)) => {
+                    return fail("serve: --redis is for the nodes of a cluster (--node-id); one server needs no Redis".to_string());
+                }
+                _ => {}
+            }
             if let Some(u) = &config.public_url
                 && server::http::origin_of(u).is_none()
             {

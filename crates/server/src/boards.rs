@@ -609,7 +609,7 @@ async fn try_it(
         seed: None,
         practice: true,
     };
-    crate::http::charge_game_quota(&s, &who, peer)?;
+    crate::http::charge_game_quota(&s, &who, peer).await?;
     Ok((StatusCode::CREATED, Json(s.create_game(&who, req).await?)))
 }
 

@@ -211,7 +211,14 @@ impl FromRequestParts<Arc<Shared>> for BotCaller {
             .bot_by_token_hash(&hash)
             .await?
             .ok_or_else(|| ApiError::BadToken("unknown or revoked bot token".into()))?;
-        if let Err(wait) = s.bot_requests.check(&bot.id) {
+        let shared = match s.bus.get() {
+            Some(bus) => {
+                let minute = std::time::Duration::from_secs(60);
+                bus.window("bot", &bot.id, REQUESTS_PER_MINUTE, minute).await.and_then(|r| r.err())
+            }
+            None => None,
+        };
+        if let Err(wait) = s.bot_requests.check(&bot.id).and(shared.map_or(Ok(()), Err)) {
             s.metrics.quota_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             return Err(ApiError::TooMany(
                 "rate_limited",

@@ -156,8 +156,10 @@ impl Shared {
         };
         self.write(platform.insert_challenge(&c)).await?;
         let v = challenge_json(&c);
-        self.events
-            .notify(&to, json!({"v": protocol::VERSION, "type": "challenge", "challenge": v}));
+        self.notify_event(
+            &to,
+            json!({"v": protocol::VERSION, "type": "challenge", "challenge": v}),
+        );
         tracing::info!(challenge = %c.id, from = %who.id, to = %to, "challenge sent");
         Ok(v)
     }
@@ -219,7 +221,7 @@ impl Shared {
         let row = self.store.game(&info.id).await?;
         for identity in [&c.challenger, &c.recipient] {
             let seat = row.as_ref().and_then(|r| seat_of(&r.seats, identity));
-            self.events.notify(
+            self.notify_event(
                 identity,
                 json!({"v": protocol::VERSION, "type": "game_start", "game_id": info.id,
                        "game": info.game, "seat": seat, "challenge": c.id}),
@@ -242,7 +244,7 @@ impl Shared {
             return Err(ApiError::conflict("challenge_closed", "the challenge is closed already"));
         }
         let other = if c.recipient == who.id { &c.challenger } else { &c.recipient };
-        self.events.notify(
+        self.notify_event(
             other,
             json!({"v": protocol::VERSION, "type": "challenge_closed", "id": c.id, "status": status}),
         );

@@ -16,6 +16,17 @@ use protocol::{ChatChannel, ChatLine};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Mutex;
 
+/// A chat line said on one node of a cluster, published to the others (`Shared::say`,
+/// `fanout::dispatch`): every node keeps it and sends it to its connections of the game.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct Said {
+    pub origin: String,
+    pub game: String,
+    /// Who said it: never sent to a client, only used to hide it from those who block them.
+    pub speaker: String,
+    pub line: ChatLine,
+}
+
 /// Lines kept per channel and game.
 pub const KEEP: usize = 50;
 /// Games whose chat is kept in memory at once.
@@ -93,7 +104,48 @@ impl Chats {
         text: &str,
     ) -> Result<ChatLine, ChatError> {
         let text = self.check_text(text)?;
-        self.quota.check(&identity.to_string()).map_err(|d| ChatError::TooMany(d.as_secs() + 1))?;
+        self.charge(identity)?;
+        Ok(self.keep_new(game, identity, channel, seat, name, text, None))
+    }
+
+    /// Charge a line to `identity`'s rate (this node's bucket).
+    pub fn charge(&self, identity: &str) -> Result<(), ChatError> {
+        self.quota.check(&identity.to_string()).map_err(|d| ChatError::TooMany(d.as_secs() + 1))
+    }
+
+    /// Keep a checked line, numbered `n` (a cluster's shared number, `Shared::say`) or by this
+    /// node's count of the channel.
+    #[allow(clippy::too_many_arguments)]
+    pub fn keep_new(
+        &self,
+        game: &str,
+        identity: &str,
+        channel: ChatChannel,
+        seat: Option<u8>,
+        name: &str,
+        text: String,
+        n: Option<u64>,
+    ) -> ChatLine {
+        let i = usize::from(channel == ChatChannel::Spectators);
+        let mut line = ChatLine {
+            channel,
+            n: 0,
+            seat: if channel == ChatChannel::Players { seat } else { None },
+            name: name.to_string(),
+            text,
+        };
+        self.store(game, identity, &mut line, n.filter(|&n| n > 0), i);
+        line
+    }
+
+    /// Keep a line said on another node of a cluster (numbered there).
+    pub fn keep(&self, game: &str, identity: &str, mut line: ChatLine) {
+        let i = usize::from(line.channel == ChatChannel::Spectators);
+        let n = Some(line.n);
+        self.store(game, identity, &mut line, n, i);
+    }
+
+    fn store(&self, game: &str, identity: &str, line: &mut ChatLine, n: Option<u64>, i: usize) {
         let mut g = self.games.lock().unwrap_or_else(|p| p.into_inner());
         let (games, clock) = &mut *g;
         *clock += 1;
@@ -105,21 +157,21 @@ impl Chats {
         }
         let chat = games.entry(game.to_string()).or_default();
         chat.touched = *clock;
-        let i = usize::from(channel == ChatChannel::Spectators);
-        chat.next[i] += 1;
-        let line = ChatLine {
-            channel,
-            n: chat.next[i],
-            seat: if channel == ChatChannel::Players { seat } else { None },
-            name: name.to_string(),
-            text,
+        line.n = match n {
+            Some(n) => {
+                chat.next[i] = chat.next[i].max(n);
+                n
+            }
+            None => {
+                chat.next[i] += 1;
+                chat.next[i]
+            }
         };
         let kept = if i == 0 { &mut chat.players } else { &mut chat.spectators };
         kept.push_back((identity.to_string(), line.clone()));
         if kept.len() > KEEP {
             kept.pop_front();
         }
-        Ok(line)
     }
 
     /// Games with chat kept, lines kept in all, and identities with a rate bucket (gauges of

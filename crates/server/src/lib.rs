@@ -13,12 +13,14 @@ pub mod assets;
 pub mod boards;
 pub mod bot_client;
 pub mod botapi;
+pub mod bus;
 pub mod challenges;
 pub mod chaos;
 pub mod chat;
 pub mod client;
 pub mod cluster;
 pub mod error;
+pub mod fanout;
 pub mod faults;
 pub mod forward;
 pub mod games;
@@ -97,6 +99,10 @@ pub struct Config {
     /// docs/deployment.md "Several nodes"): games owned through leases, taken over from dead
     /// nodes, sockets of games owned elsewhere forwarded. `None`: the only server of its database.
     pub cluster: Option<cluster::ClusterConfig>,
+    /// Redis between the nodes of a cluster (`serve --redis`, required with `--node-id`):
+    /// spectators of games owned elsewhere, chat, notices, presence, the lobby's version and
+    /// the quotas shared (docs/deployment.md). `None` on one server: nothing uses Redis.
+    pub redis: Option<bus::RedisConfig>,
 }
 
 impl Default for Config {
@@ -120,6 +126,7 @@ impl Default for Config {
             max_bot_simulations: 100_000,
             all_games: false,
             cluster: None,
+            redis: None,
         }
     }
 }
@@ -170,6 +177,10 @@ pub struct Shared {
     pub platform: platform::Platform,
     /// This node of a cluster (set once it joined; never on one server: `Config::cluster`).
     pub node: std::sync::OnceLock<Arc<cluster::Node>>,
+    /// This node's Redis (a cluster node with `--redis`; never on one server).
+    pub bus: std::sync::OnceLock<Arc<bus::Bus>>,
+    /// Spectators of games another node owns, served from Redis (`fanout`).
+    pub relays: fanout::Relays,
 }
 
 /// A connection attached to a game: frames for it arrive on `rx`.
@@ -222,12 +233,19 @@ impl Shared {
             bot_requests: limits::Quota::new(botapi::REQUESTS_PER_MINUTE, Duration::from_secs(60)),
             platform: Default::default(),
             node: std::sync::OnceLock::new(),
+            bus: std::sync::OnceLock::new(),
+            relays: Default::default(),
             config,
         })
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, RoomHandle>> {
         self.rooms.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The task of a game running on this node now, if any.
+    pub(crate) fn local_room(&self, id: &str) -> Option<RoomHandle> {
+        self.rooms().get(id).filter(|h| !h.tx.is_closed()).cloned()
     }
 
     pub(crate) fn forget_room(&self, id: &str) {
@@ -436,7 +454,36 @@ impl Shared {
             Some(SeatOwner::Human { name, .. }) => (protocol::ChatChannel::Players, name.clone()),
             _ => (protocol::ChatChannel::Spectators, who.name.clone()),
         };
-        let line = self.chats.say(id, &who.id, channel, seat.map(|s| s as u8), &name, text)?;
+        let seat = seat.map(|s| s as u8);
+        let line = match self.bus.get() {
+            None => self.chats.say(id, &who.id, channel, seat, &name, text)?,
+            // A cluster node: the rate and the line's number are the cluster's (Redis), the
+            // line goes to every node (docs/deployment.md "Chat").
+            Some(bus) => {
+                let text = self.chats.check_text(text)?;
+                let l = &self.config.limits;
+                let window = Duration::from_secs(l.chat_window_secs.max(1));
+                match bus.window("chat", &who.id, l.chat_per_window, window).await {
+                    Some(Err(wait)) => return Err(chat::ChatError::TooMany(wait.as_secs().max(1))),
+                    Some(Ok(())) => {}
+                    None => self.chats.charge(&who.id)?,
+                }
+                let ch = if channel == protocol::ChatChannel::Players { "p" } else { "s" };
+                let n = bus.incr(&format!("chat:{id}:{ch}"), 7 * 24 * 3600).await;
+                let line = self.chats.keep_new(id, &who.id, channel, seat, &name, text, n);
+                let said = chat::Said {
+                    origin: bus.origin.clone(),
+                    game: id.to_string(),
+                    speaker: who.id.clone(),
+                    line: line.clone(),
+                };
+                if let Ok(json) = serde_json::to_string(&said) {
+                    bus.publish(bus.key("chat"), json);
+                }
+                self.relays.chat(id, line.clone(), who.id.clone());
+                line
+            }
+        };
         let live = self.rooms().get(id).filter(|h| !h.tx.is_closed()).cloned();
         if let Some(room) = live {
             let speaker = who.id.clone();
@@ -466,7 +513,24 @@ impl Shared {
         };
         // A task that is just stopping may refuse us once: load it again.
         for _ in 0..3 {
-            let room = self.room(id).await?;
+            let room = match self.room(id).await {
+                // A spectator of a game another node owns is served here, from Redis
+                // (`fanout`): only public frames travel there.
+                Err(ApiError::Conflict(OWNED_ELSEWHERE, _))
+                    if observer == Observer::Spectator && self.bus.get().is_some() =>
+                {
+                    match self.relays.get(self, id) {
+                        Some(r) => r,
+                        None => {
+                            return Err(ApiError::conflict(
+                                OWNED_ELSEWHERE,
+                                "another node runs this game",
+                            ));
+                        }
+                    }
+                }
+                r => r?,
+            };
             let conn = self.next_conn.fetch_add(1, Relaxed);
             let (out, rx) = mpsc::channel(self.config.outbox);
             let (done, ok) = oneshot::channel();
@@ -515,6 +579,23 @@ impl Shared {
         Ok(n)
     }
 
+    /// Connect this node to Redis (`fanout`, `bus`): a node starts even while Redis is down,
+    /// and connects when it can.
+    fn start_bus(self: &Arc<Self>, rc: &bus::RedisConfig) -> Result<(), String> {
+        let bus = bus::Bus::new(rc)?;
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        bus.start(self.shutdown.clone(), tx);
+        let _ = self.bus.set(bus);
+        let me = self.clone();
+        tokio::spawn(async move {
+            while let Some(m) = rx.recv().await {
+                fanout::dispatch(&me, m).await;
+            }
+        });
+        tokio::spawn(self.clone().shout_sockets());
+        Ok(())
+    }
+
     pub fn live_rooms(&self) -> usize {
         self.rooms().len()
     }
@@ -526,7 +607,7 @@ impl Shared {
         let (steps, steps_pending) = self.steps_cache.entries();
         let q = &self.quotas;
         let n = |v: usize| v as u64;
-        vec![
+        let mut v = vec![
             ("robodrome_rooms_entries", "Game tasks in the rooms table.", n(self.live_rooms())),
             (
                 "robodrome_conn_addresses",
@@ -562,7 +643,36 @@ impl Shared {
                 "Unreadable games remembered.",
                 n(self.faults.skipped().len()),
             ),
-        ]
+        ];
+        // A cluster node's Redis (`bus`): up or not, and what went through it.
+        if let Some(b) = self.bus.get() {
+            let l = |a: &AtomicU64| a.load(Relaxed);
+            v.extend([
+                (
+                    "robodrome_redis_connected",
+                    "1 while the Redis subscription is up.",
+                    u64::from(b.connected.load(Relaxed)),
+                ),
+                (
+                    "robodrome_redis_published_total",
+                    "Messages published to Redis.",
+                    l(&b.published),
+                ),
+                (
+                    "robodrome_redis_dropped_total",
+                    "Messages not published (queue full, Redis down).",
+                    l(&b.dropped),
+                ),
+                ("robodrome_redis_errors_total", "Failed Redis calls.", l(&b.errors)),
+                ("robodrome_redis_received_total", "Messages received from Redis.", l(&b.received)),
+                (
+                    "robodrome_redis_subscriptions_total",
+                    "Times the subscription was made (1 + reconnections).",
+                    l(&b.reconnects),
+                ),
+            ]);
+        }
+        v
     }
 }
 
@@ -626,6 +736,9 @@ impl Server {
         let addr = listener.local_addr()?;
         let node = cluster::Node::join(pool, &cc, &addr.to_string()).await?;
         let _ = shared.node.set(node.clone());
+        if let Some(rc) = &config.redis {
+            shared.start_bus(rc)?;
+        }
         // No resume of every running game: the node takes over the games no live node holds,
         // a batch per round (`cluster::Node::run`).
         tokio::spawn(node.run(shared.clone()));

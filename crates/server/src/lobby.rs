@@ -417,19 +417,22 @@ impl Shared {
                 }
             }
         }
+        // A cluster node runs the game (taking it over if no node holds it) before anything is
+        // stored, or answers `owned_elsewhere` with nothing changed: the route forwards the
+        // request to the owner, whose task must apply it (docs/deployment.md "Forwarding").
+        let room = match row.status {
+            Status::Running if self.node.get().is_some() => Some(self.room(&row.id).await?),
+            _ => None,
+        };
         self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
         self.lobby_changed();
         if row.status == Status::Running {
-            // On a cluster node, a game another node runs is not told here (docs/deployment.md
-            // "Not yet": the resignation reaches its task at the next takeover).
-            match self.room(&row.id).await {
-                Ok(room) => {
-                    let seat = engine::Seat(seat as u8);
-                    let _ = room.tx.send(crate::room::Cmd::Resign { seat }).await;
-                }
-                Err(ApiError::Conflict(crate::OWNED_ELSEWHERE, _)) => {}
-                Err(e) => return Err(e),
-            }
+            let room = match room {
+                Some(room) => room,
+                None => self.room(&row.id).await?,
+            };
+            let seat = engine::Seat(seat as u8);
+            let _ = room.tx.send(crate::room::Cmd::Resign { seat }).await;
         }
         tracing::info!(game = %row.id, seat, status = row.status.as_str(), "a player left");
         Ok(info(&row))
@@ -477,8 +480,22 @@ impl Shared {
     }
 
     /// A lobby entry changed: lists answered before are stale (their ETag no longer matches).
+    /// On a cluster node the shared version in Redis goes up too, so that every node's ETag
+    /// changes (docs/deployment.md "The lobby's version").
     pub fn lobby_changed(&self) {
         self.lobby_version.fetch_add(1, Relaxed);
+        if let Some(bus) = self.bus.get() {
+            bus.lobby_changed();
+        }
+    }
+
+    /// The lobby list's version for its ETag: this node's own, and the cluster's (Redis) if any.
+    pub fn lobby_tag(&self) -> String {
+        let local = self.lobby_version.load(std::sync::atomic::Ordering::Acquire);
+        match self.bus.get() {
+            Some(bus) => format!("{}.{}-{local}", self.boot_id, bus.lobby.load(Relaxed)),
+            None => format!("{}-{local}", self.boot_id),
+        }
     }
 
     /// One page of the lobby, newest first: games of `status` created before `before`, and the

@@ -42,6 +42,10 @@ pub struct Metrics {
     pub resume_us: AtomicU64,
     /// Game sockets this cluster node forwarded to the game's owner (`forward`).
     pub forwarded: AtomicU64,
+    /// Relays of games another node owns, serving this node's spectators from Redis (`fanout`).
+    pub relays: AtomicI64,
+    /// Steps a relay found missing on a game's channel (it then asked for a fresh welcome).
+    pub relay_gaps: AtomicU64,
     buckets: [AtomicU64; BUCKETS_MS.len()],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -162,6 +166,20 @@ impl Metrics {
             "Game sockets forwarded to the node that owns the game (cluster).",
             "counter",
             self.forwarded.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_relays",
+            "Games another node owns whose spectators on this node are served from Redis.",
+            "gauge",
+            self.relays.load(Relaxed).to_string(),
+        );
+        g(
+            &mut s,
+            "robodrome_relay_gaps_total",
+            "Steps missing on a game's Redis channel (a fresh welcome was asked for).",
+            "counter",
+            self.relay_gaps.load(Relaxed).to_string(),
         );
         g(
             &mut s,

@@ -37,6 +37,10 @@ pub const ARGON2_PASSES: u32 = 2;
 pub const HASHING_AT_ONCE: usize = 2;
 /// A session is renewed (its expiry slides) on use at most this often.
 pub const RENEW_EVERY: i64 = 3600;
+/// A cluster node tells the others that someone is here at most this often per identity
+/// (a signed-in request, or every such period while a game socket is open).
+pub const SHOUT_SEEN: Duration = Duration::from_secs(30);
+
 /// Online: an open game socket, or a signed-in request within this time.
 pub const ONLINE_WINDOW: Duration = Duration::from_secs(120);
 /// Identities remembered as recently seen, at most (the oldest are forgotten first).
@@ -121,7 +125,13 @@ impl Drop for OnlineGuard {
 
 impl Platform {
     /// A running game's seats owing a decision now (empty: none, or the game is over).
-    pub(crate) fn note_waiting(&self, game: &str, seats: &[SeatOwner], waiting: &[u8]) {
+    /// Returns who owes it if that changed (a cluster node tells the others: `Shared::note_waiting`).
+    pub(crate) fn note_waiting(
+        &self,
+        game: &str,
+        seats: &[SeatOwner],
+        waiting: &[u8],
+    ) -> Option<Vec<String>> {
         let who: Vec<String> = waiting
             .iter()
             .filter_map(|&s| match seats.get(s as usize) {
@@ -129,12 +139,21 @@ impl Platform {
                 _ => None,
             })
             .collect();
+        self.set_waiting(game, who)
+    }
+
+    /// Who owes a decision in `game` now (as its owner says); returns it if it changed.
+    pub(crate) fn set_waiting(&self, game: &str, who: Vec<String>) -> Option<Vec<String>> {
         let mut w = lock(&self.waiting);
+        if w.get(game).map_or(who.is_empty(), |old| *old == who) {
+            return None;
+        }
         if who.is_empty() {
             w.remove(game);
         } else {
-            w.insert(game.to_string(), who);
+            w.insert(game.to_string(), who.clone());
         }
+        Some(who)
     }
 
     /// Whether it is `who`'s move in `game`.
@@ -142,17 +161,29 @@ impl Platform {
         lock(&self.waiting).get(game).is_some_and(|w| w.iter().any(|i| i == who))
     }
 
-    /// A signed-in request of `who` (presence).
-    pub fn seen(&self, who: &str) {
+    /// A signed-in request of `who` (presence). True when `who` had not been seen for
+    /// [`SHOUT_SEEN`] (a cluster node then tells the others).
+    pub fn seen(&self, who: &str) -> bool {
+        self.seen_at(who, Instant::now())
+    }
+
+    fn seen_at(&self, who: &str, at: Instant) -> bool {
         let mut s = lock(&self.seen);
         if s.len() >= SEEN_CAP && !s.contains_key(who) {
             let now = Instant::now();
             s.retain(|_, t| now.duration_since(*t) < ONLINE_WINDOW);
             if s.len() >= SEEN_CAP {
-                return;
+                return false;
             }
         }
-        s.insert(who.to_string(), Instant::now());
+        let fresh = s.get(who).is_none_or(|t| at.saturating_duration_since(*t) >= SHOUT_SEEN);
+        s.insert(who.to_string(), at);
+        fresh
+    }
+
+    /// Identities with a game socket open on this node now.
+    pub fn with_sockets(&self) -> Vec<String> {
+        lock(&self.sockets).keys().cloned().collect()
     }
 
     pub fn online(&self, who: &str) -> bool {
@@ -160,7 +191,7 @@ impl Platform {
             || lock(&self.seen).get(who).is_some_and(|t| t.elapsed() < ONLINE_WINDOW)
     }
 
-    fn notify(&self, to: &str, n: Notice) {
+    pub(crate) fn notify(&self, to: &str, n: Notice) {
         let mut all = lock(&self.notices);
         if all.len() >= NOTICE_PLAYERS && !all.contains_key(to) {
             // Forget someone's notices (they are a convenience, not a record).
@@ -357,7 +388,9 @@ impl Shared {
 
     /// Renew a session on use (at most every [`RENEW_EVERY`] seconds); note presence.
     pub(crate) async fn renew(&self, token: &str, who: &Identity) {
-        self.platform.seen(&who.id);
+        if self.platform.seen(&who.id) {
+            self.shout(Shout::Seen { who: vec![who.id.clone()] });
+        }
         if now_secs() - who.issued_at < RENEW_EVERY {
             return;
         }
@@ -714,16 +747,15 @@ impl Shared {
             ));
         }
         if acc.blockers(&who.id, &[player.to_string()]).await?.is_empty() {
-            self.platform.notify(
-                player,
-                Notice {
-                    kind: "invite".into(),
-                    from: who.id.clone(),
-                    from_name: who.name.clone(),
-                    game: row.id.clone(),
-                    link: crate::lobby::info(&row).invite,
-                },
-            );
+            let notice = Notice {
+                kind: "invite".into(),
+                from: who.id.clone(),
+                from_name: who.name.clone(),
+                game: row.id.clone(),
+                link: crate::lobby::info(&row).invite,
+            };
+            self.platform.notify(player, notice.clone());
+            self.shout(Shout::Invite { to: player.to_string(), notice });
         }
         Ok(json!({ "invited": player }))
     }
@@ -1069,5 +1101,93 @@ async fn notices(State(s): AppState, Caller(who): Caller) -> Json<Value> {
 /// A game socket's identity is online while it is open.
 pub fn online_guard(shared: &Arc<Shared>, who: &str) -> OnlineGuard {
     *lock(&shared.platform.sockets).entry(who.to_string()).or_insert(0) += 1;
+    if shared.platform.seen(who) {
+        shared.shout(Shout::Seen { who: vec![who.to_string()] });
+    }
     OnlineGuard { shared: shared.clone(), id: who.to_string() }
+}
+
+/// What one node of a cluster tells the others on Redis' `notice` channel (docs/deployment.md
+/// "What the nodes share"): every node applies it to what it keeps in memory.
+#[derive(Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum Shout {
+    /// A Bot API event for `to`'s event streams (`challenges::Events`).
+    Event { to: String, event: Value },
+    /// An invitation in `to`'s lobby notices.
+    Invite { to: String, notice: Notice },
+    /// These identities are here (a request, or a game socket open on the sending node).
+    Seen { who: Vec<String> },
+    /// Who owes a decision in `game` now ("your move"), from the game's owner.
+    Waiting { game: String, who: Vec<String> },
+}
+
+#[derive(Serialize, Deserialize)]
+struct Shouted {
+    o: String,
+    #[serde(flatten)]
+    s: Shout,
+}
+
+impl Shared {
+    /// Tell the other nodes (nothing without Redis).
+    pub(crate) fn shout(&self, s: Shout) {
+        if let Some(bus) = self.bus.get()
+            && let Ok(json) = serde_json::to_string(&Shouted { o: bus.origin.clone(), s })
+        {
+            bus.publish(bus.key("notice"), json);
+        }
+    }
+
+    /// A Bot API event for `to`, on this node's streams and every other node's.
+    pub(crate) fn notify_event(&self, to: &str, event: Value) {
+        self.events.notify(to, event.clone());
+        self.shout(Shout::Event { to: to.to_string(), event });
+    }
+
+    /// A running game's seats owing a decision now, on every node ("your move").
+    pub(crate) fn note_waiting(&self, game: &str, seats: &[SeatOwner], waiting: &[u8]) {
+        if let Some(who) = self.platform.note_waiting(game, seats, waiting) {
+            self.shout(Shout::Waiting { game: game.to_string(), who });
+        }
+    }
+
+    /// Every [`SHOUT_SEEN`], the identities with a game socket open here, to the other nodes.
+    pub(crate) async fn shout_sockets(self: Arc<Self>) {
+        let mut stop = self.shutdown.clone();
+        let mut tick = tokio::time::interval(SHOUT_SEEN);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {
+                    let all = self.platform.with_sockets();
+                    for chunk in all.chunks(1000) {
+                        self.shout(Shout::Seen { who: chunk.to_vec() });
+                    }
+                }
+                _ = crate::stopped(&mut stop) => return,
+            }
+        }
+    }
+}
+
+/// A message of the `notice` channel (`fanout::dispatch`).
+pub(crate) fn on_notice(shared: &Arc<Shared>, payload: &str) {
+    let Some(bus) = shared.bus.get() else { return };
+    let Ok(m) = serde_json::from_str::<Shouted>(payload) else { return };
+    if m.o == bus.origin {
+        return;
+    }
+    match m.s {
+        Shout::Event { to, event } => shared.events.notify(&to, event),
+        Shout::Invite { to, notice } => shared.platform.notify(&to, notice),
+        Shout::Seen { who } => {
+            let now = Instant::now();
+            for w in who.iter().take(1000) {
+                shared.platform.seen_at(w, now);
+            }
+        }
+        Shout::Waiting { game, who } => {
+            shared.platform.set_waiting(&game, who);
+        }
+    }
 }

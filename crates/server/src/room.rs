@@ -86,6 +86,8 @@ pub enum Cmd {
     Resign {
         seat: Seat,
     },
+    /// Publish a fresh spectators' welcome on Redis (a relay asked: `fanout`).
+    PublishWelcome,
 }
 
 /// A handle on a game's task.
@@ -297,6 +299,8 @@ impl Room {
         let stop = crate::stopped(&mut signal);
         tokio::pin!(stop);
         self.after_change().await;
+        // On a cluster node with Redis: remote spectators start (again) from here (`fanout`).
+        self.publish_welcome();
         // One timer for the task's life, moved only when the next wake-up changes (most
         // commands leave it where it was): no timer entry made and dropped per command.
         let timer = tokio::time::sleep_until(Instant::now());
@@ -474,6 +478,7 @@ impl Room {
                 }
             }
             Cmd::Unsubscribe { conn } => self.drop_sub(conn),
+            Cmd::PublishWelcome => self.publish_welcome(),
             Cmd::Sync { conn } => self.send_welcome(conn, false),
             Cmd::Act { conn, seat, action, id, received } => {
                 let own = match self.actor(conn, seat) {
@@ -690,6 +695,13 @@ impl Room {
                 };
             }
         }
+        let mut seq = first;
+        for d in &done {
+            if let Done::Accepted { frames, .. } = d {
+                seq += 1;
+                self.publish_update(seq, frames);
+            }
+        }
         let mut dead = Vec::new();
         for (c, sub) in &self.subs {
             let mut seq = first;
@@ -816,10 +828,10 @@ impl Room {
             self.last_waiting = None;
             self.turn_due_ms = None;
             self.store_turn().await;
-            self.shared.platform.note_waiting(&self.id, &self.seats, &[]);
+            self.shared.note_waiting(&self.id, &self.seats, &[]);
             return;
         }
-        self.shared.platform.note_waiting(&self.id, &self.seats, &self.waiting());
+        self.shared.note_waiting(&self.id, &self.seats, &self.waiting());
         self.restart_clocks();
         self.schedule_bots();
         self.store_turn().await;
@@ -1151,6 +1163,13 @@ impl Room {
                     resigned: false,
                 };
                 let frame: Frame = msg.to_frame().into();
+                crate::fanout::publish(
+                    &self.shared,
+                    &self.id,
+                    crate::fanout::OTHER,
+                    self.seq,
+                    &frame,
+                );
                 for sub in self.subs.values() {
                     let _ = sub.out.try_send(frame.clone());
                 }
@@ -1252,6 +1271,7 @@ impl Room {
     /// serialised once and each observer's frame once, however many connections share it.
     fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
         let frames = self.update_frames(self.seq, events);
+        self.publish_update(self.seq, &frames);
         let mut dead = Vec::new();
         for (conn, sub) in &self.subs {
             let Some((_, frame)) = frames.iter().find(|(o, _)| *o == sub.observer) else {
@@ -1302,7 +1322,65 @@ impl Room {
                     .into();
             frames.push((sub.observer, f));
         }
+        // Spectators on other nodes (`fanout`): the spectators' frame is always made.
+        if self.shared.bus.get().is_some() && !frames.iter().any(|(o, _)| *o == Observer::Spectator)
+        {
+            let seen = events
+                .iter()
+                .filter(|(a, _)| a.admits(Observer::Spectator))
+                .map(|(_, e)| e.as_str());
+            let view = self.game.view_text(Observer::Spectator);
+            let f: Frame =
+                ServerMsg::update_frame(seq, seen, &view, &waiting, time_left_ms, &clock_for)
+                    .into();
+            frames.push((Observer::Spectator, f));
+        }
         frames
+    }
+
+    /// The spectators' frame of a change, on Redis (`fanout`: nothing else of a game goes there).
+    fn publish_update(&self, seq: u64, frames: &[(Observer, Frame)]) {
+        if let Some((_, f)) = frames.iter().find(|(o, _)| crate::fanout::public(*o)) {
+            crate::fanout::publish(&self.shared, &self.id, crate::fanout::UPDATE, seq, f);
+        }
+    }
+
+    /// A fresh spectators' welcome on Redis (with the static part), then what a new
+    /// connection is told after it: seats a bot plays, the lesson, the result.
+    fn publish_welcome(&self) {
+        if self.shared.bus.get().is_none() {
+            return;
+        }
+        let msg = ServerMsg::Welcome {
+            game_id: self.id.clone(),
+            game: self.game.name().to_string(),
+            seats: vec![],
+            seq: self.seq,
+            static_id: self.static_id.clone(),
+            static_data: Some(self.static_data.clone()),
+            view: self.game.view_json(Observer::Spectator),
+            waiting: self.waiting(),
+            time_left_ms: self.time_left_ms(),
+            clock_for: self.clock_for(),
+            practice: self.practice,
+        };
+        let (id, seq) = (&self.id, self.seq);
+        crate::fanout::publish(&self.shared, id, crate::fanout::WELCOME, seq, &msg.to_frame());
+        let mut more: Vec<ServerMsg> = Vec::new();
+        for (i, p) in self.presence.iter().enumerate() {
+            let resigned = matches!(self.seats.get(i), Some(SeatOwner::Resigned { .. }));
+            if p.stand_in || resigned {
+                let (seat, connected) = (i as u8, p.conns > 0);
+                more.push(ServerMsg::Presence { seat, connected, bot: true, resigned });
+            }
+        }
+        more.extend(self.lesson_msg());
+        if self.finished {
+            more.push(ServerMsg::Over { outcome: self.game.outcome_json().unwrap_or(Value::Null) });
+        }
+        for m in more {
+            crate::fanout::publish(&self.shared, id, crate::fanout::OTHER, seq, &m.to_frame());
+        }
     }
 
     /// The lesson frame (docs/lessons.md), in a lesson's game.
@@ -1333,6 +1411,7 @@ impl Room {
 
     fn broadcast_all(&mut self, msg: &ServerMsg) {
         let frame: Frame = msg.to_frame().into();
+        crate::fanout::publish(&self.shared, &self.id, crate::fanout::OTHER, self.seq, &frame);
         let dead: Vec<u64> = self
             .subs
             .iter()

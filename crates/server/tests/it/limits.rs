@@ -18,7 +18,7 @@ use tokio::net::TcpStream;
 const BOUND: Duration = Duration::from_secs(10);
 
 /// A raw HTTP/1.1 exchange (`Connection: close`): status, lower-cased headers, body.
-async fn raw(
+pub async fn raw(
     addr: SocketAddr,
     method: &str,
     path: &str,
@@ -46,7 +46,7 @@ async fn raw(
     (status.expect("a status line"), headers, rest.to_string())
 }
 
-fn header<'a>(h: &'a [(String, String)], name: &str) -> Option<&'a str> {
+pub fn header<'a>(h: &'a [(String, String)], name: &str) -> Option<&'a str> {
     h.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 

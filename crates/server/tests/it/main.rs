@@ -9,6 +9,7 @@ mod botapi;
 mod championship;
 mod cluster;
 mod fair;
+mod fanout;
 mod faults;
 mod hourglass;
 mod identity;
