@@ -7,7 +7,7 @@
 
 use crate::cards::Card;
 use crate::championship::{points_for, team_points};
-use crate::state::{BumpingBots, Phase, Turn, TurnStep};
+use crate::state::{BumpingBots, Phase, TurnStep};
 use crate::track::{ObstacleKind, Spin};
 use engine::features::Features;
 use engine::{Game, Observer};
@@ -134,20 +134,20 @@ impl BumpingBots {
                 f.num(p as f32);
             }
         }
-        match &self.phase {
-            Phase::Turn(t @ Turn { step: TurnStep::Move, .. }) => {
-                f.num(f32::from(self.move_cells(t, t.bot)));
-            }
-            Phase::Turn(Turn { step: TurnStep::Shock(p), .. }) => {
-                f.num(f32::from(self.bots[*p.chain.last().expect("a chain")].seat.0));
-                f.num(f32::from(p.turn_cells() as u8));
-                if p.first_choice {
-                    f.num(f32::from(self.bots[p.chain[0]].seat.0));
-                } else {
-                    f.num(0.0);
+        if let Phase::Turn(t) = &self.phase {
+            match &t.step {
+                TurnStep::Move => f.num(f32::from(self.move_cells(t, t.bot))),
+                TurnStep::Shock(p) => {
+                    f.num(f32::from(self.bots[*p.chain.last().expect("a chain")].seat.0));
+                    f.num(f32::from(p.turn_cells() as u8));
+                    if p.first_choice {
+                        f.num(f32::from(self.bots[p.chain[0]].seat.0));
+                    } else {
+                        f.num(0.0);
+                    }
                 }
+                _ => {}
             }
-            _ => {}
         }
     }
 }

@@ -45,22 +45,18 @@ pub const RECONNECT: u16 = 1012;
 /// The header of a forwarded handshake naming the client: `ADDRESS SIGNATURE` ([`sign`]).
 pub const CLIENT: &str = "x-robodrome-client";
 
-/// HMAC-SHA256 (RFC 2104) of `msg` under `key`.
+/// HMAC-SHA256 (RFC 2104) of `msg` under `key` (the `hmac` crate over `sha2`).
 pub fn hmac_sha256(key: &[u8], msg: &[u8]) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    let mut k = [0u8; 64];
-    if key.len() > 64 {
-        k[..32].copy_from_slice(&Sha256::digest(key));
-    } else {
-        k[..key.len()].copy_from_slice(key);
-    }
-    let mut inner = Sha256::new();
-    inner.update(k.map(|b| b ^ 0x36));
-    inner.update(msg);
-    let mut outer = Sha256::new();
-    outer.update(k.map(|b| b ^ 0x5c));
-    outer.update(inner.finalize());
-    outer.finalize().into()
+    use hmac::Mac;
+    mac(key, msg).finalize().into_bytes().into()
+}
+
+fn mac(key: &[u8], msg: &[u8]) -> hmac::Hmac<sha2::Sha256> {
+    use hmac::{KeyInit, Mac};
+    let mut m = <hmac::Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key)
+        .expect("HMAC takes a key of any length");
+    m.update(msg);
+    m
 }
 
 fn hex(b: &[u8]) -> String {
@@ -78,11 +74,21 @@ pub fn client_of(key: &[u8], headers: &HeaderMap, path: &str) -> Option<IpAddr> 
     let v = headers.get(CLIENT)?.to_str().ok()?;
     let (ip, mac) = v.split_once(' ')?;
     let ip: IpAddr = ip.parse().ok()?;
-    let want = sign(key, ip, path);
-    let got = format!("{ip} {mac}");
-    let same = want.len() == got.len()
-        && want.bytes().zip(got.bytes()).fold(0u8, |acc, (a, b)| acc | (a ^ b)) == 0;
-    same.then_some(ip)
+    let mac = unhex(mac)?;
+    use hmac::Mac;
+    // `verify_slice` compares in constant time.
+    mac_of(key, ip, path).verify_slice(&mac).ok().map(|()| ip)
+}
+
+fn mac_of(key: &[u8], ip: IpAddr, path: &str) -> hmac::Hmac<sha2::Sha256> {
+    mac(key, format!("{ip} {path}").as_bytes())
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() != 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok()).collect()
 }
 
 /// Forward an HTTP request (the lobby's leave) to the owner at `owner`, with the client's own
