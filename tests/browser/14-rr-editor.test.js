@@ -208,7 +208,11 @@ async function playToEnd(page) {
       const picks = await page.evaluate((n) => [...document.querySelectorAll('.hand .card:not([disabled])')].slice(0, n).map((c) => c.dataset.priority), free);
       for (const p of picks) await page.click(`.hand .card[data-priority="${p}"]`);
       await page.waitForFunction(() => !document.querySelector('#submit-program')?.disabled, null, { timeout: 10000 });
-      await page.click('#submit-program');
+      await page.click('#submit-program', { timeout: 5000 }).catch(async (e) => {
+        // Gone: the program was decided meanwhile (a timer, or the frame that ended the phase
+        // came first); the loop goes on with whatever the table shows now.
+        if (await page.locator('#submit-program').count()) throw e;
+      });
     } else if (await page.locator('#power-up').count()) {
       await page.click('#power-up');
     } else if (await page.locator('.reenter-target').count()) {
