@@ -207,6 +207,12 @@ async function playToEnd(page) {
       const free = 5 - await page.locator('.controls .register.locked').count() - await page.locator('.controls .register.filled').count();
       const picks = await page.evaluate((n) => [...document.querySelectorAll('.hand .card:not([disabled])')].slice(0, n).map((c) => c.dataset.priority), free);
       for (const p of picks) await page.click(`.hand .card[data-priority="${p}"]`);
+      // A frame may redraw the controls between the clicks: fill what is still empty, as a player would.
+      for (let i = 0; i < 6 && await page.locator('#submit-program').isDisabled({ timeout: 1000 }).catch(() => false); i++) {
+        const next = page.locator('.hand .card:not([disabled])').first();
+        if (!(await next.count())) break;
+        await next.click({ timeout: 5000 }).catch(() => {});
+      }
       await page.waitForFunction(() => !document.querySelector('#submit-program')?.disabled, null, { timeout: 10000 });
       await page.click('#submit-program', { timeout: 5000 }).catch(async (e) => {
         // Gone: the program was decided meanwhile (a timer, or the frame that ended the phase
