@@ -225,35 +225,27 @@ impl ser::SerializeMap for &mut Writer<'_> {
     }
 }
 
-impl ser::SerializeStruct for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Full;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<(), Full> {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Full> {
-        Ok(())
-    }
+/// A struct's fields, named by the type: only their values are written.
+macro_rules! fields {
+    ($($tr:ident),*) => {
+        $(impl ser::$tr for &mut Writer<'_> {
+            type Ok = ();
+            type Error = Full;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                _: &'static str,
+                v: &T,
+            ) -> Result<(), Full> {
+                v.serialize(&mut **self)
+            }
+            fn end(self) -> Result<(), Full> {
+                Ok(())
+            }
+        })*
+    };
 }
 
-impl ser::SerializeStructVariant for &mut Writer<'_> {
-    type Ok = ();
-    type Error = Full;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<(), Full> {
-        v.serialize(&mut **self)
-    }
-    fn end(self) -> Result<(), Full> {
-        Ok(())
-    }
-}
+fields!(SerializeStruct, SerializeStructVariant);
 
 /// Numbers written by hand into a buffer, as [`write`] writes a view's: a game's own writer
 /// pushes, in the view's field order, what the view would serialise. Past the end of the
