@@ -339,23 +339,40 @@ impl Owed {
 impl RoboRally {
     /// What `seat` owes now, if anything.
     pub(crate) fn owed(&self, seat: Seat) -> Option<Owed> {
-        let decision = engine::Game::decision(self)?;
-        if !decision.owes(seat) {
-            return None;
+        let owed = self.owed_now(seat);
+        // Every test checks it against the decision (as the occupancy table is checked).
+        debug_assert_eq!(
+            owed.is_some(),
+            engine::Game::decision(self).is_some_and(|d| d.owes(seat)),
+            "owed and decision disagree for {seat:?}"
+        );
+        owed
+    }
+
+    fn owed_now(&self, seat: Seat) -> Option<Owed> {
+        // What `decision` says for this seat, without building the decision (issue 17: asked
+        // twice per action, by `sample_action` and `check`). Robot `i` is seat `i`.
+        let owes = |owes: &[bool]| owes.get(seat.index()).copied().unwrap_or(false);
+        if let Some(p) = self.pending.front() {
+            if self.robots[p.robot()].seat == seat {
+                return Some(match p {
+                    Pending::Damage { .. } | Pending::LoseOption { .. } => Owed::Discard,
+                    _ => Owed::UseOption,
+                });
+            }
+            // RR-7.4 while programming: the others go on programming.
+            return match &self.phase {
+                Phase::Program { owes: o } if owes(o) => Some(Owed::Program),
+                _ => None,
+            };
         }
-        if let Some(p) = self.pending.front()
-            && self.robots[p.robot()].seat == seat
-        {
-            return Some(match p {
-                Pending::Damage { .. } | Pending::LoseOption { .. } => Owed::Discard,
-                _ => Owed::UseOption,
-            });
-        }
-        match self.phase {
-            Phase::Program { .. } => Some(Owed::Program),
-            Phase::StayDown { .. } => Some(Owed::StayDown),
-            Phase::Reenter { .. } => Some(Owed::Reenter),
-            _ => None,
+        match &self.phase {
+            Phase::Program { owes: o } => owes(o).then_some(Owed::Program),
+            Phase::StayDown { owes: o, .. } => owes(o).then_some(Owed::StayDown),
+            Phase::Reenter { queue } => {
+                queue.first().is_some_and(|&h| self.robots[h].seat == seat).then_some(Owed::Reenter)
+            }
+            Phase::Execute { .. } | Phase::Over => None,
         }
     }
 

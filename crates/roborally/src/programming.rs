@@ -184,8 +184,24 @@ impl RoboRally {
         let placed = r.registers;
         r.power_down_next = power_down_next;
         let seat = r.seat;
-        // The unplaced cards go to the discards in hand order, with no vector in between.
-        self.deck.discard_all(r.hand.drain(..).filter(|c| !placed.contains(&Some(*c))));
+        // The unplaced cards go to the discards in hand order, with no vector in between. Every
+        // card of a game is one of RR-1.1's 84 (setups and views are checked), whose priorities
+        // are distinct multiples of 10 up to 840: the placed ones are a bit mask of priorities
+        // (issue 17: the filter through `contains` was 6.6 % of a random 8-robot game).
+        // A card whose bit is not in the mask was not placed; any other (a placed one, or one
+        // of another priority, which no game holds) is compared whole, so the result is exact.
+        let mut mask = 0u128;
+        for c in placed.iter().flatten() {
+            mask |= priority_bit(c.priority).unwrap_or(0);
+        }
+        self.deck.discard.reserve(r.hand.len());
+        for &c in &r.hand {
+            let maybe_placed = priority_bit(c.priority).is_none_or(|b| mask & b != 0);
+            if !maybe_placed || !placed.contains(&Some(c)) {
+                self.deck.discard.push(c);
+            }
+        }
+        r.hand.clear();
         events.push(Event::Programmed { seat });
         events.push(Event::Program { seat, registers: placed, power_down_next });
         if let Phase::Program { owes } = &mut self.phase {
@@ -304,10 +320,21 @@ impl RoboRally {
 
     /// Call `f` with every legal `place` of robot `i` in list order, until `f` returns true.
     fn for_each_place(&self, i: usize, mut f: impl FnMut(u8, Option<Card>) -> bool) {
+        // `check_place` unrolled (issue 17: it was called 100 times per random draw): the
+        // limit and the lock are the same for a whole register, the card is from the hand.
+        // `every_place_is_checked` compares it with `check_place` on every candidate.
         let r = &self.robots[i];
+        if r.places >= MAX_PLACES {
+            return;
+        }
         for register in 1..=5u8 {
+            let k = register as usize - 1;
+            if r.locked(k) {
+                continue;
+            }
             for card in std::iter::once(None).chain(r.hand.iter().copied().map(Some)) {
-                if self.check_place(i, register, card).is_ok() && f(register, card) {
+                let legal = r.draft[k] != card && card.is_none_or(|c| !r.draft.contains(&Some(c)));
+                if legal && f(register, card) {
                     return;
                 }
             }
@@ -377,5 +404,63 @@ fn permute(
         permute(hand, slots, depth + 1, used, regs, out);
         regs[slots[depth]] = None;
         used[j] = false;
+    }
+}
+
+/// The bit of a card's priority in a mask of cards: RR-1.1's priorities are the multiples of 10
+/// from 10 to 840, so `priority / 10` is below 128 and distinct for every card of a game
+/// (`None` for any other priority).
+#[inline]
+fn priority_bit(priority: u16) -> Option<u128> {
+    (priority.is_multiple_of(10) && priority / 10 < 128).then(|| 1u128 << (priority / 10))
+}
+
+#[cfg(test)]
+mod place_tests {
+    use crate::{BoardSpec, RoboRally, Setup, Variants};
+    use engine::{Decision, Game, Rng};
+
+    /// Issue 17: `for_each_place` (the unrolled check behind `place_actions` and `pick_place`)
+    /// lists exactly the `place` actions `check_place` accepts, in its order, in every
+    /// programming position of seeded random 8-robot games (drafts and locks included: the
+    /// random player places cards a quarter of the time, damage locks registers).
+    #[test]
+    fn every_place_is_checked() {
+        let setup = Setup::new_game(BoardSpec::Named("dizzy-dash".into()), 8, Variants::default());
+        let mut positions = 0;
+        for seed in 0..6u64 {
+            let mut g = RoboRally::new(&setup, seed).unwrap();
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            while let Some(d) = g.decision() {
+                let seat = match d {
+                    Decision::One(s) => s,
+                    Decision::Simultaneous(set) => set.first().unwrap(),
+                };
+                if g.owed(seat) == Some(crate::game::Owed::Program) {
+                    let i = seat.index();
+                    let mut listed = Vec::new();
+                    g.for_each_place(i, |register, card| {
+                        listed.push((register, card));
+                        false
+                    });
+                    let r = &g.robots[i];
+                    let cards = std::iter::once(None).chain(r.hand.iter().copied().map(Some));
+                    let checked: Vec<_> = (0..=6u8)
+                        .flat_map(|register| cards.clone().map(move |c| (register, c)))
+                        .filter(|&(register, c)| g.check_place(i, register, c).is_ok())
+                        .collect();
+                    assert_eq!(listed, checked, "seed {seed}, turn {}", g.turn());
+                    positions += 1;
+                }
+                let Some(a) = g.sample_action(seat, &mut rng) else { break };
+                g.apply(seat, &a, &mut events).unwrap();
+                events.clear();
+                if g.turn() > 30 {
+                    break;
+                }
+            }
+        }
+        assert!(positions > 500, "{positions} programming positions");
     }
 }

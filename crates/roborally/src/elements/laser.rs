@@ -9,6 +9,10 @@ use crate::option::OptionCard;
 use engine::Seat;
 use grid::{Sq, SqDir};
 
+/// Where [`RoboRally::beam`] puts a robot that is off the board: far from every board, in line
+/// with none of its cells (boards are at most a few hundred cells wide).
+const OFF: Sq = Sq { x: i32::MIN / 4, y: i32::MIN / 4 };
+
 /// One laser hit: target robot, points, source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hit {
@@ -27,9 +31,11 @@ impl RoboRally {
 
     /// Call `f` for every hit (the hook where RR-9 laser options will act).
     fn for_each_hit(&self, mut f: impl FnMut(Hit)) {
-        let mut cells = [None; 16];
+        // A robot off the board stands far away, in line with no cell of any board (issue 17:
+        // `beam` compares every robot without a branch on whether it is on the board).
+        let mut cells = [OFF; 16];
         for (c, r) in cells.iter_mut().zip(&self.robots) {
-            *c = r.cell();
+            *c = r.cell().unwrap_or(OFF);
         }
         let cells = &cells[..self.robots.len()];
         for l in &self.board.lasers {
@@ -55,7 +61,7 @@ impl RoboRally {
     /// RR-9: Double-Barreled Laser (2 points), High-Power Laser (through one wall or robot),
     /// Rear-Firing Laser (a second, plain laser backwards).
     #[inline(never)]
-    fn option_hits(&self, cells: &[Option<Sq>], r: &crate::Robot, at: Sq, f: &mut impl FnMut(Hit)) {
+    fn option_hits(&self, cells: &[Sq], r: &crate::Robot, at: Sq, f: &mut impl FnMut(Hit)) {
         let by = Shooter::Robot { seat: r.seat };
         let points = if r.has(OptionCard::DoubleBarreledLaser) { 2 } else { 1 };
         if r.has(OptionCard::HighPowerLaser) {
@@ -74,7 +80,7 @@ impl RoboRally {
 
     /// High-Power Laser: the beam goes on through the first wall or robot in its way; up to
     /// two robots are hit.
-    fn piercing_beam(&self, cells: &[Option<Sq>], start: Sq, dir: SqDir) -> [Option<usize>; 2] {
+    fn piercing_beam(&self, cells: &[Sq], start: Sq, dir: SqDir) -> [Option<usize>; 2] {
         let mut hits = [None, None];
         let mut pierce = true;
         let mut cell = start;
@@ -89,7 +95,7 @@ impl RoboRally {
             if !self.board.on_board(cell) {
                 return hits;
             }
-            if let Some(t) = cells.iter().position(|&c| c == Some(cell)) {
+            if let Some(t) = cells.iter().position(|&c| c == cell) {
                 if hits[0].is_none() {
                     hits[0] = Some(t);
                     if !pierce {
@@ -107,26 +113,25 @@ impl RoboRally {
     /// The first robot along a beam from `start` towards `dir` (including `start` itself for
     /// a board laser), stopping at walls and the board edge. The nearest robot in line is found
     /// first; only the cells up to it are walked for walls (most beams hit nobody).
-    fn beam(
-        &self,
-        cells: &[Option<Sq>],
-        start: Sq,
-        dir: SqDir,
-        include_start: bool,
-    ) -> Option<usize> {
+    fn beam(&self, cells: &[Sq], start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
         let (dx, dy) = dir.step();
-        let mut best: Option<(i32, usize)> = None;
+        // The nearest robot in line: the least (distance, index) key, as a first-found minimum
+        // over the robots in order; computed without a branch per robot.
+        let mut best = u64::MAX;
         for (i, at) in cells.iter().enumerate() {
-            let Some(at) = *at else { continue };
             let (ox, oy) = (at.x - start.x, at.y - start.y);
-            let dist =
-                if dx != 0 { (oy == 0).then_some(ox * dx) } else { (ox == 0).then_some(oy * dy) };
-            let Some(d) = dist.filter(|&d| d > 0 || (d == 0 && include_start)) else { continue };
-            if best.is_none_or(|(b, _)| d < b) {
-                best = Some((d, i));
-            }
+            // `dir` is one of the four unit steps: `across` is 0 exactly on the beam's line.
+            let along = ox * dx + oy * dy;
+            let across = ox * dy - oy * dx;
+            let ahead = along > 0 || (along == 0 && include_start);
+            let key =
+                if across == 0 && ahead { ((along as u64) << 8) | i as u64 } else { u64::MAX };
+            best = best.min(key);
         }
-        let (d, target) = best?;
+        if best == u64::MAX {
+            return None;
+        }
+        let (d, target) = ((best >> 8) as i32, (best & 0xff) as usize);
         self.board.beam_clear(start, dir, d).then_some(target)
     }
 
