@@ -50,8 +50,8 @@ pub struct Args {
     /// A spectator watches every Nth bot game (0: none).
     #[arg(long, default_value_t = 4)]
     pub watch_every: usize,
-    /// The games played, comma-separated (each game's own bots and the soak's clients play).
-    #[arg(long, value_delimiter = ',', default_value = "autoscooter,bumping-bots")]
+    /// The games of the bot games, comma-separated, taken in turn (each game's own bots play).
+    #[arg(long, value_delimiter = ',', default_value = "autoscooter,bumping-bots,roborally")]
     pub kinds: Vec<String>,
     /// The games of the human-like clients (their random choices drive a Bumping Bots race
     /// for hundreds of turns: Autoscooter by default).
@@ -79,9 +79,26 @@ pub struct Args {
     /// Give up waiting for the games after this many seconds.
     #[arg(long, default_value_t = 600)]
     pub timeout_secs: u64,
+    /// The RoboRally course of RoboRally games (`--kinds roborally`): a short one.
+    #[arg(long, default_value = "first-steps")]
+    pub roborally_course: String,
+    /// Games created at once through the balancer before the play starts.
+    #[arg(long, default_value_t = 8)]
+    pub setup_concurrency: usize,
     /// Seed of the games (practice games choose their seeds), the kills and the clients.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Short games: RoboRally on `--roborally-course` (default First Steps, its smallest course:
+/// a race of a few turns), Bumping Bots over one lap (the shortest race offered, `LAPS`), Autoscooter as it
+/// is (its one rink).
+fn small(body: &mut Value, args: &Args) {
+    if body["game"] == "roborally" {
+        body["board"] = json!(args.roborally_course);
+    } else if body["game"] == "bumping-bots" {
+        body["options"] = json!({"laps": 1});
+    }
 }
 
 /// Runs the test on a runtime of its own; the report, or an error if it could not run at all.
@@ -244,39 +261,73 @@ pub async fn run(args: Args) -> Result<Report, Error> {
     let node_list = nodes(&args.cluster).await?;
     let mut rng = Rng::seeded(args.seed);
     let t0 = Instant::now();
-    let setup_wait = Duration::from_secs(30);
     let host = client::guest(addr, "chaos").await?;
-    // Games: `human_games` of two socket clients and a bot, the rest bots only.
+    // Games: `human_games` of two socket clients and a bot, the rest bots only. Every choice
+    // (kind, seats, seed) is drawn here, in game order, so the run's games depend only on
+    // `--seed`; they are then created `--setup-concurrency` at a time.
+    let mut plans = Vec::new();
+    for i in 0..args.games {
+        let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
+        plans.push(if i < args.human_games {
+            let kind = &args.human_kinds[i % args.human_kinds.len()];
+            let mut body = json!({"game": kind, "seats": ["me", "open", "bot:heuristic"],
+                "seed": seed, "practice": true, "timer_secs": args.timer_secs});
+            small(&mut body, &args);
+            (body, true)
+        } else {
+            let kind = &args.kinds[i % args.kinds.len()];
+            // RoboRally's short races are of two or three robots; the others two to four.
+            let most = if kind == "roborally" { 2 } else { 3 };
+            let n = 2 + rng.below(most) as usize;
+            let mut seats = vec!["bot:heuristic".to_string()];
+            seats.resize(n, "bot:random".into());
+            let mut body = json!({"game": kind, "seats": seats, "seed": seed, "practice": true});
+            small(&mut body, &args);
+            (body, false)
+        });
+    }
+    let gate = Arc::new(tokio::sync::Semaphore::new(args.setup_concurrency.max(1)));
+    let mut making = tokio::task::JoinSet::new();
+    for (i, (body, human)) in plans.into_iter().enumerate() {
+        let (gate, host) = (gate.clone(), host.clone());
+        making.spawn(async move {
+            let _permit = gate.acquire_owned().await;
+            let r: Result<(String, Option<String>), Error> = async {
+                let setup_wait = Duration::from_secs(30);
+                let g =
+                    request(addr, "POST", "/api/games", Some(&host), Some(&body), 201, setup_wait)
+                        .await?;
+                let id = g["id"].as_str().ok_or("no id")?.to_string();
+                let joiner = if human {
+                    let joiner = client::guest(addr, &format!("chaos-{i}")).await?;
+                    let join = format!("/api/games/{id}/join");
+                    request(addr, "POST", &join, Some(&joiner), None, 200, setup_wait).await?;
+                    Some(joiner)
+                } else {
+                    None
+                };
+                Ok((id, joiner))
+            }
+            .await;
+            (i, r)
+        });
+    }
+    let mut made: Vec<Option<(String, Option<String>)>> = vec![None; args.games];
+    while let Some(r) = making.join_next().await {
+        let (i, r) = r?;
+        made[i] = Some(r?);
+    }
     let mut ids = Vec::new();
     let mut humans: Vec<(usize, Vec<(u8, String)>)> = Vec::new();
     let mut watched = Vec::new();
-    for i in 0..args.games {
-        let seed = args.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
-        if i < args.human_games {
-            let kind = args.human_kinds[i % args.human_kinds.len()].clone();
-            let joiner = client::guest(addr, &format!("chaos-{i}")).await?;
-            let body = json!({"game": kind, "seats": ["me", "open", "bot:heuristic"], "seed": seed,
-                "practice": true, "timer_secs": args.timer_secs});
-            let g = request(addr, "POST", "/api/games", Some(&host), Some(&body), 201, setup_wait)
-                .await?;
-            let id = g["id"].as_str().ok_or("no id")?.to_string();
-            let join = format!("/api/games/{id}/join");
-            request(addr, "POST", &join, Some(&joiner), None, 200, setup_wait).await?;
-            humans.push((ids.len(), vec![(0, host.clone()), (1, joiner)]));
-            ids.push(id);
-        } else {
-            let kind = args.kinds[i % args.kinds.len()].clone();
-            let n = 2 + rng.below(3) as usize;
-            let mut seats = vec!["bot:heuristic".to_string()];
-            seats.resize(n, "bot:random".into());
-            let body = json!({"game": kind, "seats": seats, "seed": seed, "practice": true});
-            let g = request(addr, "POST", "/api/games", Some(&host), Some(&body), 201, setup_wait)
-                .await?;
-            if args.watch_every > 0 && i % args.watch_every == 0 {
-                watched.push(ids.len());
-            }
-            ids.push(g["id"].as_str().ok_or("no id")?.to_string());
+    for (i, m) in made.into_iter().enumerate() {
+        let (id, joiner) = m.ok_or("a game was not created")?;
+        match joiner {
+            Some(joiner) => humans.push((ids.len(), vec![(0, host.clone()), (1, joiner)])),
+            None if args.watch_every > 0 && i % args.watch_every == 0 => watched.push(ids.len()),
+            None => {}
         }
+        ids.push(id);
     }
     eprintln!(
         "chaos: {} games ({} with socket clients, {} watched) on {} node(s) behind {addr}",

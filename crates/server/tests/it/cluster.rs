@@ -135,3 +135,38 @@ async fn orphans_are_running_games_nobody_holds() {
     assert_eq!(left, ["y", "z"], "x is held; y's holder is gone");
     assert_eq!(a.orphans(1).await.unwrap().len(), 1);
 }
+
+/// The chaos test's lease check (`disordered_grants`, docs/deployment.md "The chaos test")
+/// finds a history that breaks the lease order: a game whose first grant is not epoch 1, a
+/// skipped epoch, and a later epoch granted before the earlier one (two owners at once). The
+/// histories of the tests above, made by `acquire`, are found in order.
+#[tokio::test]
+async fn the_lease_check_finds_a_history_out_of_order() {
+    let Some(s) = db("disorder").await else { return };
+    let rows = [
+        ("ok", 1, 100),
+        ("ok", 2, 200),
+        ("ok", 3, 300),
+        ("late_start", 2, 100),
+        ("gap", 1, 100),
+        ("gap", 3, 200),
+        ("back", 1, 500),
+        ("back", 2, 400),
+    ];
+    for (g, e, t) in rows {
+        sqlx::query(
+            "INSERT INTO lease_history (game_id, epoch, node, granted_ms) VALUES ($1, $2, 'n', $3)",
+        )
+        .bind(g)
+        .bind(e as i64)
+        .bind(t as i64)
+        .execute(s.pool())
+        .await
+        .unwrap();
+    }
+    let mut found = disordered_grants(s.pool()).await.unwrap();
+    found.sort();
+    let want: Vec<(String, i64)> =
+        [("back", 2), ("gap", 3), ("late_start", 2)].map(|(g, e)| (g.to_string(), e)).to_vec();
+    assert_eq!(found, want);
+}
