@@ -1,7 +1,7 @@
 //! Autoscooter policies: rams that score, no barriers, no frontal losses (AS-5.5).
 
 use crate::HasBots;
-use autoscooter::{Action, Autoscooter, CrashKind, Letter, LetterInput, Owed};
+use autoscooter::{Action, Autoscooter, CrashKind, Event, Letter, LetterInput, NoEvents, Owed};
 use engine::{Game, Rng, Seat};
 use grid::HexDir;
 
@@ -22,6 +22,22 @@ impl HasBots for Autoscooter {
             Some(Owed::Plot(car)) => plot_among(game, car, 3, rng),
             _ => Self::heuristic(game, seat, rng),
         }
+    }
+
+    /// No event list: a playout reads only the state after ([`autoscooter::NoEvents`]).
+    fn playout_apply(game: &mut Self, seat: Seat, action: &Action, _events: &mut Vec<Event>) -> bool {
+        game.apply_to(seat, action, &mut NoEvents).is_ok()
+    }
+
+    /// The rules' own random step ([`Autoscooter::play_random`]: the draws and the state of
+    /// `sample_action` then `apply`), without building the action or any event.
+    fn playout_random(
+        game: &mut Self,
+        seat: Seat,
+        rng: &mut Rng,
+        _events: &mut Vec<Event>,
+    ) -> Option<bool> {
+        Some(game.play_random(seat, rng, &mut NoEvents)?.is_ok())
     }
 
     fn evaluate(game: &Self, seat: Seat) -> f64 {

@@ -102,6 +102,19 @@ impl Registered for Autoscooter {
         100_000
     }
 
+    /// The rules' own random step ([`Autoscooter::play_random`]: the draws and the game of
+    /// `sample_action` then `apply`) with the tally as the event sink: no action built, no
+    /// event list, no summary events (the tally reads none; issue 17).
+    fn sim_random_step(
+        &mut self,
+        seat: Seat,
+        rng: &mut engine::Rng,
+        _events: &mut Vec<Event>,
+        tally: &mut AutoscooterTally,
+    ) -> Option<bool> {
+        Some(self.play_random(seat, rng, tally)?.is_ok())
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }
@@ -291,7 +304,18 @@ pub struct AutoscooterTally {
     game_crashes: [u64; 5],
 }
 
+/// The tally as the rules' event sink ([`Registered::sim_random_step`]): it reads the events
+/// [`Tally::event`] reads, straight from the rules, and declines the summaries it ignores.
+impl autoscooter::Sink for AutoscooterTally {
+    const SUMMARIES: bool = false;
+    #[inline]
+    fn push(&mut self, e: Event) {
+        Tally::<Autoscooter>::event(self, &e);
+    }
+}
+
 impl Tally<Autoscooter> for AutoscooterTally {
+    #[inline]
     fn event(&mut self, e: &Event) {
         match e {
             Event::Crash { kind, .. } => self.game_crashes[*kind as usize] += 1,
