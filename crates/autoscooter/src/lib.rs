@@ -312,6 +312,7 @@ impl Game for Autoscooter {
 }
 
 /// A uniformly random letter allowed at `speed` (none for a stationary car).
+#[inline]
 fn random_letter(speed: u8, rng: &mut Rng) -> Option<Letter> {
     if speed == 0 {
         return None;
@@ -481,6 +482,11 @@ impl Autoscooter {
             Stage::AwaitPayment { seat: s, .. } if *s == seat => Some(Owed::Payment),
             _ => None,
         }
+    }
+
+    /// Is the game over (AS-6)? [`Game::outcome`] without building the ranking.
+    pub fn is_over(&self) -> bool {
+        self.stage == Stage::Over
     }
 
     /// The scenario `phase`.

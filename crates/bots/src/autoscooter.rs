@@ -257,7 +257,8 @@ fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
             owner_at[c.cell as usize] = Some(c.owner);
         }
     }
-    let mut best: Option<(f64, Action)> = None;
+    // The best start so far as (score, cell, facing): the action is built once, at the end.
+    let mut best: Option<(f64, autoscooter::board::Cell, HexDir)> = None;
     let noise = rng.next_u64();
     let mut k = 0;
     for moved in HexDir::ALL {
@@ -290,12 +291,13 @@ fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
                     break;
                 }
             }
-            if best.as_ref().is_none_or(|b| s > b.0) {
-                best = Some((s, Action::Start { car, to: board.hex(to), facing }));
+            if best.is_none_or(|b| s > b.0) {
+                best = Some((s, to, facing));
             }
         }
     }
-    best.expect("a start is owed only when a neighbour is free").1
+    let (_, to, facing) = best.expect("a start is owed only when a neighbour is free");
+    Action::Start { car, to: board.hex(to), facing }
 }
 
 fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {

@@ -335,10 +335,14 @@ impl Tally<Autoscooter> for AutoscooterTally {
             self.chits_sum += g.chits(Seat(s as u8)).total() as u64;
         }
         self.players += g.seats() as u64;
-        if let Some(o) = g.outcome()
-            && let Some(w) = o.winners().first()
-        {
-            self.winning_sum += g.chits(*w).total() as u64;
+        // The ranking's first seat (AS-6: highest score, the lowest seat among equals, as
+        // `compute_outcome` orders them) from the scores, without building the ranking.
+        if g.is_over() {
+            let seats = (0..g.seats() as u8).map(Seat);
+            let top = seats.min_by_key(|&s| (std::cmp::Reverse(g.seat_score(s)), s.0));
+            if let Some(w) = top {
+                self.winning_sum += g.chits(w).total() as u64;
+            }
         }
         self.games += 1;
         self.average_chits = self.chits_sum as f64 / self.players.max(1) as f64;
