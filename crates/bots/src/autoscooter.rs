@@ -25,7 +25,12 @@ impl HasBots for Autoscooter {
     }
 
     /// No event list: a playout reads only the state after ([`autoscooter::NoEvents`]).
-    fn playout_apply(game: &mut Self, seat: Seat, action: &Action, _events: &mut Vec<Event>) -> bool {
+    fn playout_apply(
+        game: &mut Self,
+        seat: Seat,
+        action: &Action,
+        _events: &mut Vec<Event>,
+    ) -> bool {
         game.apply_to(seat, action, &mut NoEvents).is_ok()
     }
 
