@@ -9,7 +9,12 @@ two-thread measure depends on what else runs, its CPU time much less.
 
 native: the engine's own typed random driver (engine::play_random through AnyGame::play_random:
 no JSON, no Python) on the very setup the Python side plays (2 players, the game's defaults),
-one thread; and the same on every core (rayon). bench: `robodrome bench`'s driver (Kind::bench,
+one thread; and the same on every core (rayon). It samples one action per call and writes
+no observation, no mask, no count: less work than a batch step. native same work: the same
+work as the batch's step_observe and reset_done (every owing seat's legal actions counted, a
+random index applied, every seat's observation, mask row, count and reward written into
+buffers, finished games restarted) in a Rust loop with no Python between steps, 64 games in
+contiguous chunks on 1 thread and on every core (_native.native_same_work). bench: `robodrome bench`'s driver (Kind::bench,
 its own setup, e.g. 8 cars), for reference. python single: Game.apply_index with a random legal
 index drawn in Python, one game after another. batched x64: Batch.observe (observations, masks,
 rewards of every seat of 64 games, written in place) then Batch.step with random legal indices
@@ -63,6 +68,23 @@ def native(name, parallel=False):
         if c.done():
             return c.rates(n)
         games *= 2
+
+
+def same_work(name, threads, n_games=64):
+    """The same-work native baseline (_native.native_same_work): what step_observe and
+    reset_done do per game and step (random legal indices drawn natively, applied; every
+    seat's observation, mask row, legal count and reward written into buffers; finished games
+    restarted), in a Rust loop with no Python between steps, the games cut into `threads`
+    contiguous chunks, one thread each."""
+    setup = robodrome._default_setup(name, None)
+    d, a = robodrome.OBS_DIM.get(name, 256), robodrome.ACTIONS.get(name, 1024)
+    steps = 16
+    while True:
+        c = Clock()
+        n, _ = _native.native_same_work(name, setup, n_games, steps, d, a, threads)
+        if c.done():
+            return c.rates(n)
+        steps *= 2
 
 
 def single(name):
@@ -171,6 +193,10 @@ def main():
         nat = native(name)
         show(f"{name}: native, 1 thread", nat)
         show(f"{name}: native, every core", native(name, parallel=True))
+        same1 = same_work(name, 1)
+        show(f"{name}: native same work x64, 1 thread", same1)
+        same = same_work(name, os.cpu_count() or 1)
+        show(f"{name}: native same work x64, every core", same)
         show(f"{name}: python single game", single(name))
         bat = batched(name)
         show(f"{name}: python batched x64 (observe + step)", bat)
@@ -182,6 +208,8 @@ def main():
               f"{nat[1] / one[1]:.2f}x per CPU-second")
         bare = batched_one_call(name, obs_dim=0, actions=0)
         show(f"{name}: python batched x64 (step_observe, no observations, no masks)", bare)
+        print(f"{name}: native same work (every core) / batched step_observe = "
+              f"{same[0] / one[0]:.2f}x wall, {same[1] / one[1]:.2f}x per CPU-second")
         print(f"{name}: native 1 thread / batched without observations = "
               f"{nat[0] / bare[0]:.2f}x wall, {nat[1] / bare[1]:.2f}x per CPU-second")
         a = aec(envs.aec_env(name))

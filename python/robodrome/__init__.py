@@ -199,7 +199,8 @@ class Batch:
     """N games of one kind stepped together on every core, the GIL released (docs/python.md)."""
 
     def __init__(self, name: str, seeds, setup: Optional[dict] = None, players: Optional[int] = None,
-                 obs_dim: Optional[int] = None, actions: Optional[int] = None):
+                 obs_dim: Optional[int] = None, actions: Optional[int] = None,
+                 threads: Optional[int] = None):
         if setup is None:
             setup = new_game(name, None, 0, players)._g.to_json()
             setup = json.loads(setup)["setup"]
@@ -208,7 +209,10 @@ class Batch:
         # the flat mask is always its first legal_counts() entries (docs/python.md)
         self.obs_dim = OBS_DIM.get(name, 256) if obs_dim is None else obs_dim
         self.actions = ACTIONS.get(name, 1024) if actions is None else actions
-        self._b = _native.Batch(name, json.dumps(setup), [int(s) for s in seeds], self.obs_dim, self.actions)
+        # threads: how many threads a call uses at most (the calling one included; default
+        # RAYON_NUM_THREADS if set, else every core), each playing a contiguous chunk of games
+        self._b = _native.Batch(name, json.dumps(setup), [int(s) for s in seeds], self.obs_dim,
+                                self.actions, threads)
         self._arrays = None
 
     def __len__(self) -> int:
@@ -217,6 +221,10 @@ class Batch:
     @property
     def seats(self) -> int:
         return self._b.seats
+
+    @property
+    def threads(self) -> int:
+        return self._b.threads
 
     def observe(self):
         """(obs[N,seats,D] f32, mask[N,seats,A] bool, rewards[N,seats] f32, done[N] bool): the

@@ -4,9 +4,12 @@
 //! engine API, integer indices and `f32` arrays for the encodings of `docs/python.md`, and the
 //! batched simulator (games stepped on rayon's threads with the GIL released).
 
+mod pool;
+
 use engine::{Decision, Observer, Rng, Seat};
 use games::{ActError, AnyGame, Listed, Registry, Scratch, Starter};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyReadonlyArray2};
+use pool::Pool;
 use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
@@ -739,11 +742,229 @@ struct Batch {
     /// (N,): whether each game's last `step_observe` was refused, and why.
     errors: Py<PyArray1<i8>>,
     messages: Vec<Option<String>>,
+    /// `reset_done`'s new seed of each game (`None`: it runs on), kept from call to call.
+    reseed: Vec<Option<u64>>,
+    /// The batch's threads: contiguous chunks of games, the calling thread plays the first.
+    pool: Pool,
+}
+
+/// The fewest games a thread is given: below that, a hand-off costs more than it saves.
+const MIN_CHUNK: usize = 8;
+
+/// What a call does to each game of its chunk.
+#[derive(Clone, Copy, PartialEq)]
+enum Work {
+    /// Write its rows.
+    Observe,
+    /// Step it (its message and error flag), then write its rows.
+    StepObserve,
+    /// Step it (its message only).
+    Step,
+    /// Restart it when it has a new seed, and then write its rows.
+    Restart,
+}
+
+/// Raw views of the batch's games and arrays, so that each thread can take the rows of its own
+/// contiguous range of games ([`Raw::chunk`]) without a list of rows built per call.
+struct Raw {
+    n: usize,
+    dims: (usize, usize, usize),
+    games: *mut Running,
+    acts: *const i64,
+    o: *mut f32,
+    m: *mut bool,
+    r: *mut f32,
+    dn: *mut bool,
+    c: *mut i64,
+    e: *mut i8,
+    msg: *mut Option<String>,
+    seeds: *const Option<u64>,
+}
+
+// SAFETY: the threads of one call take disjoint ranges of games (`pool::range`), so the rows
+// they write are disjoint; `acts` and `seeds` are only read. Everything pointed to outlives the
+// call (`Pool::run` returns after every chunk is done).
+unsafe impl Sync for Raw {}
+
+/// The rows of a contiguous range of games.
+struct Chunk<'a> {
+    games: &'a mut [Running],
+    acts: &'a [i64],
+    o: &'a mut [f32],
+    m: &'a mut [bool],
+    r: &'a mut [f32],
+    dn: &'a mut [bool],
+    c: &'a mut [i64],
+    e: &'a mut [i8],
+    msg: &'a mut [Option<String>],
+    seeds: &'a [Option<u64>],
+}
+
+impl Raw {
+    /// The rows of games `range` (disjoint ranges for different threads; see `Sync` above).
+    /// Arrays a call does not use are empty (null pointers).
+    ///
+    /// # Safety
+    /// `range` within `0..n`, taken by one thread at a time; the pointers valid for `n` games.
+    unsafe fn chunk(&self, range: std::ops::Range<usize>) -> Chunk<'_> {
+        let (s, d, a) = self.dims;
+        let k = range.len();
+        let i = range.start;
+        // SAFETY (both): as the function's contract says; a null pointer stands for an
+        // unused array.
+        unsafe fn part<'b, T>(p: *mut T, at: usize, len: usize) -> &'b mut [T] {
+            if p.is_null() || len == 0 {
+                &mut []
+            } else {
+                unsafe { std::slice::from_raw_parts_mut(p.add(at), len) }
+            }
+        }
+        unsafe fn shared<'b, T>(p: *const T, at: usize, len: usize) -> &'b [T] {
+            if p.is_null() || len == 0 {
+                &[]
+            } else {
+                unsafe { std::slice::from_raw_parts(p.add(at), len) }
+            }
+        }
+        unsafe {
+            Chunk {
+                games: part(self.games, i, k),
+                acts: shared(self.acts, i * s, k * s),
+                o: part(self.o, i * s * d, k * s * d),
+                m: part(self.m, i * s * a, k * s * a),
+                r: part(self.r, i * s, k * s),
+                dn: part(self.dn, i, k),
+                c: part(self.c, i * s, k * s),
+                e: part(self.e, i, k),
+                msg: part(self.msg, i, k),
+                seeds: shared(self.seeds, i, k),
+            }
+        }
+    }
+}
+
+/// Do `work` to every game of `chunk`.
+fn run_chunk(chunk: Chunk<'_>, work: Work, dims: (usize, usize, usize), starter: &dyn Starter) {
+    let (s, d, a) = dims;
+    let Chunk { games, acts, o, m, r, dn, c, e, msg, seeds } = chunk;
+    for (i, g) in games.iter_mut().enumerate() {
+        if matches!(work, Work::Step | Work::StepObserve) {
+            let row = acts.get(i * s..(i + 1) * s).unwrap_or(&[]);
+            msg[i] = step_one(g, row);
+            if work == Work::Step {
+                continue;
+            }
+            e[i] = i8::from(msg[i].is_some());
+        }
+        if work == Work::Restart {
+            let Some(seed) = seeds[i] else { continue };
+            if let Err(err) = g.restart(starter, seed) {
+                msg[i] = Some(err);
+                continue;
+            }
+        }
+        let out = Out {
+            o: o.get_mut(i * s * d..(i + 1) * s * d).unwrap_or_default(),
+            m: m.get_mut(i * s * a..(i + 1) * s * a).unwrap_or_default(),
+            r: &mut r[i * s..(i + 1) * s],
+            dn: &mut dn[i],
+            c: &mut c[i * s..(i + 1) * s],
+        };
+        observe_one(g, out, dims);
+    }
+}
+
+/// The batch's numpy arrays, borrowed for writing (numpy's borrow checking: a Python caller
+/// passing one of them as `actions` gets an error, not an alias).
+type Arrays<'py> = (
+    Bound<'py, PyArray3<f32>>,
+    Bound<'py, PyArray3<bool>>,
+    Bound<'py, PyArray2<f32>>,
+    Bound<'py, PyArray1<bool>>,
+);
+
+impl Batch {
+    /// Do `work` to every game, on the batch's threads without the GIL, writing the arrays
+    /// (`actions`: the step's flat indices, [N, seats]). Returns after every game is done.
+    fn run(&mut self, py: Python<'_>, work: Work, actions: Option<&[i64]>) -> PyResult<()> {
+        let dims = (self.seats, self.obs_dim, self.actions);
+        let n = self.games.len();
+        let (obs, masks, rewards, done, counts, errors) = (
+            self.obs.bind(py),
+            self.masks.bind(py),
+            self.rewards.bind(py),
+            self.done.bind(py),
+            self.counts.bind(py),
+            self.errors.bind(py),
+        );
+        let (mut ow, mut mw, mut rw, mut dw, mut cw, mut ew) = (
+            obs.readwrite(),
+            masks.readwrite(),
+            rewards.readwrite(),
+            done.readwrite(),
+            counts.readwrite(),
+            errors.readwrite(),
+        );
+        let (o, m, r, dn, c, e) = (
+            ow.as_slice_mut()?,
+            mw.as_slice_mut()?,
+            rw.as_slice_mut()?,
+            dw.as_slice_mut()?,
+            cw.as_slice_mut()?,
+            ew.as_slice_mut()?,
+        );
+        let raw = Raw {
+            n,
+            dims,
+            games: self.games.as_mut_ptr(),
+            acts: actions.map_or(std::ptr::null(), <[i64]>::as_ptr),
+            o: o.as_mut_ptr(),
+            m: m.as_mut_ptr(),
+            r: r.as_mut_ptr(),
+            dn: dn.as_mut_ptr(),
+            c: c.as_mut_ptr(),
+            e: e.as_mut_ptr(),
+            msg: self.messages.as_mut_ptr(),
+            seeds: self.reseed.as_ptr(),
+        };
+        let starter = &*self.starter;
+        let pool = &mut self.pool;
+        let chunks = n.div_ceil(MIN_CHUNK).clamp(1, pool.threads());
+        py.detach(|| {
+            pool.run(chunks, &|k| {
+                // SAFETY: chunk `k` of `chunks` contiguous ranges of the `n` games (disjoint),
+                // taken once in this call; the arrays live until `pool.run` returns.
+                let chunk = unsafe { raw.chunk(pool::range(raw.n, chunks, k)) };
+                run_chunk(chunk, work, dims, starter);
+            })
+        });
+        Ok(())
+    }
+
+    fn arrays_of<'py>(&self, py: Python<'py>) -> Arrays<'py> {
+        (
+            self.obs.bind(py).clone(),
+            self.masks.bind(py).clone(),
+            self.rewards.bind(py).clone(),
+            self.done.bind(py).clone(),
+        )
+    }
+
+    /// The step's actions as one C-contiguous [N, seats] slice.
+    fn check_actions<'a>(&self, actions: &'a PyReadonlyArray2<'_, i64>) -> PyResult<&'a [i64]> {
+        let (n, s) = (self.games.len(), self.seats);
+        let view = actions.as_array();
+        if view.shape() != [n, s] {
+            return Err(bad(format!("actions: shape {:?}, expected [{n}, {s}]", view.shape())));
+        }
+        actions.as_slice().map_err(|_| bad("actions: a C-contiguous int64 array"))
+    }
 }
 
 #[pymethods]
 impl Batch {
     #[new]
+    #[pyo3(signature = (name, setup_json, seeds, obs_dim, actions, threads=None))]
     fn new(
         py: Python<'_>,
         name: &str,
@@ -751,12 +972,17 @@ impl Batch {
         seeds: Vec<u64>,
         obs_dim: usize,
         actions: usize,
+        threads: Option<usize>,
     ) -> PyResult<Batch> {
         if seeds.len() > MAX_BATCH {
             return Err(bad(format!("at most {MAX_BATCH} games in a batch, not {}", seeds.len())));
         }
         if obs_dim > MAX_WIDTH || actions > MAX_WIDTH {
             return Err(bad(format!("obs_dim and actions: at most {MAX_WIDTH}")));
+        }
+        let threads = threads.unwrap_or_else(pool::default_threads);
+        if !(1..=MAX_THREADS).contains(&threads) {
+            return Err(bad(format!("threads: 1 to {MAX_THREADS}, not {threads}")));
         }
         let setup = Arc::new(parse(setup_json, "setup")?);
         let kind = kind(name)?;
@@ -784,12 +1010,20 @@ impl Batch {
             counts: PyArray2::zeros(py, [n, seats], false).unbind(),
             errors: PyArray1::zeros(py, [n], false).unbind(),
             messages: vec![None; n],
+            reseed: vec![None; n],
+            pool: Pool::new(threads),
         })
     }
 
     #[getter]
     fn seats(&self) -> usize {
         self.seats
+    }
+
+    /// The threads a call uses at most (the calling thread's included).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.pool.threads()
     }
 
     fn __len__(&self) -> usize {
@@ -803,69 +1037,23 @@ impl Batch {
     }
 
     /// Restart every finished game, with seeds `first_seed`, `first_seed + 1`, … in game order
-    /// (on every core, without the GIL), and write their new rows of the arrays `observe`
-    /// returns (the other games' rows are left as they are); returns how many were restarted.
+    /// (on the batch's threads, without the GIL), and write their new rows of the arrays
+    /// `observe` returns (the other games' rows are left as they are); returns how many were
+    /// restarted.
     fn reset_done(&mut self, py: Python<'_>, first_seed: u64) -> PyResult<usize> {
         let mut k = 0u64;
-        let seeds: Vec<Option<u64>> = self
-            .games
-            .iter()
-            .map(|g| {
-                g.game.decision().is_none().then(|| {
-                    k += 1;
-                    first_seed.wrapping_add(k - 1)
-                })
-            })
-            .collect();
+        for (g, seed) in self.games.iter().zip(self.reseed.iter_mut()) {
+            *seed = g.game.decision().is_none().then(|| {
+                k += 1;
+                first_seed.wrapping_add(k - 1)
+            });
+        }
         if k == 0 {
             return Ok(0);
         }
-        let (s, d, a) = (self.seats, self.obs_dim, self.actions);
-        let (obs, masks, rewards, done, counts) = (
-            self.obs.bind(py).clone(),
-            self.masks.bind(py).clone(),
-            self.rewards.bind(py).clone(),
-            self.done.bind(py).clone(),
-            self.counts.bind(py).clone(),
-        );
-        let (mut ow, mut mw, mut rw, mut dw, mut cw) = (
-            obs.readwrite(),
-            masks.readwrite(),
-            rewards.readwrite(),
-            done.readwrite(),
-            counts.readwrite(),
-        );
-        let (o, m, r, dn, c) = (
-            ow.as_slice_mut()?,
-            mw.as_slice_mut()?,
-            rw.as_slice_mut()?,
-            dw.as_slice_mut()?,
-            cw.as_slice_mut()?,
-        );
-        let starter = &*self.starter;
-        let ng = self.games.len();
-        let games = &mut self.games;
-        let s1 = s.max(1);
-        let failed: Option<String> = py.detach(|| {
-            games
-                .par_iter_mut()
-                .zip(seeds.par_iter())
-                .zip(rows(o, s * d, ng))
-                .zip(rows(m, s * a, ng))
-                .zip(r.par_chunks_mut(s1))
-                .zip(dn.par_iter_mut())
-                .zip(c.par_chunks_mut(s1))
-                .filter_map(|((((((g, seed), o), m), r), dn), c)| {
-                    let seed = (*seed)?;
-                    if let Err(e) = g.restart(starter, seed) {
-                        return Some(e);
-                    }
-                    observe_one(g, Out { o, m, r, dn, c }, (s, d, a));
-                    None
-                })
-                .find_any(|_| true)
-        });
-        match failed {
+        self.messages.iter_mut().for_each(|m| *m = None);
+        self.run(py, Work::Restart, None)?;
+        match self.messages.iter_mut().find_map(Option::take) {
             Some(e) => Err(bad(e)),
             None => Ok(k as usize),
         }
@@ -877,68 +1065,12 @@ impl Batch {
     }
 
     /// Observations (N, seats, obs_dim) f32, masks (N, seats, actions) bool, rewards
-    /// (N, seats) f32 and done (N,) bool, written on every core without the GIL straight from
-    /// each game's typed views into the batch's own arrays (allocated once: the same arrays
-    /// are returned by every call and overwritten by the next one — copy what you keep).
-    #[allow(clippy::type_complexity)]
-    fn observe<'py>(
-        &mut self,
-        py: Python<'py>,
-    ) -> PyResult<(
-        Bound<'py, PyArray3<f32>>,
-        Bound<'py, PyArray3<bool>>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray1<bool>>,
-    )> {
-        let (s, d, a) = (self.seats, self.obs_dim, self.actions);
-        let (obs, masks, rewards, done, counts) = (
-            self.obs.bind(py).clone(),
-            self.masks.bind(py).clone(),
-            self.rewards.bind(py).clone(),
-            self.done.bind(py).clone(),
-            self.counts.bind(py).clone(),
-        );
-        {
-            let (mut ow, mut mw, mut rw, mut dw, mut cw) = (
-                obs.readwrite(),
-                masks.readwrite(),
-                rewards.readwrite(),
-                done.readwrite(),
-                counts.readwrite(),
-            );
-            let (o, m, r, dn, c) = (
-                ow.as_slice_mut()?,
-                mw.as_slice_mut()?,
-                rw.as_slice_mut()?,
-                dw.as_slice_mut()?,
-                cw.as_slice_mut()?,
-            );
-            let ng = self.games.len();
-            let games = &mut self.games;
-            py.detach(|| {
-                type Item<'a> = (
-                    (
-                        (((&'a mut Running, &'a mut [f32]), &'a mut [bool]), &'a mut [f32]),
-                        &'a mut bool,
-                    ),
-                    &'a mut [i64],
-                );
-                let each = |(((((g, o), m), r), dn), c): Item<'_>| {
-                    observe_one(g, Out { o, m, r, dn, c }, (s, d, a));
-                };
-                // A few games per task: rayon's split is cheap next to a game's views.
-                games
-                    .par_iter_mut()
-                    .zip(rows(o, s * d, ng))
-                    .zip(rows(m, s * a, ng))
-                    .zip(r.par_chunks_mut(s.max(1)))
-                    .zip(dn.par_iter_mut())
-                    .zip(c.par_chunks_mut(s.max(1)))
-                    .with_min_len(4)
-                    .for_each(each);
-            });
-        }
-        Ok((obs, masks, rewards, done))
+    /// (N, seats) f32 and done (N,) bool, written on the batch's threads without the GIL
+    /// straight from each game's state into the batch's own arrays (allocated once: the same
+    /// arrays are returned by every call and overwritten by the next one — copy what you keep).
+    fn observe<'py>(&mut self, py: Python<'py>) -> PyResult<Arrays<'py>> {
+        self.run(py, Work::Observe, None)?;
+        Ok(self.arrays_of(py))
     }
 
     /// (N, seats) int64: how many legal actions each seat had at the last `observe` (0 when
@@ -964,106 +1096,32 @@ impl Batch {
                 self.seats
             )));
         }
-        let owned;
+        let owned: Vec<i64>;
         let flat: &[i64] = match actions.as_slice() {
             Ok(f) => f,
             Err(_) => {
-                owned = a.iter().copied().collect::<Vec<i64>>();
+                owned = a.iter().copied().collect();
                 &owned
             }
         };
-        let games = &mut self.games;
-        let s = self.seats.max(1);
-        Ok(py.detach(|| {
-            games
-                .par_iter_mut()
-                .zip(flat.par_chunks(s))
-                .with_min_len(4)
-                .map(|(g, row)| step_one(g, row))
-                .collect()
-        }))
+        self.run(py, Work::Step, Some(flat))?;
+        Ok(self.messages.clone())
     }
 
-    /// `step` then `observe` in one call, on every core without the GIL: each game steps and
-    /// writes its rows of the batch's arrays (the ones `observe` returns) in the same task.
-    /// Returns how many games refused their step (left unchanged); `errors()` says which
-    /// (int8 per game, the batch's own array) and `error_messages()` why. No Python object is
-    /// made per game or per step.
+    /// `step` then `observe` in one call, on the batch's threads without the GIL: each game
+    /// steps and writes its rows of the batch's arrays (the ones `observe` returns) in the
+    /// same pass. Returns how many games refused their step (left unchanged); `errors()` says
+    /// which (int8 per game, the batch's own array) and `error_messages()` why. No Python
+    /// object is made, and nothing allocated, per game or per step.
     fn step_observe(&mut self, py: Python<'_>, actions: PyReadonlyArray2<i64>) -> PyResult<usize> {
-        let (n, s, d, a) = (self.games.len(), self.seats, self.obs_dim, self.actions);
-        let shape = actions.as_array().shape().to_vec();
-        if shape != [n, s] {
-            return Err(bad(format!("actions: shape {shape:?}, expected [{n}, {s}]")));
-        }
-        let flat = actions.as_slice().map_err(|_| bad("actions: a C-contiguous int64 array"))?;
-        let (obs, masks, rewards, done, counts, errors) = (
-            self.obs.bind(py).clone(),
-            self.masks.bind(py).clone(),
-            self.rewards.bind(py).clone(),
-            self.done.bind(py).clone(),
-            self.counts.bind(py).clone(),
-            self.errors.bind(py).clone(),
-        );
-        let (mut ow, mut mw, mut rw, mut dw, mut cw, mut ew) = (
-            obs.readwrite(),
-            masks.readwrite(),
-            rewards.readwrite(),
-            done.readwrite(),
-            counts.readwrite(),
-            errors.readwrite(),
-        );
-        let (o, m, r, dn, c, e) = (
-            ow.as_slice_mut()?,
-            mw.as_slice_mut()?,
-            rw.as_slice_mut()?,
-            dw.as_slice_mut()?,
-            cw.as_slice_mut()?,
-            ew.as_slice_mut()?,
-        );
-        let ng = self.games.len();
-        let games = &mut self.games;
-        let messages = &mut self.messages;
-        let s1 = s.max(1);
-        let failed = py.detach(|| {
-            games
-                .par_iter_mut()
-                .zip(flat.par_chunks(s1))
-                .zip(rows(o, s * d, ng))
-                .zip(rows(m, s * a, ng))
-                .zip(r.par_chunks_mut(s1))
-                .zip(dn.par_iter_mut())
-                .zip(c.par_chunks_mut(s1))
-                .zip(e.par_iter_mut())
-                .zip(messages.par_iter_mut())
-                .with_min_len(4)
-                .map(|((((((((g, row), o), m), r), dn), c), e), msg)| {
-                    *msg = step_one(g, row);
-                    *e = i8::from(msg.is_some());
-                    observe_one(g, Out { o, m, r, dn, c }, (s, d, a));
-                    usize::from(msg.is_some())
-                })
-                .sum()
-        });
-        Ok(failed)
+        let flat = self.check_actions(&actions)?;
+        self.run(py, Work::StepObserve, Some(flat))?;
+        Ok(self.messages.iter().filter(|m| m.is_some()).count())
     }
 
     /// The arrays `observe` fills, as they are now (nothing computed).
-    #[allow(clippy::type_complexity)]
-    fn arrays<'py>(
-        &self,
-        py: Python<'py>,
-    ) -> (
-        Bound<'py, PyArray3<f32>>,
-        Bound<'py, PyArray3<bool>>,
-        Bound<'py, PyArray2<f32>>,
-        Bound<'py, PyArray1<bool>>,
-    ) {
-        (
-            self.obs.bind(py).clone(),
-            self.masks.bind(py).clone(),
-            self.rewards.bind(py).clone(),
-            self.done.bind(py).clone(),
-        )
+    fn arrays<'py>(&self, py: Python<'py>) -> Arrays<'py> {
+        self.arrays_of(py)
     }
 
     /// (N,) int8: 1 for each game whose last `step_observe` was refused (it did not change).
@@ -1100,16 +1158,6 @@ impl Batch {
                 .sum()
         })
     }
-}
-
-/// An array of `n` rows of `width` cut into its rows (`width` may be 0: `n` empty rows).
-fn rows<T: Send>(v: &mut [T], width: usize, n: usize) -> rayon::vec::IntoIter<&mut [T]> {
-    let rows: Vec<&mut [T]> = if width == 0 {
-        (0..n).map(|_| <&mut [T]>::default()).collect()
-    } else {
-        v.chunks_mut(width).collect()
-    };
-    rows.into_par_iter()
 }
 
 /// One game's rows of the batch's arrays.
@@ -1178,9 +1226,174 @@ fn native_random(
     }))
 }
 
+/// The same-work native baseline of the benchmark (`docs/benchmarks.md` "Python, fifth round"):
+/// what `Batch.step_observe` and `Batch.reset_done` do per game and step, in a plain Rust loop
+/// over `AnyGame` with no Python between steps and no record kept. `games` games of this setup
+/// (seeds `0 …`) are cut into `threads` contiguous chunks, each played on its own thread for
+/// `steps` steps: every owing seat's legal actions counted (or listed once, for a game that
+/// does not count them), a uniformly random index below that count applied in seat order,
+/// then every seat's observation (`obs_dim` numbers), mask row (`actions` entries), legal
+/// count and reward written into buffers allocated once, and a finished game restarted from
+/// the setup read once (`Kind::starter`) with the next seed and its rows written again.
+/// Returns (actions applied, seconds; starting the games is not counted).
+#[pyfunction]
+#[pyo3(signature = (name, setup_json, games, steps, obs_dim, actions, threads=1))]
+#[allow(clippy::too_many_arguments)]
+fn native_same_work(
+    py: Python<'_>,
+    name: &str,
+    setup_json: &str,
+    games: usize,
+    steps: usize,
+    obs_dim: usize,
+    actions: usize,
+    threads: usize,
+) -> PyResult<(u64, f64)> {
+    if games > MAX_BATCH || obs_dim > MAX_WIDTH || actions > MAX_WIDTH || threads > 256 {
+        return Err(bad("native_same_work: too many games, threads or too wide rows"));
+    }
+    let setup = parse(setup_json, "setup")?;
+    let starter = kind(name)?.starter(&setup).map_err(bad)?;
+    let mut all = (0..games as u64)
+        .map(|s| starter.start(s).map_err(bad))
+        .collect::<PyResult<Vec<Box<dyn AnyGame>>>>()?;
+    let seats = all.first().map_or(0, |g| g.seats());
+    let threads = threads.clamp(1, games.max(1));
+    let chunk = games.div_ceil(threads).max(1);
+    let starter = &*starter;
+    Ok(py.detach(move || {
+        let t = Instant::now();
+        let n: u64 = std::thread::scope(|scope| {
+            let handles: Vec<_> = all
+                .chunks_mut(chunk)
+                .enumerate()
+                .map(|(k, part)| {
+                    scope.spawn(move || {
+                        same_work_chunk(part, starter, (seats, obs_dim, actions), steps, k)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        });
+        (n, t.elapsed().as_secs_f64())
+    }))
+}
+
+/// One thread's games of [`native_same_work`]; `k` numbers the chunk (its seeds and draws).
+fn same_work_chunk(
+    games: &mut [Box<dyn AnyGame>],
+    starter: &dyn Starter,
+    (s, d, a): (usize, usize, usize),
+    steps: usize,
+    k: usize,
+) -> u64 {
+    let ng = games.len();
+    let mut obs = vec![0.0f32; ng * s * d];
+    let mut masks = vec![false; ng * s * a];
+    let mut rewards = vec![0.0f32; ng * s];
+    let mut counts = vec![0usize; ng * s];
+    let mut lists: Vec<Option<Box<dyn Listed>>> = (0..ng * s).map(|_| None).collect();
+    let mut scratch: Vec<Scratch> = (0..ng).map(|_| Scratch::default()).collect();
+    let mut rng = Rng::seeded(0x5eed ^ k as u64);
+    let mut seed = 1_000_000 * (k as u64 + 1);
+    let mut n = 0u64;
+    // Every seat's rows of game `i`: observation, legal count (listed once if need be), mask
+    // row, reward.
+    let write = |g: &dyn AnyGame,
+                 i: usize,
+                 obs: &mut [f32],
+                 masks: &mut [bool],
+                 rewards: &mut [f32],
+                 counts: &mut [usize],
+                 lists: &mut [Option<Box<dyn Listed>>]| {
+        let decision = g.decision();
+        for seat in 0..s {
+            let st = Seat(seat as u8);
+            let row = i * s + seat;
+            if d > 0 {
+                let o = &mut obs[row * d..(row + 1) * d];
+                let w = g.view_features(Observer::Seat(st), o);
+                o[..w].iter_mut().for_each(|x| *x = x.clamp(-LIMIT, LIMIT));
+            }
+            lists[row] = None;
+            let c = if decision.as_ref().is_some_and(|d| d.owes(st)) {
+                match g.count_legal_any(st) {
+                    Some(c) => c,
+                    None => {
+                        let l = g.list_legal(st);
+                        let c = l.len();
+                        lists[row] = Some(l);
+                        c
+                    }
+                }
+            } else {
+                0
+            };
+            counts[row] = c;
+            let m = &mut masks[row * a..(row + 1) * a];
+            let kk = c.min(a);
+            m[..kk].fill(true);
+            m[kk..].fill(false);
+        }
+        let r = &mut rewards[i * s..(i + 1) * s];
+        match decision {
+            Some(_) => r.fill(0.0),
+            None => r.copy_from_slice(&rewards_of(g)),
+        }
+    };
+    for (i, g) in games.iter().enumerate() {
+        write(&**g, i, &mut obs, &mut masks, &mut rewards, &mut counts, &mut lists);
+    }
+    for _ in 0..steps {
+        for (i, g) in games.iter_mut().enumerate() {
+            if let Some(decision) = g.decision() {
+                let owing = match decision {
+                    Decision::One(st) => engine::SeatSet::single(st),
+                    Decision::Simultaneous(set) => set,
+                };
+                for st in owing.iter() {
+                    let row = i * s + st.index();
+                    let c = counts[row];
+                    if c == 0 {
+                        continue;
+                    }
+                    let idx = rng.index(c);
+                    let ok = match lists[row].take() {
+                        Some(l) => g.apply_listed(st, &*l, idx),
+                        None => g.apply_nth_reusing(st, idx, &mut scratch[i]),
+                    };
+                    if ok.is_ok() {
+                        n += 1;
+                    }
+                }
+            }
+            write(&**g, i, &mut obs, &mut masks, &mut rewards, &mut counts, &mut lists);
+            if g.decision().is_none() {
+                if let Ok(new) = starter.start(seed) {
+                    *g = new;
+                }
+                seed += 1;
+                write(&**g, i, &mut obs, &mut masks, &mut rewards, &mut counts, &mut lists);
+            }
+        }
+    }
+    std::hint::black_box((&obs, &masks, &rewards));
+    n
+}
+
+/// The end rewards of a game (zeros while it runs): [`rewards`] of its outcome.
+fn rewards_of(g: &dyn AnyGame) -> Vec<f32> {
+    match g.outcome_json() {
+        None => vec![0.0; g.seats()],
+        Some(_) => rewards(&engine_outcome(g), g.seats()),
+    }
+}
+
 /// The most games in one `Batch`, and the widest observation or mask.
 const MAX_BATCH: usize = 1 << 16;
 const MAX_WIDTH: usize = 1 << 20;
+/// The most threads of one `Batch`.
+const MAX_THREADS: usize = 256;
 
 /// One game's step: every owing seat's index checked against the legal actions of the state
 /// before the step, then applied in seat order. A bad index leaves the game unchanged. Nothing
@@ -1248,6 +1461,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(native_bench, m)?)?;
     m.add_function(wrap_pyfunction!(native_random, m)?)?;
+    m.add_function(wrap_pyfunction!(native_same_work, m)?)?;
     m.add("RobodromeError", m.py().get_type::<RobodromeError>())?;
     m.add("BadInput", m.py().get_type::<BadInput>())?;
     m.add("IllegalAction", m.py().get_type::<IllegalAction>())?;

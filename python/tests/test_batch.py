@@ -151,3 +151,42 @@ def test_reset_done_restarts_the_game_of_each_seed(name):
     for i in range(3):
         assert batch.game(i).same_state(robodrome.new_game(name, seed=500 + i)), i
     assert batch.reset_done(900) == 0
+
+
+@pytest.mark.parametrize("name", ["autoscooter", "bumping-bots"])
+def test_the_thread_count_changes_nothing(name):
+    """The batch cuts its games into contiguous chunks, one per thread (docs/python.md): 37
+    games on 1, 2, 3 and 5 threads (uneven chunks of at least 8 games) give the same arrays,
+    errors and games at every step, through step_observe and reset_done."""
+    n = 37
+    batches = [robodrome.Batch(name, range(n), threads=t) for t in (1, 2, 3, 5)]
+    assert [b.threads for b in batches] == [1, 2, 3, 5]
+    for b in batches:
+        b.observe()
+    rng = np.random.default_rng(11)
+    seed = 1000
+    for step in range(50):
+        counts = batches[0].legal_counts()
+        acts = (rng.random(counts.shape) * np.maximum(counts, 1)).astype(np.int64)
+        if step == 7:
+            acts[3, 0] = 10**6  # a refused step in one game
+        results = [(b._b.step_observe(acts), [x.copy() for x in b._b.arrays()], b.errors().copy(),
+                    b.legal_counts().copy())
+                   for b in batches]
+        (f0, a0, e0, c0) = results[0]
+        assert (step != 7) or e0[3] == 1
+        for f, arrays, e, c in results[1:]:
+            assert f == f0
+            assert all(np.array_equal(x, y) for x, y in zip(arrays, a0)), step
+            assert np.array_equal(e, e0) and np.array_equal(c, c0), step
+        restarted = {b.reset_done(seed) for b in batches}
+        assert len(restarted) == 1
+        seed += restarted.pop()
+    for i in range(n):
+        for b in batches[1:]:
+            assert b.game(i).same_state(batches[0].game(i)), i
+
+
+def test_a_batch_refuses_no_threads():
+    with pytest.raises(robodrome.BadInput):
+        robodrome.Batch("rps", range(4), threads=0)

@@ -7,6 +7,7 @@
 //! games of every size and variant.
 
 use crate::purse::Purse;
+use crate::sheet;
 use crate::state::{Autoscooter, Stage};
 use engine::features::Features;
 use engine::{Observer, Seat};
@@ -50,8 +51,12 @@ impl Autoscooter {
             f.num(at.r as f32);
             f.num(f32::from(u8::from(c.facing)));
             f.num(f32::from(c.speed));
-            for n in c.used_numbers() {
-                f.num(f32::from(n));
+            // `Car::used_numbers` (rows ascending), one step per used row instead of one per row.
+            let mut used = c.used & ((1 << sheet::ROUNDS) - 1);
+            while used != 0 {
+                let row = used.trailing_zeros() as u8;
+                used &= used - 1;
+                f.num(f32::from(sheet::number(c.id, row)));
             }
             f.flag(self.wild == Some(c.id));
         }

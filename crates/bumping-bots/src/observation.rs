@@ -116,10 +116,17 @@ impl BumpingBots {
         f.str(self.phase.name());
         f.num(f32::from(self.board.laps()));
         // ranking: the placed bots by place, then seat.
-        let mut placed: Vec<(u8, u8)> =
-            self.bots.iter().filter_map(|b| b.finished_place.map(|p| (p, b.seat.0))).collect();
-        placed.sort_unstable();
-        for (place, seat) in placed {
+        // (On the stack: at most `setup::PLAYERS` bots; nothing allocated per observation.)
+        let mut placed = [(0u8, 0u8); 16];
+        let mut k = 0;
+        for b in &self.bots {
+            if let (Some(p), Some(slot)) = (b.finished_place, placed.get_mut(k)) {
+                *slot = (p, b.seat.0);
+                k += 1;
+            }
+        }
+        placed[..k].sort_unstable();
+        for &(place, seat) in &placed[..k] {
             f.num(f32::from(seat));
             f.num(f32::from(place));
         }

@@ -302,10 +302,15 @@ fn nth<G: Registered>(g: &mut G, seat: Seat, index: usize) -> Result<G::Action, 
     Ok(action)
 }
 
-/// The `index`-th of `seat`'s legal actions (counted, or listed).
+/// The `index`-th of `seat`'s legal actions (computed by a game that counts them, else
+/// listed). `nth_legal` is `None` past the end, so a counting game counts only to say how many
+/// there are when the index is past them.
 fn find_nth<G: Registered>(g: &G, seat: Seat, index: usize) -> Result<G::Action, ActError> {
+    if let Some(action) = g.nth_legal(seat, index) {
+        return Ok(action);
+    }
     let found = match g.count_legal(seat) {
-        Some(n) => (index < n).then(|| g.nth_legal(seat, index)).flatten().ok_or(n),
+        Some(n) => Err(n),
         None => {
             let mut legal = g.legal_actions(seat);
             let n = legal.len();

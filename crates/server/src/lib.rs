@@ -293,18 +293,25 @@ impl Shared {
             return Err(ApiError::conflict("not_started", "the game has not started yet"));
         }
         let running = row.status == Status::Running;
-        // A cluster node runs a running game only under its lease, taken before the log is read
-        // (so the log read has every entry of the previous owner: docs/deployment.md).
+        // A cluster node runs a game's room only under its lease, taken before the log is read
+        // (so the log read has every entry of the previous owner: docs/deployment.md). A
+        // finished game's room is leased too, so that all its players' sockets reach one room
+        // whichever node they connect to: its rematch is agreed there (docs/deployment.md
+        // "Rooms of finished games and their rematch").
         let (lease, timers) = match self.node.get() {
-            Some(node) if running => {
+            Some(node) => {
                 let lease = node.acquire(id).await.map_err(crate::store::StoreError::from)?;
                 let Some(lease) = lease else {
                     return Err(ApiError::conflict(OWNED_ELSEWHERE, "another node runs this game"));
                 };
-                let timers = node.timers(id).await.unwrap_or_else(|e| {
-                    tracing::error!(game = %id, error = %e, "cannot read the stored timers");
-                    None
-                });
+                // A finished game has no timers left.
+                let timers = match running {
+                    true => node.timers(id).await.unwrap_or_else(|e| {
+                        tracing::error!(game = %id, error = %e, "cannot read the stored timers");
+                        None
+                    }),
+                    false => None,
+                };
                 (Some(lease), timers)
             }
             _ => (None, None),

@@ -156,8 +156,25 @@ fn oval_with(pieces: &[(i32, i32, char)]) -> (String, Vec<(usize, usize)>) {
     (lines.join("\n") + "\n", places)
 }
 
+/// `POST /api/boards` (upload a new board): status and answer.
+async fn upload(addr: SocketAddr, token: &str, body: Value) -> (u16, Value) {
+    http(addr, "POST", "/api/boards", Some(token), Some(body)).await
+}
+
+/// `POST /api/boards/validate` (the editors' live validation): status and answer.
+async fn validate(addr: SocketAddr, token: &str, body: Value) -> (u16, Value) {
+    http(addr, "POST", "/api/boards/validate", Some(token), Some(body)).await
+}
+
+/// `PUT /api/boards/{id}` (a new version of a board): status and answer.
+async fn revise(addr: SocketAddr, token: &str, id: &str, text: &str) -> (u16, Value) {
+    let body = json!({ "text": text });
+    http(addr, "PUT", &format!("/api/boards/{id}"), Some(token), Some(body)).await
+}
+
+/// An upload that must succeed: its answer.
 async fn save(addr: SocketAddr, token: &str, body: Value) -> Value {
-    let (status, v) = http(addr, "POST", "/api/boards", Some(token), Some(body)).await;
+    let (status, v) = upload(addr, token, body).await;
     assert_eq!(status, 201, "{v}");
     v
 }
@@ -173,25 +190,14 @@ async fn a_guest_may_not_save_a_board() {
     for (backend, srv, _dir) in servers("a_guest_may_not_save").await {
         eprintln!("boards::a_guest_may_not_save_a_board: {backend}");
         let g = guest(srv.addr, "Gus").await;
-        let (status, v) = http(
-            srv.addr,
-            "POST",
-            "/api/boards",
-            Some(&g),
-            Some(json!({ "game": "bumping-bots", "name": "Mine", "text": OVAL })),
-        )
-        .await;
+        let (status, v) =
+            upload(srv.addr, &g, json!({ "game": "bumping-bots", "name": "Mine", "text": OVAL }))
+                .await;
         assert_eq!((status, v["code"].as_str()), (403, Some("account_required")), "{v}");
         assert!(mine(srv.addr, &g).await.is_empty());
         // Validation needs no account: a guest's editor validates too.
-        let (status, v) = http(
-            srv.addr,
-            "POST",
-            "/api/boards/validate",
-            Some(&g),
-            Some(json!({ "game": "bumping-bots", "text": OVAL })),
-        )
-        .await;
+        let (status, v) =
+            validate(srv.addr, &g, json!({ "game": "bumping-bots", "text": OVAL })).await;
         assert_eq!((status, &v["ok"]), (200, &json!(true)), "{v}");
     }
 }
@@ -207,36 +213,23 @@ async fn a_bad_file_is_refused_with_its_line_and_column_and_nothing_is_stored() 
         );
         let a = account(srv.addr, "Ann", "ann").await;
         let (bad, at) = oval_with(&[(8, 1, '#')]);
-        let (status, v) = http(
-            srv.addr,
-            "POST",
-            "/api/boards",
-            Some(&a),
-            Some(json!({ "game": "bumping-bots", "name": "Bad", "text": bad })),
-        )
-        .await;
+        let (status, v) =
+            upload(srv.addr, &a, json!({ "game": "bumping-bots", "name": "Bad", "text": bad }))
+                .await;
         assert_eq!((status, v["code"].as_str()), (400, Some("board_invalid")), "{v}");
         let want = format!("line {}, column {}", at[0].0, at[0].1);
         assert!(v["message"].as_str().unwrap().contains(&want), "{want}: {v}");
-        let (status, v) = http(
+        let (status, v) = upload(
             srv.addr,
-            "POST",
-            "/api/boards",
-            Some(&a),
-            Some(json!({ "game": "bumping-bots", "name": "Bad", "text": "map: 0\n. x .\nend\n" })),
+            &a,
+            json!({ "game": "bumping-bots", "name": "Bad", "text": "map: 0\n. x .\nend\n" }),
         )
         .await;
         assert_eq!(status, 400, "{v}");
         assert!(v["message"].as_str().unwrap().contains("line 2"), "{v}");
         let huge = format!("{OVAL}{}", "# padding\n".repeat(4000));
-        let (status, v) = http(
-            srv.addr,
-            "POST",
-            "/api/boards/validate",
-            Some(&a),
-            Some(json!({ "game": "bumping-bots", "text": huge })),
-        )
-        .await;
+        let (status, v) =
+            validate(srv.addr, &a, json!({ "game": "bumping-bots", "text": huge })).await;
         assert_eq!((status, v["code"].as_str()), (400, Some("board_too_large")), "{v}");
         assert!(mine(srv.addr, &a).await.is_empty());
     }
@@ -255,23 +248,9 @@ async fn an_edit_makes_a_new_version_and_the_old_ones_are_kept() {
                 .await;
         assert_eq!(saved["version"], 1);
         let id = saved["id"].as_str().unwrap();
-        let (status, e) = http(
-            srv.addr,
-            "PUT",
-            &format!("/api/boards/{id}"),
-            Some(&b),
-            Some(json!({ "text": v2 })),
-        )
-        .await;
+        let (status, e) = revise(srv.addr, &b, id, &v2).await;
         assert_eq!((status, e["code"].as_str()), (403, Some("forbidden")), "{e}");
-        let (status, e) = http(
-            srv.addr,
-            "PUT",
-            &format!("/api/boards/{id}"),
-            Some(&a),
-            Some(json!({ "text": v2 })),
-        )
-        .await;
+        let (status, e) = revise(srv.addr, &a, id, &v2).await;
         assert_eq!((status, &e["version"]), (200, &json!(2)), "{e}");
         let (_, latest) = http(srv.addr, "GET", &format!("/api/boards/{id}"), None, None).await;
         assert_eq!((&latest["version"], latest["text"].as_str()), (&json!(2), Some(v2.as_str())));
@@ -296,7 +275,7 @@ async fn an_account_owns_at_most_the_limit_of_boards() {
         for _ in 0..server::boards::BOARDS_PER_OWNER {
             save(srv.addr, &a, body.clone()).await;
         }
-        let (status, v) = http(srv.addr, "POST", "/api/boards", Some(&a), Some(body)).await;
+        let (status, v) = upload(srv.addr, &a, body).await;
         assert_eq!((status, v["code"].as_str()), (429, Some("too_many_boards")), "{v}");
     }
 }
@@ -309,14 +288,7 @@ async fn validation_names_the_cells_and_gives_the_racing_line() {
     let srv = start_server(&dir, |_| {}).await;
     let g = guest(srv.addr, "Gus").await;
     let (bad, _) = oval_with(&[(8, 1, '#')]);
-    let (status, v) = http(
-        srv.addr,
-        "POST",
-        "/api/boards/validate",
-        Some(&g),
-        Some(json!({ "game": "bumping-bots", "text": bad })),
-    )
-    .await;
+    let (status, v) = validate(srv.addr, &g, json!({ "game": "bumping-bots", "text": bad })).await;
     assert_eq!((status, &v["ok"]), (200, &json!(false)), "{v}");
     let errors: Vec<&Value> =
         v["findings"].as_array().unwrap().iter().filter(|f| f["severity"] == "error").collect();
@@ -343,14 +315,7 @@ async fn a_rink_s_findings_name_their_cells() {
     let text = include_str!("../../../autoscooter/boards/standard.json")
         .replace("{\"at\": [1,0], \"facing\": 1}", "{\"at\": [1,0], \"facing\": 4}")
         .replace("{\"at\": [6,0], \"facing\": 2}", "{\"at\": [20,0], \"facing\": 2}");
-    let (status, v) = http(
-        srv.addr,
-        "POST",
-        "/api/boards/validate",
-        Some(&g),
-        Some(json!({ "game": "autoscooter", "text": text })),
-    )
-    .await;
+    let (status, v) = validate(srv.addr, &g, json!({ "game": "autoscooter", "text": text })).await;
     assert_eq!((status, &v["ok"], &v["size"]), (200, &json!(false), &json!(38)), "{v}");
     let found: Vec<(&str, &Value, u64)> = v["findings"]
         .as_array()
@@ -437,14 +402,7 @@ async fn a_game_keeps_the_board_it_was_made_on_after_the_board_is_edited() {
             json!({ "game": "bumping-bots", "seats": seats, "board": board }),
         )
         .await;
-        let (status, _) = http(
-            srv.addr,
-            "PUT",
-            &format!("/api/boards/{id}"),
-            Some(&a),
-            Some(json!({ "text": v2 })),
-        )
-        .await;
+        let (status, _) = revise(srv.addr, &a, &id, &v2).await;
         assert_eq!(status, 200);
         let g2 = create_game(
             srv.addr,
@@ -505,12 +463,10 @@ async fn try_it_starts_a_practice_game_against_bots_for_every_game() {
             assert_eq!(g["seats"][1]["kind"], "bot", "{g}");
         }
         // A course with a flag on a pit is refused (RR-1.3 course validation).
-        let (status, v) = http(
+        let (status, v) = validate(
             srv.addr,
-            "POST",
-            "/api/boards/validate",
-            Some(&a),
-            Some(json!({ "game": "roborally", "text": "course X\nplace bay 0 0 0\nflag 50 50\n" })),
+            &a,
+            json!({ "game": "roborally", "text": "course X\nplace bay 0 0 0\nflag 50 50\n" }),
         )
         .await;
         assert_eq!((status, &v["ok"]), (200, &json!(false)), "{v}");
@@ -532,27 +488,13 @@ async fn a_roborally_course_with_its_own_piece_plays_and_gets_a_difficulty() {
     let piece_id = saved["id"].as_str().unwrap().to_string();
     let course =
         format!("course Short\nplace yard 0 0 0\nplace bay 0 2 0\nflag 3 1\nflag 8 0\n{piece}");
-    let (status, v) = http(
-        srv.addr,
-        "POST",
-        "/api/boards/validate",
-        Some(&a),
-        Some(json!({ "game": "roborally", "text": course })),
-    )
-    .await;
+    let (status, v) = validate(srv.addr, &a, json!({ "game": "roborally", "text": course })).await;
     assert_eq!((status, &v["ok"]), (200, &json!(true)), "{v}");
     assert_eq!((&v["board"]["width"], &v["board"]["height"]), (&json!(12), &json!(6)), "{v}");
     // The pit of the piece at [1,1] (row-major: 12 + 1); a flag there is found on its cell.
     assert_eq!(v["board"]["cells"][13]["kind"], "pit", "{v}");
     let on_pit = course.replace("flag 3 1", "flag 1 1");
-    let (_, v) = http(
-        srv.addr,
-        "POST",
-        "/api/boards/validate",
-        Some(&a),
-        Some(json!({ "game": "roborally", "text": on_pit })),
-    )
-    .await;
+    let (_, v) = validate(srv.addr, &a, json!({ "game": "roborally", "text": on_pit })).await;
     assert_eq!((&v["ok"], &v["findings"][0]["cell"]), (&json!(false), &json!([1, 1])), "{v}");
 
     let saved =

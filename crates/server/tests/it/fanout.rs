@@ -4,63 +4,14 @@
 //! Skipped with a message when `ROBODROME_TEST_PG` or `ROBODROME_TEST_REDIS` is not set
 //! (scripts/services start). Each test has its own schema and its own Redis prefix.
 
-use crate::storage::{fresh_schema, test_pg};
 use crate::support::*;
 use engine::{Game, Observer};
 use futures_util::StreamExt;
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
 use server::bus::RedisConfig;
-use server::cluster::ClusterConfig;
-use server::store_pg::PgStore;
-use server::{Config, Server};
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-fn test_redis() -> Option<String> {
-    std::env::var("ROBODROME_TEST_REDIS").ok().filter(|s| !s.is_empty())
-}
-
-async fn node(url: &str, schema: &str, redis: &RedisConfig, name: &str, games: u32) -> Server {
-    let pg = PgStore::open_in(url, Some(schema)).await.expect("pg opens");
-    let pool = pg.pool().clone();
-    let mut config = Config {
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        db: url.to_string(),
-        web: None,
-        cluster: Some(ClusterConfig { node: name.into(), lease_ms: 1000, ..Default::default() }),
-        redis: Some(redis.clone()),
-        ..Config::default()
-    };
-    config.limits.guests_per_window = 0;
-    config.limits.games_per_window = games;
-    config.limits.open_games_per_identity = 0;
-    Server::start_node(config, Arc::new(pg), Some(pool)).await.expect("node starts")
-}
-
-/// Two nodes on a fresh schema and prefix, both subscribed to Redis; `games`: the games
-/// quota (0: off).
-async fn two_nodes(tag: &str, games: u32) -> Option<(Server, Server, RedisConfig)> {
-    let (Some(url), Some(redis)) = (test_pg(), test_redis()) else {
-        eprintln!(
-            "fanout::{tag}: SKIPPED (ROBODROME_TEST_PG or ROBODROME_TEST_REDIS not set; scripts/services start)"
-        );
-        return None;
-    };
-    let schema = fresh_schema(tag);
-    let rc = RedisConfig { url: redis, prefix: schema.clone() };
-    let a = node(&url, &schema, &rc, "a", games).await;
-    let b = node(&url, &schema, &rc, "b", games).await;
-    for s in [&a, &b] {
-        let t0 = Instant::now();
-        while !s.shared.bus.get().unwrap().connected.load(std::sync::atomic::Ordering::Relaxed) {
-            assert!(t0.elapsed() < Duration::from_secs(5), "redis subscription");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-    Some((a, b, rc))
-}
 
 /// Every message published under the prefix, as the test's own subscriber heard it.
 async fn listen(rc: &RedisConfig) -> Arc<Mutex<Vec<(String, String)>>> {
@@ -103,7 +54,8 @@ async fn spectator_view(shared: &Arc<server::Shared>, id: &str, seq: u64) -> Val
 /// seat's welcome), each equal to the engine's spectator view at its step.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_on_another_node_sees_every_public_frame_and_no_secret() {
-    let Some((a, b, rc)) = two_nodes("fanout", 0).await else { return };
+    let Some((a, b, nodes)) = two_nodes("fanout::fanout", true, |_| {}).await else { return };
+    let rc = nodes.redis.clone().expect("redis");
     let heard = listen(&rc).await;
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
@@ -198,7 +150,7 @@ async fn a_spectator_on_another_node_sees_every_public_frame_and_no_secret() {
 /// socket on A, and both nodes list both lines, numbered alike.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_lines_reach_every_node() {
-    let Some((a, b, _)) = two_nodes("chat", 0).await else { return };
+    let Some((a, b, _)) = two_nodes("fanout::chat", true, |_| {}).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
     let carl = guest(b.addr, "Carl").await;
@@ -242,7 +194,11 @@ async fn chat_lines_reach_every_node() {
 /// the lobby ETag B answers; the games quota counts games made on either node.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn presence_your_move_lobby_and_quotas_are_shared() {
-    let Some((a, b, _)) = two_nodes("shared", 3).await else { return };
+    let Some((a, b, _)) =
+        two_nodes("fanout::shared", true, |c| c.limits.games_per_window = 3).await
+    else {
+        return;
+    };
     let ann = member(a.addr, "Ann").await;
     let bob = member(a.addr, "Bob").await;
     let (_, me) = http(a.addr, "GET", "/api/account", Some(&ann), None).await;

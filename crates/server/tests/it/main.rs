@@ -19,6 +19,7 @@ mod limits;
 mod nodes;
 mod paused;
 mod play;
+mod rematch;
 mod secrecy;
 mod social;
 mod storage;

@@ -11,52 +11,13 @@ use crate::support::*;
 use engine::{Game, LogEntry, Observer, Seat};
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
-use server::cluster::{Cluster, ClusterConfig, disordered_grants};
+use server::cluster::{Cluster, disordered_grants};
 use server::store::{Store, StoreError};
 use server::store_pg::PgStore;
 use server::{Config, Server};
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The lease of these tests: a dead node's games move within about 1.25 s.
-const LEASE_MS: u64 = 1000;
-
-async fn node(url: &str, schema: &str, name: &str) -> Server {
-    node_with(url, schema, name, |_| {}).await
-}
-
-async fn node_with(url: &str, schema: &str, name: &str, tweak: impl FnOnce(&mut Config)) -> Server {
-    let pg = PgStore::open_in(url, Some(schema)).await.expect("pg opens");
-    let pool = pg.pool().clone();
-    let mut config = Config {
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-        db: url.to_string(),
-        web: None,
-        cluster: Some(ClusterConfig {
-            node: name.into(),
-            lease_ms: LEASE_MS,
-            ..Default::default()
-        }),
-        ..Config::default()
-    };
-    config.limits.guests_per_window = 0;
-    config.limits.games_per_window = 0;
-    config.limits.open_games_per_identity = 0;
-    tweak(&mut config);
-    Server::start_node(config, Arc::new(pg), Some(pool)).await.expect("node starts")
-}
-
-async fn two_nodes(tag: &str) -> Option<(Server, Server)> {
-    let Some(url) = test_pg() else {
-        eprintln!("nodes::{tag}: SKIPPED (ROBODROME_TEST_PG not set; scripts/services start)");
-        return None;
-    };
-    let schema = fresh_schema(tag);
-    let a = node(&url, &schema, "a").await;
-    let b = node(&url, &schema, "b").await;
-    Some((a, b))
-}
 
 fn holds(s: &Server, id: &str) -> bool {
     s.shared.node.get().expect("a node").holds().iter().any(|g| g == id)
@@ -157,7 +118,7 @@ async fn act_once(
 /// its own view, and the spectator on B never saw a plot.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_moves_to_another_node_and_its_players_go_on() {
-    let Some((a, b)) = two_nodes("move").await else { return };
+    let Some((a, b, _)) = two_nodes("nodes::move", false, |_| {}).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
     let id = joined_game(
@@ -193,7 +154,7 @@ async fn a_game_moves_to_another_node_and_its_players_go_on() {
     until_closed(&mut ann_c).await;
     until_closed(&mut spectator).await;
     assert!(
-        stopped_at.elapsed() < Duration::from_millis(LEASE_MS),
+        stopped_at.elapsed() < Duration::from_millis(NODE_LEASE_MS),
         "dropped before the lease ends"
     );
     until_held(&b, &id, Duration::from_secs(4)).await;
@@ -273,7 +234,7 @@ async fn a_stale_owner_cannot_append() {
 
     // A game's task: its lease is taken from under it (as a node whose renewals were lost
     // in the network would find); its next action is refused and nothing is written.
-    let Some((a, b)) = two_nodes("fence2").await else { return };
+    let Some((a, b, _)) = two_nodes("nodes::fence2", false, |_| {}).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
     let id = joined_game(
@@ -315,7 +276,7 @@ async fn a_stale_owner_cannot_append() {
 /// fresh timer (stored in `game_timers`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timers_survive_a_takeover() {
-    let Some((a, b)) = two_nodes("timers").await else { return };
+    let Some((a, b, _)) = two_nodes("nodes::timers", false, |_| {}).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
     const TIMER_MS: u64 = 3000;
@@ -370,7 +331,7 @@ async fn timers_survive_a_takeover() {
 /// sees the seat resigned and a bot playing it — and the node asked takes nothing over.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn leaving_on_another_node_resigns_on_the_owner() {
-    let Some((a, b)) = two_nodes("leave").await else { return };
+    let Some((a, b, _)) = two_nodes("nodes::leave", false, |_| {}).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
     let id = joined_game(
@@ -454,14 +415,8 @@ async fn until_open(n: &Server, ip: &str, want: u32) {
 /// through; an address a client writes in the header itself is not believed.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn forwarded_sockets_count_against_their_clients_addresses() {
-    let Some(url) = test_pg() else {
-        eprintln!("nodes::conns: SKIPPED (ROBODROME_TEST_PG not set; scripts/services start)");
-        return;
-    };
-    let schema = fresh_schema("conns");
     let cap = |c: &mut Config| c.limits.conns_per_address = 2;
-    let a = node_with(&url, &schema, "a", cap).await;
-    let b = node_with(&url, &schema, "b", cap).await;
+    let Some((a, b, _)) = two_nodes("nodes::conns", false, cap).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let id = create_game(
         a.addr,

@@ -105,6 +105,93 @@ pub async fn joined_game(addr: SocketAddr, token: &str, other: &str, body: Value
     id
 }
 
+/// The lease of the several-node tests: a dead node's games move within about 1.25 s.
+pub const NODE_LEASE_MS: u64 = 1000;
+
+/// The Redis of the several-node tests (`scripts/services start` prints it), if set.
+pub fn test_redis() -> Option<String> {
+    std::env::var("ROBODROME_TEST_REDIS").ok().filter(|s| !s.is_empty())
+}
+
+/// What the in-process nodes of one several-node test share (docs/deployment.md "Several
+/// nodes"): a PostgreSQL database in a fresh schema of the test's own and, when the test asked
+/// for it, Redis under a key prefix of its own (the schema's name).
+pub struct Nodes {
+    pub url: String,
+    pub schema: String,
+    pub redis: Option<server::bus::RedisConfig>,
+}
+
+impl Nodes {
+    /// The services of test `tag` (`module::test`), with Redis or not; `None`, after printing
+    /// `SKIPPED` and why, when `ROBODROME_TEST_PG` (or, with `redis`, `ROBODROME_TEST_REDIS`)
+    /// is not set.
+    pub fn new(tag: &str, redis: bool) -> Option<Nodes> {
+        let url = crate::storage::test_pg();
+        let rurl = if redis { test_redis() } else { None };
+        let (Some(url), true) = (url, !redis || rurl.is_some()) else {
+            let what = if redis {
+                "ROBODROME_TEST_PG or ROBODROME_TEST_REDIS"
+            } else {
+                "ROBODROME_TEST_PG"
+            };
+            eprintln!("{tag}: SKIPPED ({what} not set; scripts/services start)");
+            return None;
+        };
+        let schema = crate::storage::fresh_schema(tag.rsplit(':').next().unwrap_or(tag));
+        let redis = rurl.map(|url| server::bus::RedisConfig { url, prefix: schema.clone() });
+        Some(Nodes { url, schema, redis })
+    }
+
+    /// A node named `name` (lease [`NODE_LEASE_MS`], quotas off, then `tweak`), subscribed to
+    /// Redis (waited for) when the test has it.
+    pub async fn node(&self, name: &str, tweak: impl FnOnce(&mut Config)) -> Server {
+        let pg = server::store_pg::PgStore::open_in(&self.url, Some(&self.schema))
+            .await
+            .expect("pg opens");
+        let pool = pg.pool().clone();
+        let mut config = Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            db: self.url.clone(),
+            web: None,
+            cluster: Some(server::cluster::ClusterConfig {
+                node: name.into(),
+                lease_ms: NODE_LEASE_MS,
+                ..Default::default()
+            }),
+            redis: self.redis.clone(),
+            ..Config::default()
+        };
+        config.limits.guests_per_window = 0;
+        config.limits.games_per_window = 0;
+        config.limits.open_games_per_identity = 0;
+        tweak(&mut config);
+        let s = Server::start_node(config, Arc::new(pg), Some(pool)).await.expect("node starts");
+        if self.redis.is_some() {
+            let t0 = std::time::Instant::now();
+            let bus = s.shared.bus.get().expect("a node with Redis");
+            while !bus.connected.load(std::sync::atomic::Ordering::Relaxed) {
+                assert!(t0.elapsed() < Duration::from_secs(5), "redis subscription");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }
+        s
+    }
+}
+
+/// Two nodes `a` and `b` of test `tag` ([`Nodes::new`], [`Nodes::node`] with the same `tweak`),
+/// and what they share; `None` (skipped, said) without the services.
+pub async fn two_nodes(
+    tag: &str,
+    redis: bool,
+    tweak: impl Fn(&mut Config),
+) -> Option<(Server, Server, Nodes)> {
+    let nodes = Nodes::new(tag, redis)?;
+    let a = nodes.node("a", &tweak).await;
+    let b = nodes.node("b", &tweak).await;
+    Some((a, b, nodes))
+}
+
 pub struct Client {
     ws: tokio_tungstenite::WebSocketStream<
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
