@@ -52,7 +52,7 @@ pub mod view;
 pub use board::{Board, BoardSpec, Start};
 pub use chart::{CHART, ChartMove, Letter, LetterInput};
 pub use error::ActionError;
-pub use event::{CrashKind, Event, Holder, Path};
+pub use event::{CrashKind, Event, Holder, NoEvents, Path, Sink};
 pub use resolve::{Preview, Previews};
 pub use setup::{CarSetup, PlayerSetup, Setup, Variants, WildCar};
 pub use state::{Autoscooter, Car, Plot};
@@ -141,33 +141,7 @@ impl Game for Autoscooter {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        if seat.index() >= self.seats as usize {
-            return Err(self.wrong_time(seat));
-        }
-        match action {
-            Action::Plot { car, number, letter } => {
-                let plot = self.check_plot(seat, *car, *number, letter)?;
-                self.do_plot(seat, *car, plot, events);
-            }
-            Action::PlotWild { letter } => {
-                let l = self.check_plot_wild(seat, letter)?;
-                self.wild_plots[seat.index()] = Some(l);
-                self.refresh_owing_of(seat);
-                events.push(Event::WildCommitted { seat });
-                events.push(Event::WildPlotted { seat, letter: l });
-            }
-            Action::Start { car, to, facing } => {
-                let cell = self.check_start(seat, *car, *to, *facing)?;
-                self.do_start(seat, *car, cell, *facing, events);
-            }
-            Action::Take { colours } | Action::Pay { colours } => {
-                let take = matches!(action, Action::Take { .. });
-                let paid = self.check_payment(seat, take, colours)?;
-                self.do_payment(paid, events);
-            }
-        }
-        self.run(events);
-        Ok(())
+        self.apply_to(seat, action, events)
     }
 
     fn time_up(&mut self, events: &mut Vec<Event>) -> Result<(), ActionError> {
@@ -338,6 +312,7 @@ impl Game for Autoscooter {
 }
 
 /// A uniformly random letter allowed at `speed` (none for a stationary car).
+#[inline]
 fn random_letter(speed: u8, rng: &mut Rng) -> Option<Letter> {
     if speed == 0 {
         return None;
@@ -347,6 +322,118 @@ fn random_letter(speed: u8, rng: &mut Rng) -> Option<Letter> {
 }
 
 impl Autoscooter {
+    /// [`Game::apply`] writing its events to any [`Sink`]: the same checks, the same state
+    /// after, the same events but those a sink declines ([`Sink::SUMMARIES`]).
+    pub fn apply_to(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut impl Sink,
+    ) -> Result<(), ActionError> {
+        if seat.index() >= self.seats as usize {
+            return Err(self.wrong_time(seat));
+        }
+        match action {
+            Action::Plot { car, number, letter } => {
+                let plot = self.check_plot(seat, *car, *number, letter)?;
+                self.do_plot(seat, *car, plot, events);
+            }
+            Action::PlotWild { letter } => {
+                let l = self.check_plot_wild(seat, letter)?;
+                self.wild_plots[seat.index()] = Some(l);
+                self.refresh_owing_of(seat);
+                events.push(Event::WildCommitted { seat });
+                events.push(Event::WildPlotted { seat, letter: l });
+            }
+            Action::Start { car, to, facing } => {
+                let cell = self.check_start(seat, *car, *to, *facing)?;
+                self.do_start(seat, *car, cell, *facing, events);
+            }
+            Action::Take { colours } | Action::Pay { colours } => {
+                let take = matches!(action, Action::Take { .. });
+                let paid = self.check_payment(seat, take, colours)?;
+                self.do_payment(paid, events);
+            }
+        }
+        self.run(events);
+        Ok(())
+    }
+
+    /// A random action for `seat`, applied: the same draws from `rng`, in the same order, and the
+    /// same state after as [`Game::sample_action`] followed by [`Game::apply`] (and the same
+    /// events, to `events`), without building the [`Action`] and checking it again — a sampled
+    /// plot or start is legal by construction. `None` when `sample_action` would return `None`.
+    /// For random play where nobody reads the action: `robodrome sim`, search playouts (issue 17;
+    /// `tests/properties.rs::play_random_is_sample_then_apply` compares both ways).
+    pub fn play_random(
+        &mut self,
+        seat: Seat,
+        rng: &mut Rng,
+        events: &mut impl Sink,
+    ) -> Option<Result<(), ActionError>> {
+        if seat.index() >= self.seats as usize {
+            return None;
+        }
+        match &self.stage {
+            Stage::Plan => {
+                let unplotted = self
+                    .cars()
+                    .find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none())
+                    .copied();
+                if let Some(c) = unplotted {
+                    let free = sheet::ROUNDS as u32 - c.used.count_ones();
+                    let k = rng.below(free.max(1));
+                    let number = c.nth_unused(k)?;
+                    let letter = random_letter(c.speed, rng);
+                    let plot = Plot { number, letter };
+                    debug_assert!(
+                        self.check_plot(seat, c.id, number as u32, &letter.map(LetterInput::Valid))
+                            == Ok(plot)
+                    );
+                    self.do_plot(seat, c.id, plot, events);
+                } else if self.check_plot_wild(seat, &None).is_ok() {
+                    let l = random_letter(self.car(self.wild?).speed, rng)?;
+                    self.wild_plots[seat.index()] = Some(Some(l));
+                    self.refresh_owing_of(seat);
+                    events.push(Event::WildCommitted { seat });
+                    events.push(Event::WildPlotted { seat, letter: Some(l) });
+                } else {
+                    return None;
+                }
+            }
+            Stage::AwaitStart { car, seat: s } if *s == seat => {
+                let car = *car;
+                let c = *self.car(car);
+                let mut free = [HexDir::E; 6];
+                let mut n = 0;
+                for d in HexDir::ALL {
+                    if self.is_free(self.board.neighbour(c.cell, d)) {
+                        free[n] = d;
+                        n += 1;
+                    }
+                }
+                let d = free[rng.index(n.max(1))];
+                let facing = d.turn(rng.below(5) as i32 - 2);
+                let to = self.board.neighbour(c.cell, d);
+                if !self.is_free(to) {
+                    // No free hex (the rules never ask then, AS-5.4): `apply` refuses the
+                    // start `sample_action` draws, with its own error.
+                    let a = Action::Start { car, to: self.board.hex(to), facing };
+                    return Some(self.apply_to(seat, &a, events));
+                }
+                self.do_start(seat, car, to, facing, events);
+            }
+            Stage::AwaitPayment { seat: s, .. } if *s == seat => {
+                let all = self.legal_actions(seat);
+                let a = rng.pick(&all)?;
+                return Some(self.apply_to(seat, a, events));
+            }
+            _ => return None,
+        }
+        self.run(events);
+        Some(Ok(()))
+    }
+
     /// A seat's final score: chits; chits × colours (AS-7.3); its best car's (AS-7.4).
     pub fn seat_score(&self, seat: Seat) -> i64 {
         if self.variants.per_car_scoring {
@@ -395,6 +482,11 @@ impl Autoscooter {
             Stage::AwaitPayment { seat: s, .. } if *s == seat => Some(Owed::Payment),
             _ => None,
         }
+    }
+
+    /// Is the game over (AS-6)? [`Game::outcome`] without building the ranking.
+    pub fn is_over(&self) -> bool {
+        self.stage == Stage::Over
     }
 
     /// The scenario `phase`.

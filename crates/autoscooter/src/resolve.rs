@@ -3,7 +3,7 @@
 use crate::board::{Cell, NONE};
 use crate::chart::Letter;
 use crate::error::ActionError;
-use crate::event::{CrashKind, Event, Holder, Path};
+use crate::event::{CrashKind, Event, Holder, Path, Sink};
 use crate::purse::{Purse, box_takings, payments};
 use crate::sheet;
 use crate::state::{Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
@@ -111,7 +111,7 @@ fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
 
 impl Autoscooter {
     /// Play on by itself to the next decision or the end.
-    pub(crate) fn run(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn run(&mut self, events: &mut impl Sink) {
         loop {
             match self.stage {
                 Stage::Plan => {
@@ -143,7 +143,7 @@ impl Autoscooter {
     }
 
     /// All plots are in: reveal the numbers and set the acting order (AS-4.1, AS-2.2, AS-7.1).
-    fn begin_action(&mut self, events: &mut Vec<Event>) {
+    fn begin_action<S: Sink>(&mut self, events: &mut S) {
         self.turns.clear();
         for id in 0..8u8 {
             let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else {
@@ -159,9 +159,11 @@ impl Autoscooter {
             let at = self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
             self.turns.insert(at, turn);
         }
-        events.push(Event::NumbersRevealed {
-            order: self.turns.iter().map(|t| (t.car, t.number)).collect(),
-        });
+        if S::SUMMARIES {
+            events.push(Event::NumbersRevealed {
+                order: self.turns.iter().map(|t| (t.car, t.number)).collect(),
+            });
+        }
         // AS-7.1: the wild car moves last, by the player whose number was highest.
         if let (Some(w), Some(last)) = (self.wild, self.turns.last().copied()) {
             let letter =
@@ -172,14 +174,16 @@ impl Autoscooter {
         self.stage = Stage::Act;
     }
 
-    fn end_round(&mut self, events: &mut Vec<Event>) {
+    fn end_round<S: Sink>(&mut self, events: &mut S) {
         if self.round >= sheet::ROUNDS {
             self.stage = Stage::Over;
-            let outcome = self.compute_outcome();
-            events.push(Event::GameOver {
-                winners: outcome.ranking.first().into_iter().flatten().copied().collect(),
-                scores: outcome.scores.unwrap_or_default().into_boxed_slice(),
-            });
+            if S::SUMMARIES {
+                let outcome = self.compute_outcome();
+                events.push(Event::GameOver {
+                    winners: outcome.ranking.first().into_iter().flatten().copied().collect(),
+                    scores: outcome.scores.unwrap_or_default().into_boxed_slice(),
+                });
+            }
         } else {
             self.round += 1;
             self.begin_planning();
@@ -188,7 +192,7 @@ impl Autoscooter {
     }
 
     /// One car's turn. Returns `true` when a seat must decide before play goes on.
-    fn act(&mut self, turn: Turn, events: &mut Vec<Event>) -> bool {
+    fn act(&mut self, turn: Turn, events: &mut impl Sink) -> bool {
         let car = *self.car(turn.car);
         if car.speed == 0 {
             // Case D (AS-5.4): the plot is ignored; the player chooses where to start.
@@ -498,7 +502,7 @@ impl Autoscooter {
 
     /// Pay the crash's transfers, then apply its effects. Returns `false` when a seat must
     /// choose colours first (AS-7.3).
-    fn continue_work(&mut self, events: &mut Vec<Event>) -> bool {
+    fn continue_work(&mut self, events: &mut impl Sink) -> bool {
         let mut w = self.work.take().expect("work in progress");
         while w.next < w.transfers.len() {
             let t = w.transfers[w.next];
@@ -589,7 +593,7 @@ impl Autoscooter {
         }
     }
 
-    fn pay(&mut self, t: Transfer, paid: &Purse, events: &mut Vec<Event>) {
+    fn pay(&mut self, t: Transfer, paid: &Purse, events: &mut impl Sink) {
         let amount = paid.total();
         if amount == 0 || t.from == t.to {
             return;
@@ -636,7 +640,7 @@ impl Autoscooter {
         car: u8,
         cell: Cell,
         facing: HexDir,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) {
         self.place(car, cell);
         let c = self.car_mut(car);
@@ -682,7 +686,7 @@ impl Autoscooter {
         if options.contains(&p) { Ok(p) } else { Err(ActionError::IllegalPayment) }
     }
 
-    pub(crate) fn do_payment(&mut self, paid: Purse, events: &mut Vec<Event>) {
+    pub(crate) fn do_payment(&mut self, paid: Purse, events: &mut impl Sink) {
         let mut w = self.work.take().expect("a payment belongs to a crash");
         let t = w.transfers[w.next];
         self.pay(t, &paid, events);

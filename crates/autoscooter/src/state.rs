@@ -3,7 +3,7 @@
 use crate::board::{Board, Cell, NONE};
 use crate::chart::{Letter, LetterInput};
 use crate::error::{ActionError, check_letter};
-use crate::event::{Event, Holder};
+use crate::event::{Event, Holder, Sink};
 use crate::purse::Purse;
 use crate::setup::{Setup, TOTAL_CHITS, Variants, WildCar};
 use crate::sheet;
@@ -531,7 +531,7 @@ impl Autoscooter {
         }
     }
 
-    pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut Vec<Event>) {
+    pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut impl Sink) {
         debug_assert!(self.plots[car as usize].is_none(), "check_plot refuses a second plot");
         self.plots[car as usize] = Some(plot);
         self.unplotted[seat.index()] -= 1;
@@ -564,7 +564,7 @@ impl Autoscooter {
     }
 
     /// AS-4.2: time is up in planning: highest unused number and straight ahead.
-    pub(crate) fn fill_missing_plots(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn fill_missing_plots(&mut self, events: &mut impl Sink) {
         for id in 0..8u8 {
             let Some(c) = self.cars[id as usize] else { continue };
             let Some(owner) = c.owner else { continue };

@@ -3,7 +3,7 @@
 //! conserved, replay identical, views hide other seats' plots, rejected actions change
 //! nothing, listed actions are legal and sampled ones listed.
 
-use autoscooter::{Action, Autoscooter, Letter, Setup, Variants, WildCar};
+use autoscooter::{Action, Autoscooter, Event, Letter, Setup, Variants, WildCar};
 use engine::harness::{self, CheckOptions};
 use engine::{Game, Observer, Seat};
 use grid::{Hex, HexDir};
@@ -172,5 +172,59 @@ proptest! {
         }
         // A whole game: at least one decision per round (11 rounds) was compared.
         prop_assert!(compared >= 11 * 8 * 16, "{} previews compared", compared);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// Issue 17: `play_random` (the rules' own random step, used by `robodrome sim` and search
+    /// playouts) is `sample_action` then `apply`: the same draws from the generator, the same
+    /// state after, the same events into a list, and no event but the two summaries
+    /// (`NumbersRevealed`, `GameOver`) differs for a sink that declines them; over whole random
+    /// games with every variant, answering for seats in the order the harness picks them.
+    #[test]
+    fn play_random_is_sample_then_apply(seed in any::<u64>(), players in 2usize..=8, bits in 0u8..16) {
+        let setup = Setup::standard(players, false, variants(bits, players)).unwrap();
+        let mut a = Autoscooter::new(&setup, seed).unwrap();
+        let mut b = a.clone();
+        let mut c = a.clone();
+        let (mut ra, mut rb, mut rc) = (engine::Rng::seeded(seed), engine::Rng::seeded(seed), engine::Rng::seeded(seed));
+        let (mut ea, mut eb) = (Vec::new(), Vec::new());
+        let mut quiet = Quiet(Vec::new());
+        let mut steps = 0;
+        while let Some(d) = a.decision() {
+            let seat = engine::harness::next_seat(&d, &mut ra).unwrap();
+            prop_assert_eq!(Some(seat), engine::harness::next_seat(&d, &mut rb));
+            prop_assert_eq!(Some(seat), engine::harness::next_seat(&d, &mut rc));
+            let action = a.sample_action(seat, &mut ra).unwrap();
+            a.apply(seat, &action, &mut ea).unwrap();
+            prop_assert_eq!(b.play_random(seat, &mut rb, &mut eb), Some(Ok(())));
+            prop_assert_eq!(c.play_random(seat, &mut rc, &mut quiet), Some(Ok(())));
+            prop_assert_eq!(&a, &b);
+            prop_assert_eq!(&a, &c);
+            prop_assert_eq!(&ra, &rb);
+            prop_assert_eq!(&ra, &rc);
+            steps += 1;
+        }
+        prop_assert!(a.outcome().is_some() && steps > 11);
+        prop_assert_eq!(&ea, &eb);
+        let told: Vec<&Event> = ea
+            .iter()
+            .filter(|e| !matches!(e, Event::NumbersRevealed { .. } | Event::GameOver { .. }))
+            .collect();
+        prop_assert_eq!(told, quiet.0.iter().collect::<Vec<_>>());
+        // Nobody owes anything once it is over: no action to sample, none played.
+        prop_assert_eq!(b.play_random(Seat(0), &mut rb, &mut eb), None);
+    }
+}
+
+/// A sink that keeps what it is given and declines the summaries.
+struct Quiet(Vec<Event>);
+
+impl autoscooter::Sink for Quiet {
+    const SUMMARIES: bool = false;
+    fn push(&mut self, e: Event) {
+        self.0.push(e);
     }
 }

@@ -1,7 +1,7 @@
 //! Autoscooter policies: rams that score, no barriers, no frontal losses (AS-5.5).
 
 use crate::HasBots;
-use autoscooter::{Action, Autoscooter, CrashKind, Letter, LetterInput, Owed};
+use autoscooter::{Action, Autoscooter, CrashKind, Event, Letter, LetterInput, NoEvents, Owed};
 use engine::{Game, Rng, Seat};
 use grid::HexDir;
 
@@ -22,6 +22,27 @@ impl HasBots for Autoscooter {
             Some(Owed::Plot(car)) => plot_among(game, car, 3, rng),
             _ => Self::heuristic(game, seat, rng),
         }
+    }
+
+    /// No event list: a playout reads only the state after ([`autoscooter::NoEvents`]).
+    fn playout_apply(
+        game: &mut Self,
+        seat: Seat,
+        action: &Action,
+        _events: &mut Vec<Event>,
+    ) -> bool {
+        game.apply_to(seat, action, &mut NoEvents).is_ok()
+    }
+
+    /// The rules' own random step ([`Autoscooter::play_random`]: the draws and the state of
+    /// `sample_action` then `apply`), without building the action or any event.
+    fn playout_random(
+        game: &mut Self,
+        seat: Seat,
+        rng: &mut Rng,
+        _events: &mut Vec<Event>,
+    ) -> Option<bool> {
+        Some(game.play_random(seat, rng, &mut NoEvents)?.is_ok())
     }
 
     fn evaluate(game: &Self, seat: Seat) -> f64 {
@@ -241,7 +262,8 @@ fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
             owner_at[c.cell as usize] = Some(c.owner);
         }
     }
-    let mut best: Option<(f64, Action)> = None;
+    // The best start so far as (score, cell, facing): the action is built once, at the end.
+    let mut best: Option<(f64, autoscooter::board::Cell, HexDir)> = None;
     let noise = rng.next_u64();
     let mut k = 0;
     for moved in HexDir::ALL {
@@ -274,12 +296,13 @@ fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
                     break;
                 }
             }
-            if best.as_ref().is_none_or(|b| s > b.0) {
-                best = Some((s, Action::Start { car, to: board.hex(to), facing }));
+            if best.is_none_or(|b| s > b.0) {
+                best = Some((s, to, facing));
             }
         }
     }
-    best.expect("a start is owed only when a neighbour is free").1
+    let (_, to, facing) = best.expect("a start is owed only when a neighbour is free");
+    Action::Start { car, to: board.hex(to), facing }
 }
 
 fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {

@@ -173,6 +173,30 @@ pub trait HasBots: Game {
     fn candidates(game: &Self, seat: Seat, _rng: &mut Rng) -> Vec<Self::Action> {
         game.legal_actions(seat)
     }
+    /// Apply `action` inside a search playout, where only the state after is read: by default
+    /// [`Game::apply`] into `events` (emptied first). A game may skip building the events
+    /// (Autoscooter; issue 17). `false`: the action was refused.
+    fn playout_apply(
+        game: &mut Self,
+        seat: Seat,
+        action: &Self::Action,
+        events: &mut Vec<Self::Event>,
+    ) -> bool {
+        events.clear();
+        game.apply(seat, action, events).is_ok()
+    }
+    /// A random action applied inside a playout: [`Game::sample_action`] then
+    /// [`HasBots::playout_apply`] by default; a game may draw and play it on its own path, with
+    /// the same draws in the same order and the same state after. `None`: nothing to sample.
+    fn playout_random(
+        game: &mut Self,
+        seat: Seat,
+        rng: &mut Rng,
+        events: &mut Vec<Self::Event>,
+    ) -> Option<bool> {
+        let action = game.sample_action(seat, rng)?;
+        Some(Self::playout_apply(game, seat, &action, events))
+    }
     /// A bot of the given strength.
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         make(spec)

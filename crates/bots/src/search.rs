@@ -150,7 +150,7 @@ impl SearchBot {
             };
             let mut g = game.determinize(seat, rng);
             events.clear();
-            let reward = if g.apply(seat, &candidates[i], &mut events).is_ok() {
+            let reward = if G::playout_apply(&mut g, seat, &candidates[i], &mut events) {
                 if G::PLAYOUT_TO_END_OF_TURN {
                     crate::lookahead::finish_turn(&mut g, seat, rng, &mut events);
                 } else {
@@ -174,16 +174,16 @@ impl SearchBot {
         for _ in 0..self.horizon.min(G::HORIZON) {
             let Some(d) = g.decision() else { return };
             let Some(s) = next_seat(&d, rng) else { return };
-            let action = if rng.below(256) < self.heuristic_share {
-                G::playout(g, s, rng)
+            let applied = if rng.below(256) < self.heuristic_share {
+                let action = G::playout(g, s, rng);
+                G::playout_apply(g, s, &action, events)
             } else {
-                match g.sample_action(s, rng) {
-                    Some(a) => a,
+                match G::playout_random(g, s, rng, events) {
+                    Some(applied) => applied,
                     None => return,
                 }
             };
-            events.clear();
-            if g.apply(s, &action, events).is_err() {
+            if !applied {
                 return;
             }
         }

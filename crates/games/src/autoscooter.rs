@@ -102,6 +102,19 @@ impl Registered for Autoscooter {
         100_000
     }
 
+    /// The rules' own random step ([`Autoscooter::play_random`]: the draws and the game of
+    /// `sample_action` then `apply`) with the tally as the event sink: no action built, no
+    /// event list, no summary events (the tally reads none; issue 17).
+    fn sim_random_step(
+        &mut self,
+        seat: Seat,
+        rng: &mut engine::Rng,
+        _events: &mut Vec<Event>,
+        tally: &mut AutoscooterTally,
+    ) -> Option<bool> {
+        Some(self.play_random(seat, rng, tally)?.is_ok())
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }
@@ -291,7 +304,18 @@ pub struct AutoscooterTally {
     game_crashes: [u64; 5],
 }
 
+/// The tally as the rules' event sink ([`Registered::sim_random_step`]): it reads the events
+/// [`Tally::event`] reads, straight from the rules, and declines the summaries it ignores.
+impl autoscooter::Sink for AutoscooterTally {
+    const SUMMARIES: bool = false;
+    #[inline]
+    fn push(&mut self, e: Event) {
+        Tally::<Autoscooter>::event(self, &e);
+    }
+}
+
 impl Tally<Autoscooter> for AutoscooterTally {
+    #[inline]
     fn event(&mut self, e: &Event) {
         match e {
             Event::Crash { kind, .. } => self.game_crashes[*kind as usize] += 1,
@@ -311,10 +335,14 @@ impl Tally<Autoscooter> for AutoscooterTally {
             self.chits_sum += g.chits(Seat(s as u8)).total() as u64;
         }
         self.players += g.seats() as u64;
-        if let Some(o) = g.outcome()
-            && let Some(w) = o.winners().first()
-        {
-            self.winning_sum += g.chits(*w).total() as u64;
+        // The ranking's first seat (AS-6: highest score, the lowest seat among equals, as
+        // `compute_outcome` orders them) from the scores, without building the ranking.
+        if g.is_over() {
+            let seats = (0..g.seats() as u8).map(Seat);
+            let top = seats.min_by_key(|&s| (std::cmp::Reverse(g.seat_score(s)), s.0));
+            if let Some(w) = top {
+                self.winning_sum += g.chits(w).total() as u64;
+            }
         }
         self.games += 1;
         self.average_chits = self.chits_sum as f64 / self.players.max(1) as f64;

@@ -176,6 +176,24 @@ pub trait Registered: Game {
     }
     /// A bot of the given strength.
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>>;
+    /// One random action of `robodrome sim` for `seat`: [`Game::sample_action`], then
+    /// [`Game::apply`] with its events tallied (in order) and the list emptied. `None`: no action
+    /// to sample; `Some(false)`: the action was refused. A game may serve it by a path of its
+    /// own that draws the same numbers in the same order and tallies the same figures without
+    /// building the action or the events nobody reads (Autoscooter: `Autoscooter::play_random`
+    /// into the tally; issue 17).
+    fn sim_random_step(
+        &mut self,
+        seat: engine::Seat,
+        rng: &mut engine::Rng,
+        events: &mut Vec<Self::Event>,
+        tally: &mut Self::Tally,
+    ) -> Option<bool> {
+        let action = self.sample_action(seat, rng)?;
+        let applied = self.apply(seat, &action, events).is_ok();
+        sim::tally_events::<Self, _>(tally, events);
+        Some(applied)
+    }
     /// The observer's view for machine observers (the Python package's observations,
     /// [`features`]): the view, or a lighter one with the same information — without what a
     /// table derives its controls from (each game's `choices`, computed

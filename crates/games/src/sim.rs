@@ -285,12 +285,14 @@ fn count_firsts(o: &engine::Outcome, wins: &mut [u64], shared: &mut [u64]) {
 }
 
 /// Play random legal actions (as `engine::play_random`) until the game ends, `max_actions`
-/// are played or `limit` says the game has gone far enough.
-fn play_random_until<G: Game>(
+/// are played or `limit` says the game has gone far enough. Each action is the game's
+/// [`Registered::sim_random_step`]: `sample_action` then `apply`, or the game's own path that
+/// draws and plays the same.
+fn play_random_until<G: Registered>(
     g: &mut G,
     rng: &mut Rng,
     events: &mut Vec<G::Event>,
-    tally: &mut impl Tally<G>,
+    tally: &mut G::Tally,
     max_actions: usize,
     limit: impl Fn(&G) -> bool,
 ) -> u64 {
@@ -304,13 +306,10 @@ fn play_random_until<G: Game>(
                 None => break,
             },
         };
-        let Some(action) = g.sample_action(seat, rng) else { break };
-        let applied = g.apply(seat, &action, events);
-        tally_events::<G, _>(tally, events);
-        if applied.is_err() {
-            break;
+        match g.sim_random_step(seat, rng, events, tally) {
+            Some(true) => n += 1,
+            Some(false) | None => break,
         }
-        n += 1;
     }
     n as u64
 }
@@ -344,7 +343,7 @@ fn play_bots<G: Registered>(
 }
 
 /// Tally the events of the last action, in order, and empty the list.
-fn tally_events<G: Game, T: Tally<G>>(tally: &mut T, events: &mut Vec<G::Event>) {
+pub(crate) fn tally_events<G: Game, T: Tally<G>>(tally: &mut T, events: &mut Vec<G::Event>) {
     for e in events.iter() {
         tally.event(e);
     }
