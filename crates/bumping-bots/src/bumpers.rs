@@ -1,6 +1,7 @@
 //! BB-8.4 bumpers: arrows throw bots away from the centre.
 
 use crate::Event;
+use crate::event::EventSink;
 use crate::order::StepKind;
 use crate::state::{BumpingBots, Occ};
 use grid::HexDir;
@@ -12,7 +13,7 @@ impl BumpingBots {
     /// Throw bot `b` along arrow `a` by `cells` (1 or 2), again on every arrow it lands on.
     // Rare in a race: kept out of the engine loop (`advance`, `act`).
     #[inline(never)]
-    pub(crate) fn throw(&mut self, b: usize, a: HexDir, cells: u8, ev: &mut Vec<Event>) {
+    pub(crate) fn throw(&mut self, b: usize, a: HexDir, cells: u8, ev: &mut impl EventSink) {
         let mut arrow = a;
         'throws: for _ in 0..MAX_THROWS {
             self.lose_speed(b, 2, ev);
@@ -55,7 +56,7 @@ impl BumpingBots {
     }
 
     /// BB-8.4: a lateral arrow turns the bot 60° per cell thrown, towards it, never past it.
-    fn turn_towards(&mut self, b: usize, arrow: HexDir, cells: u8, ev: &mut Vec<Event>) {
+    fn turn_towards(&mut self, b: usize, arrow: HexDir, cells: u8, ev: &mut impl EventSink) {
         let t = self.bots[b].facing.turn_to(arrow);
         if t == 0 || t.abs() == 3 {
             return;

@@ -2,6 +2,7 @@
 
 use crate::Event;
 use crate::error::BbError;
+use crate::event::EventSink;
 use crate::state::{BumpingBots, QuickRot, Turn, TurnStep};
 use engine::Seat;
 use grid::HexDir;
@@ -81,7 +82,7 @@ impl BumpingBots {
         }
     }
 
-    fn spend(&mut self, t: &mut Turn, bot: usize, card: Card, ev: &mut Vec<Event>) {
+    fn spend(&mut self, t: &mut Turn, bot: usize, card: Card, ev: &mut impl EventSink) {
         let b = &mut self.bots[bot];
         if let Some(i) = b.cards.iter().position(|&c| c == card) {
             b.cards.remove(i);
@@ -99,7 +100,7 @@ impl BumpingBots {
         t: &mut Turn,
         bot: usize,
         p: &CardPlay,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> Result<(), BbError> {
         let card = p.card.ok_or(BbError::IllegalCard("no card named"))?;
         if t.card.is_some() {
@@ -188,7 +189,7 @@ impl BumpingBots {
     }
 
     /// BB-9.3: speed +1, `cells(new) + 1/2/3/4` cells straight ahead; replaces speed and move.
-    fn start_nitro(&mut self, t: &mut Turn, bot: usize, br: usize, ev: &mut Vec<Event>) {
+    fn start_nitro(&mut self, t: &mut Turn, bot: usize, br: usize, ev: &mut impl EventSink) {
         let b = &mut self.bots[bot];
         b.speed += 1;
         b.changed_direction = false;
@@ -247,7 +248,14 @@ impl BumpingBots {
     /// arrow cell ends the pull there and throws the bot (BB-8.4: "by its own move or pushed"),
     /// 1 cell at speed 1–3, 2 at 4–6: the speed marker as it stands when the card is played (a
     /// decision: the pull has no speed of its own).
-    fn magnet_pull(&mut self, bot: usize, target: Seat, d: HexDir, n: i32, ev: &mut Vec<Event>) {
+    fn magnet_pull(
+        &mut self,
+        bot: usize,
+        target: Seat,
+        d: HexDir,
+        n: i32,
+        ev: &mut impl EventSink,
+    ) {
         let from = self.pos(bot);
         let mut arrow = None;
         let mut steps = 0;
@@ -302,7 +310,7 @@ impl BumpingBots {
         t: &mut Turn,
         bot: usize,
         p: &CardPlay,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> Result<(), BbError> {
         let Some(card) = p.card else {
             if p.target.is_some()

@@ -244,6 +244,29 @@ impl Serialize for Ranking {
     }
 }
 
+/// Where the rules write their events (issue 17): a `Vec<Event>` for everyone who reads them,
+/// or [`NoEvents`] for a random race nobody watches (`BumpingBots::play_random_unobserved`).
+/// The rules' functions are generic over it, so with `NoEvents` the compiler removes the
+/// events' construction altogether; the state changes are the same code either way.
+pub trait EventSink {
+    fn push(&mut self, e: Event);
+}
+
+impl EventSink for Vec<Event> {
+    #[inline(always)]
+    fn push(&mut self, e: Event) {
+        Vec::push(self, e);
+    }
+}
+
+/// Events dropped as they are written.
+pub struct NoEvents;
+
+impl EventSink for NoEvents {
+    #[inline(always)]
+    fn push(&mut self, _e: Event) {}
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 
 use crate::Event;
 use crate::championship::points_for;
+use crate::event::EventSink;
 use crate::state::BumpingBots;
 use engine::Seat;
 
@@ -33,7 +34,7 @@ impl BumpingBots {
 
     /// BB-10: the bots that finished this round, furthest past the line first, then higher
     /// speed; equal on both: they share the place and the next place is skipped.
-    pub(crate) fn settle_places(&mut self, ev: &mut Vec<Event>) {
+    pub(crate) fn settle_places(&mut self, ev: &mut impl EventSink) {
         let mut marks = std::mem::take(&mut self.finishing);
         marks.sort_by_key(|m| {
             (std::cmp::Reverse(m.past), std::cmp::Reverse(self.bots[m.bot].speed), m.bot)
@@ -54,7 +55,7 @@ impl BumpingBots {
 
     /// BB-10: when one bot (or none) is left racing, or the round limit is reached, the bots
     /// still racing take the last places in race order. Returns whether the race is over.
-    pub(crate) fn check_race_over(&mut self, ev: &mut Vec<Event>) -> bool {
+    pub(crate) fn check_race_over(&mut self, ev: &mut impl EventSink) -> bool {
         let still_racing = |s: &Seat| !self.bots[s.index()].finished;
         if self.round < self.variants.round_limit()
             && self.order.iter().filter(|s| still_racing(s)).nth(1).is_some()

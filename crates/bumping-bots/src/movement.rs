@@ -3,6 +3,7 @@
 
 use crate::Event;
 use crate::error::BbError;
+use crate::event::EventSink;
 use crate::order::StepKind;
 use crate::state::{BumpingBots, MoveCursor, Occ, Turn, TurnStep};
 
@@ -77,7 +78,7 @@ impl BumpingBots {
     }
 
     /// One step of the active bot's move.
-    pub(crate) fn step_move(&mut self, t: &mut Turn, ev: &mut Vec<Event>) -> Step {
+    pub(crate) fn step_move(&mut self, t: &mut Turn, ev: &mut impl EventSink) -> Step {
         let bot = t.bot;
         // BB-9.1: no rotation before or during the leap: it comes before this point's rotations.
         // The landing cell is a cell of the move (BB-9.1 amended): a leap needs one cell left.
@@ -127,7 +128,7 @@ impl BumpingBots {
     }
 
     /// BB-6.2/6.3 rotation before the last cell, BB-9.5 quick rotations at this point.
-    fn take_planned_rotations(&mut self, t: &mut Turn, bot: usize, ev: &mut Vec<Event>) {
+    fn take_planned_rotations(&mut self, t: &mut Turn, bot: usize, ev: &mut impl EventSink) {
         let taken = t.mv.taken;
         let mut turns = [0i8; 2];
         if let Some(i) = t.quick.iter().position(|q| q.at_cell == taken) {
@@ -148,7 +149,7 @@ impl BumpingBots {
     /// when the bot landed on a bumper arrow and was thrown (its move ends).
     // Rare in a race: kept out of the engine loop (`advance`, `act`).
     #[inline(never)]
-    fn leap(&mut self, t: &mut Turn, bot: usize, over: u8, ev: &mut Vec<Event>) -> bool {
+    fn leap(&mut self, t: &mut Turn, bot: usize, over: u8, ev: &mut impl EventSink) -> bool {
         let d = self.travel_dir(bot);
         let from = self.pos(bot);
         let mut h = from;

@@ -1,6 +1,7 @@
 //! BB-8.1–8.3 obstacles: fixed (solid, see `state::occupant`), mobile, motorised.
 
 use crate::Event;
+use crate::event::EventSink;
 use crate::movement::Step;
 use crate::order::StepKind;
 use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep, Via};
@@ -17,7 +18,7 @@ impl BumpingBots {
         a: usize,
         o: usize,
         d: HexDir,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> Step {
         let at = self.pos(a);
         ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "mobile" });
@@ -81,7 +82,7 @@ impl BumpingBots {
         d: HexDir,
         n: u8,
         ask: bool,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> Option<PendingShock> {
         let (mut dir, mut n, mut turned) = (d, n, false);
         while n > 0 {
@@ -115,7 +116,7 @@ impl BumpingBots {
     }
 
     /// BB-8.2: at the end of the round every motorised obstacle turns 60°.
-    pub(crate) fn turn_motors(&mut self, ev: &mut Vec<Event>) {
+    pub(crate) fn turn_motors(&mut self, ev: &mut impl EventSink) {
         for m in 0..self.obstacles.len() {
             if self.obstacles[m].kind == ObstacleKind::Motorised {
                 self.turn_motor(m, ev);
@@ -123,7 +124,7 @@ impl BumpingBots {
         }
     }
 
-    fn turn_motor(&mut self, m: usize, ev: &mut Vec<Event>) {
+    fn turn_motor(&mut self, m: usize, ev: &mut impl EventSink) {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
         let arm = o.arm.turn(steps);
@@ -172,7 +173,7 @@ impl BumpingBots {
     }
 
     /// The obstacle cannot turn: bots where the arms would arrive lose 2 (BB-8.2).
-    fn arm_stays(&mut self, centre: Hex, moves: &[(Hex, HexDir); 2], ev: &mut Vec<Event>) {
+    fn arm_stays(&mut self, centre: Hex, moves: &[(Hex, HexDir); 2], ev: &mut impl EventSink) {
         for &(cell, _) in moves {
             if let Occ::Bot(b) = self.occupant(cell) {
                 self.lose_speed(b, 2, ev);
@@ -202,7 +203,7 @@ impl BumpingBots {
     /// BB-8.2: the arm arriving on `cell` pushes what stands there 1 cell along `dir` (the cell
     /// beyond is free, [`Self::arm_meets`]): a bot loses 2 and turns 60° in the arm's sense if
     /// the push is lateral; a bot pushed onto a bumper arrow is thrown 1 cell.
-    fn arm_push(&mut self, cell: Hex, dir: HexDir, spin: i8, ev: &mut Vec<Event>) {
+    fn arm_push(&mut self, cell: Hex, dir: HexDir, spin: i8, ev: &mut impl EventSink) {
         match self.occupant(cell) {
             Occ::Mobile(x) => {
                 let to = cell.neighbour(dir);
@@ -229,7 +230,7 @@ impl BumpingBots {
     /// the arm's sense if the push is lateral to it, and the push of 1 cell goes to the last
     /// bot, which turns likewise if the push is lateral to it (or to the mobile obstacle at the
     /// end of the chain, pushed 1 cell, BB-8.3).
-    fn arm_chain(&mut self, cell: Hex, dir: HexDir, spin: i8, ev: &mut Vec<Event>) {
+    fn arm_chain(&mut self, cell: Hex, dir: HexDir, spin: i8, ev: &mut impl EventSink) {
         let Occ::Bot(first) = self.occupant(cell) else { return };
         let chain = self.chain(first, dir, 1);
         let last = *chain.last().expect("non-empty");

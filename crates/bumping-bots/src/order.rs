@@ -1,6 +1,7 @@
 //! BB-2.2 race order and BB-2.3 lap counting.
 
 use crate::Event;
+use crate::event::EventSink;
 use crate::state::BumpingBots;
 use crate::track::Cell;
 use engine::Seat;
@@ -78,7 +79,7 @@ impl BumpingBots {
         bot: usize,
         from: grid::Hex,
         d: HexDir,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) {
         let c = self.board.cell(from);
         self.count_crossing_of(bot, c, d, ev);
@@ -86,7 +87,7 @@ impl BumpingBots {
 
     /// [`Self::count_crossing`] from cell data already read.
     #[inline(always)]
-    fn count_crossing_of(&mut self, bot: usize, c: Cell, d: HexDir, ev: &mut Vec<Event>) {
+    fn count_crossing_of(&mut self, bot: usize, c: Cell, d: HexDir, ev: &mut impl EventSink) {
         let bit = 1u8 << d.index();
         if c.line_fwd & bit != 0 {
             self.cross_forward(bot, ev);
@@ -97,7 +98,7 @@ impl BumpingBots {
         }
     }
 
-    fn cross_forward(&mut self, bot: usize, ev: &mut Vec<Event>) {
+    fn cross_forward(&mut self, bot: usize, ev: &mut impl EventSink) {
         let laps_to_run = self.board.laps() as i32;
         let b = &mut self.bots[bot];
         if b.finished {
@@ -121,7 +122,7 @@ impl BumpingBots {
         }
     }
 
-    fn cross_backward(&mut self, bot: usize, ev: &mut Vec<Event>) {
+    fn cross_backward(&mut self, bot: usize, ev: &mut impl EventSink) {
         let b = &mut self.bots[bot];
         if b.finished {
             return;
@@ -158,7 +159,7 @@ impl BumpingBots {
         bot: usize,
         d: HexDir,
         kind: StepKind,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> grid::Hex {
         self.step_bot_at(bot, d, kind, ev).0
     }
@@ -170,7 +171,7 @@ impl BumpingBots {
         bot: usize,
         d: HexDir,
         kind: StepKind,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> (grid::Hex, usize) {
         let from = self.pos(bot);
         let to = from.neighbour(d);

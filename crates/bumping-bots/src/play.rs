@@ -3,6 +3,7 @@
 
 use crate::cards::{Card, CardPlay};
 use crate::error::BbError;
+use crate::event::{EventSink, NoEvents};
 use crate::movement::Step;
 use crate::setup::Setup;
 use crate::speed::{SpeedChoice, speed_after};
@@ -29,7 +30,7 @@ impl BumpingBots {
     }
 
     /// Plays on by itself through everything that needs no decision (BB-4).
-    fn advance(&mut self, ev: &mut Vec<Event>) {
+    fn advance(&mut self, ev: &mut impl EventSink) {
         // The turn is taken out of the phase while the engine plays it, and put back.
         let mut t = match std::mem::replace(&mut self.phase, Phase::Over) {
             Phase::Turn(t) => t,
@@ -98,7 +99,7 @@ impl BumpingBots {
     }
 
     /// Makes `t` the next bot's turn; false when the race is over.
-    fn next_bot(&mut self, t: &mut Turn, ev: &mut Vec<Event>) -> bool {
+    fn next_bot(&mut self, t: &mut Turn, ev: &mut impl EventSink) -> bool {
         self.cursor += 1;
         while self.cursor < self.order.len() && self.bots[self.order[self.cursor].index()].finished
         {
@@ -112,7 +113,7 @@ impl BumpingBots {
     }
     /// BB-4 end of round: motorised obstacles turn, engines count down, places are settled
     /// (BB-10); then the next round's order (BB-2.2). Returns false when the race is over.
-    fn end_round(&mut self, ev: &mut Vec<Event>) -> bool {
+    fn end_round(&mut self, ev: &mut impl EventSink) -> bool {
         self.turn_motors(ev);
         self.remove_finished();
         for b in &mut self.bots {
@@ -139,7 +140,7 @@ impl BumpingBots {
     }
 
     /// One action, validated before anything changes.
-    fn act(&mut self, seat: Seat, action: &Action, ev: &mut Vec<Event>) -> Result<(), BbError> {
+    fn act(&mut self, seat: Seat, action: &Action, ev: &mut impl EventSink) -> Result<(), BbError> {
         if matches!(self.phase, Phase::Over) {
             return Err(BbError::GameOver);
         }
@@ -174,7 +175,7 @@ impl BumpingBots {
         &mut self,
         t: &mut Turn,
         action: &Action,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> Result<(), BbError> {
         match (&t.step, action) {
             (TurnStep::Speed, Action::Speed { choice, new_speed }) => {
@@ -221,7 +222,7 @@ impl BumpingBots {
         t: &mut Turn,
         choice: SpeedChoice,
         new_speed: Option<u8>,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> Result<(), BbError> {
         let bot = t.bot;
         let (speed, reverse) = speed_after(&self.bots[bot], choice, new_speed)?;
@@ -243,7 +244,12 @@ impl BumpingBots {
     /// other seats hold.
     // Rare in a race: kept out of the engine loop (`advance`, `act`).
     #[inline(never)]
-    fn pick(&mut self, seat: Seat, card: Option<Card>, ev: &mut Vec<Event>) -> Result<(), BbError> {
+    fn pick(
+        &mut self,
+        seat: Seat,
+        card: Option<Card>,
+        ev: &mut impl EventSink,
+    ) -> Result<(), BbError> {
         let card = card.ok_or(BbError::IllegalCard("name the card to pick"))?;
         if !self.pickable(seat, card) {
             return Err(BbError::CardNotInDeck);
@@ -412,6 +418,24 @@ impl Game for BumpingBots {
             return None;
         }
         Some(crate::view::sample(self, rng))
+    }
+
+    /// The random race without events (issue 17): the same `owing` → `view::sample` → `act` →
+    /// `advance` as `decision` → `sample_action` → `apply`, with the events dropped where they
+    /// are written ([`NoEvents`]: the compiler removes their construction).
+    fn play_random_unobserved(&mut self, rng: &mut Rng, max_actions: usize) -> Option<u64> {
+        let mut n = 0;
+        while n < max_actions {
+            let Some(seat) = self.owing() else { break };
+            let action = crate::view::sample(self, rng);
+            let played = self.act(seat, &action, &mut NoEvents);
+            if played.is_err() {
+                break;
+            }
+            self.advance(&mut NoEvents);
+            n += 1;
+        }
+        Some(n as u64)
     }
 
     fn view(&self, observer: Observer) -> View {

@@ -2,6 +2,7 @@
 
 use crate::Event;
 use crate::error::BbError;
+use crate::event::EventSink;
 use crate::movement::Step;
 use crate::order::StepKind;
 use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep, Via};
@@ -32,7 +33,7 @@ impl BumpingBots {
         a: usize,
         p: usize,
         d: HexDir,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> Step {
         let at = self.pos(a);
         ev.push(Event::Collision { seat: self.bots[a].seat, at, against: "bot" });
@@ -89,7 +90,7 @@ impl BumpingBots {
         pending: PendingShock,
         turn_passive: &[i8],
         turn_first: i8,
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> Result<(), BbError> {
         if turn_passive.iter().chain([&turn_first]).any(|t| !(-1..=1).contains(t)) {
             return Err(BbError::IllegalShockChoice("each entry is -1, 0 or 1"));
@@ -129,7 +130,7 @@ impl BumpingBots {
         push: u8,
         turn_first: i8,
         entries: &[i8],
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> u8 {
         for &b in chain {
             self.lose_speed(b, 2, ev);
@@ -149,7 +150,7 @@ impl BumpingBots {
         d: HexDir,
         k: u8,
         entries: &[i8],
-        ev: &mut Vec<Event>,
+        ev: &mut impl EventSink,
     ) -> u8 {
         let mut moved = 0;
         for i in 0..k {

@@ -433,7 +433,7 @@ impl BumpingBots {
     }
 
     /// BB-7.2: every shock lowers the speed by 2, never below 1.
-    pub(crate) fn lose_speed(&mut self, bot: usize, by: u8, ev: &mut Vec<crate::Event>) {
+    pub(crate) fn lose_speed(&mut self, bot: usize, by: u8, ev: &mut impl crate::event::EventSink) {
         let b = &mut self.bots[bot];
         let new = b.speed.saturating_sub(by).max(1);
         if new != b.speed {
@@ -448,13 +448,13 @@ impl BumpingBots {
     }
 
     #[inline]
-    pub(crate) fn rotate(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
+    pub(crate) fn rotate(&mut self, bot: usize, turn: i8, ev: &mut impl crate::event::EventSink) {
         if turn != 0 {
             self.rotate_by(bot, turn, ev);
         }
     }
 
-    fn rotate_by(&mut self, bot: usize, turn: i8, ev: &mut Vec<crate::Event>) {
+    fn rotate_by(&mut self, bot: usize, turn: i8, ev: &mut impl crate::event::EventSink) {
         let b = &mut self.bots[bot];
         b.facing = b.facing.turn(turn as i32);
         ev.push(crate::Event::Turned { seat: b.seat, facing: b.facing });
