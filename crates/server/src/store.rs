@@ -247,9 +247,12 @@ struct Append {
     entries: Vec<String>,
     /// A turn-based game's clock to store (`turn_clocks`: per-move seconds, deadline, who
     /// owes, as JSON), in the same commit; its `entries` are empty.
-    clock: Option<(i64, Option<i64>, String)>,
+    clock: Option<ClockRow>,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
+
+/// A `turn_clocks` row of the group commit: per-move seconds, deadline, who owes (JSON).
+type ClockRow = (i64, Option<i64>, String);
 
 /// Appends committed together at most.
 const BATCH: usize = 512;
@@ -402,7 +405,7 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
                 .map(|(i, e)| (a.id.as_str(), (a.index + i as u64) as i64, e.as_str()))
         })
         .collect();
-    let clocks: Vec<(&str, &(i64, Option<i64>, String))> =
+    let clocks: Vec<(&str, &ClockRow)> =
         batch.iter().filter_map(|a| Some((a.id.as_str(), a.clock.as_ref()?))).collect();
     if clocks.is_empty() && rows.len() <= ROWS_PER_INSERT {
         let sql = sql(rows.len());

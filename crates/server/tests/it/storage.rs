@@ -510,7 +510,7 @@ async fn turn_clocks_share_the_group_commit_with_the_log() {
         }
         let clock = |g: usize| TurnClock {
             per_move_secs: 300 + g as u32,
-            due_ms: (g % 2 == 0).then_some(1_000 * g as i64),
+            due_ms: g.is_multiple_of(2).then_some(1_000 * g as i64),
             waiting: vec![(g % 3) as u8],
         };
         let mut tasks = tokio::task::JoinSet::new();
