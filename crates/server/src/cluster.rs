@@ -33,7 +33,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 
 /// The database's clock in Unix milliseconds, as SQL.
-const NOW_MS: &str = "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT";
+pub(crate) const NOW_MS: &str = "(extract(epoch FROM clock_timestamp()) * 1000)::BIGINT";
 
 /// This node's view of the cluster.
 pub struct Cluster {
@@ -504,31 +504,6 @@ impl Node {
                 _ = crate::stopped(&mut stop) => break,
             }
         }
-    }
-
-    /// Store a game's timers, fenced by its lease (a stale owner changes nothing).
-    pub async fn set_timers(
-        &self,
-        game: &str,
-        epoch: i64,
-        t: &StoredTimers,
-    ) -> Result<bool, sqlx::Error> {
-        let r = sqlx::query(&format!(
-            "INSERT INTO game_timers (game_id, seq, deadline_ms, clock_ms) \
-             SELECT $1, $2, {NOW_MS} + $3, {NOW_MS} + $4 FROM leases \
-             WHERE game_id = $1 AND epoch = $5 AND node = $6 \
-             ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, \
-             deadline_ms = excluded.deadline_ms, clock_ms = excluded.clock_ms"
-        ))
-        .bind(game)
-        .bind(t.seq as i64)
-        .bind(t.deadline_left_ms)
-        .bind(t.clock_left_ms)
-        .bind(epoch)
-        .bind(&self.cluster.node)
-        .execute(&self.cluster.pool)
-        .await?;
-        Ok(r.rows_affected() == 1)
     }
 
     /// A game's stored timers, as time left now on the database's clock.

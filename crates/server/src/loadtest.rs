@@ -44,7 +44,18 @@ pub struct Args {
     /// (`scripts/cluster` in `shards` mode), all of a game's clients reach one node.
     #[arg(long)]
     pub address_per_game: bool,
+    /// Each game's timer (`timer_secs` of its lobby request: the time per decision before the
+    /// server decides for whoever still owes). Games set up long before their clients connect
+    /// (thousands of games on a loaded cluster) need a long one, or timers end them first.
+    #[arg(long, default_value_t = 30)]
+    pub timer_secs: u32,
+    /// Games set up at once (lobby requests in flight: guests, create, joins).
+    #[arg(long, default_value_t = SETUP_AT_ONCE)]
+    pub setup_at_once: usize,
 }
+
+/// Games whose lobby setup runs at once by default (`--setup-at-once`).
+pub const SETUP_AT_ONCE: usize = 32;
 
 /// The local address of game `g`'s clients (`--address-per-game`).
 fn game_ip(args: &Args, g: usize) -> Option<std::net::IpAddr> {
@@ -58,7 +69,7 @@ pub fn run_blocking(args: Args) -> Result<(), Error> {
     if args.threads > 0 {
         rt.worker_threads(args.threads);
     }
-    rt.enable_all().build()?.block_on(run(args))
+    rt.enable_all().build()?.block_on(run(args)).map(|_| ())
 }
 
 #[derive(Default)]
@@ -82,42 +93,42 @@ async fn metric(addr: SocketAddr, name: &str) -> Result<f64, Error> {
         .ok_or_else(|| format!("no metric {name}").into())
 }
 
-pub async fn run(args: Args) -> Result<(), Error> {
+/// What a run measured that its callers check (the rest is printed).
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The games set up, by game number (game `g` has seed `seed + g`).
+    pub games: Vec<String>,
+    /// Live games at the server that answered `/metrics`, at the start and at the end of the
+    /// measured window.
+    pub live_start: f64,
+    pub live_end: f64,
+}
+
+pub async fn run(args: Args) -> Result<Report, Error> {
     let addr = args.addr;
     let seats = args.seats.clamp(2, 8);
     let rss0 = metric(addr, "robodrome_process_resident_bytes").await?;
     let live0 = metric(addr, "robodrome_games_live").await?;
     eprintln!("loadtest: {} games × {seats} clients against {addr}", args.games);
     let t0 = Instant::now();
-    // Lobby: one creator and seats-1 joiners per game.
-    let mut plan = Vec::new();
+    // Lobby: one creator and seats-1 joiners per game, `setup_at_once` games at a time (each
+    // game's requests in order); the plan is in game order whatever order they finish in.
+    let at_once = Arc::new(tokio::sync::Semaphore::new(args.setup_at_once.max(1)));
+    let mut setups = tokio::task::JoinSet::new();
     for g in 0..args.games {
-        let mut tokens = Vec::new();
-        let from = game_ip(&args, g);
-        for s in 0..seats {
-            let body = json!({ "name": format!("load-{g}-{s}") });
-            let (st, v) =
-                client::http_from(addr, from, "POST", "/api/guest", None, Some(&body)).await?;
-            let t = v["token"].as_str().filter(|_| st == 201);
-            tokens.push(t.ok_or_else(|| format!("POST /api/guest: {st} {v}"))?.to_string());
-        }
-        let mut seat_list = vec!["me".to_string()];
-        seat_list.resize(seats, "open".into());
-        let body = json!({"game": "autoscooter", "seats": seat_list, "seed": args.seed + g as u64, "practice": true, "timer_secs": 30});
-        let (st, info) =
-            client::http_from(addr, from, "POST", "/api/games", Some(&tokens[0]), Some(&body))
-                .await?;
-        let id = info["id"].as_str().filter(|_| st == 201);
-        let id = id.ok_or_else(|| format!("POST /api/games: {st} {info}"))?.to_string();
-        for t in &tokens[1..] {
-            let path = format!("/api/games/{id}/join");
-            let (st, v) = client::http_from(addr, from, "POST", &path, Some(t), None).await?;
-            if st != 200 {
-                return Err(format!("POST {path}: {st} {v}").into());
-            }
-        }
-        plan.push((id, tokens));
+        let (at_once, from) = (at_once.clone(), game_ip(&args, g));
+        let (seed, timer) = (args.seed + g as u64, args.timer_secs);
+        setups.spawn(async move {
+            let _turn = at_once.acquire_owned().await.map_err(|e| e.to_string())?;
+            setup_game(addr, from, g, seats, seed, timer).await.map(|p| (g, p))
+        });
     }
+    let mut plan = Vec::with_capacity(args.games);
+    while let Some(r) = setups.join_next().await {
+        plan.push(r.map_err(|e| e.to_string())??);
+    }
+    plan.sort_unstable_by_key(|(g, _)| *g);
+    let plan: Vec<(String, Vec<String>)> = plan.into_iter().map(|(_, p)| p).collect();
     let setup_s = t0.elapsed().as_secs_f64();
     let tally = Arc::new(Mutex::new(Tally::default()));
     // Clients play as soon as they are connected; the measured window starts when all are,
@@ -153,6 +164,7 @@ pub async fn run(args: Args) -> Result<(), Error> {
     let live1 = metric(addr, "robodrome_games_live").await?;
     let conns = metric(addr, "robodrome_connections").await?;
     tokio::time::sleep_until(stop_at.into()).await;
+    let live_end = metric(addr, "robodrome_games_live").await?;
     window.store(false, std::sync::atomic::Ordering::Relaxed);
     let play_s = play0.elapsed().as_secs_f64();
     let accepted = metric(addr, "robodrome_actions_total").await? - actions0;
@@ -176,7 +188,10 @@ pub async fn run(args: Args) -> Result<(), Error> {
     };
     let new_games = (live1 - live0).max(1.0);
     println!("clients connected        {connected} ({conns} open at the server)");
-    println!("games live               {live1} ({new_games} new)");
+    println!(
+        "games live               {live1} ({new_games} new) at the window's start, {live_end} at its end (of {} set up; timer {} s)",
+        args.games, args.timer_secs
+    );
     println!("lobby setup              {setup_s:.1} s");
     println!("connecting               {connect_s:.1} s (clients play as they connect)");
     println!("measured window          {play_s:.1} s (every client connected)");
@@ -198,7 +213,44 @@ pub async fn run(args: Args) -> Result<(), Error> {
         (rss1 - rss0) / new_games / 1e3
     );
     println!("last start: resumed      {resumed} games in {:.3} s", resume);
-    Ok(())
+    let games = plan.into_iter().map(|(id, _)| id).collect();
+    Ok(Report { games, live_start: live1, live_end })
+}
+
+/// Game `g`'s lobby setup: `seats` guests (from the game's own address if any), the first
+/// creates the practice game with seed `seed` and timer `timer_secs`, the others join. Returns
+/// the game's id and its players' tokens, by seat.
+async fn setup_game(
+    addr: SocketAddr,
+    from: Option<std::net::IpAddr>,
+    g: usize,
+    seats: usize,
+    seed: u64,
+    timer_secs: u32,
+) -> Result<(String, Vec<String>), Error> {
+    let mut tokens = Vec::new();
+    for s in 0..seats {
+        let body = json!({ "name": format!("load-{g}-{s}") });
+        let (st, v) =
+            client::http_from(addr, from, "POST", "/api/guest", None, Some(&body)).await?;
+        let t = v["token"].as_str().filter(|_| st == 201);
+        tokens.push(t.ok_or_else(|| format!("POST /api/guest: {st} {v}"))?.to_string());
+    }
+    let mut seat_list = vec!["me".to_string()];
+    seat_list.resize(seats, "open".into());
+    let body = json!({"game": "autoscooter", "seats": seat_list, "seed": seed, "practice": true, "timer_secs": timer_secs});
+    let (st, info) =
+        client::http_from(addr, from, "POST", "/api/games", Some(&tokens[0]), Some(&body)).await?;
+    let id = info["id"].as_str().filter(|_| st == 201);
+    let id = id.ok_or_else(|| format!("POST /api/games: {st} {info}"))?.to_string();
+    for t in &tokens[1..] {
+        let path = format!("/api/games/{id}/join");
+        let (st, v) = client::http_from(addr, from, "POST", &path, Some(t), None).await?;
+        if st != 200 {
+            return Err(format!("POST {path}: {st} {v}").into());
+        }
+    }
+    Ok((id, tokens))
 }
 
 /// What a load client reads of every frame: its type and a few numbers. Everything else

@@ -72,8 +72,23 @@ pub struct Challenge {
 
 pub trait PlatformStore: Send + Sync {
     fn turn_clock<'a>(&'a self, game: &'a str) -> BoxFut<'a, Option<TurnClock>>;
-    /// Insert or replace a game's clock.
+    /// Insert or replace a game's clock (in the group commit of the log appends, with SQLite
+    /// and PostgreSQL: docs/deployment.md "Timers").
     fn set_turn_clock<'a>(&'a self, game: &'a str, clock: &'a TurnClock) -> BoxFut<'a, ()>;
+    /// [`PlatformStore::set_turn_clock`] by a cluster node holding the game's lease as
+    /// (`node`, `epoch`): written only if the lease is still that, in the same transaction
+    /// (`StoreError::Fenced` otherwise: nothing written). Stores without leases (SQLite: one
+    /// server) write it as `set_turn_clock`.
+    fn set_turn_clock_fenced<'a>(
+        &'a self,
+        game: &'a str,
+        clock: &'a TurnClock,
+        node: &'a str,
+        epoch: i64,
+    ) -> BoxFut<'a, ()> {
+        let _ = (node, epoch);
+        self.set_turn_clock(game, clock)
+    }
     /// Running turn-based games where `identity` holds a seat (rows without setup), with
     /// their clocks.
     fn turn_games_of<'a>(&'a self, identity: &'a str) -> BoxFut<'a, Vec<(GameRow, TurnClock)>>;
@@ -156,18 +171,7 @@ impl PlatformStore for SqliteStore {
     }
 
     fn set_turn_clock<'a>(&'a self, game: &'a str, clock: &'a TurnClock) -> BoxFut<'a, ()> {
-        Box::pin(async move {
-            sqlx::query(
-                "INSERT OR REPLACE INTO turn_clocks (game_id, per_move_secs, due_ms, waiting) VALUES (?, ?, ?, ?)",
-            )
-            .bind(game)
-            .bind(i64::from(clock.per_move_secs))
-            .bind(clock.due_ms)
-            .bind(serde_json::to_string(&clock.waiting)?)
-            .execute(self.writer())
-            .await?;
-            Ok(())
-        })
+        Box::pin(self.commit_clock(game, clock))
     }
 
     fn turn_games_of<'a>(&'a self, identity: &'a str) -> BoxFut<'a, Vec<(GameRow, TurnClock)>> {

@@ -854,8 +854,14 @@ impl Room {
             deadline_left_ms: left(self.deadline),
             clock_left_ms: left(self.clock_deadline),
         };
-        match l.node.set_timers(&self.id, l.epoch, &t).await {
-            Ok(_) => self.timers_stored = Some(now),
+        let node = &l.node.cluster.node;
+        match self.shared.store.set_timers_fenced(&self.id, node, l.epoch, &t).await {
+            Ok(()) => self.timers_stored = Some(now),
+            // Another node owns the game now: nothing was written, this task stops.
+            Err(crate::store::StoreError::Fenced) => {
+                tracing::warn!(game = %self.id, "timers not stored: the lease moved on");
+                l.lost.notify_one();
+            }
             Err(e) => tracing::error!(game = %self.id, error = %e, "cannot store the timers"),
         }
     }
@@ -873,8 +879,23 @@ impl Room {
         if *stored == now {
             return;
         }
-        match self.shared.store.platform().set_turn_clock(&self.id, &now).await {
+        let platform = self.shared.store.platform();
+        let written = match &self.lease {
+            Some(l) => {
+                let node = &l.node.cluster.node;
+                platform.set_turn_clock_fenced(&self.id, &now, node, l.epoch).await
+            }
+            None => platform.set_turn_clock(&self.id, &now).await,
+        };
+        match written {
             Ok(()) => self.turn = Some(now),
+            // Another node owns the game now: nothing was written, this task stops.
+            Err(crate::store::StoreError::Fenced) => {
+                tracing::warn!(game = %self.id, "turn clock not stored: the lease moved on");
+                if let Some(l) = &self.lease {
+                    l.lost.notify_one();
+                }
+            }
             Err(e) => {
                 tracing::error!(game = %self.id, error = %e, "cannot store a turn-based clock")
             }

@@ -163,6 +163,21 @@ pub trait Store: Send + Sync + 'static {
         let _ = (node, epoch);
         self.append(id, index, entry)
     }
+    /// A cluster node's game's timers (`game_timers`, docs/deployment.md "Timers"), stored by
+    /// the owner holding the lease as (`node`, `epoch`) in the group commit with the log
+    /// appends, fenced like them ([`StoreError::Fenced`] when the lease moved on: nothing
+    /// written). Stores without leases (SQLite: one server, whose timers restart with it) keep
+    /// no such timers: this default stores nothing.
+    fn set_timers_fenced<'a>(
+        &'a self,
+        id: &'a str,
+        node: &'a str,
+        epoch: i64,
+        timers: &'a crate::cluster::StoredTimers,
+    ) -> BoxFut<'a, ()> {
+        let _ = (id, node, epoch, timers);
+        Box::pin(async { Ok(()) })
+    }
     /// Append entries `first`, `first + 1`, … of a game's log, in order (a game's task stores
     /// the actions that queued up while it waited for storage together): how many were stored,
     /// and the failure that stopped the rest. This default appends one by one; the SQLite store
@@ -230,8 +245,14 @@ struct Append {
     /// The index of the first entry; the others follow it.
     index: u64,
     entries: Vec<String>,
+    /// A turn-based game's clock to store (`turn_clocks`: per-move seconds, deadline, who
+    /// owes, as JSON), in the same commit; its `entries` are empty.
+    clock: Option<ClockRow>,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
+
+/// A `turn_clocks` row of the group commit: per-move seconds, deadline, who owes (JSON).
+type ClockRow = (i64, Option<i64>, String);
 
 /// Appends committed together at most.
 const BATCH: usize = 512;
@@ -350,8 +371,12 @@ async fn append_task(
 /// Rows per `INSERT` statement: 3 parameters each, under SQLite's smallest limit of 999.
 const ROWS_PER_INSERT: usize = 300;
 
+/// Turn-based clocks per `INSERT` statement: 4 parameters each.
+const CLOCKS_PER_INSERT: usize = 200;
+
 /// One multi-row `INSERT` per chunk: every statement is one round trip to SQLite's thread (a
-/// statement is atomic by itself; several chunks share one transaction).
+/// statement is atomic by itself; several chunks, and the turn-based clocks of the batch
+/// (`INSERT OR REPLACE`, the last of a game winning), share one transaction).
 async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::Error> {
     fn sql(rows: usize) -> String {
         let mut s = String::from("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)");
@@ -380,7 +405,9 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
                 .map(|(i, e)| (a.id.as_str(), (a.index + i as u64) as i64, e.as_str()))
         })
         .collect();
-    if rows.len() <= ROWS_PER_INSERT {
+    let clocks: Vec<(&str, &ClockRow)> =
+        batch.iter().filter_map(|a| Some((a.id.as_str(), a.clock.as_ref()?))).collect();
+    if clocks.is_empty() && rows.len() <= ROWS_PER_INSERT {
         let sql = sql(rows.len());
         bind(&sql, &rows).execute(writer).await?;
         return Ok(());
@@ -389,6 +416,19 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
     for chunk in rows.chunks(ROWS_PER_INSERT) {
         let sql = sql(chunk.len());
         bind(&sql, chunk).execute(&mut *tx).await?;
+    }
+    for chunk in clocks.chunks(CLOCKS_PER_INSERT) {
+        let mut sql = String::from(
+            "INSERT OR REPLACE INTO turn_clocks (game_id, per_move_secs, due_ms, waiting) VALUES (?, ?, ?, ?)",
+        );
+        for _ in 1..chunk.len() {
+            sql.push_str(", (?, ?, ?, ?)");
+        }
+        let mut q = sqlx::query(&sql);
+        for &(id, (per, due, waiting)) in chunk {
+            q = q.bind(id).bind(*per).bind(*due).bind(waiting.as_str());
+        }
+        q.execute(&mut *tx).await?;
     }
     tx.commit().await
 }
@@ -524,6 +564,22 @@ impl SqliteStore {
         let (appends, rx) = mpsc::channel(4 * BATCH);
         tokio::spawn(append_task(writer.clone(), (!memory).then(|| pool.clone()), rx));
         Ok(SqliteStore { pool, writer, appends, unreadable: Default::default(), _lock: lock })
+    }
+
+    /// Store a turn-based game's clock in the group commit (the writes of the log appends'
+    /// batch: one transaction), once it is committed.
+    pub(crate) async fn commit_clock(
+        &self,
+        id: &str,
+        clock: &crate::platform_store::TurnClock,
+    ) -> Result<(), StoreError> {
+        let row =
+            (i64::from(clock.per_move_secs), clock.due_ms, serde_json::to_string(&clock.waiting)?);
+        let (done, answer) = oneshot::channel();
+        let a =
+            Append { id: id.to_string(), index: 0, entries: Vec::new(), clock: Some(row), done };
+        self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
     }
 
     /// Note a poison row (logged once).
@@ -741,7 +797,7 @@ impl Store for SqliteStore {
         Box::pin(async move {
             let (done, answer) = oneshot::channel();
             let entries = vec![serde_json::to_string(entry)?];
-            let a = Append { id: id.to_string(), index, entries, done };
+            let a = Append { id: id.to_string(), index, entries, clock: None, done };
             self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
             answer.await.map_err(|_| StoreError::Closed)?
         })
@@ -759,7 +815,7 @@ impl Store for SqliteStore {
                 let entries =
                     entries.iter().map(serde_json::to_string).collect::<Result<Vec<_>, _>>()?;
                 let (done, answer) = oneshot::channel();
-                let a = Append { id: id.to_string(), index: first, entries, done };
+                let a = Append { id: id.to_string(), index: first, entries, clock: None, done };
                 self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
                 answer.await.map_err(|_| StoreError::Closed)?
             }

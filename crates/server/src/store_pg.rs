@@ -21,6 +21,7 @@
 
 use crate::accounts::{Account, AccountStore, Found, HistoryPoint, RatingRow, RatingUpdate};
 use crate::boards::{BoardRow, BoardStore};
+use crate::cluster::StoredTimers;
 use crate::platform_store::{BotAccount, Challenge, PlatformStore, TurnClock, seat_needle};
 use crate::ratings::Rating;
 use crate::store::{
@@ -131,16 +132,35 @@ const OURS: &[&str] = &[
     "cluster_secret",
 ];
 
-/// Appends committed together at most (PostgreSQL takes arrays: no parameter limit).
+/// Writes committed together at most (PostgreSQL takes arrays: no parameter limit).
 const BATCH: usize = 512;
+
+/// One write of the group commit: a log entry, or a game's stored timers.
+enum Write {
+    /// Log entry `index` of the game.
+    Log { index: u64, entry: String },
+    /// A cluster node's game's timers (`game_timers`), as time left when they were queued
+    /// (`at`): the batch stores them as deadlines on the database's clock. Always fenced.
+    Timers { t: StoredTimers, at: std::time::Instant },
+    /// A turn-based game's clock (`turn_clocks`).
+    Clock { per_move_secs: i64, due_ms: Option<i64>, waiting: String },
+}
 
 struct Append {
     id: String,
-    index: u64,
-    entry: String,
+    write: Write,
     /// A cluster node's write: only while the game's lease is still (node, epoch).
     fence: Option<(String, i64)>,
     done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+impl Append {
+    fn index(&self) -> u64 {
+        match self.write {
+            Write::Log { index, .. } => index,
+            _ => 0,
+        }
+    }
 }
 
 /// The PostgreSQL store. One pool for reads and writes (PostgreSQL has many writers); appends
@@ -188,6 +208,20 @@ impl PgStore {
     /// The pool (the cluster's leases use it).
     pub fn pool(&self) -> &PgPool {
         &self.pool
+    }
+
+    /// Queue a write for the group commit and wait until it is committed (or refused).
+    async fn commit(
+        &self,
+        id: &str,
+        write: Write,
+        fence: Option<(&str, i64)>,
+    ) -> Result<(), StoreError> {
+        let (done, answer) = oneshot::channel();
+        let fence = fence.map(|(n, e)| (n.to_string(), e));
+        let a = Append { id: id.to_string(), write, fence, done };
+        self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
+        answer.await.map_err(|_| StoreError::Closed)?
     }
 
     fn poison(&self, id: &str, reason: String) {
@@ -291,24 +325,22 @@ async fn append_task(pool: PgPool, mut rx: mpsc::Receiver<Append>) {
     let mut batch = Vec::with_capacity(BATCH);
     while rx.recv_many(&mut batch, BATCH).await > 0 {
         match insert_all(&pool, &batch).await {
-            Ok(fenced) => {
-                for a in batch.drain(..) {
-                    let r = if fenced.contains(&(a.id.clone(), a.index as i64)) {
-                        Err(StoreError::Fenced)
-                    } else {
-                        Ok(())
-                    };
+            Ok(refused) => {
+                for (k, a) in batch.drain(..).enumerate() {
+                    let r = if refused.contains(&k) { Err(StoreError::Fenced) } else { Ok(()) };
                     let _ = a.done.send(r);
                 }
             }
             Err(_) => {
                 for a in batch.drain(..) {
                     let r = insert_all(&pool, std::slice::from_ref(&a)).await;
+                    let log = matches!(a.write, Write::Log { .. });
+                    let index = a.index();
                     let _ = a.done.send(match r {
                         Ok(f) if f.is_empty() => Ok(()),
                         Ok(_) => Err(StoreError::Fenced),
-                        Err(sqlx::Error::Database(d)) if d.is_unique_violation() => {
-                            Err(StoreError::Gap(a.index))
+                        Err(sqlx::Error::Database(d)) if log && d.is_unique_violation() => {
+                            Err(StoreError::Gap(index))
                         }
                         Err(e) => Err(e.into()),
                     });
@@ -318,65 +350,160 @@ async fn append_task(pool: PgPool, mut rx: mpsc::Receiver<Append>) {
     }
 }
 
-/// One statement, so one transaction and one commit, for the whole batch. A fenced entry (a
-/// cluster node's) is written only if its game's lease is still at the node and epoch it
-/// carries: the statement reads the lease row `FOR KEY SHARE`, which waits for a takeover that
-/// holds the row `FOR UPDATE` (and then sees its new epoch), and makes a takeover wait until this
-/// batch is committed (so the new owner reads the log with this entry in it); renewals, which
-/// change no key, do not wait for it. Returns the fenced entries refused, as (game, index).
-async fn insert_all(pool: &PgPool, batch: &[Append]) -> Result<Vec<(String, i64)>, sqlx::Error> {
-    let (fenced, free): (Vec<&Append>, Vec<&Append>) =
-        batch.iter().partition(|a| a.fence.is_some());
-    let ids: Vec<&str> = free.iter().map(|a| a.id.as_str()).collect();
-    let idx: Vec<i64> = free.iter().map(|a| a.index as i64).collect();
-    let entries: Vec<&str> = free.iter().map(|a| a.entry.as_str()).collect();
-    if fenced.is_empty() {
-        sqlx::query(
-            "INSERT INTO actions (game_id, idx, entry) SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[])",
-        )
-        .bind(&ids)
-        .bind(&idx)
-        .bind(&entries)
-        .execute(pool)
-        .await?;
+/// The lease join of a fenced write: the row of `leases` is read `FOR KEY SHARE`, which waits
+/// for a takeover that holds it `FOR UPDATE` (and then sees its new epoch), and makes a
+/// takeover wait until this batch is committed (so the new owner reads the log and the timers
+/// with this write in them); renewals, which change no key, do not wait for it.
+const LEASE_JOIN: &str =
+    "JOIN leases l ON l.game_id = u.g AND l.node = u.n AND l.epoch = u.ep FOR KEY SHARE OF l";
+
+/// One transaction, so one commit (one WAL flush), for the whole batch: its log entries (one
+/// `INSERT … SELECT FROM UNNEST(…)` for those of one server, one joined to the leases for a
+/// cluster node's fenced ones), its games' timers and its turn-based clocks (an upsert each,
+/// fenced ones joined to the leases). A batch of unfenced log entries only is one statement.
+/// A fenced write is made only if its game's lease is still at the node and epoch it carries
+/// ([`LEASE_JOIN`]). Returns the positions in `batch` of the fenced writes refused. A game has
+/// at most one timers write and one clock write in a batch (its task waits for each); if it
+/// had two, the upsert fails and the batch is retried write by write, in order.
+async fn insert_all(pool: &PgPool, batch: &[Append]) -> Result<Vec<usize>, sqlx::Error> {
+    let mut logs = Vec::new();
+    let mut fenced_logs = Vec::new();
+    let mut timers = Vec::new();
+    let mut clocks = Vec::new();
+    let mut fenced_clocks = Vec::new();
+    for (k, a) in batch.iter().enumerate() {
+        match (&a.write, &a.fence) {
+            (Write::Log { .. }, None) => logs.push(k),
+            (Write::Log { .. }, Some(_)) => fenced_logs.push(k),
+            (Write::Timers { .. }, _) => timers.push(k),
+            (Write::Clock { .. }, None) => clocks.push(k),
+            (Write::Clock { .. }, Some(_)) => fenced_clocks.push(k),
+        }
+    }
+    let ids = |ks: &[usize]| ks.iter().map(|&k| batch[k].id.as_str()).collect::<Vec<&str>>();
+    let log_of = |ks: &[usize]| -> (Vec<i64>, Vec<&str>) {
+        ks.iter()
+            .filter_map(|&k| match &batch[k].write {
+                Write::Log { index, entry } => Some((*index as i64, entry.as_str())),
+                _ => None,
+            })
+            .unzip()
+    };
+    let fences = |ks: &[usize]| -> (Vec<&str>, Vec<i64>) {
+        ks.iter().filter_map(|&k| batch[k].fence.as_ref()).map(|(n, e)| (n.as_str(), *e)).unzip()
+    };
+    const LOG: &str = "INSERT INTO actions (game_id, idx, entry) SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[])";
+    if logs.len() == batch.len() {
+        let (idx, entries) = log_of(&logs);
+        sqlx::query(LOG).bind(ids(&logs)).bind(&idx).bind(&entries).execute(pool).await?;
         return Ok(Vec::new());
     }
-    let f_ids: Vec<&str> = fenced.iter().map(|a| a.id.as_str()).collect();
-    let f_idx: Vec<i64> = fenced.iter().map(|a| a.index as i64).collect();
-    let f_entries: Vec<&str> = fenced.iter().map(|a| a.entry.as_str()).collect();
-    let f_nodes: Vec<&str> =
-        fenced.iter().filter_map(|a| a.fence.as_ref()).map(|f| f.0.as_str()).collect();
-    let f_epochs: Vec<i64> = fenced.iter().filter_map(|a| a.fence.as_ref()).map(|f| f.1).collect();
+    let mut refused = Vec::new();
     let mut tx = pool.begin().await?;
-    if !free.is_empty() {
-        sqlx::query(
-            "INSERT INTO actions (game_id, idx, entry) SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[])",
-        )
-        .bind(&ids)
+    if !logs.is_empty() {
+        let (idx, entries) = log_of(&logs);
+        sqlx::query(LOG).bind(ids(&logs)).bind(&idx).bind(&entries).execute(&mut *tx).await?;
+    }
+    if !fenced_logs.is_empty() {
+        let (idx, entries) = log_of(&fenced_logs);
+        let (nodes, epochs) = fences(&fenced_logs);
+        let written: Vec<(String, i64)> = sqlx::query_as(&format!(
+            "INSERT INTO actions (game_id, idx, entry) \
+             SELECT u.g, u.i, u.e FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[], $4::TEXT[], $5::BIGINT[]) AS u(g, i, e, n, ep) \
+             {LEASE_JOIN} RETURNING game_id, idx"
+        ))
+        .bind(ids(&fenced_logs))
         .bind(&idx)
         .bind(&entries)
+        .bind(&nodes)
+        .bind(&epochs)
+        .fetch_all(&mut *tx)
+        .await?;
+        refused.extend(fenced_logs.iter().copied().filter(|&k| {
+            let w = (batch[k].id.clone(), batch[k].index() as i64);
+            !written.contains(&w)
+        }));
+    }
+    if !timers.is_empty() {
+        let mut seq = Vec::new();
+        let mut deadline = Vec::new();
+        let mut clock = Vec::new();
+        for &k in &timers {
+            if let Write::Timers { t, at } = &batch[k].write {
+                // The time it waited in the queue is gone from what was left.
+                let waited = at.elapsed().as_millis() as i64;
+                seq.push(t.seq as i64);
+                deadline.push(t.deadline_left_ms.map(|d| d - waited));
+                clock.push(t.clock_left_ms.map(|d| d - waited));
+            }
+        }
+        let (nodes, epochs) = fences(&timers);
+        let now = crate::cluster::NOW_MS;
+        let written: Vec<String> = sqlx::query_scalar(&format!(
+            "INSERT INTO game_timers (game_id, seq, deadline_ms, clock_ms) \
+             SELECT u.g, u.s, {now} + u.d, {now} + u.c \
+             FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[], $4::BIGINT[], $5::TEXT[], $6::BIGINT[]) AS u(g, s, d, c, n, ep) \
+             {LEASE_JOIN} \
+             ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, \
+             deadline_ms = excluded.deadline_ms, clock_ms = excluded.clock_ms RETURNING game_id"
+        ))
+        .bind(ids(&timers))
+        .bind(&seq)
+        .bind(&deadline)
+        .bind(&clock)
+        .bind(&nodes)
+        .bind(&epochs)
+        .fetch_all(&mut *tx)
+        .await?;
+        refused.extend(timers.iter().copied().filter(|&k| !written.contains(&batch[k].id)));
+    }
+    let clock_cols = |ks: &[usize]| -> (Vec<i64>, Vec<Option<i64>>, Vec<&str>) {
+        let mut out = (Vec::new(), Vec::new(), Vec::new());
+        for &k in ks {
+            if let Write::Clock { per_move_secs, due_ms, waiting } = &batch[k].write {
+                out.0.push(*per_move_secs);
+                out.1.push(*due_ms);
+                out.2.push(waiting.as_str());
+            }
+        }
+        out
+    };
+    const CLOCK_SET: &str = "ON CONFLICT (game_id) DO UPDATE SET per_move_secs = excluded.per_move_secs, \
+         due_ms = excluded.due_ms, waiting = excluded.waiting";
+    if !clocks.is_empty() {
+        let (per, due, waiting) = clock_cols(&clocks);
+        sqlx::query(&format!(
+            "INSERT INTO turn_clocks (game_id, per_move_secs, due_ms, waiting) \
+             SELECT * FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[], $4::TEXT[]) {CLOCK_SET}"
+        ))
+        .bind(ids(&clocks))
+        .bind(&per)
+        .bind(&due)
+        .bind(&waiting)
         .execute(&mut *tx)
         .await?;
     }
-    let written: Vec<(String, i64)> = sqlx::query_as(
-        "INSERT INTO actions (game_id, idx, entry) \
-         SELECT u.g, u.i, u.e FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::TEXT[], $4::TEXT[], $5::BIGINT[]) AS u(g, i, e, n, ep) \
-         JOIN leases l ON l.game_id = u.g AND l.node = u.n AND l.epoch = u.ep FOR KEY SHARE OF l \
-         RETURNING game_id, idx",
-    )
-    .bind(&f_ids)
-    .bind(&f_idx)
-    .bind(&f_entries)
-    .bind(&f_nodes)
-    .bind(&f_epochs)
-    .fetch_all(&mut *tx)
-    .await?;
+    if !fenced_clocks.is_empty() {
+        let (per, due, waiting) = clock_cols(&fenced_clocks);
+        let (nodes, epochs) = fences(&fenced_clocks);
+        let written: Vec<String> = sqlx::query_scalar(&format!(
+            "INSERT INTO turn_clocks (game_id, per_move_secs, due_ms, waiting) \
+             SELECT u.g, u.p, u.d, u.w \
+             FROM UNNEST($1::TEXT[], $2::BIGINT[], $3::BIGINT[], $4::TEXT[], $5::TEXT[], $6::BIGINT[]) AS u(g, p, d, w, n, ep) \
+             {LEASE_JOIN} {CLOCK_SET} RETURNING game_id"
+        ))
+        .bind(ids(&fenced_clocks))
+        .bind(&per)
+        .bind(&due)
+        .bind(&waiting)
+        .bind(&nodes)
+        .bind(&epochs)
+        .fetch_all(&mut *tx)
+        .await?;
+        refused.extend(fenced_clocks.iter().copied().filter(|&k| !written.contains(&batch[k].id)));
+    }
     tx.commit().await?;
-    Ok(fenced
-        .iter()
-        .map(|a| (a.id.clone(), a.index as i64))
-        .filter(|k| !written.contains(k))
-        .collect())
+    Ok(refused)
 }
 
 /// Keep `player_games` in step with a game's seats (inside the write that changes them).
@@ -573,16 +700,8 @@ impl Store for PgStore {
 
     fn append<'a>(&'a self, id: &'a str, index: u64, entry: &'a Entry) -> BoxFut<'a, ()> {
         Box::pin(async move {
-            let (done, answer) = oneshot::channel();
-            let a = Append {
-                id: id.to_string(),
-                index,
-                entry: serde_json::to_string(entry)?,
-                fence: None,
-                done,
-            };
-            self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
-            answer.await.map_err(|_| StoreError::Closed)?
+            let write = Write::Log { index, entry: serde_json::to_string(entry)? };
+            self.commit(id, write, None).await
         })
     }
 
@@ -595,16 +714,21 @@ impl Store for PgStore {
         epoch: i64,
     ) -> BoxFut<'a, ()> {
         Box::pin(async move {
-            let (done, answer) = oneshot::channel();
-            let a = Append {
-                id: id.to_string(),
-                index,
-                entry: serde_json::to_string(entry)?,
-                fence: Some((node.to_string(), epoch)),
-                done,
-            };
-            self.appends.send(a).await.map_err(|_| StoreError::Closed)?;
-            answer.await.map_err(|_| StoreError::Closed)?
+            let write = Write::Log { index, entry: serde_json::to_string(entry)? };
+            self.commit(id, write, Some((node, epoch))).await
+        })
+    }
+
+    fn set_timers_fenced<'a>(
+        &'a self,
+        id: &'a str,
+        node: &'a str,
+        epoch: i64,
+        timers: &'a StoredTimers,
+    ) -> BoxFut<'a, ()> {
+        Box::pin(async move {
+            let write = Write::Timers { t: *timers, at: std::time::Instant::now() };
+            self.commit(id, write, Some((node, epoch))).await
         })
     }
 
@@ -705,6 +829,15 @@ impl Store for PgStore {
     }
 }
 
+/// A turn-based clock as a write of the group commit.
+fn clock_write(clock: &TurnClock) -> Result<Write, StoreError> {
+    Ok(Write::Clock {
+        per_move_secs: i64::from(clock.per_move_secs),
+        due_ms: clock.due_ms,
+        waiting: serde_json::to_string(&clock.waiting)?,
+    })
+}
+
 fn clock_of(r: &PgRow) -> Result<TurnClock, StoreError> {
     let per: i64 = r.try_get("per_move_secs")?;
     let waiting: String = r.try_get("waiting")?;
@@ -756,20 +889,17 @@ impl PlatformStore for PgStore {
     }
 
     fn set_turn_clock<'a>(&'a self, game: &'a str, clock: &'a TurnClock) -> BoxFut<'a, ()> {
-        Box::pin(async move {
-            sqlx::query(
-                "INSERT INTO turn_clocks (game_id, per_move_secs, due_ms, waiting) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (game_id) DO UPDATE SET per_move_secs = excluded.per_move_secs, \
-                 due_ms = excluded.due_ms, waiting = excluded.waiting",
-            )
-            .bind(game)
-            .bind(i64::from(clock.per_move_secs))
-            .bind(clock.due_ms)
-            .bind(serde_json::to_string(&clock.waiting)?)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
+        Box::pin(async move { self.commit(game, clock_write(clock)?, None).await })
+    }
+
+    fn set_turn_clock_fenced<'a>(
+        &'a self,
+        game: &'a str,
+        clock: &'a TurnClock,
+        node: &'a str,
+        epoch: i64,
+    ) -> BoxFut<'a, ()> {
+        Box::pin(async move { self.commit(game, clock_write(clock)?, Some((node, epoch))).await })
     }
 
     fn turn_games_of<'a>(&'a self, identity: &'a str) -> BoxFut<'a, Vec<(GameRow, TurnClock)>> {

@@ -16,6 +16,7 @@ mod identity;
 mod kinds;
 mod lessons;
 mod limits;
+mod loadtest;
 mod nodes;
 mod paused;
 mod play;

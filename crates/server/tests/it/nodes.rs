@@ -11,7 +11,8 @@ use crate::support::*;
 use engine::{Game, LogEntry, Observer, Seat};
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
-use server::cluster::{Cluster, disordered_grants};
+use server::cluster::{Cluster, StoredTimers, disordered_grants};
+use server::platform_store::TurnClock;
 use server::store::{Store, StoreError};
 use server::store_pg::PgStore;
 use server::{Config, Server};
@@ -270,6 +271,48 @@ async fn a_stale_owner_cannot_append() {
     assert_eq!(a.shared.store.log(&id).await.unwrap().len() as u64, seq, "nothing appended");
     a.shutdown().await;
     b.shutdown().await;
+}
+
+/// Fencing of the stored clocks: a node whose lease moved on cannot write a turn-based game's
+/// clock (`turn_clocks`) nor its timers (`game_timers`); what the holder wrote stays, and the
+/// new holder writes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stale_owner_cannot_write_clocks() {
+    let Some(url) = test_pg() else {
+        eprintln!(
+            "nodes::fence_clocks: SKIPPED (ROBODROME_TEST_PG not set; scripts/services start)"
+        );
+        return;
+    };
+    let s = PgStore::open_in(&url, Some(&fresh_schema("fenceclock"))).await.expect("pg opens");
+    let p = s.platform();
+    // A lease of zero length (expired at once), taken over by another node.
+    let old = Cluster::join(s.pool().clone(), "old", "127.0.0.1:1", 0).await.unwrap();
+    let new = Cluster::join(s.pool().clone(), "new", "127.0.0.1:2", 60_000).await.unwrap();
+    let lo = old.acquire("g").await.unwrap().expect("free");
+    let c1 = TurnClock { per_move_secs: 3600, due_ms: Some(1_000), waiting: vec![0] };
+    let t1 = StoredTimers { seq: 3, deadline_left_ms: Some(60_000), clock_left_ms: None };
+    p.set_turn_clock_fenced("g", &c1, &old.node, lo.epoch).await.expect("the holder writes");
+    s.set_timers_fenced("g", &old.node, lo.epoch, &t1).await.expect("the holder writes");
+    let ln = new.acquire("g").await.unwrap().expect("expired: taken over");
+    let c2 = TurnClock { per_move_secs: 3600, due_ms: Some(2_000), waiting: vec![1] };
+    let t2 = StoredTimers { seq: 4, deadline_left_ms: None, clock_left_ms: Some(5_000) };
+    for epoch in [lo.epoch, ln.epoch] {
+        // Neither the old epoch nor the new one under the old node's name.
+        let stale = p.set_turn_clock_fenced("g", &c2, &old.node, epoch).await;
+        assert!(matches!(stale, Err(StoreError::Fenced)), "{stale:?}");
+        let stale = s.set_timers_fenced("g", &old.node, epoch, &t2).await;
+        assert!(matches!(stale, Err(StoreError::Fenced)), "{stale:?}");
+    }
+    assert_eq!(p.turn_clock("g").await.unwrap(), Some(c1));
+    let seq: i64 = sqlx::query_scalar("SELECT seq FROM game_timers WHERE game_id = 'g'")
+        .fetch_one(s.pool())
+        .await
+        .unwrap();
+    assert_eq!(seq, 3, "the stale owner's timers were not written");
+    p.set_turn_clock_fenced("g", &c2, &new.node, ln.epoch).await.expect("the new holder writes");
+    s.set_timers_fenced("g", &new.node, ln.epoch, &t2).await.expect("the new holder writes");
+    assert_eq!(p.turn_clock("g").await.unwrap(), Some(c2));
 }
 
 /// The lobby's timer survives a takeover: the new owner goes on with the time left, not a

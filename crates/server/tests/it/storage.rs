@@ -495,3 +495,42 @@ async fn a_server_on_postgres_plays_and_resumes_a_game() {
     assert_eq!(outcome, want, "and the one players were sent");
     second.shutdown().await;
 }
+
+/// Turn-based clocks are written in the group commit of the log appends (docs/deployment.md
+/// "Timers"): many games' clocks and log entries at once are all stored, and a bad log entry
+/// in their batch (an index already taken) fails only its own write, not the clocks beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn turn_clocks_share_the_group_commit_with_the_log() {
+    for (name, s, _dir) in backends("clockbatch").await {
+        s.create_identity("own", "Owner", "t").await.unwrap();
+        let ids: Vec<String> = (0..24).map(|g| format!("c{g:02}")).collect();
+        for id in &ids {
+            s.insert_game(&row(id, "own", Status::Running, vec![])).await.unwrap();
+            s.append(id, 0, &act(0, 0)).await.unwrap();
+        }
+        let clock = |g: usize| TurnClock {
+            per_move_secs: 300 + g as u32,
+            due_ms: g.is_multiple_of(2).then_some(1_000 * g as i64),
+            waiting: vec![(g % 3) as u8],
+        };
+        let mut tasks = tokio::task::JoinSet::new();
+        for (g, id) in ids.iter().enumerate() {
+            let (s1, s2, s3, id1, id2, id3) =
+                (s.clone(), s.clone(), s.clone(), id.clone(), id.clone(), id.clone());
+            let c = clock(g);
+            tasks.spawn(async move { ("clock", s1.platform().set_turn_clock(&id1, &c).await) });
+            tasks.spawn(async move { ("next", s2.append(&id2, 1, &act(1, 1)).await) });
+            tasks.spawn(async move { ("again", s3.append(&id3, 0, &act(1, 9)).await) });
+        }
+        while let Some(r) = tasks.join_next().await {
+            match r.unwrap() {
+                ("again", r) => assert!(matches!(r, Err(StoreError::Gap(0))), "{name}: {r:?}"),
+                (what, r) => assert!(r.is_ok(), "{name}: {what}: {r:?}"),
+            }
+        }
+        for (g, id) in ids.iter().enumerate() {
+            assert_eq!(s.platform().turn_clock(id).await.unwrap(), Some(clock(g)), "{name}");
+            assert_eq!(s.log(id).await.unwrap(), vec![act(0, 0), act(1, 1)], "{name}");
+        }
+    }
+}
