@@ -80,14 +80,7 @@ impl Autoscooter {
             return None;
         }
         let c = self.car(car);
-        let mut free = [HexDir::E; 6];
-        let mut n = 0;
-        for d in HexDir::ALL {
-            if self.is_free(self.board.neighbour(c.cell, d)) {
-                free[n] = d;
-                n += 1;
-            }
-        }
+        let (free, n) = self.free_directions(c.cell);
         Some((car, free, n))
     }
 

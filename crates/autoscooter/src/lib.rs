@@ -241,14 +241,7 @@ impl Game for Autoscooter {
             }
             Stage::AwaitStart { car, seat: s } if *s == seat => {
                 let c = self.car(*car);
-                let mut free = [HexDir::E; 6];
-                let mut n = 0;
-                for d in HexDir::ALL {
-                    if self.is_free(self.board.neighbour(c.cell, d)) {
-                        free[n] = d;
-                        n += 1;
-                    }
-                }
+                let (free, n) = self.free_directions(c.cell);
                 let d = free[rng.index(n.max(1))];
                 let facing = d.turn(rng.below(5) as i32 - 2);
                 Some(Action::Start {
@@ -404,14 +397,7 @@ impl Autoscooter {
             Stage::AwaitStart { car, seat: s } if *s == seat => {
                 let car = *car;
                 let c = *self.car(car);
-                let mut free = [HexDir::E; 6];
-                let mut n = 0;
-                for d in HexDir::ALL {
-                    if self.is_free(self.board.neighbour(c.cell, d)) {
-                        free[n] = d;
-                        n += 1;
-                    }
-                }
+                let (free, n) = self.free_directions(c.cell);
                 let d = free[rng.index(n.max(1))];
                 let facing = d.turn(rng.below(5) as i32 - 2);
                 let to = self.board.neighbour(c.cell, d);

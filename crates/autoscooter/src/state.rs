@@ -587,4 +587,19 @@ impl Autoscooter {
     pub(crate) fn is_free(&self, cell: Cell) -> bool {
         cell != NONE && self.occupancy[cell as usize] == EMPTY
     }
+
+    /// The free hexes beside `cell`, in [`HexDir::ALL`]'s order, and how many (a case D
+    /// start's choices, AS-5.4: `legal_actions`, `sample_action`, `play_random`, encoding).
+    #[inline]
+    pub(crate) fn free_directions(&self, cell: Cell) -> ([HexDir; 6], usize) {
+        let mut free = [HexDir::E; 6];
+        let mut n = 0;
+        for d in HexDir::ALL {
+            if self.is_free(self.board.neighbour(cell, d)) {
+                free[n] = d;
+                n += 1;
+            }
+        }
+        (free, n)
+    }
 }
