@@ -66,16 +66,14 @@ impl BumpingBots {
                 | u64::from(s.0);
             keys[i] = key;
         }
-        // Each bot's place in the order is the number of smaller keys (the keys are distinct:
-        // each holds its seat). Counted without a branch on the keys, which a random race makes
-        // unpredictable; the unused slots hold the largest key.
+        // The unused slots hold the largest key, so they sort last.
         for k in &mut keys[n..] {
             *k = u64::MAX;
         }
+        sort9(&mut keys);
         let mut seats = [Seat(0); MAX_BOTS];
-        for &key in &keys[..n] {
-            let place: usize = keys.iter().map(|&k| usize::from(k < key)).sum();
-            seats[place] = Seat(key as u8);
+        for (seat, key) in seats.iter_mut().zip(&keys[..n]) {
+            *seat = Seat(*key as u8);
         }
         Some((seats, n))
     }
@@ -270,6 +268,30 @@ impl BumpingBots {
     }
 }
 
+/// A sorting network for 9 keys (25 compare-exchanges in 7 layers): no branch on the keys, which
+/// a random race makes unpredictable (an insertion sort mispredicted about ten times a round;
+/// issue 17). `tests::the_network_sorts_every_input` checks it on every 0/1 input, which
+/// proves it sorts any input (Knuth's 0-1 principle).
+#[rustfmt::skip]
+const NETWORK: [(usize, usize); 25] = [
+    (0, 3), (1, 7), (2, 5), (4, 8),
+    (0, 7), (2, 4), (3, 8), (5, 6),
+    (0, 2), (1, 3), (4, 5), (7, 8),
+    (1, 4), (3, 6), (5, 7),
+    (0, 1), (2, 4), (3, 5), (6, 8),
+    (2, 3), (4, 5), (6, 7),
+    (1, 2), (3, 4), (5, 6),
+];
+
+#[inline(always)]
+fn sort9(keys: &mut [u64; MAX_BOTS]) {
+    for &(i, j) in &NETWORK {
+        let (a, b) = (keys[i], keys[j]);
+        keys[i] = a.min(b);
+        keys[j] = a.max(b);
+    }
+}
+
 /// What moved a bot one cell: the event [`BumpingBots::step_bot`] reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum StepKind {
@@ -286,6 +308,20 @@ mod tests {
     use crate::tracks::{SHIPPED, shipped};
     use crate::{BumpingBots, Setup};
     use engine::{Decision, Game, Rng};
+
+    #[test]
+    fn the_network_sorts_every_input() {
+        for bits in 0u32..1 << 9 {
+            let mut keys = [0u64; 9];
+            for (i, k) in keys.iter_mut().enumerate() {
+                *k = u64::from(bits >> i & 1);
+            }
+            let mut sorted = keys;
+            sorted.sort_unstable();
+            super::sort9(&mut keys);
+            assert_eq!(keys, sorted, "input {bits:09b}");
+        }
+    }
 
     /// Whenever the narrow keys apply they give the wide keys' order, and they stand aside
     /// exactly when a lap count does not fit: on every position of random races on every

@@ -315,7 +315,7 @@ impl BumpingBots {
 
     /// The dense index of the cell through side `d` of `from` when no wall stands between
     /// (that cell is then on the track: the track border is walled).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn open_step(&self, from: Hex, d: HexDir) -> Option<usize> {
         let k = self.board.idx(from)?;
         if self.board.cell_at(k).walls & (1 << d.index()) != 0 {
