@@ -387,8 +387,10 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let dir = if b.reverse { b.facing.opposite() } else { b.facing };
     let from = b.at?;
     let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
-    let at = if g.board.on(ahead) { ahead } else { from };
-    let want = g.board.pref(at)?;
+    // The cell ahead if it is on the track, else the bot's own: one lookup when on (issue 17).
+    let c = g.board.cell(ahead);
+    let c = if c.on { c } else { g.board.cell(from) };
+    let want = c.pref.checked_sub(1).and_then(HexDir::new)?;
     Some(match b.facing.turn_to(want) {
         0 => 0,
         1..=3 => 1,
