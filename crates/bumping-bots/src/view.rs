@@ -401,9 +401,12 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
 /// Is the cell in direction `d` from the bot free and without a bumper arrow?
 #[inline]
 fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
-    let Some(k) = g.bots[bot].at.and_then(|at| g.board.idx(at)) else {
-        return false;
-    };
+    g.bots[bot].at.and_then(|at| g.board.idx(at)).is_some_and(|k| clear_at(g, k, d))
+}
+
+/// [`clear`] from the cell at dense index `k`.
+#[inline]
+fn clear_at(g: &BumpingBots, k: usize, d: HexDir) -> bool {
     // The board's part (walls, solid cells, arrows) from its table, then the occupancy (issue
     // 17; `tests::the_clear_table_answers_as_the_cells_do`).
     g.board.clear_dirs(k) & (1 << d.index()) != 0 && g.occ_at(g.board.step_idx(k, d)) == 0
@@ -420,7 +423,9 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
         let f = b.facing.turn(t as i32);
         if b.reverse { f.opposite() } else { f }
     };
-    [want, 1, -1, 0].into_iter().find(|&t| clear(g, bot, travel(t))).unwrap_or(want)
+    // The bot's cell looked up once for the four questions.
+    let Some(k) = b.at.and_then(|at| g.board.idx(at)) else { return want };
+    [want, 1, -1, 0].into_iter().find(|&t| clear_at(g, k, travel(t))).unwrap_or(want)
 }
 
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
