@@ -399,9 +399,81 @@ fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {
 }
 
 #[cfg(test)]
+#[path = "autoscooter_reference.rs"]
+mod reference;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use grid::Hex;
+
+    /// Random positions of every player count and variant, with the seat to move: every
+    /// decision of 30 random games (2 to 8 players).
+    fn positions(mut each: impl FnMut(&Autoscooter, Seat)) {
+        use autoscooter::{Setup, Variants, setup::WildCar};
+        use engine::harness::next_seat;
+        for seed in 0..30u64 {
+            let players = 2 + (seed % 7) as usize;
+            let bits = seed / 2;
+            let colour = bits & 4 != 0;
+            let variants = Variants {
+                wild_car: (bits & 1 != 0 && (5..=7).contains(&players))
+                    .then_some(WildCar::Lowest(true)),
+                jolting: bits & 2 != 0,
+                colour_scoring: colour,
+                per_car_scoring: colour && bits & 8 != 0 && players <= 4,
+            };
+            let setup = Setup::standard(players, false, variants).expect("a setup");
+            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            while let Some(d) = g.decision() {
+                let seat = next_seat(&d, &mut rng).expect("a seat");
+                each(&g, seat);
+                let a = g.sample_action(seat, &mut rng).expect("an action");
+                g.apply(seat, &a, &mut events).expect("legal");
+            }
+        }
+    }
+
+    /// Issue 17, round 5: the plot heuristic (previews of a planning phase kept, cars found by
+    /// cell) and the start heuristic (by cell) choose what the code before the round chose
+    /// (`autoscooter_reference.rs`, main `4cd1f964`), with the same draws: three letters as in
+    /// a playout and all of them as in a decision, for every car a seat may plot at every
+    /// decision of random games, and every start.
+    #[test]
+    fn heuristics_choose_what_they_chose_before() {
+        let (mut plots, mut starts) = (0, 0);
+        positions(|g, seat| {
+            let mut cache = PlanPreviews::new();
+            for car in g.cars().filter(|c| c.owner == Some(seat)).map(|c| c.id) {
+                if g.plot(car).is_some() || !matches!(g.owed(seat), Some(Owed::Plot(_))) {
+                    continue;
+                }
+                for (tries, seed) in [(3, 1), (3, 2), (16, 3)] {
+                    let (mut a, mut b, mut c) =
+                        (Rng::seeded(seed), Rng::seeded(seed), Rng::seeded(seed));
+                    let want = reference::plot_among(g, car, tries, &mut a);
+                    assert_eq!(plot_among(g, car, tries, &mut b), want);
+                    // A cache kept over the phase answers as a fresh one.
+                    let (n, l) = best_plot(g, car, tries, &mut c, &mut cache);
+                    assert_eq!(Action::plot(car, n, l), want);
+                    assert_eq!(a, b);
+                    assert_eq!(a, c);
+                    plots += 1;
+                }
+            }
+            if let Some(Owed::Start(car)) = g.owed(seat) {
+                for seed in 0..3 {
+                    let (mut a, mut b) = (Rng::seeded(seed), Rng::seeded(seed));
+                    assert_eq!(start(g, seat, car, &mut b), reference::start(g, seat, car, &mut a));
+                    assert_eq!(a, b);
+                    starts += 1;
+                }
+            }
+        });
+        assert!(plots > 3000 && starts > 100, "{plots} plots, {starts} starts");
+    }
 
     /// Issue 17: Autoscooter's own rollout is the generic one — the same draws, the same state
     /// after — from positions of random games with 2 to 8 players and every variant, each
