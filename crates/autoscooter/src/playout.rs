@@ -12,7 +12,7 @@ use crate::chart::{Letter, LetterInput};
 use crate::error::ActionError;
 use crate::event::Sink;
 use crate::resolve::{Preview, path_of};
-use crate::state::{Autoscooter, EMPTY, Stage};
+use crate::state::{Autoscooter, Car, EMPTY, Stage};
 use engine::{Rng, Seat};
 
 #[cfg(doc)]
@@ -32,7 +32,7 @@ impl Autoscooter {
                     return None;
                 }
                 // The `k`-th seat of the set, as `SeatSet::iter().nth(k)` counts them.
-                let k = rng.index(n);
+                let k = below(rng, n as u32) as usize;
                 owing.iter().nth(k)
             }
             Stage::AwaitStart { seat, .. } | Stage::AwaitPayment { seat, .. } => Some(*seat),
@@ -60,6 +60,12 @@ impl Autoscooter {
         Ok(())
     }
 
+    /// The car with this id, if the game has it.
+    #[inline]
+    pub fn car_by_id(&self, id: u8) -> Option<&Car> {
+        self.cars.get(id as usize)?.as_ref()
+    }
+
     /// The car standing on `cell`, if any.
     #[inline]
     pub fn car_at(&self, cell: Cell) -> Option<u8> {
@@ -67,6 +73,18 @@ impl Autoscooter {
             EMPTY => None,
             id => Some(id),
         }
+    }
+}
+
+/// [`Rng::below`]`(n)`: the same draw and the same number, without the rejection step when `n`
+/// is a power of two (two seats, a playout's coin of 256), where Lemire's method never rejects
+/// (its threshold `2^32 mod n` is 0) and the number is the draw's high bits.
+#[inline(always)]
+pub fn below(rng: &mut Rng, n: u32) -> u32 {
+    if n.is_power_of_two() {
+        ((rng.next_u32() as u64 * n as u64) >> 32) as u32
+    } else {
+        rng.below(n)
     }
 }
 
@@ -216,6 +234,19 @@ mod tests {
             }
             assert_eq!(g.draw_seat(&mut rng.clone()), None);
             assert!(asked > 11 * 40, "{asked}");
+        }
+    }
+
+    /// `below` is `Rng::below`: the same numbers and the same generator after, for powers of
+    /// two and others.
+    #[test]
+    fn below_is_rng_below() {
+        for n in [1, 2, 3, 4, 5, 7, 8, 16, 100, 128, 256, 1 << 20, 1 << 31, u32::MAX] {
+            let (mut a, mut b) = (Rng::seeded(n as u64), Rng::seeded(n as u64));
+            for _ in 0..2000 {
+                assert_eq!(below(&mut a, n), b.below(n), "{n}");
+            }
+            assert_eq!(a, b);
         }
     }
 

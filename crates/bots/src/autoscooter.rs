@@ -62,7 +62,7 @@ impl HasBots for Autoscooter {
         let mut previews = PlanPreviews::new();
         for _ in 0..steps {
             let Some(s) = game.draw_seat(rng) else { return };
-            let applied = if rng.below(256) < heuristic_share {
+            let applied = if autoscooter::playout::below(rng, 256) < heuristic_share {
                 // `HasBots::playout` then `playout_apply`, the plots without an `Action`.
                 match game.owed(s) {
                     Some(Owed::Plot(car)) => {
@@ -145,18 +145,15 @@ struct PlotContext {
 }
 
 impl PlotContext {
-    #[inline]
-    fn new(game: &Autoscooter, car: u8, previews: &mut PlanPreviews) -> Self {
+    #[inline(always)]
+    fn new(game: &Autoscooter, car: u8, me: Option<Seat>, previews: &mut PlanPreviews) -> Self {
         let board = game.board();
         let mut owners = [None; 8];
-        for c in game.cars() {
-            owners[c.id as usize] = c.owner;
-        }
-        let me = owners[car as usize];
         // At most 8 cars (AS-1): on the stack, no allocation per decision (issue 17).
         let mut own_plans = arrayvec::ArrayVec::new();
         let mut threats = arrayvec::ArrayVec::new();
         for c in game.cars() {
+            owners[c.id as usize] = c.owner;
             if c.id == car || c.owner.is_none() {
                 continue;
             }
@@ -178,7 +175,7 @@ impl PlotContext {
 /// Returns the score and whether the move rams for chits.
 /// `previews` are the planning phase's ([`PlanPreviews`]: a path's crash computed once for all
 /// the letters that share it, and once for the whole phase).
-#[inline]
+#[inline(always)]
 fn letter_score(
     game: &Autoscooter,
     ctx: &PlotContext,
@@ -213,9 +210,10 @@ fn letter_score(
         }
     }
     // Stay out of the way of this player's own cars' planned moves.
+    let mine = p.path.as_slice();
     for (path, op_end, op_facing) in &ctx.own_plans {
         let theirs = path.as_slice();
-        if p.path.as_slice().iter().any(|h| theirs.contains(h)) || theirs.contains(&p.end) {
+        if mine.iter().any(|h| theirs.contains(h)) || theirs.contains(&p.end) {
             score -= 8.0;
         } else if p.end.neighbour(p.facing) == *op_end || op_end.neighbour(*op_facing) == p.end {
             score -= 3.0;
@@ -266,14 +264,17 @@ fn best_plot(
     rng: &mut Rng,
     previews: &mut PlanPreviews,
 ) -> (u8, Option<Letter>) {
-    let c = game.cars().find(|c| c.id == car).expect("the car exists");
+    let c = *game.car_by_id(car).expect("the car exists");
     let first = c.nth_unused(0).expect("a number is left");
-    let last = c.unused_numbers().last().expect("a number is left");
+    // The highest unused number: the column's numbers ascend with its rows (AS-2.1).
+    let free = !c.used & ((1u16 << autoscooter::sheet::ROUNDS) - 1);
+    assert!(free != 0, "a number is left");
+    let last = autoscooter::sheet::number(car, (15 - free.leading_zeros()) as u8);
     if c.speed == 0 {
         // Start late, when the others have moved.
         return (last, None);
     }
-    let ctx = PlotContext::new(game, car, previews);
+    let ctx = PlotContext::new(game, car, c.owner, previews);
     let (lo, hi) = Letter::range_at(c.speed);
     let span = (hi - lo + 1) as u32;
     let mut best = (f64::MIN, Letter::straight(c.speed), false);
@@ -350,16 +351,19 @@ fn start_choice(
         }
         for turn in -2..=2 {
             let facing = moved.turn(turn);
-            let mut s = jitter(noise, k);
+            let option = k;
             k += 1;
             // A barrier right ahead is a trap; another seat's car ahead is a target.
             let ahead = board.neighbour(to, facing);
-            if ahead == NONE {
-                s -= 5.0;
+            let room = if ahead == NONE {
+                -5.0
             } else if board.neighbour(ahead, facing) != NONE {
                 // Open space in front keeps options.
-                s += 0.5;
-            }
+                0.5
+            } else {
+                0.0
+            };
+            let mut target = 0.0;
             let mut cell = to;
             for k in 1..=3 {
                 cell = board.neighbour(cell, facing);
@@ -369,10 +373,23 @@ fn start_choice(
                 if let Some(id) = other_at(cell) {
                     let owner = owners[id as usize];
                     if owner.is_some() && owner != Some(seat) {
-                        s += 4.0 - k as f64;
+                        target = 4.0 - k as f64;
                     }
                     break;
                 }
+            }
+            // The tie-break is below 0.1: an option that cannot beat the best so far by it is
+            // not scored (the same choice, issue 17).
+            if best.is_some_and(|b| room + target + 0.125 < b.0) {
+                continue;
+            }
+            // The score as it always was summed: tie-break, room, target (the same rounding).
+            let mut s = jitter(noise, option);
+            if room != 0.0 {
+                s += room;
+            }
+            if target != 0.0 {
+                s += target;
             }
             if best.is_none_or(|b| s > b.0) {
                 best = Some((s, to, facing));
