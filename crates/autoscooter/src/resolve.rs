@@ -7,6 +7,7 @@ use crate::event::{CrashKind, Event, Holder, Path, Sink};
 use crate::purse::{Purse, box_takings, payments};
 use crate::sheet;
 use crate::state::{Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
+use arrayvec::ArrayVec;
 use engine::Seat;
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
@@ -145,6 +146,11 @@ impl Autoscooter {
     /// All plots are in: reveal the numbers and set the acting order (AS-4.1, AS-2.2, AS-7.1).
     fn begin_action<S: Sink>(&mut self, events: &mut S) {
         self.turns.clear();
+        // The turns in id order, and the set of their numbers (a bit per number 0..255).
+        let mut by_id: ArrayVec<Turn, 8> = ArrayVec::new();
+        let mut numbers = [0u64; 4];
+        let mut index_of = [0u8; 256];
+        let mut distinct = true;
         for id in 0..8u8 {
             let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else {
                 continue;
@@ -153,11 +159,31 @@ impl Autoscooter {
             if let Some(row) = sheet::row_of(id, plot.number as u32) {
                 self.car_mut(id).used |= 1 << row;
             }
-            // Placed by number as it comes (at most 8 cars; all 88 numbers are distinct,
-            // AS-2.2, and equal numbers — only a rebuilt state's placeholders — keep id order).
-            let turn = Turn { car: id, number: plot.number, mover: owner, letter: plot.letter };
-            let at = self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
-            self.turns.insert(at, turn);
+            let n = plot.number as usize;
+            let bit = 1u64 << (n % 64);
+            distinct &= numbers[n / 64] & bit == 0;
+            numbers[n / 64] |= bit;
+            index_of[n] = by_id.len() as u8;
+            by_id.push(Turn { car: id, number: plot.number, mover: owner, letter: plot.letter });
+        }
+        if distinct {
+            // All 88 numbers are distinct (AS-2.2): the acting order is the set's, ascending —
+            // read from the bits, without comparing (issue 17: an insertion's place is random in
+            // random play, so each was a mispredicted branch).
+            for (w, mut set) in numbers.into_iter().enumerate() {
+                while set != 0 {
+                    let n = w * 64 + set.trailing_zeros() as usize;
+                    self.turns.push(by_id[index_of[n] as usize]);
+                    set &= set - 1;
+                }
+            }
+        } else {
+            // Equal numbers (only a rebuilt state's placeholders) keep id order.
+            for turn in by_id {
+                let at =
+                    self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
+                self.turns.insert(at, turn);
+            }
         }
         if S::SUMMARIES {
             events.push(Event::NumbersRevealed {
@@ -235,6 +261,11 @@ impl Autoscooter {
                 let (work, crash) = self.crash(turn.car, dir, target, speed);
                 events.push(crash);
                 self.work = Some(work);
+                // Scored at once (what `run` does next), unless a seat chooses colours.
+                if !self.continue_work(events) {
+                    return true;
+                }
+                self.step += 1;
             }
             None => {
                 // Case A (AS-5.1).
@@ -566,6 +597,11 @@ impl Autoscooter {
             return Some(Purse::default());
         }
         let payer = self.purse(t.from);
+        if !self.variants.colour_scoring {
+            // Every chit is of colour 0 (`purse`'s module): no colour to look for.
+            debug_assert!(payer.0[1..].iter().all(|&n| n == 0), "plain chits are colour 0");
+            return Some(Purse::plain(t.amount.min(payer.0[0] as u32)));
+        }
         let mut colours = payer.0.iter().enumerate().filter(|(_, n)| **n > 0);
         let first = colours.next();
         if colours.next().is_some() {

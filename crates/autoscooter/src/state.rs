@@ -29,12 +29,11 @@ pub struct Car {
 
 impl Car {
     /// The `k`-th unused turn number (0-based), ascending.
+    #[inline]
     pub fn nth_unused(&self, k: u32) -> Option<u8> {
-        let mut free = !self.used & ((1 << sheet::ROUNDS) - 1);
-        for _ in 0..k {
-            free &= free.wrapping_sub(1);
-        }
-        (free != 0).then(|| sheet::number(self.id, free.trailing_zeros() as u8))
+        let free = !self.used & ((1 << sheet::ROUNDS) - 1);
+        let row = nth_bit(free, k)?;
+        Some(sheet::number(self.id, row))
     }
     /// Unused turn numbers, ascending.
     pub fn unused_numbers(&self) -> impl Iterator<Item = u8> + '_ {
@@ -44,6 +43,40 @@ impl Car {
     pub fn used_numbers(&self) -> impl Iterator<Item = u8> + '_ {
         (0..sheet::ROUNDS).filter(|i| self.used & (1 << i) != 0).map(|i| sheet::number(self.id, i))
     }
+}
+
+/// `SELECT8[b][k]`: the position of the `k`-th set bit (0-based, from the lowest) of the byte
+/// `b`, or 8 when `b` has at most `k` set bits.
+static SELECT8: [[u8; 8]; 256] = {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The position of the `k`-th set bit of `x` (0-based, from the lowest), if `x` has more than
+/// `k`: a table lookup per byte instead of clearing `k` bits one by one (whose loop ends at a
+/// random place in random play: a mispredicted branch per plot; issue 17).
+#[inline]
+pub(crate) fn nth_bit(x: u16, k: u32) -> Option<u8> {
+    let low = (x & 0xff) as u8;
+    let ones = low.count_ones();
+    let (byte, k, base) = if k < ones { (low, k, 0) } else { ((x >> 8) as u8, k - ones, 8) };
+    if k >= 8 {
+        return None;
+    }
+    let bit = SELECT8[byte as usize][k as usize];
+    (bit < 8).then_some(base + bit)
 }
 
 /// A car's plot for this round (AS-4.1).
@@ -134,8 +167,9 @@ pub struct Autoscooter {
     pub(crate) wild_moving: bool,
     /// Seats that still owe something in planning (kept up to date by `refresh_owing`).
     pub(crate) owing: SeatSet,
-    /// Per seat: how many of its cars have no plot this round, kept by every writer of `plots`
-    /// (`refresh_owing` recounts, `do_plot` counts down) so that a plot need not scan the cars
+    /// Per seat: its cars without a plot this round, as a set of car ids (bit `c`: car `c`),
+    /// kept by every writer of `plots` (`refresh_owing` rebuilds it, `do_plot` removes the car)
+    /// so that a plot need not scan the cars: the seat's next car to plot is the lowest bit
     /// (issue 17; `debug_assert`ed against the scan in `refresh_owing_of`).
     pub(crate) unplotted: [u8; 8],
     /// This round's turns in acting order (at most 8 cars and the wild car).
@@ -176,8 +210,10 @@ impl Autoscooter {
         }
         // AS-1.3: the deal, by lots from the seed or as the setup lists it.
         let mut rng = Rng::seeded(seed);
-        let dealt: Vec<Vec<u8>> = match setup.lots {
-            None => setup.players.iter().map(|p| p.cars.clone()).collect(),
+        // The lots' draw, in place (no vector per seat: issue 17, a setup per simulated game).
+        let mut all: [u8; 8] = std::array::from_fn(|c| c as u8);
+        let dealt: Vec<&[u8]> = match setup.lots {
+            None => setup.players.iter().map(|p| p.cars.as_slice()).collect(),
             Some(each) => {
                 if setup.players.iter().any(|p| !p.cars.is_empty()) {
                     problems
@@ -187,16 +223,14 @@ impl Autoscooter {
                     problems.push(format!(
                         "lots: {seats} players cannot draw {each} of the 8 cars each (AS-1.3)"
                     ));
-                    vec![Vec::new(); seats]
+                    vec![&[][..]; seats]
                 } else {
-                    let mut all: Vec<u8> = (0..sheet::CARS).collect();
                     rng.shuffle(&mut all);
-                    all.chunks(each as usize)
+                    all.chunks_mut(each as usize)
                         .take(seats)
                         .map(|c| {
-                            let mut c = c.to_vec();
                             c.sort_unstable();
-                            c
+                            &*c
                         })
                         .collect()
                 }
@@ -204,7 +238,7 @@ impl Autoscooter {
         };
         let mut owner: [Option<Seat>; 8] = [None; 8];
         for (p, cars) in setup.players.iter().zip(&dealt) {
-            for &c in cars {
+            for &c in *cars {
                 if c >= sheet::CARS {
                     problems.push(format!("car {c} does not exist (cars are 0..7)"));
                 } else if let Some(o) = owner[c as usize] {
@@ -313,7 +347,7 @@ impl Autoscooter {
                         }
                     }
                     None => {
-                        for &c in cars {
+                        for &c in *cars {
                             purse.0[c as usize] = 10;
                         }
                     }
@@ -390,9 +424,11 @@ impl Autoscooter {
 
     // ----- small accessors -----
 
+    #[inline]
     pub(crate) fn car(&self, id: u8) -> &Car {
         self.cars[id as usize].as_ref().expect("car exists")
     }
+    #[inline]
     pub(crate) fn car_mut(&mut self, id: u8) -> &mut Car {
         self.cars[id as usize].as_mut().expect("car exists")
     }
@@ -430,23 +466,23 @@ impl Autoscooter {
         self.owing = self.compute_owing();
     }
 
-    /// Each seat's cars without a plot, by scanning the cars.
+    /// Each seat's cars without a plot (bit `c`: car `c`), by scanning the cars.
     pub(crate) fn count_unplotted(&self) -> [u8; 8] {
         let mut n = [0u8; 8];
         for (c, p) in self.cars.iter().zip(&self.plots) {
             if let (Some(c), None) = (c, p)
                 && let Some(o) = c.owner
             {
-                n[o.index()] += 1;
+                n[o.index()] |= 1 << c.id;
             }
         }
         n
     }
 
-    /// Update [`Self::owing`] for one seat after it plotted (`unplotted` already counted down).
+    /// Update [`Self::owing`] for one seat after it plotted (`unplotted` already updated).
     pub(crate) fn refresh_owing_of(&mut self, seat: Seat) {
-        debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted counts");
-        let car_missing = self.unplotted[seat.index()] > 0;
+        debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted cars");
+        let car_missing = self.unplotted[seat.index()] != 0;
         let wild_missing = self.wild_moving && self.wild_plots[seat.index()].is_none();
         if !car_missing && !wild_missing {
             self.owing.remove(seat);
@@ -534,7 +570,7 @@ impl Autoscooter {
     pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut impl Sink) {
         debug_assert!(self.plots[car as usize].is_none(), "check_plot refuses a second plot");
         self.plots[car as usize] = Some(plot);
-        self.unplotted[seat.index()] -= 1;
+        self.unplotted[seat.index()] &= !(1 << car);
         self.refresh_owing_of(seat);
         events.push(Event::Committed { seat, car });
         events.push(Event::Plotted { seat, car, number: plot.number, letter: plot.letter });
@@ -595,11 +631,34 @@ impl Autoscooter {
         let mut free = [HexDir::E; 6];
         let mut n = 0;
         for d in HexDir::ALL {
-            if self.is_free(self.board.neighbour(cell, d)) {
-                free[n] = d;
-                n += 1;
-            }
+            // Written always, counted when free: no branch on the (random) position.
+            free[n.min(5)] = d;
+            n += self.is_free(self.board.neighbour(cell, d)) as usize;
+        }
+        // The slots from `n` on hold E, as if only the free ones had been written (a caller
+        // drawing from no free hex reads `free[0]`).
+        for f in &mut free[n..] {
+            *f = HexDir::E;
         }
         (free, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table's `k`-th set bit is the one left after clearing the `k` lowest set bits, for
+    /// every 16-bit mask and every `k` (exhaustive).
+    #[test]
+    fn nth_bit_is_clearing_the_lowest_bits() {
+        for x in 0..=u16::MAX {
+            let mut left = x;
+            for k in 0..18u32 {
+                let expected = (left != 0).then(|| left.trailing_zeros() as u8);
+                assert_eq!(nth_bit(x, k), expected, "x = {x:#b}, k = {k}");
+                left &= left.wrapping_sub(1);
+            }
+        }
     }
 }
