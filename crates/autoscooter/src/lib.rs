@@ -414,7 +414,7 @@ impl Autoscooter {
         let mask = self.unplotted[seat.index()];
         if mask != 0 {
             let c = *self.car(mask.trailing_zeros() as u8);
-            let free = sheet::ROUNDS as u32 - c.used.count_ones();
+            let free = sheet::ROUNDS as u32 - state::ones16(c.used);
             let k = rng.below(free.max(1));
             let number = c.nth_unused(k)?;
             let letter = random_letter(c.speed, rng);

@@ -535,6 +535,22 @@ impl Autoscooter {
     /// choose colours first (AS-7.3).
     fn continue_work(&mut self, events: &mut impl Sink) -> bool {
         let mut w = self.work.take().expect("work in progress");
+        if !self.variants.colour_scoring {
+            // Plain chits (all of colour 0, `purse`'s module): each transfer is the amount or
+            // what the payer holds, as `single_colour_payment` and `pay` compute it.
+            for &t in &w.transfers[w.next..] {
+                if t.from == t.to {
+                    continue;
+                }
+                let amount = t.amount.min(self.purse(t.from).0[0] as u32);
+                if amount > 0 {
+                    self.purse_mut(t.from).0[0] -= amount as u16;
+                    self.purse_mut(t.to).0[0] += amount as u16;
+                    events.push(Event::Chits { from: t.from, to: t.to, amount, colours: None });
+                }
+            }
+            w.next = w.transfers.len();
+        }
         while w.next < w.transfers.len() {
             let t = w.transfers[w.next];
             if let Some(paid) = self.single_colour_payment(t) {

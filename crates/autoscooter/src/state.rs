@@ -64,19 +64,50 @@ static SELECT8: [[u8; 8]; 256] = {
     t
 };
 
+/// `ONES8[b]`: the set bits of the byte `b` (`u8::count_ones`, which the baseline x86-64 target
+/// has no instruction for: a sequence of a dozen instructions per call).
+static ONES8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
+
+/// The set bits of a `u16`, by [`ONES8`].
+#[inline]
+pub(crate) fn ones16(x: u16) -> u32 {
+    ONES8[(x & 0xff) as usize] as u32 + ONES8[(x >> 8) as usize] as u32
+}
+
+/// [`HexDir::ALL`] by index, and E for the indices 6..=8 ([`SELECT8`]'s "no such bit" is 8).
+const DIR_OR_E: [HexDir; 9] = {
+    let mut t = [HexDir::E; 9];
+    let mut i = 0;
+    while i < 6 {
+        t[i] = HexDir::ALL[i];
+        i += 1;
+    }
+    t
+};
+
 /// The position of the `k`-th set bit of `x` (0-based, from the lowest), if `x` has more than
 /// `k`: a table lookup per byte instead of clearing `k` bits one by one (whose loop ends at a
 /// random place in random play: a mispredicted branch per plot; issue 17).
 #[inline]
 pub(crate) fn nth_bit(x: u16, k: u32) -> Option<u8> {
-    let low = (x & 0xff) as u8;
-    let ones = low.count_ones();
-    let (byte, k, base) = if k < ones { (low, k, 0) } else { ((x >> 8) as u8, k - ones, 8) };
+    let ones = ONES8[(x & 0xff) as usize] as u32;
+    // In the high byte or not, by arithmetic (the comparison is random in random play).
+    let high = (k >= ones) as u32;
+    let byte = (x >> (8 * high)) as u8;
+    let k = k - ones * high;
     if k >= 8 {
         return None;
     }
     let bit = SELECT8[byte as usize][k as usize];
-    (bit < 8).then_some(base + bit)
+    (bit < 8).then_some(8 * high as u8 + bit)
 }
 
 /// A car's plot for this round (AS-4.1).
@@ -463,7 +494,20 @@ impl Autoscooter {
     /// Recompute [`Self::owing`] and [`Self::unplotted`] after the plots changed.
     pub(crate) fn refresh_owing(&mut self) {
         self.unplotted = self.count_unplotted();
-        self.owing = self.compute_owing();
+        // `compute_owing` from the sets just counted: a seat owes a plot when it has a car
+        // without one (the wild car's letters as there).
+        if self.wild_moving {
+            self.owing = self.compute_owing();
+            return;
+        }
+        let mut set = SeatSet::EMPTY;
+        for (s, &cars) in self.unplotted.iter().enumerate() {
+            if cars != 0 {
+                set.insert(Seat(s as u8));
+            }
+        }
+        debug_assert_eq!(set, self.compute_owing());
+        self.owing = set;
     }
 
     /// Each seat's cars without a plot (bit `c`: car `c`), by scanning the cars.
@@ -620,27 +664,27 @@ impl Autoscooter {
         self.refresh_owing();
     }
 
+    #[inline]
     pub(crate) fn is_free(&self, cell: Cell) -> bool {
-        cell != NONE && self.occupancy[cell as usize] == EMPTY
+        // `&`, not `&&`: the table has a slot for NONE (255, never a cell: always EMPTY), so
+        // both sides are read and no branch depends on the position (issue 17).
+        (cell != NONE) & (self.occupancy[cell as usize] == EMPTY)
     }
 
     /// The free hexes beside `cell`, in [`HexDir::ALL`]'s order, and how many (a case D
     /// start's choices, AS-5.4: `legal_actions`, `sample_action`, `play_random`, encoding).
     #[inline]
     pub(crate) fn free_directions(&self, cell: Cell) -> ([HexDir; 6], usize) {
-        let mut free = [HexDir::E; 6];
-        let mut n = 0;
+        // The free directions as a set of bits, then the set's members in order (E in the slots
+        // from `n` on, which a caller drawing from no free hex reads): no branch on the random
+        // position (issue 17).
+        let mut mask = 0usize;
         for d in HexDir::ALL {
-            // Written always, counted when free: no branch on the (random) position.
-            free[n.min(5)] = d;
-            n += self.is_free(self.board.neighbour(cell, d)) as usize;
+            mask |= (self.is_free(self.board.neighbour(cell, d)) as usize) << d.index();
         }
-        // The slots from `n` on hold E, as if only the free ones had been written (a caller
-        // drawing from no free hex reads `free[0]`).
-        for f in &mut free[n..] {
-            *f = HexDir::E;
-        }
-        (free, n)
+        let select = &SELECT8[mask];
+        let free = std::array::from_fn(|i| DIR_OR_E[select[i] as usize]);
+        (free, ONES8[mask] as usize)
     }
 }
 
