@@ -77,6 +77,26 @@ impl Previews<'_> {
     }
 }
 
+/// [`HexDir::turn`] by a table for the small turns of the chart and the crashes (−6..=11 steps),
+/// without its `rem_euclid(6)` (a division on the hot path of every move; issue 17).
+#[inline]
+pub(crate) fn turn(d: HexDir, steps: i32) -> HexDir {
+    const ROUND: [HexDir; 18] = {
+        let mut t = [HexDir::E; 18];
+        let mut i = 0;
+        while i < 18 {
+            t[i] = HexDir::ALL[i % 6];
+            i += 1;
+        }
+        t
+    };
+    // A negative index is a huge `usize`: out of the table, like one past its end.
+    match ROUND.get((d.index() as i32 + steps + 6) as usize) {
+        Some(&to) => to,
+        None => d.turn(steps),
+    }
+}
+
 /// What stopped a car's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Target {
@@ -97,7 +117,14 @@ enum Edge {
 
 fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
     // The rammer enters through the hit car's side pointing back along `travel`.
-    let rel = (travel.opposite().index() as i32 - hit_facing.index() as i32).rem_euclid(6);
+    // −5..=5, into 0..6 without a division.
+    let back = travel.index() as i32 + 3;
+    let diff = back - 6 * (back >= 6) as i32 - hit_facing.index() as i32;
+    let rel = diff + 6 * (diff < 0) as i32;
+    debug_assert_eq!(
+        rel,
+        (travel.opposite().index() as i32 - hit_facing.index() as i32).rem_euclid(6)
+    );
     match rel {
         0 => Edge::Front,
         3 => Edge::Rear,
@@ -287,17 +314,18 @@ impl Autoscooter {
     }
 
     /// Walk a chart move from the car's position (AS-5.1–5.3) without changing anything.
+    #[inline]
     fn trace(&self, car: &Car, letter: Letter) -> Trace {
         let chart = letter.chart();
         let mut t = Trace {
             path: Path::default(),
             cell: car.cell,
-            facing: car.facing.turn(chart.end as i32),
+            facing: turn(car.facing, chart.end as i32),
             moved: false,
             blocked: None,
         };
         for (i, &rel) in chart.steps.iter().enumerate() {
-            let dir = car.facing.turn(rel as i32);
+            let dir = turn(car.facing, rel as i32);
             let next = self.board.neighbour(t.cell, dir);
             let blocked = if next == NONE {
                 Some(Target::Barrier)
@@ -386,11 +414,13 @@ impl Autoscooter {
         p
     }
 
+    #[inline]
     fn is_nobodys(&self, car: u8) -> bool {
         let c = self.car(car);
         c.owner.is_none() && self.wild != Some(car)
     }
 
+    #[inline]
     fn place(&mut self, car: u8, cell: Cell) {
         let old = self.car(car).cell;
         self.occupancy[old as usize] = EMPTY;
@@ -429,6 +459,7 @@ impl Autoscooter {
     /// Score a crash of `car` travelling `dir` at `speed` into `target` (AS-5.5, AS-7.2): the
     /// work to do and the [`Event::Crash`] that announces it (no event list, so that a preview
     /// allocates nothing).
+    #[inline]
     fn crash(&self, car: u8, dir: HexDir, target: Target, speed: u8) -> (CrashWork, Event) {
         let mut w = CrashWork::default();
         let at = self.board.hex(self.car(car).cell);
@@ -578,7 +609,7 @@ impl Autoscooter {
                     }
                 }
                 Effect::Turn(c, t) => {
-                    let f = self.car(c).facing.turn(t);
+                    let f = turn(self.car(c).facing, t);
                     self.car_mut(c).facing = f;
                     events.push(Event::Turned { car: c, facing: f });
                 }
@@ -758,6 +789,15 @@ impl Autoscooter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_turn_table_is_hexdir_turn() {
+        for d in HexDir::ALL {
+            for steps in -40..40 {
+                assert_eq!(turn(d, steps), d.turn(steps), "{d:?} by {steps}");
+            }
+        }
+    }
 
     #[test]
     fn impact_edges() {

@@ -524,6 +524,7 @@ impl Autoscooter {
     }
 
     /// Update [`Self::owing`] for one seat after it plotted (`unplotted` already updated).
+    #[inline]
     pub(crate) fn refresh_owing_of(&mut self, seat: Seat) {
         debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted cars");
         let car_missing = self.unplotted[seat.index()] != 0;
@@ -611,6 +612,7 @@ impl Autoscooter {
         }
     }
 
+    #[inline]
     pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut impl Sink) {
         debug_assert!(self.plots[car as usize].is_none(), "check_plot refuses a second plot");
         self.plots[car as usize] = Some(plot);
