@@ -482,9 +482,11 @@ impl Autoscooter {
     /// Ranking by score; ties share the place (AS-6).
     pub(crate) fn compute_outcome(&self) -> Outcome {
         let scores: Vec<i64> = (0..self.seats).map(|s| self.seat_score(Seat(s))).collect();
-        let mut order: Vec<Seat> = (0..self.seats).map(Seat).collect();
+        // At most 8 seats (`create` refuses more): the order on the stack, the ranking's
+        // places allocated once (issue 17: `robodrome sim` builds an outcome per game).
+        let mut order: arrayvec::ArrayVec<Seat, 8> = (0..self.seats).map(Seat).collect();
         order.sort_by_key(|s| (std::cmp::Reverse(scores[s.index()]), s.0));
-        let mut ranking: Vec<Vec<Seat>> = Vec::new();
+        let mut ranking: Vec<Vec<Seat>> = Vec::with_capacity(order.len());
         for s in order {
             match ranking.last_mut() {
                 Some(g) if scores[g[0].index()] == scores[s.index()] => g.push(s),
