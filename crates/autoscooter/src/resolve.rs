@@ -77,8 +77,9 @@ impl Previews<'_> {
     }
 }
 
-/// [`HexDir::turn`] by a table for the small turns of the chart and the crashes (−6..=11 steps),
-/// without its `rem_euclid(6)` (a division on the hot path of every move; issue 17).
+/// [`HexDir::turn`] by a table when the facing's index plus `steps` is in −6..=11 (every turn of
+/// the chart and the crashes), without its `rem_euclid(6)` (a division on the hot path of every
+/// move; issue 17); other turns by `HexDir::turn`.
 #[inline]
 pub(crate) fn turn(d: HexDir, steps: i32) -> HexDir {
     const ROUND: [HexDir; 18] = {
