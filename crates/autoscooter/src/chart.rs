@@ -216,3 +216,23 @@ mod tests {
         assert!(!Letter::C.allowed_at(0));
     }
 }
+
+#[cfg(test)]
+mod path_tests {
+    use super::*;
+
+    /// `resolve::path_of` groups exactly the letters whose steps are the same (AS-3.2).
+    #[test]
+    fn letters_of_a_path_share_their_steps() {
+        for a in 0..16u8 {
+            for b in 0..16u8 {
+                let (la, lb) = (Letter(a), Letter(b));
+                assert_eq!(
+                    crate::resolve::path_of(la) == crate::resolve::path_of(lb),
+                    la.chart().steps == lb.chart().steps,
+                    "{la:?} {lb:?}"
+                );
+            }
+        }
+    }
+}

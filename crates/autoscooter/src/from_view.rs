@@ -155,6 +155,9 @@ impl Autoscooter {
             if c.car >= 8 || c.speed > 3 || cell == NONE {
                 return Err(bad(format!("car {} does not fit the rink", c.car)));
             }
+            if c.owner.is_some_and(|o| o.index() >= g.seats as usize) {
+                return Err(bad(format!("car {} belongs to no seat of the setup", c.car)));
+            }
             if g.occupancy[cell as usize] != crate::state::EMPTY {
                 return Err(bad(format!("two cars at {}", c.at)));
             }
@@ -255,7 +258,7 @@ impl Autoscooter {
             return Err(bad("a start names its seat and car"));
         };
         g.plots = [None; 8];
-        g.wild_plots = vec![None; g.seats as usize];
+        g.wild_plots.iter_mut().for_each(|w| *w = None);
         g.wild_moving = false;
         g.turns.clear();
         for &(id, number) in &v.order {
@@ -278,7 +281,9 @@ impl Autoscooter {
                 }
             };
             g.plots[id as usize] = Some(Plot { number, letter });
-            g.turns.push(crate::state::Turn { car: id, number, mover, letter });
+            g.turns
+                .try_push(crate::state::Turn { car: id, number, mover, letter })
+                .map_err(|_| bad("more turns than cars"))?;
         }
         if let (Some(wc), Some(last)) = (g.wild, g.turns.last().copied()) {
             let speed = g.cars[wc as usize].map_or(0, |c| c.speed);
@@ -286,12 +291,14 @@ impl Autoscooter {
                 let (lo, hi) = Letter::range_at(speed);
                 Letter::from_index(lo + rng.below(u32::from(hi - lo) + 1) as u8)
             });
-            g.turns.push(crate::state::Turn {
-                car: wc,
-                number: 0,
-                mover: last.mover,
-                letter: letter.flatten(),
-            });
+            g.turns
+                .try_push(crate::state::Turn {
+                    car: wc,
+                    number: 0,
+                    mover: last.mover,
+                    letter: letter.flatten(),
+                })
+                .map_err(|_| bad("more turns than cars"))?;
         }
         g.step = g
             .turns

@@ -52,7 +52,7 @@ pub use board::{Board, BoardSpec, Start};
 pub use chart::{CHART, ChartMove, Letter, LetterInput};
 pub use error::ActionError;
 pub use event::{CrashKind, Event, Holder, Path};
-pub use resolve::Preview;
+pub use resolve::{Preview, Previews};
 pub use setup::{CarSetup, PlayerSetup, Setup, Variants, WildCar};
 pub use state::{Autoscooter, Car, Plot};
 pub use static_data::Static;

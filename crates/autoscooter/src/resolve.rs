@@ -23,7 +23,7 @@ struct Trace {
 }
 
 /// The outcome of a move if it were made now ([`Autoscooter::preview`]).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Preview {
     /// The letter actually played (AS-4.2 turns an illegal one straight).
     pub letter: Letter,
@@ -35,6 +35,45 @@ pub struct Preview {
     pub crash: Option<(CrashKind, Option<u8>)>,
     /// Chits the car's player would win (negative: lose), before limits of what anyone holds.
     pub chits: i32,
+}
+
+/// The previews of one car's letters ([`Autoscooter::previews`]).
+pub struct Previews<'a> {
+    game: &'a Autoscooter,
+    car: Option<Car>,
+    /// By path ([`path_of`]): the first preview computed of a letter with that path.
+    done: [Option<Preview>; 5],
+}
+
+/// Which of the chart's five paths a letter follows (its steps, AS-3.2): letters with the same
+/// path reach the same hexes and crash alike; they differ only in the facing at the end of an
+/// unblocked move (`chart::tests::letters_of_a_path_share_their_steps`).
+pub(crate) const fn path_of(letter: Letter) -> usize {
+    // A–E: one hex; F–H: bend left; I, J, K, O: two straight; L–N: bend right; P: three.
+    [0, 0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 2, 4][letter.index() as usize]
+}
+
+impl Previews<'_> {
+    /// The same as [`Autoscooter::preview`] of the car and `letter`.
+    pub fn get(&mut self, letter: Letter) -> Option<Preview> {
+        let c = self.car?;
+        if c.speed == 0 {
+            return None;
+        }
+        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
+        let slot = &mut self.done[path_of(letter)];
+        let Some(mut p) = *slot else {
+            let p = self.game.preview_allowed(&c, letter);
+            *slot = Some(p);
+            return Some(p);
+        };
+        p.letter = letter;
+        if p.crash.is_none() {
+            // Unblocked: the same path, the letter's own facing at the end.
+            p.facing = c.facing.turn(letter.chart().end as i32);
+        }
+        Some(p)
+    }
 }
 
 /// What stopped a car's path.
@@ -114,14 +153,12 @@ impl Autoscooter {
             if let Some(row) = sheet::row_of(id, plot.number as u32) {
                 self.car_mut(id).used |= 1 << row;
             }
-            self.turns.push(Turn {
-                car: id,
-                number: plot.number,
-                mover: owner,
-                letter: plot.letter,
-            });
+            // Placed by number as it comes (at most 8 cars; all 88 numbers are distinct,
+            // AS-2.2, and equal numbers — only a rebuilt state's placeholders — keep id order).
+            let turn = Turn { car: id, number: plot.number, mover: owner, letter: plot.letter };
+            let at = self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
+            self.turns.insert(at, turn);
         }
-        self.turns.sort_unstable_by_key(|t| t.number);
         events.push(Event::NumbersRevealed {
             order: self.turns.iter().map(|t| (t.car, t.number)).collect(),
         });
@@ -191,7 +228,9 @@ impl Autoscooter {
                     });
                 }
                 // Case B (AS-5.2) crashes without moving, at the round's starting speed.
-                self.work = Some(self.crash(turn.car, dir, target, speed, events));
+                let (work, crash) = self.crash(turn.car, dir, target, speed);
+                events.push(crash);
+                self.work = Some(work);
             }
             None => {
                 // Case A (AS-5.1).
@@ -257,7 +296,25 @@ impl Autoscooter {
             return None;
         }
         let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
-        let t = self.trace(&c, letter);
+        Some(self.preview_allowed(&c, letter))
+    }
+
+    /// The previews of one car's letters on the current position, each computed as
+    /// [`Self::preview`] computes it, but the path, the crash and the chits only once for all
+    /// the letters that pass the same hexes (five paths among the sixteen letters, AS-3.2): for
+    /// bots that score many letters of a car (issue 17).
+    pub fn previews(&self, car: u8) -> Previews<'_> {
+        Previews {
+            game: self,
+            car: self.cars.get(car as usize).copied().flatten(),
+            done: [None; 5],
+        }
+    }
+
+    /// [`Self::preview`] of a moving car and a letter allowed at its speed.
+    fn preview_allowed(&self, c: &Car, letter: Letter) -> Preview {
+        let car = c.id;
+        let t = self.trace(c, letter);
         let mut p = Preview {
             letter,
             path: t.path,
@@ -268,10 +325,9 @@ impl Autoscooter {
             chits: 0,
         };
         if let Some((target, dir, speed)) = t.blocked {
-            let mut events = Vec::new();
-            let work = self.crash(car, dir, target, speed, &mut events);
-            if let Some(Event::Crash { kind, with, .. }) = events.first() {
-                p.crash = Some((*kind, *with));
+            let (work, crash) = self.crash(car, dir, target, speed);
+            if let Event::Crash { kind, with, .. } = crash {
+                p.crash = Some((kind, with));
             }
             let me = c.owner;
             for tr in &work.transfers {
@@ -292,7 +348,7 @@ impl Autoscooter {
                 p.speed = c.speed;
             }
         }
-        Some(p)
+        p
     }
 
     fn is_nobodys(&self, car: u8) -> bool {
@@ -335,27 +391,22 @@ impl Autoscooter {
         Transfer { from, to, amount }
     }
 
-    /// Score a crash of `car` travelling `dir` at `speed` into `target` (AS-5.5, AS-7.2).
-    fn crash(
-        &self,
-        car: u8,
-        dir: HexDir,
-        target: Target,
-        speed: u8,
-        events: &mut Vec<Event>,
-    ) -> CrashWork {
+    /// Score a crash of `car` travelling `dir` at `speed` into `target` (AS-5.5, AS-7.2): the
+    /// work to do and the [`Event::Crash`] that announces it (no event list, so that a preview
+    /// allocates nothing).
+    fn crash(&self, car: u8, dir: HexDir, target: Target, speed: u8) -> (CrashWork, Event) {
         let mut w = CrashWork::default();
         let at = self.board.hex(self.car(car).cell);
         let hit = match target {
             Target::Barrier => {
-                events.push(Event::Crash {
+                let event = Event::Crash {
                     car,
                     kind: CrashKind::Barrier,
                     with: None,
                     speed,
                     at,
                     indirect: false,
-                });
+                };
                 if self.wild != Some(car) {
                     w.transfers.push(Transfer {
                         from: self.holder(car),
@@ -364,7 +415,7 @@ impl Autoscooter {
                     });
                 }
                 w.effects.push(Effect::Speed(car, 0));
-                return w;
+                return (w, event);
             }
             Target::Car(x) => x,
         };
@@ -400,7 +451,7 @@ impl Autoscooter {
                 Edge::Side(_) => CrashKind::Side,
             }
         };
-        events.push(Event::Crash { car, kind, with: Some(last), speed, at, indirect });
+        let event = Event::Crash { car, kind, with: Some(last), speed, at, indirect };
         match kind {
             CrashKind::Stationary => {
                 w.transfers.push(self.transfer(last, car, speed as u32));
@@ -442,7 +493,7 @@ impl Autoscooter {
             }
             CrashKind::Barrier => unreachable!("handled above"),
         }
-        w
+        (w, event)
     }
 
     /// Pay the crash's transfers, then apply its effects. Returns `false` when a seat must

@@ -117,8 +117,11 @@ pub struct Autoscooter {
     pub(crate) seats: u8,
     /// Cars by id; `None` for ids the game does not have.
     pub(crate) cars: [Option<Car>; 8],
-    pub(crate) occupancy: Vec<u8>,
-    pub(crate) players: Vec<Purse>,
+    /// The car on each cell, or [`EMPTY`]: a board has fewer than 255 cells (`Cell` is a `u8`),
+    /// so a fixed table, copied by `clone` without an allocation (issue 17).
+    pub(crate) occupancy: [u8; 256],
+    /// Per seat (`seats` of them).
+    pub(crate) players: ArrayVec<Purse, 8>,
     pub(crate) car_purses: [Purse; 8],
     pub(crate) box_purse: Purse,
     pub(crate) wild: Option<u8>,
@@ -126,12 +129,17 @@ pub struct Autoscooter {
     pub(crate) stage: Stage,
     pub(crate) plots: [Option<Plot>; 8],
     /// Per seat: the wild car letter plotted this round (`Some(None)`: plotted "no letter").
-    pub(crate) wild_plots: Vec<Option<Option<Letter>>>,
+    pub(crate) wild_plots: ArrayVec<Option<Option<Letter>>, 8>,
     /// Does the wild car need a letter this round (it started the round moving)?
     pub(crate) wild_moving: bool,
     /// Seats that still owe something in planning (kept up to date by `refresh_owing`).
     pub(crate) owing: SeatSet,
-    pub(crate) turns: Vec<Turn>,
+    /// Per seat: how many of its cars have no plot this round, kept by every writer of `plots`
+    /// (`refresh_owing` recounts, `do_plot` counts down) so that a plot need not scan the cars
+    /// (issue 17; `debug_assert`ed against the scan in `refresh_owing_of`).
+    pub(crate) unplotted: [u8; 8],
+    /// This round's turns in acting order (at most 8 cars and the wild car).
+    pub(crate) turns: ArrayVec<Turn, 9>,
     pub(crate) step: usize,
     pub(crate) work: Option<CrashWork>,
     /// Unused by the rules (Autoscooter has no chance); kept for determinized copies.
@@ -207,7 +215,7 @@ impl Autoscooter {
             }
         }
         let mut cars: [Option<Car>; 8] = [None; 8];
-        let mut occupancy = vec![EMPTY; board.len()];
+        let mut occupancy = [EMPTY; 256];
         for c in &setup.cars {
             if c.car >= sheet::CARS {
                 problems.push(format!("car {} does not exist (cars are 0..7)", c.car));
@@ -290,7 +298,7 @@ impl Autoscooter {
         }
 
         // Chits (AS-5.6, AS-7.3).
-        let mut players = vec![Purse::default(); seats];
+        let mut players: ArrayVec<Purse, 8> = (0..seats).map(|_| Purse::default()).collect();
         let mut car_purses = [Purse::default(); 8];
         let mut box_purse = Purse::default();
         if v.colour_scoring {
@@ -356,10 +364,11 @@ impl Autoscooter {
             round: setup.round,
             stage: Stage::Plan,
             plots: [None; 8],
-            wild_plots: vec![None; seats],
+            wild_plots: (0..seats).map(|_| None).collect(),
             wild_moving: false,
             owing: SeatSet::EMPTY,
-            turns: Vec::with_capacity(9),
+            unplotted: [0; 8],
+            turns: ArrayVec::new(),
             step: 0,
             work: None,
             rng,
@@ -415,18 +424,29 @@ impl Autoscooter {
         if self.stage == Stage::Plan { self.owing } else { SeatSet::EMPTY }
     }
 
-    /// Recompute [`Self::owing`] after the plots changed.
+    /// Recompute [`Self::owing`] and [`Self::unplotted`] after the plots changed.
     pub(crate) fn refresh_owing(&mut self) {
+        self.unplotted = self.count_unplotted();
         self.owing = self.compute_owing();
     }
 
-    /// Update [`Self::owing`] for one seat after it plotted.
+    /// Each seat's cars without a plot, by scanning the cars.
+    pub(crate) fn count_unplotted(&self) -> [u8; 8] {
+        let mut n = [0u8; 8];
+        for (c, p) in self.cars.iter().zip(&self.plots) {
+            if let (Some(c), None) = (c, p)
+                && let Some(o) = c.owner
+            {
+                n[o.index()] += 1;
+            }
+        }
+        n
+    }
+
+    /// Update [`Self::owing`] for one seat after it plotted (`unplotted` already counted down).
     pub(crate) fn refresh_owing_of(&mut self, seat: Seat) {
-        let car_missing = self
-            .cars
-            .iter()
-            .zip(&self.plots)
-            .any(|(c, p)| p.is_none() && c.is_some_and(|c| c.owner == Some(seat)));
+        debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted counts");
+        let car_missing = self.unplotted[seat.index()] > 0;
         let wild_missing = self.wild_moving && self.wild_plots[seat.index()].is_none();
         if !car_missing && !wild_missing {
             self.owing.remove(seat);
@@ -512,7 +532,9 @@ impl Autoscooter {
     }
 
     pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut Vec<Event>) {
+        debug_assert!(self.plots[car as usize].is_none(), "check_plot refuses a second plot");
         self.plots[car as usize] = Some(plot);
+        self.unplotted[seat.index()] -= 1;
         self.refresh_owing_of(seat);
         events.push(Event::Committed { seat, car });
         events.push(Event::Plotted { seat, car, number: plot.number, letter: plot.letter });

@@ -142,3 +142,35 @@ fn preview_matches_the_move_when_the_car_acts_first() {
     real.apply(Seat(1), &Action::plot(1, 2, Some(Letter::C)), &mut ev).unwrap();
     assert_eq!(real.chits(Seat(0)).total(), 13);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// Issue 17: `previews` (the path, crash and chits computed once per path of the chart)
+    /// gives exactly `preview` for every car and every letter, in any order of asking, at every
+    /// position of random games (jolting and the wild car included).
+    #[test]
+    fn previews_equal_preview(seed in any::<u64>(), players in 2usize..=8, bits in 0u8..16, order in any::<u64>()) {
+        let setup = Setup::standard(players, false, variants(bits, players)).unwrap();
+        let mut g = Autoscooter::new(&setup, seed).unwrap();
+        let mut rng = engine::Rng::seeded(seed);
+        let mut events = Vec::new();
+        let mut compared = 0;
+        while let Some(d) = g.decision() {
+            for car in 0..8u8 {
+                let mut all = g.previews(car);
+                for k in 0..16u8 {
+                    // A different order of letters per case: the cache must not depend on it.
+                    let l = Letter::from_index(((order >> (k % 8 * 8)) as u8).wrapping_add(k * 5) % 16).unwrap();
+                    prop_assert_eq!(all.get(l), g.preview(car, l), "car {} letter {:?}", car, l);
+                    compared += 1;
+                }
+            }
+            let seat = engine::harness::next_seat(&d, &mut rng).unwrap();
+            let a = g.sample_action(seat, &mut rng).unwrap();
+            g.apply(seat, &a, &mut events).unwrap();
+        }
+        // A whole game: at least one decision per round (11 rounds) was compared.
+        prop_assert!(compared >= 11 * 8 * 16, "{} previews compared", compared);
+    }
+}

@@ -106,8 +106,15 @@ impl PlotContext {
 
 /// How good a move looks if made now: chits won, barriers and own cars avoided, room ahead.
 /// Returns the score and whether the move rams for chits.
-fn letter_score(game: &Autoscooter, ctx: &PlotContext, letter: Letter) -> (f64, bool) {
-    let Some(p) = game.preview(ctx.car, letter) else { return (0.0, false) };
+/// `previews` are the car's ([`Autoscooter::previews`]: a path's crash computed once for all
+/// the letters that share it).
+fn letter_score(
+    game: &Autoscooter,
+    ctx: &PlotContext,
+    previews: &mut autoscooter::Previews<'_>,
+    letter: Letter,
+) -> (f64, bool) {
+    let Some(p) = previews.get(letter) else { return (0.0, false) };
     let mut score = 10.0 * p.chits as f64;
     if let Some((CrashKind::Barrier, _)) = p.crash {
         score -= 5.0;
@@ -142,15 +149,20 @@ fn letter_score(game: &Autoscooter, ctx: &PlotContext, letter: Letter) -> (f64, 
     // Danger at the end of the move: other seats' moving cars that could reach the hex next,
     // straight ahead of them and within their reach next round.
     for &(from, facing, reach) in &ctx.threats {
-        if let Some((d, n)) = from.line_to(p.end)
-            && d == facing
-            && n <= reach
-        {
+        if threatens(from, facing, reach, p.end) {
             score -= 1.5;
         }
     }
     // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
     (score + [0.0, 1.0, 0.5, -2.0][p.speed.min(3) as usize], p.chits > 0)
+}
+
+/// Is `end` straight ahead of a car at `from` facing `facing`, within `reach` hexes? The same
+/// as `from.line_to(end) == Some((facing, n))` with `n <= reach`, without trying the six
+/// directions: `n` steps along `facing` from `from` land on `end` (issue 17).
+fn threatens(from: grid::Hex, facing: HexDir, reach: i32, end: grid::Hex) -> bool {
+    let n = from.distance(end);
+    n > 0 && n <= reach && from.offset(facing, n) == end
 }
 
 /// A small random tie-break in 0..0.1 for the `k`-th option, from one draw per decision.
@@ -178,10 +190,11 @@ fn plot_among(game: &Autoscooter, car: u8, tries: u32, rng: &mut Rng) -> Action 
     let span = (hi - lo + 1) as u32;
     let mut best = (f64::MIN, Letter::straight(c.speed), false);
     let noise = rng.next_u64();
+    let mut previews = game.previews(car);
     for k in 0..span.min(tries) {
         let i = if tries >= span { lo + k as u8 } else { lo + rng.below(span) as u8 };
         let l = Letter::from_index(i).expect("A–P");
-        let (score, rams) = letter_score(game, &ctx, l);
+        let (score, rams) = letter_score(game, &ctx, &mut previews, l);
         let s = score + jitter(noise, k);
         if s > best.0 {
             best = (s, l, rams);
@@ -198,10 +211,11 @@ fn plot_wild(game: &Autoscooter, seat: Seat, rng: &mut Rng) -> Action {
     let wc = game.cars().find(|c| c.id == w).expect("the wild car exists");
     let (lo, hi) = Letter::range_at(wc.speed);
     let mut best = (f64::MIN, Letter::straight(wc.speed));
+    let mut previews = game.previews(w);
     for i in lo..=hi {
         let l = Letter::from_index(i).expect("A–P");
         let mut s = rng.below(100) as f64 / 1000.0;
-        if let Some(p) = game.preview(w, l)
+        if let Some(p) = previews.get(l)
             && let Some((_, Some(hit))) = p.crash
         {
             let owner = game.cars().find(|c| c.id == hit).and_then(|c| c.owner);
@@ -281,4 +295,33 @@ fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {
         }
     }
     best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grid::Hex;
+
+    /// `threatens` is `line_to` in a straight line within reach, for every pair of hexes of a
+    /// patch larger than any rink's reach.
+    #[test]
+    fn threatens_is_line_to_within_reach() {
+        let patch: Vec<Hex> =
+            (-5..=5).flat_map(|q| (-5..=5).map(move |r| Hex::new(q, r))).collect();
+        for &from in &patch {
+            for &end in &patch {
+                for facing in HexDir::ALL {
+                    for reach in 0..=4 {
+                        let by_line =
+                            matches!(from.line_to(end), Some((d, n)) if d == facing && n <= reach);
+                        assert_eq!(
+                            threatens(from, facing, reach, end),
+                            by_line,
+                            "{from:?} {end:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }

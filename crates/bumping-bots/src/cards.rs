@@ -204,12 +204,22 @@ impl BumpingBots {
 
     /// BB-9.2: range by bracket.
     fn magnet_range(&self, bot: usize) -> i32 {
-        [2, 3, 4, 5][self.bracket_of(bot)]
+        MAGNET_RANGES[self.bracket_of(bot)]
     }
 
     /// BB-9.2: the target must be on the track, in one of the six lines, within range, with
     /// nothing between. Returns the line and the distance.
     pub(crate) fn magnet_line(&self, bot: usize, target: Seat) -> Result<(HexDir, i32), BbError> {
+        self.magnet_line_within(bot, target, self.magnet_range(bot))
+    }
+
+    /// [`Self::magnet_line`] with the bot's range already known.
+    fn magnet_line_within(
+        &self,
+        bot: usize,
+        target: Seat,
+        range: i32,
+    ) -> Result<(HexDir, i32), BbError> {
         let t = self.bots.get(target.index()).ok_or(BbError::MagnetBadTarget)?;
         let (Some(to), Some(from)) = (t.at, self.bots[bot].at) else {
             return Err(BbError::MagnetBadTarget);
@@ -218,7 +228,7 @@ impl BumpingBots {
             return Err(BbError::MagnetBadTarget);
         }
         let (d, n) = from.line_to(to).ok_or(BbError::MagnetNotInLine)?;
-        if n > self.magnet_range(bot) {
+        if n > range {
             return Err(BbError::MagnetOutOfRange);
         }
         if n < 2 {
@@ -264,11 +274,21 @@ impl BumpingBots {
     /// Is some bot within Magnet range and line of sight (BB-9.2: the end-of-move question)?
     pub(crate) fn magnet_target(&self, bot: usize) -> Option<Seat> {
         let from = self.bots[bot].at?;
+        // In one of the six lines (same q, same r or same s) and at most 5 cells away, the
+        // longest range (BB-9.2): what `magnet_line` then checks in full; this spares the range
+        // (the bot's race position) and the line walk when no bot is near a line.
+        let in_line = |h: grid::Hex| h.q == from.q || h.r == from.r || h.s() == from.s();
+        let near = |t: &crate::state::Bot, most: i32| {
+            t.at.is_some_and(|h| in_line(h) && (2..=most).contains(&from.distance(h)))
+        };
+        if !self.bots.iter().any(|t| near(t, MAGNET_RANGES[3])) {
+            return None;
+        }
         let range = self.magnet_range(bot);
         self.bots
             .iter()
-            .filter(|t| t.at.is_some_and(|h| (2..=range).contains(&from.distance(h))))
-            .find(|t| self.magnet_line(bot, t.seat).is_ok())
+            .filter(|t| near(t, range))
+            .find(|t| self.magnet_line_within(bot, t.seat, range).is_ok())
             .map(|t| t.seat)
     }
 
@@ -388,3 +408,6 @@ pub(crate) fn check_rotations(rots: &[QuickRot], br: usize, most: u8) -> Result<
     }
     Ok(())
 }
+
+/// BB-9.2: the Magnet's range by race-position bracket ([`bracket`]), nearest first.
+const MAGNET_RANGES: [i32; 4] = [2, 3, 4, 5];

@@ -66,7 +66,8 @@ impl BumpingBots {
             self.bots[s.index()].finished_place = Some(place);
             ev.push(Event::Placed { seat: s, place });
         }
-        ev.push(Event::RaceOver { ranking: self.ranking() });
+        let ranking = crate::event::Ranking::new(&self.ranking()).expect("at most 9 bots (BB-1.1)");
+        ev.push(Event::RaceOver { ranking });
         true
     }
 

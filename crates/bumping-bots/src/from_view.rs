@@ -252,7 +252,7 @@ impl BumpingBots {
         let bot = s.index();
         let turns = g.turn_candidates(bot, &step, v.shock.as_ref());
         for t in turns.into_iter().take(MAX_CANDIDATES) {
-            g.phase = Phase::Turn(t);
+            g.phase = Phase::Turn(Box::new(t));
             if g.checked(view, seat).is_ok() {
                 return Ok(g);
             }

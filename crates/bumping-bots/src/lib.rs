@@ -46,7 +46,7 @@ pub mod view;
 
 pub use cards::{Card, When};
 pub use error::BbError;
-pub use event::Event;
+pub use event::{CardList, Event, Ranking, SeatList};
 pub use settings::{DEFAULT_CELLS_PER_SPEED, Variants};
 pub use setup::{BotSetup, Setup};
 pub use speed::SpeedChoice;

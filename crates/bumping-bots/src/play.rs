@@ -38,31 +38,42 @@ impl BumpingBots {
                 return;
             }
         };
+        // The steps in the order a turn takes them, each tested once per pass (a chain of
+        // well-predicted branches rather than one indirect jump per step, issue 17).
         loop {
-            match t.step {
-                TurnStep::Moving => match self.step_move(&mut t, ev) {
-                    Step::Continue => {}
-                    Step::Wait => break,
-                    Step::Done => t.step = TurnStep::EndMove,
-                },
-                TurnStep::EndMove => self.end_move(&mut t),
-                TurnStep::MagnetCheck => {
-                    let bot = t.bot;
-                    // BB-9.2: asked whenever the bot holds an unused Magnet and a target is in
-                    // range, whatever card it played at the start of this turn.
-                    let holds = self.bots[bot].cards.contains(&Card::Magnet);
-                    t.step = if holds && self.magnet_target(bot).is_some() {
-                        TurnStep::Magnet
-                    } else {
-                        TurnStep::EndTurn
-                    };
+            if matches!(t.step, TurnStep::Moving) {
+                loop {
+                    match self.step_move(&mut t, ev) {
+                        Step::Continue => {}
+                        Step::Wait => {
+                            self.phase = Phase::Turn(t);
+                            return;
+                        }
+                        Step::Done => break,
+                    }
                 }
-                TurnStep::EndTurn => match self.next_bot(ev) {
-                    Some(next) => t = next,
-                    // The race is over: `end_round` set the phase.
-                    None => return,
-                },
-                _ => break,
+                t.step = TurnStep::EndMove;
+            }
+            if matches!(t.step, TurnStep::EndMove) {
+                self.end_move(&mut t);
+            }
+            if matches!(t.step, TurnStep::MagnetCheck) {
+                let bot = t.bot;
+                // BB-9.2: asked whenever the bot holds an unused Magnet and a target is in
+                // range, whatever card it played at the start of this turn.
+                let holds = self.bots[bot].cards.contains(&Card::Magnet);
+                t.step = if holds && self.magnet_target(bot).is_some() {
+                    TurnStep::Magnet
+                } else {
+                    TurnStep::EndTurn
+                };
+            }
+            if !matches!(t.step, TurnStep::EndTurn) {
+                break;
+            }
+            if !self.next_bot(&mut t, ev) {
+                // The race is over: `end_round` set the phase.
+                return;
             }
         }
         self.phase = Phase::Turn(t);
@@ -86,17 +97,18 @@ impl BumpingBots {
         };
     }
 
-    /// The next bot's turn, or `None` when the race is over.
-    fn next_bot(&mut self, ev: &mut Vec<Event>) -> Option<Turn> {
+    /// Makes `t` the next bot's turn; false when the race is over.
+    fn next_bot(&mut self, t: &mut Turn, ev: &mut Vec<Event>) -> bool {
         self.cursor += 1;
         while self.cursor < self.order.len() && self.bots[self.order[self.cursor].index()].finished
         {
             self.cursor += 1;
         }
         if self.cursor >= self.order.len() && !self.end_round(ev) {
-            return None;
+            return false;
         }
-        Some(Turn::new(self.order[self.cursor].index()))
+        t.reset(self.order[self.cursor].index());
+        true
     }
     /// BB-4 end of round: motorised obstacles turn, engines count down, places are settled
     /// (BB-10); then the next round's order (BB-2.2). Returns false when the race is over.
@@ -119,7 +131,10 @@ impl BumpingBots {
         while self.bots[self.order[self.cursor].index()].finished {
             self.cursor += 1;
         }
-        ev.push(Event::RoundStarted { round: self.round, order: self.order.clone() });
+        ev.push(Event::RoundStarted {
+            round: self.round,
+            order: crate::event::SeatList::new(&seats[..n]).expect("at most 9 bots (BB-1.1)"),
+        });
         true
     }
 
@@ -238,7 +253,7 @@ impl BumpingBots {
         ev.push(Event::CardPicked { seat, card });
         self.phase = match self.next_picker() {
             Some(s) => Phase::Pick(s),
-            None => Phase::Turn(Turn::new(self.order[self.cursor].index())),
+            None => Phase::Turn(Box::new(Turn::new(self.order[self.cursor].index()))),
         };
         Ok(())
     }

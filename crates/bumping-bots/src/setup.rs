@@ -182,7 +182,7 @@ impl BumpingBots {
         }
         g.phase = match g.next_picker() {
             Some(s) => Phase::Pick(s),
-            None => Phase::Turn(Turn::new(g.order[g.cursor].index())),
+            None => Phase::Turn(Box::new(Turn::new(g.order[g.cursor].index()))),
         };
         Ok(g)
     }

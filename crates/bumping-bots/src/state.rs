@@ -126,6 +126,14 @@ impl Turn {
             step: TurnStep::Speed,
         }
     }
+
+    /// This turn made the start of `bot`'s turn ([`Turn::new`]), keeping the quick-rotation
+    /// buffer's memory.
+    pub(crate) fn reset(&mut self, bot: usize) {
+        let mut quick = std::mem::take(&mut self.quick);
+        quick.clear();
+        *self = Turn { quick, ..Turn::new(bot) };
+    }
 }
 
 /// A shock waiting for the active player's `shock_choice` (BB-7.4, BB-7.6, BB-8.3).
@@ -165,12 +173,17 @@ impl PendingShock {
 
 /// Where the race stands: cards being picked (BB-3), a bot's turn in progress (BB-4), or the
 /// end. The turn lives inside its phase, so no code can reach a turn when none is in progress.
+///
+/// The turn is boxed (issue 17): the engine takes it out of the phase for every action and
+/// puts it back, and a box moves as one pointer where the turn itself (its move cursor, quick
+/// rotations and pending shock) was a hundred-odd bytes copied twice per action. The box is
+/// reused from one bot's turn to the next ([`Turn::reset`]), so a race allocates it once.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Phase {
     /// BB-3 `choose_cards`: this seat picks a card.
     Pick(Seat),
     /// The turn of the bot at `cursor`.
-    Turn(Turn),
+    Turn(Box<Turn>),
     Over,
 }
 

@@ -182,11 +182,11 @@ impl View {
             ranking,
             teams,
             move_cells: match &g.phase {
-                Phase::Turn(t @ Turn { step: TurnStep::Move, .. }) => Some(g.move_cells(t, t.bot)),
+                Phase::Turn(t) if t.step == TurnStep::Move => Some(g.move_cells(t, t.bot)),
                 _ => None,
             },
             shock: match &g.phase {
-                Phase::Turn(Turn { step: TurnStep::Shock(p), .. }) => Some(ShockView {
+                Phase::Turn(t) if let TurnStep::Shock(p) = &t.step => Some(ShockView {
                     pushed: g.bots[*p.chain.last().expect("a chain")].seat,
                     turn_cells: p.turn_cells() as u8,
                     turn_first: p.first_choice.then(|| g.bots[p.chain[0]].seat),

@@ -281,18 +281,28 @@ pub struct AutoscooterTally {
     winning_sum: u64,
     #[serde(skip)]
     games: u64,
+    /// This game's crashes by kind (`CrashKind as usize`), added to `crashes` when it ends:
+    /// an array, not a map entry, per crash (issue 17).
+    #[serde(skip)]
+    game_crashes: [u64; 5],
 }
 
 impl Tally<Autoscooter> for AutoscooterTally {
     fn event(&mut self, e: &Event) {
         match e {
-            Event::Crash { kind, .. } => *self.crashes.entry(kind.name()).or_default() += 1,
+            Event::Crash { kind, .. } => self.game_crashes[*kind as usize] += 1,
             Event::Jolted { .. } => self.jolts += 1,
             Event::LetterConverted { .. } => self.letters_converted += 1,
             _ => {}
         }
     }
     fn finished(&mut self, g: &Autoscooter) {
+        for k in CrashKind::ALL {
+            let n = std::mem::take(&mut self.game_crashes[k as usize]);
+            if n > 0 {
+                *self.crashes.entry(k.name()).or_default() += n;
+            }
+        }
         for s in 0..g.seats() {
             self.chits_sum += g.chits(Seat(s as u8)).total() as u64;
         }

@@ -243,21 +243,21 @@ fn play_block<G: Registered>(
         actions: 0,
         unfinished: 0,
     };
-    let mut events = Vec::with_capacity(1024);
+    let mut events = Vec::with_capacity(64);
     for i in range {
         let game_seed = req.seed.wrapping_add(i);
         let Ok(mut g) = G::new(setup, game_seed) else { continue };
         let mut rng = Rng::seeded(game_seed ^ 0x5eed);
         events.clear();
         let limit = |g: &G| g.sim_limit_reached(&req.setup);
+        // The events are tallied after each action, in order, and dropped: the list stays
+        // small and in cache instead of holding a whole game's events (issue 17).
+        let tally = &mut part.tally;
         part.actions += if all_random {
-            play_random_until(&mut g, &mut rng, &mut events, max_actions, limit)
+            play_random_until(&mut g, &mut rng, &mut events, tally, max_actions, limit)
         } else {
-            play_bots(&mut g, bots, &mut rng, &mut events, max_actions, limit)
+            play_bots(&mut g, bots, &mut rng, &mut events, tally, max_actions, limit)
         };
-        for e in &events {
-            part.tally.event(e);
-        }
         part.tally.finished(&g);
         if part.wins.len() < g.seats() {
             part.wins.resize(g.seats(), 0);
@@ -290,6 +290,7 @@ fn play_random_until<G: Game>(
     g: &mut G,
     rng: &mut Rng,
     events: &mut Vec<G::Event>,
+    tally: &mut impl Tally<G>,
     max_actions: usize,
     limit: impl Fn(&G) -> bool,
 ) -> u64 {
@@ -304,7 +305,9 @@ fn play_random_until<G: Game>(
             },
         };
         let Some(action) = g.sample_action(seat, rng) else { break };
-        if g.apply(seat, &action, events).is_err() {
+        let applied = g.apply(seat, &action, events);
+        tally_events::<G, _>(tally, events);
+        if applied.is_err() {
             break;
         }
         n += 1;
@@ -318,6 +321,7 @@ fn play_bots<G: Registered>(
     specs: &[BotSpec],
     rng: &mut Rng,
     events: &mut Vec<G::Event>,
+    tally: &mut G::Tally,
     max_actions: usize,
     limit: impl Fn(&G) -> bool,
 ) -> u64 {
@@ -329,12 +333,22 @@ fn play_bots<G: Registered>(
         }
         let Some(s) = next_seat(&d, rng) else { break };
         let a = seats[s.index()].act(g, s, rng);
-        if g.apply(s, &a, events).is_err() {
+        let applied = g.apply(s, &a, events);
+        tally_events::<G, _>(tally, events);
+        if applied.is_err() {
             break;
         }
         n += 1;
     }
     n
+}
+
+/// Tally the events of the last action, in order, and empty the list.
+fn tally_events<G: Game, T: Tally<G>>(tally: &mut T, events: &mut Vec<G::Event>) {
+    for e in events.iter() {
+        tally.event(e);
+    }
+    events.clear();
 }
 
 /// A summary as a short human-readable report.

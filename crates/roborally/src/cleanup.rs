@@ -9,7 +9,7 @@ impl RoboRally {
         self.repairs(events);
         self.circuit_breakers(events);
         self.discard_programs();
-        let mut queue: Vec<usize> = (0..self.robots.len())
+        let mut queue: crate::PerRobot<usize> = (0..self.robots.len())
             .filter(|&i| self.robots[i].destroyed && self.robots[i].active())
             .collect();
         // RR-8.3: in order of destruction; at the same moment, lower start dock first.

@@ -76,15 +76,16 @@ impl RoboRally {
     /// Holding options, it must give one up (asked through `pending`).
     pub(crate) fn destroy(&mut self, i: usize, cause: DestroyCause, events: &mut Vec<Event>) {
         let moment = self.moment;
+        let at = self.robots[i].at.unwrap_or(self.robots[i].archive);
+        // Off the board either way (out, or waiting to re-enter).
+        self.set_at(i, None);
         let r = &mut self.robots[i];
-        let at = r.at.unwrap_or(r.archive);
         r.destroyed = true;
         r.destroyed_at = moment;
         let seat = r.seat;
         events.push(Event::Destroyed { seat, at, cause });
         if r.lives == 0 {
             r.out = true;
-            r.at = None;
             r.opt = Default::default();
             let stash = std::mem::take(&mut r.stash);
             self.deck.discard_all(stash.cards());
@@ -95,7 +96,6 @@ impl RoboRally {
             return;
         }
         r.lives -= 1;
-        r.at = None;
         events.push(Event::LifeLost { seat, lives: r.lives });
         if !r.options.is_empty() {
             self.pending.push_back(Pending::LoseOption { robot: i });

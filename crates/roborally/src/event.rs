@@ -46,6 +46,20 @@ pub enum Shooter {
     },
 }
 
+/// The most cards a hand is dealt: 9, one more with Extra Memory (RR-7.1, RR-9), and a card
+/// kept on Flywheel (RR-9).
+pub const MAX_HAND: usize = 11;
+
+/// A hand's cards in an event, on the stack (issue 17: no allocation per deal); serialised as
+/// the list it replaced.
+pub type HandCards = arrayvec::ArrayVec<Card, MAX_HAND>;
+
+/// A dealt hand as an event's list (a hand never holds more than [`MAX_HAND`] cards).
+pub fn hand_cards(hand: &[Card]) -> HandCards {
+    debug_assert!(hand.len() <= MAX_HAND, "a hand of {} cards", hand.len());
+    hand.iter().copied().take(MAX_HAND).collect()
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Revealed {
     pub seat: Seat,
@@ -86,7 +100,7 @@ pub enum Event {
     /// Private: the cards themselves.
     Hand {
         seat: Seat,
-        cards: Vec<Card>,
+        cards: HandCards,
     },
     /// Public: a seat has committed its program.
     Programmed {
@@ -105,7 +119,7 @@ pub enum Event {
     /// RR-5.1.
     RegisterRevealed {
         register: u8,
-        cards: Vec<Revealed>,
+        cards: crate::PerRobot<Revealed>,
     },
     Moved {
         seat: Seat,

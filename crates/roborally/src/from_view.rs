@@ -286,6 +286,12 @@ impl RoboRally {
             r.stash.conditional = rv.conditional.card();
             r.power_down_next = rv.power_down_next.unwrap_or(false);
         }
+        // RR-5.2: one robot a cell (the state keeps a robot index by cell).
+        let mut cells = BTreeSet::new();
+        if let Some(at) = g.robots.iter().filter_map(|r| r.at).find(|&at| !cells.insert(at)) {
+            return Err(bad(format!("two robots on {at}")));
+        }
+        g.occupancy = RoboRally::occupancy_of(&g.board, &g.robots);
         let own = &mut g.robots[me];
         own.hand = mine;
         if let Some(d) = v.robots[me].draft {
@@ -327,7 +333,7 @@ impl RoboRally {
                     .ok_or_else(|| bad("a re-entry view names the re-entering robot"))?
                     .seat
                     .index();
-                let mut queue: Vec<usize> = (0..n)
+                let mut queue: crate::PerRobot<usize> = (0..n)
                     .filter(|&i| i != head && g.robots[i].destroyed && g.robots[i].active())
                     .collect();
                 queue.sort_by_key(|&i| g.robots[i].dock);

@@ -70,12 +70,13 @@ impl Game for RoboRally {
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
         let (i, option_use) = self.check(seat, action)?;
-        let mut out = Vec::new();
+        // Checked: nothing below can fail, so the events go straight to the caller's vector
+        // (issue 17: no vector per action, none regrown while a turn resolves).
+        let out = events;
         if let Some(used) = option_use {
-            self.apply_use(i, used, &mut out);
-            self.play_on(&mut out);
+            self.apply_use(i, used, out);
+            self.play_on(out);
             self.prune_drafts();
-            events.append(&mut out);
             return Ok(());
         }
         match *action {
@@ -85,11 +86,11 @@ impl Game for RoboRally {
                 return Ok(());
             }
             Action::Program { registers, power_down_next } => {
-                self.commit_program(i, &registers, power_down_next, &mut out)
+                self.commit_program(i, &registers, power_down_next, out)
             }
             Action::Reenter { at, facing, powered_down } => {
                 self.pop_reentry();
-                self.reenter(i, at, facing, powered_down, &mut out);
+                self.reenter(i, at, facing, powered_down, out);
             }
             Action::StayDown { value } => {
                 if let Phase::StayDown { owes, stay } = &mut self.phase {
@@ -98,13 +99,13 @@ impl Game for RoboRally {
                 }
                 out.push(Event::StayDownSent { seat });
             }
-            Action::DiscardOption { option } => self.apply_discard(option, &mut out),
+            Action::DiscardOption { option } => self.apply_discard(option, out),
             // Validated into an `OptionUse` by `check`, applied above.
             Action::UseOption { .. } => {}
         }
-        self.play_on(&mut out);
+        self.play_on(out);
         self.prune_drafts();
-        events.append(&mut out);
+        debug_assert!(self.occupancy_consistent(), "the occupancy table drifted");
         Ok(())
     }
 

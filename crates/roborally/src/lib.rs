@@ -119,18 +119,28 @@ impl Action {
     }
 }
 
+/// One value per robot, on the stack: a game has at most [`setup::MAX_ROBOTS`] robots (RR
+/// intro; `setup` refuses more). Serialised as a list, like the `Vec` it replaced (issue 17: no
+/// allocation per turn or register).
+pub type PerRobot<T> = arrayvec::ArrayVec<T, { setup::MAX_ROBOTS }>;
+
+/// `n` copies of `value`, one per robot (`n` ≤ [`setup::MAX_ROBOTS`]).
+pub fn per_robot<T: Copy>(value: T, n: usize) -> PerRobot<T> {
+    std::iter::repeat_n(value, n).collect()
+}
+
 /// Where the game stands: the resumable cursor of a turn (RR-3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
     /// RR-6.4: powered-down robots choose to stay down; `owes[i]` until answered.
     StayDown {
-        owes: Vec<bool>,
-        stay: Vec<bool>,
+        owes: PerRobot<bool>,
+        stay: PerRobot<bool>,
     },
     /// RR-4.2: programs; `owes[i]` until committed.
     Program {
-        owes: Vec<bool>,
+        owes: PerRobot<bool>,
     },
     /// RR-5: register 1..5 and the step within it.
     Execute {
@@ -139,7 +149,7 @@ pub enum Phase {
     },
     /// RR-8.3: destroyed robots re-entering, in order; the head decides.
     Reenter {
-        queue: Vec<usize>,
+        queue: PerRobot<usize>,
     },
     Over,
 }
@@ -151,7 +161,7 @@ pub enum Step {
     Reveal,
     /// Robots in descending priority; `next` indexes `order`.
     Move {
-        order: Vec<usize>,
+        order: PerRobot<usize>,
         next: usize,
     },
     Express,
@@ -160,7 +170,7 @@ pub enum Step {
     Gears,
     Lasers,
     Checkpoints {
-        order: Vec<usize>,
+        order: PerRobot<usize>,
     },
 }
 
@@ -215,6 +225,10 @@ pub struct Rules {
 pub struct RoboRally {
     pub(crate) board: Arc<Board>,
     pub(crate) robots: Vec<Robot>,
+    /// The robot standing on each cell of the board's rectangle (row-major, [`NO_ROBOT`]: none),
+    /// kept in step with every robot's `at` by [`RoboRally::set_at`], the one place a robot's
+    /// cell changes (issue 17: `robot_at` without a scan of the robots).
+    pub(crate) occupancy: Vec<u8>,
     pub(crate) deck: Deck,
     pub(crate) option_deck: Vec<OptionCard>,
     pub(crate) option_discard: Vec<OptionCard>,
@@ -301,7 +315,62 @@ impl RoboRally {
         v
     }
     /// The robot standing on a cell.
+    #[inline]
     pub fn robot_at(&self, at: Sq) -> Option<usize> {
-        self.robots.iter().position(|r| r.cell() == Some(at))
+        let i = *self.occupancy.get(self.board.index_of(at)?)?;
+        (i != NO_ROBOT).then_some(i as usize)
+    }
+
+    /// Put robot `i` on `to` (`None`: off the board), keeping the occupancy in step. A robot may
+    /// be put for a moment on a cell another robot is about to leave (belts move robots one by
+    /// one, RR-5.3): the cell a robot leaves is cleared only if it is still marked as its own.
+    #[inline]
+    pub(crate) fn set_at(&mut self, i: usize, to: Option<Sq>) {
+        if let Some(from) = self.robots[i].at
+            && let Some(k) = self.board.index_of(from)
+            && self.occupancy[k] == i as u8
+        {
+            self.occupancy[k] = NO_ROBOT;
+        }
+        if let Some(to) = to
+            && let Some(k) = self.board.index_of(to)
+        {
+            self.occupancy[k] = i as u8;
+        }
+        self.robots[i].at = to;
+    }
+
+    /// The occupancy table of the robots' cells as they are (the first robot of a cell wins,
+    /// as a scan of the robots finds it).
+    pub(crate) fn occupancy_of(board: &Board, robots: &[Robot]) -> Vec<u8> {
+        let mut occupancy = vec![NO_ROBOT; board.area()];
+        for (i, r) in robots.iter().enumerate() {
+            if let Some(k) = r.at.and_then(|at| board.index_of(at))
+                && occupancy[k] == NO_ROBOT
+            {
+                occupancy[k] = i as u8;
+            }
+        }
+        occupancy
+    }
+
+    /// The occupancy table says what a scan of the robots says: each robot on a cell of the
+    /// rectangle is marked there, and nothing else is marked (robots never share a cell:
+    /// setups and views that say otherwise are refused). Checked after every action and
+    /// step in debug builds, so every test checks it; allocates nothing.
+    pub(crate) fn occupancy_consistent(&self) -> bool {
+        let mut on = 0;
+        for (i, r) in self.robots.iter().enumerate() {
+            if let Some(k) = r.at.and_then(|at| self.board.index_of(at)) {
+                if self.occupancy[k] != i as u8 {
+                    return false;
+                }
+                on += 1;
+            }
+        }
+        self.occupancy.iter().filter(|&&i| i != NO_ROBOT).count() == on
     }
 }
+
+/// No robot on this cell (in [`RoboRally`]'s occupancy table).
+const NO_ROBOT: u8 = u8::MAX;

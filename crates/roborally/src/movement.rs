@@ -100,11 +100,11 @@ impl RoboRally {
 
     /// The robots a step from `from` towards `dir` would push, nearest first; `None` when a
     /// wall stops the mover or any robot of the chain (then nobody moves).
-    pub(crate) fn push_chain(&self, from: Sq, dir: SqDir) -> Option<Vec<usize>> {
+    pub(crate) fn push_chain(&self, from: Sq, dir: SqDir) -> Option<crate::PerRobot<usize>> {
         if self.board.wall(from, dir) {
             return None;
         }
-        let mut chain = Vec::new();
+        let mut chain = crate::PerRobot::new();
         let mut cell = from.neighbour(dir);
         while let Some(j) = self.robot_at(cell) {
             if self.board.wall(cell, dir) {
@@ -134,7 +134,7 @@ impl RoboRally {
         events: &mut Vec<Event>,
     ) {
         let seat = self.robots[j].seat;
-        self.robots[j].at = Some(to);
+        self.set_at(j, Some(to));
         events.push(Event::Moved { seat, from, to, by });
         match self.board.cell(to) {
             Cell::Void => self.destroy(j, DestroyCause::OffBoard, events),

@@ -568,7 +568,7 @@ impl RoboRally {
                 let hand = self.deck.deal(n);
                 events.push(Event::OptionUsed { seat, option: OptionCard::Recompile });
                 events.push(Event::Dealt { seat, count: hand.len() });
-                events.push(Event::Hand { seat, cards: hand.clone() });
+                events.push(Event::Hand { seat, cards: crate::event::hand_cards(&hand) });
                 let r = &mut self.robots[i];
                 r.hand_size = hand.len() as u8;
                 r.hand = hand;

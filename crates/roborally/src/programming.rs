@@ -18,23 +18,18 @@ impl RoboRally {
     pub(crate) fn begin_turn(&mut self, events: &mut Vec<Event>) {
         self.turn += 1;
         events.push(Event::TurnStarted { turn: self.turn });
-        let owes: Vec<bool> = self
+        let owes: crate::PerRobot<bool> = self
             .robots
             .iter()
             .map(|r| r.active() && r.cell().is_some() && r.powered_down && !r.power_down_next)
             .collect();
         if owes.iter().any(|&o| o) {
             let n = owes.len();
-            self.phase = Phase::StayDown { owes, stay: vec![false; n] };
+            self.phase = Phase::StayDown { owes, stay: crate::per_robot(false, n) };
         } else {
-            // Nobody stays down: no vector for the answers (issue 17: no allocation per turn).
-            const NOBODY: [bool; 16] = [false; 16];
-            let n = self.robots.len();
-            if n <= NOBODY.len() {
-                self.start_turn(&NOBODY[..n], events);
-            } else {
-                self.start_turn(&vec![false; n], events);
-            }
+            // Nobody stays down: no answers to keep.
+            let nobody = crate::per_robot(false, self.robots.len());
+            self.start_turn(&nobody, events);
         }
     }
 
@@ -70,14 +65,13 @@ impl RoboRally {
             // RR-4.4: discards all its damage; registers empty but for locked ones (at 0
             // damage only a Fire Control jam still locks one: its card stays, RR-7.3).
             r.damage = 0;
-            let mut cards: Vec<Card> = Vec::new();
+            // Straight onto the discards, register order (issue 17: no vector in between).
             for k in 0..5 {
                 if !r.locked(k) {
-                    cards.extend(r.registers[k].take());
+                    self.deck.discard_all(r.registers[k].take());
                     r.revealed[k] = false;
                 }
             }
-            self.deck.discard_all(cards);
             events.push(Event::PoweredDown { seat });
         } else if was {
             events.push(Event::PoweredUp { seat });
@@ -101,7 +95,7 @@ impl RoboRally {
         // RR-9 Flywheel: the card kept back joins the new hand.
         hand.extend(self.robots[i].stash.flywheel.take());
         events.push(Event::Dealt { seat, count: hand.len() });
-        events.push(Event::Hand { seat, cards: hand.clone() });
+        events.push(Event::Hand { seat, cards: crate::event::hand_cards(&hand) });
         let r = &mut self.robots[i];
         r.hand_size = hand.len() as u8;
         r.hand = hand;
@@ -116,7 +110,7 @@ impl RoboRally {
         given: &[bool],
         events: &mut Vec<Event>,
     ) {
-        let mut owes = vec![false; self.robots.len()];
+        let mut owes = crate::per_robot(false, self.robots.len());
         for i in 0..self.robots.len() {
             let r = &self.robots[i];
             if !r.active() || r.powered_down {
@@ -140,7 +134,7 @@ impl RoboRally {
         power_down_next: bool,
     ) -> Result<(), ActionError> {
         let r = &self.robots[i];
-        let mut seen: Vec<Card> = Vec::with_capacity(5);
+        let mut seen: arrayvec::ArrayVec<Card, 5> = arrayvec::ArrayVec::new();
         for (k, entry) in regs.iter().enumerate() {
             let register = k as u8 + 1;
             if r.locked(k) {

@@ -67,26 +67,47 @@ impl RoboRally {
         ReentryChoice::Nowhere
     }
 
+    /// The ring [`Self::reentry_choice`] offers when the archive is taken: the nearest ring of
+    /// cells around it with a free cell (`None`: nowhere). Lists nothing (issue 17).
+    fn first_free_ring(&self, archive: Sq) -> Option<i32> {
+        let max = self.board.width.max(self.board.height);
+        (1..=max).find(|&ring| ring_iter(archive, ring).any(|c| self.free(c)))
+    }
+
+    /// No cell to re-enter on ([`ReentryChoice::Nowhere`]), found without listing the choices.
+    pub(crate) fn reentry_nowhere(&self, i: usize) -> bool {
+        let archive = self.robots[i].archive;
+        !self.free(archive) && self.first_free_ring(archive).is_none()
+    }
+
+    /// RR-8.3: is (`at`, `facing`) one of [`Self::reentry_choice`]'s choices? The same answers
+    /// and errors as matching on that choice, without listing it (issue 17).
     pub(crate) fn check_reenter(&self, i: usize, at: Sq, facing: SqDir) -> Result<(), ActionError> {
-        match self.reentry_choice(i) {
-            ReentryChoice::Archive(a) if a == at => Ok(()),
-            ReentryChoice::Archive(_) => Err(ActionError::ReenterArchiveFree),
-            ReentryChoice::Nowhere => Err(ActionError::ReenterOccupied),
-            ReentryChoice::Ring { cells, clear } => {
-                if !self.board.on_board(at) {
-                    Err(ActionError::ReenterOffBoard)
-                } else if self.board.is_pit(at) {
-                    Err(ActionError::ReenterPit)
-                } else if self.robot_at(at).is_some() {
-                    Err(ActionError::ReenterOccupied)
-                } else if !cells.contains(&at) {
-                    Err(ActionError::ReenterNotAdjacent)
-                } else if !clear.is_empty() && !clear.contains(&(at, facing)) {
-                    Err(ActionError::ReenterLineOfSight)
-                } else {
-                    Ok(())
-                }
-            }
+        let archive = self.robots[i].archive;
+        if self.free(archive) {
+            return if archive == at { Ok(()) } else { Err(ActionError::ReenterArchiveFree) };
+        }
+        let Some(ring) = self.first_free_ring(archive) else {
+            return Err(ActionError::ReenterOccupied);
+        };
+        if !self.board.on_board(at) {
+            Err(ActionError::ReenterOffBoard)
+        } else if self.board.is_pit(at) {
+            Err(ActionError::ReenterPit)
+        } else if self.robot_at(at).is_some() {
+            Err(ActionError::ReenterOccupied)
+        } else if at.chebyshev(archive) != ring {
+            // A free cell (the checks above), so one of the ring's free cells exactly when
+            // it lies on the ring.
+            Err(ActionError::ReenterNotAdjacent)
+        } else if !self.line_of_sight_clear(at, facing)
+            && ring_iter(archive, ring).any(|c| {
+                self.free(c) && SqDir::ALL.into_iter().any(|d| self.line_of_sight_clear(c, d))
+            })
+        {
+            Err(ActionError::ReenterLineOfSight)
+        } else {
+            Ok(())
         }
     }
 
@@ -100,8 +121,8 @@ impl RoboRally {
         powered_down: bool,
         events: &mut Vec<Event>,
     ) {
+        self.set_at(i, Some(at));
         let r = &mut self.robots[i];
-        r.at = Some(at);
         r.facing = facing;
         // RR-9 Superior Archive: no damage on re-entry.
         r.damage = if r.has(crate::OptionCard::SuperiorArchive) { 0 } else { 2 };
@@ -141,14 +162,12 @@ impl RoboRally {
 
 /// The cells at Chebyshev distance `ring` from `c`, row-major.
 fn ring_cells(c: Sq, ring: i32) -> Vec<Sq> {
-    let mut out = Vec::new();
-    for y in c.y - ring..=c.y + ring {
-        for x in c.x - ring..=c.x + ring {
-            let s = Sq::new(x, y);
-            if s.chebyshev(c) == ring {
-                out.push(s);
-            }
-        }
-    }
-    out
+    ring_iter(c, ring).collect()
+}
+
+/// [`ring_cells`] one by one.
+fn ring_iter(c: Sq, ring: i32) -> impl Iterator<Item = Sq> {
+    (c.y - ring..=c.y + ring)
+        .flat_map(move |y| (c.x - ring..=c.x + ring).map(move |x| Sq::new(x, y)))
+        .filter(move |s| s.chebyshev(c) == ring)
 }

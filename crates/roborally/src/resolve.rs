@@ -30,7 +30,9 @@ impl RoboRally {
             self.end_game(events);
             return false;
         }
-        self.advance(events)
+        let more = self.advance(events);
+        debug_assert!(self.occupancy_consistent(), "the occupancy table drifted");
+        more
     }
 
     /// No robot left in play (all out or finished).
@@ -64,7 +66,7 @@ impl RoboRally {
                     true
                 }
                 Some(&i) => {
-                    if self.reentry_choice(i) == crate::reentry::ReentryChoice::Nowhere {
+                    if self.reentry_nowhere(i) {
                         self.pop_reentry();
                         return true;
                     }
@@ -146,7 +148,11 @@ impl RoboRally {
                         || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm))
                 });
                 Step::Checkpoints {
-                    order: if on_sites { self.move_order(register) } else { Vec::new() },
+                    order: if on_sites {
+                        self.move_order(register)
+                    } else {
+                        crate::PerRobot::new()
+                    },
                 }
             }
             Step::Checkpoints { order } => {
@@ -171,9 +177,9 @@ impl RoboRally {
     }
 
     /// RR-5.1: reveal every robot's card for this register; returns the move order (RR-5.2).
-    fn reveal(&mut self, register: u8, events: &mut Vec<Event>) -> Vec<usize> {
+    fn reveal(&mut self, register: u8, events: &mut Vec<Event>) -> crate::PerRobot<usize> {
         let k = register as usize - 1;
-        let mut cards = Vec::with_capacity(self.robots.len());
+        let mut cards = crate::PerRobot::new();
         for r in &mut self.robots {
             r.opt.shielded = 0;
             if let Some(card) = r.registers[k]
@@ -229,7 +235,7 @@ impl RoboRally {
     }
 
     /// Robots with a card this register, on the board and powered on, by descending priority.
-    pub(crate) fn move_order(&self, register: u8) -> Vec<usize> {
+    pub(crate) fn move_order(&self, register: u8) -> crate::PerRobot<usize> {
         let k = register as usize - 1;
         let mut keyed: arrayvec::ArrayVec<(u32, usize), { crate::setup::MAX_ROBOTS }> =
             arrayvec::ArrayVec::new();

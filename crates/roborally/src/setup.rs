@@ -245,11 +245,13 @@ impl RoboRally {
         rng.shuffle(&mut option_deck);
         let phase = match setup.phase {
             StartPhase::Execute => Phase::Execute { register: 1, step: Step::Reveal },
-            StartPhase::Program => Phase::Program { owes: vec![false; robots.len()] },
+            StartPhase::Program => Phase::Program { owes: crate::per_robot(false, robots.len()) },
         };
+        let occupancy = RoboRally::occupancy_of(&board, &robots);
         let mut g = RoboRally {
             board,
             robots,
+            occupancy,
             deck: Deck { draw, discard: Vec::new() },
             option_deck,
             option_discard: Vec::new(),

@@ -73,6 +73,14 @@ impl Board {
     /// edge stop it)?
     #[inline]
     pub fn beam_clear(&self, start: Sq, dir: SqDir, d: i32) -> bool {
+        if let Some(reach) = self.reach(start, dir) {
+            return d <= reach as i32;
+        }
+        self.beam_walk(start, dir, d)
+    }
+
+    /// [`Board::beam_clear`] walked cell by cell (the reach table's meaning).
+    pub fn beam_walk(&self, start: Sq, dir: SqDir, d: i32) -> bool {
         let mut cell = start;
         for _ in 0..d {
             if self.wall(cell, dir) {

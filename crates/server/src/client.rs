@@ -142,6 +142,14 @@ impl Socket {
             tokio_tungstenite::client_async_with_config(url, stream, Some(config)).await?;
         Ok(Socket { ws })
     }
+    /// A socket whose handshake the caller made (tests that send headers of their own).
+    pub fn from_stream(
+        ws: tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+    ) -> Socket {
+        Socket { ws }
+    }
     /// Send any WebSocket message as it is (text that is no protocol message, binary, …).
     pub async fn send_raw(&mut self, m: Message) -> Result<(), Error> {
         Ok(self.ws.send(m).await?)

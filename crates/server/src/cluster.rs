@@ -24,7 +24,8 @@
 //! the first, and Redis' replication is asynchronous (a failover can hand the same lease twice).
 
 use sqlx::{PgPool, Row};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -74,6 +75,39 @@ impl Cluster {
         let c = Cluster { pool, node: format!("{name}/{suffix}"), addr: addr.to_string(), ttl_ms };
         c.heartbeat().await?;
         Ok(c)
+    }
+
+    /// The key every node of this database signs with (`cluster_secret`, PostgreSQL migration
+    /// 4): made by the first node that asks (from the operating system's generator), read by
+    /// every other. Whoever can read the database is trusted anyway; no setting to share.
+    pub async fn secret(&self) -> Result<Vec<u8>, sqlx::Error> {
+        let mine =
+            crate::lobby::random_hex(32).map_err(|e| sqlx::Error::Protocol(e.to_string()))?;
+        sqlx::query(
+            "INSERT INTO cluster_secret (one, secret) VALUES (1, $1) ON CONFLICT DO NOTHING",
+        )
+        .bind(&mine)
+        .execute(&self.pool)
+        .await?;
+        let s: String = sqlx::query_scalar("SELECT secret FROM cluster_secret WHERE one = 1")
+            .fetch_one(&self.pool)
+            .await?;
+        Ok(s.into_bytes())
+    }
+
+    /// The IP addresses of the nodes seen alive within `within_ms` (their advertised
+    /// addresses; a name that is not an IP address is left out).
+    pub async fn node_ips(&self, within_ms: i64) -> Result<HashSet<IpAddr>, sqlx::Error> {
+        let addrs: Vec<String> =
+            sqlx::query_scalar(&format!("SELECT addr FROM nodes WHERE seen_ms > {NOW_MS} - $1"))
+                .bind(within_ms)
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(addrs
+            .iter()
+            .filter_map(|a| a.parse::<std::net::SocketAddr>().ok())
+            .map(|a| a.ip())
+            .collect())
     }
 
     /// Say this node is alive (and where it listens).
@@ -282,6 +316,13 @@ pub struct Node {
     /// Set by tests (a node that stops renewing as a dead or cut-off one would).
     paused: AtomicBool,
     batch: u32,
+    /// The cluster's key ([`Cluster::secret`]): a forwarded socket's client address is signed
+    /// with it (`crate::forward`).
+    pub secret: Vec<u8>,
+    /// The IP addresses of live nodes, refreshed every round: their connections are not capped
+    /// per address when accepted (each forwarded socket counts against its client's address
+    /// instead, once its handshake is read: `crate::listen`).
+    peers: std::sync::RwLock<HashSet<IpAddr>>,
 }
 
 impl Node {
@@ -294,12 +335,21 @@ impl Node {
         let ttl = config.lease_ms.max(1) as i64;
         let cluster = Cluster::join(pool, &config.node, &addr, ttl).await?;
         tracing::info!(node = %cluster.node, %addr, lease_ms = ttl, "joined the cluster");
+        let secret = cluster.secret().await?;
+        let peers = cluster.node_ips(3 * ttl).await?;
         Ok(Arc::new(Node {
             cluster,
             held: Mutex::new(HashMap::new()),
             paused: AtomicBool::new(false),
             batch: config.takeover_batch.max(1),
+            secret,
+            peers: std::sync::RwLock::new(peers),
         }))
+    }
+
+    /// Whether `ip` is a live node's address (as of the last round).
+    pub fn is_peer(&self, ip: IpAddr) -> bool {
+        self.peers.read().unwrap_or_else(|p| p.into_inner()).contains(&ip)
     }
 
     fn held(&self) -> std::sync::MutexGuard<'_, HashMap<String, Held>> {
@@ -383,6 +433,11 @@ impl Node {
         let step = self.ttl() / 4;
         if !self.paused.load(Relaxed) {
             let _ = tokio::time::timeout(step, self.cluster.heartbeat()).await;
+            if let Ok(Ok(ips)) =
+                tokio::time::timeout(step, self.cluster.node_ips(3 * self.cluster.ttl_ms)).await
+            {
+                *self.peers.write().unwrap_or_else(|p| p.into_inner()) = ips;
+            }
             let held: Vec<(String, i64)> =
                 self.held().iter().map(|(g, h)| (g.clone(), h.epoch)).collect();
             let sent = Instant::now();

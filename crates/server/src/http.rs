@@ -48,7 +48,8 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .merge(crate::boards::routes());
     // The browser client, embedded (crate::assets); client routes answer index.html.
     r = r.fallback(crate::assets::serve).method_not_allowed_fallback(method_not_allowed);
-    r.layer(axum::middleware::from_fn(json_only))
+    r.layer(axum::middleware::from_fn_with_state(shared.clone(), settle_connection))
+        .layer(axum::middleware::from_fn(json_only))
         .layer(axum::middleware::map_response(error_object))
         .layer(DefaultBodyLimit::max(MAX_FRAME))
         .with_state(shared)
@@ -100,6 +101,35 @@ async fn start_lesson(
         let _ = by_addr.check(&ip);
     }
     Ok((StatusCode::CREATED, Json(s.create_lesson_game(&who, &game, number).await?)))
+}
+
+/// A connection's first request settles which address it counts against (`listen::ConnSlot`):
+/// a socket another node forwards counts against its client's address when that node signed it
+/// (`forward::client_of`). Over the per-address cap: `429 too_many_connections`.
+async fn settle_connection(
+    State(s): AppState,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    if let Some(slot) = req.extensions().get::<Arc<crate::listen::ConnSlot>>().cloned()
+        && slot.unsettled()
+    {
+        let client = s
+            .node
+            .get()
+            .filter(|_| req.headers().contains_key(crate::forward::FORWARDED))
+            .and_then(|n| crate::forward::client_of(&n.secret, req.headers(), req.uri().path()));
+        if !slot.settle(&s.conns, client, s.config.limits.conns_per_address) {
+            s.metrics.conns_refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            return ApiError::TooMany(
+                "too_many_connections",
+                "too many connections from this address".into(),
+                None,
+            )
+            .into_response();
+        }
+    }
+    next.run(req).await
 }
 
 async fn method_not_allowed() -> ApiError {
@@ -509,12 +539,26 @@ async fn start(
 }
 
 /// `POST /api/games/{id}/leave`: free the seat of an open game, or resign a running one.
+///
+/// On a cluster node, a running game another node owns is left on the owner: the request is
+/// forwarded there (with the caller's credentials), whose game task applies the resignation
+/// at once (docs/deployment.md "Forwarding").
 async fn leave(
     State(s): AppState,
     Path(id): Path<String>,
     Caller(who): Caller,
-) -> Result<Json<GameInfo>, ApiError> {
-    Ok(Json(s.leave(&who, &id).await?))
+    headers: HeaderMap,
+    uri: axum::http::Uri,
+) -> Result<Response, ApiError> {
+    match s.leave(&who, &id).await {
+        Err(ApiError::Conflict(crate::OWNED_ELSEWHERE, _)) => {
+            let addr = s.owner_addr(&id, &headers).await?;
+            crate::forward::forward_http(&addr, "POST", uri.path(), &headers).await.map_err(|e| {
+                ApiError::Unavailable(format!("the game's node is not answering: {e}"))
+            })
+        }
+        r => Ok(Json(r?).into_response()),
+    }
 }
 
 #[derive(Deserialize)]
@@ -579,6 +623,7 @@ async fn socket(
     State(s): AppState,
     Path(id): Path<String>,
     MaybeCaller(who): MaybeCaller,
+    Peer(peer): Peer,
     headers: HeaderMap,
     uri: axum::http::Uri,
     up: WebSocketUpgrade,
@@ -586,26 +631,20 @@ async fn socket(
     let sub = match s.subscribe_as(&id, who.as_ref()).await {
         // A cluster node that does not own the game: the socket goes to the owner.
         Err(ApiError::Conflict(crate::OWNED_ELSEWHERE, _)) => {
-            if headers.contains_key(crate::forward::FORWARDED) {
-                return Err(ApiError::Unavailable(
-                    "the game is moving between nodes: reconnect".into(),
-                ));
-            }
-            let owner = match s.node.get() {
-                Some(node) => {
-                    node.cluster.owner(&id).await.map_err(crate::store::StoreError::from)?
-                }
-                None => None,
-            };
-            let Some(addr) = owner.and_then(|o| o.addr) else {
-                return Err(ApiError::Unavailable(
-                    "the game is moving between nodes: reconnect".into(),
-                ));
-            };
+            let addr = s.owner_addr(&id, &headers).await?;
             let path = uri.path_and_query().map_or(uri.path(), |p| p.as_str()).to_string();
-            return crate::forward::forward(s.clone(), &addr, &path, &headers, up).await.map_err(
-                |e| ApiError::Unavailable(format!("the game's node is not answering: {e}")),
-            );
+            return crate::forward::forward(s.clone(), &addr, &path, &headers, peer, up)
+                .await
+                .map_err(|e| match e {
+                    crate::forward::Refused::TooMany => ApiError::TooMany(
+                        "too_many_connections",
+                        "too many connections from this address".into(),
+                        None,
+                    ),
+                    crate::forward::Refused::Other(e) => {
+                        ApiError::Unavailable(format!("the game's node is not answering: {e}"))
+                    }
+                });
         }
         r => r?,
     };
@@ -662,4 +701,25 @@ async fn steps(
     let page = crate::steps::Page::parse(uri.query())?;
     let body = crate::steps::steps(&s, &id, page).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+impl Shared {
+    /// Where the node that owns running game `id` listens, for a request this node does not
+    /// own; `503 unavailable` (the client tries again) when the game is between owners or the
+    /// request was forwarded here already (never forwarded twice).
+    pub(crate) async fn owner_addr(
+        &self,
+        id: &str,
+        headers: &HeaderMap,
+    ) -> Result<String, ApiError> {
+        let moving = || ApiError::Unavailable("the game is moving between nodes: reconnect".into());
+        if headers.contains_key(crate::forward::FORWARDED) {
+            return Err(moving());
+        }
+        let owner = match self.node.get() {
+            Some(node) => node.cluster.owner(id).await.map_err(crate::store::StoreError::from)?,
+            None => None,
+        };
+        owner.and_then(|o| o.addr).ok_or_else(moving)
+    }
 }

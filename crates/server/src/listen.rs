@@ -6,6 +6,12 @@
 //!
 //! The per-address count is held by the connection's socket itself ([`Counted`]), so a
 //! connection upgraded to a WebSocket still counts until its socket closes.
+//!
+//! On a cluster node, a connection from another node's address (forwarded sockets and leaves,
+//! docs/deployment.md) is accepted without the cap (nodes are the cluster's own machines), and
+//! the first request of any connection moves its count to the client another node forwards,
+//! when that node signed the client's address (`crate::forward::client_of`), with the cap
+//! checked there ([`ConnSlot`]).
 
 use crate::Shared;
 use crate::limits::ConnGuard;
@@ -27,8 +33,69 @@ use tower::ServiceExt;
 /// so that it is released before the socket closes: a client that sees its connection end may
 /// open the next one at once.
 pub struct Counted {
-    _guard: ConnGuard,
+    slot: Arc<ConnSlot>,
     tcp: TcpStream,
+}
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        // Released before the socket closes (the fields drop after this).
+        drop(self.slot.take());
+    }
+}
+
+/// The per-address count of one connection (in every request's extensions): a socket another
+/// node forwards moves it, once, to the client's address.
+pub struct ConnSlot {
+    state: std::sync::Mutex<Slot>,
+}
+
+struct Slot {
+    guard: Option<ConnGuard>,
+    /// The first request was seen (later ones change nothing).
+    settled: bool,
+}
+
+impl ConnSlot {
+    fn new(guard: ConnGuard) -> ConnSlot {
+        ConnSlot { state: std::sync::Mutex::new(Slot { guard: Some(guard), settled: false }) }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slot> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn take(&self) -> Option<ConnGuard> {
+        self.lock().guard.take()
+    }
+
+    /// On the connection's first request: count it against `client` (a forwarded client's
+    /// address, signed by a node) instead, with `cap`. `false`: `client` has `cap` connections
+    /// open already (the request is refused; the count stays where it was).
+    pub fn settle(
+        &self,
+        conns: &Arc<crate::limits::Conns>,
+        client: Option<std::net::IpAddr>,
+        cap: u32,
+    ) -> bool {
+        let mut s = self.lock();
+        if std::mem::replace(&mut s.settled, true) {
+            return true;
+        }
+        let Some(ip) = client else { return true };
+        match conns.try_open(ip, cap) {
+            Some(g) => {
+                s.guard = Some(g);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the connection's first request is still to come.
+    pub fn unsettled(&self) -> bool {
+        !self.lock().settled
+    }
 }
 
 impl AsyncRead for Counted {
@@ -90,17 +157,22 @@ pub async fn serve(
             },
             _ = crate::stopped(&mut shutdown) => return Ok(()),
         };
-        let Some(guard) = shared.conns.try_open(peer.ip(), cap) else {
+        // Another node's connection (forwarded sockets, a forwarded leave) is not capped: a
+        // forwarded socket counts against its client's address instead (`ConnSlot::settle`).
+        let from_node = shared.node.get().is_some_and(|n| n.is_peer(peer.ip()));
+        let Some(guard) = shared.conns.try_open(peer.ip(), if from_node { 0 } else { cap }) else {
             shared.metrics.conns_refused.fetch_add(1, Relaxed);
             tracing::debug!(%peer, "too many connections from this address");
             drop(tcp);
             continue;
         };
         let _ = tcp.set_nodelay(true);
-        let io = TokioIo::new(Counted { _guard: guard, tcp });
+        let slot = Arc::new(ConnSlot::new(guard));
+        let io = TokioIo::new(Counted { slot: slot.clone(), tcp });
         let app = app.clone();
         let svc = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
             req.extensions_mut().insert(ConnectInfo(peer));
+            req.extensions_mut().insert(slot.clone());
             app.clone().oneshot(req.map(axum::body::Body::new))
         });
         let mut stop = shutdown.clone();

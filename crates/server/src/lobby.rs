@@ -417,19 +417,22 @@ impl Shared {
                 }
             }
         }
+        // A cluster node runs the game (taking it over if no node holds it) before anything is
+        // stored, or answers `owned_elsewhere` with nothing changed: the route forwards the
+        // request to the owner, whose task must apply it (docs/deployment.md "Forwarding").
+        let room = match row.status {
+            Status::Running if self.node.get().is_some() => Some(self.room(&row.id).await?),
+            _ => None,
+        };
         self.write(self.store.update_game(&row.id, &row.seats, row.status)).await?;
         self.lobby_changed();
         if row.status == Status::Running {
-            // On a cluster node, a game another node runs is not told here (docs/deployment.md
-            // "Not yet": the resignation reaches its task at the next takeover).
-            match self.room(&row.id).await {
-                Ok(room) => {
-                    let seat = engine::Seat(seat as u8);
-                    let _ = room.tx.send(crate::room::Cmd::Resign { seat }).await;
-                }
-                Err(ApiError::Conflict(crate::OWNED_ELSEWHERE, _)) => {}
-                Err(e) => return Err(e),
-            }
+            let room = match room {
+                Some(room) => room,
+                None => self.room(&row.id).await?,
+            };
+            let seat = engine::Seat(seat as u8);
+            let _ = room.tx.send(crate::room::Cmd::Resign { seat }).await;
         }
         tracing::info!(game = %row.id, seat, status = row.status.as_str(), "a player left");
         Ok(info(&row))

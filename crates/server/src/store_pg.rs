@@ -20,6 +20,7 @@
 //!   `BIGSERIAL` column `n`.
 
 use crate::accounts::{Account, AccountStore, Found, HistoryPoint, RatingRow, RatingUpdate};
+use crate::boards::{BoardRow, BoardStore};
 use crate::platform_store::{BotAccount, Challenge, PlatformStore, TurnClock, seat_needle};
 use crate::ratings::Rating;
 use crate::store::{
@@ -91,6 +92,18 @@ pub const MIGRATIONS: &[PgMigration] = &[
             "CREATE TABLE game_timers (game_id TEXT PRIMARY KEY, seq BIGINT NOT NULL, deadline_ms BIGINT, clock_ms BIGINT)",
         ],
     },
+    PgMigration {
+        name: "saved boards (crate::boards) and the cluster's shared secret (crate::cluster)",
+        statements: &[
+            // One row per version of a saved board, as SQLite's `boards` (its migration 9).
+            "CREATE TABLE boards (id TEXT NOT NULL, version BIGINT NOT NULL, owner TEXT NOT NULL, game TEXT NOT NULL, name TEXT NOT NULL, text TEXT NOT NULL, public BIGINT NOT NULL DEFAULT 0, created_at BIGINT NOT NULL DEFAULT unixepoch(), PRIMARY KEY (id, version))",
+            "CREATE INDEX boards_owner ON boards (owner, id)",
+            "CREATE INDEX boards_public ON boards (public, game)",
+            // The key nodes sign what they tell each other with (a forwarded client's address,
+            // `crate::cluster::Cluster::secret`): one row, made by the first node that needs it.
+            "CREATE TABLE cluster_secret (one BIGINT PRIMARY KEY CHECK (one = 1), secret TEXT NOT NULL)",
+        ],
+    },
 ];
 
 /// Tables this backend may find in its database.
@@ -114,6 +127,8 @@ const OURS: &[&str] = &[
     "lease_history",
     "nodes",
     "game_timers",
+    "boards",
+    "cluster_secret",
 ];
 
 /// Appends committed together at most (PostgreSQL takes arrays: no parameter limit).
@@ -391,10 +406,8 @@ impl Store for PgStore {
         self
     }
 
-    /// Saved boards are not kept on PostgreSQL yet (docs/deployment.md): the board routes
-    /// answer `no_boards` there.
     fn boards(&self) -> Option<&dyn crate::boards::BoardStore> {
-        None
+        Some(self)
     }
 
     fn accounts(&self) -> Option<&dyn AccountStore> {
@@ -1368,6 +1381,115 @@ impl AccountStore for PgStore {
             .bind(among)
             .fetch_all(&self.pool)
             .await?)
+        })
+    }
+}
+
+fn board_of(r: &PgRow) -> Result<BoardRow, StoreError> {
+    Ok(BoardRow {
+        id: r.try_get("id")?,
+        version: u32::try_from(r.try_get::<i64, _>("version")?).unwrap_or(u32::MAX),
+        owner: r.try_get("owner")?,
+        owner_name: r.try_get::<Option<String>, _>("owner_name")?.unwrap_or_default(),
+        game: r.try_get("game")?,
+        name: r.try_get("name")?,
+        text: r.try_get("text")?,
+        public: r.try_get::<i64, _>("public")? != 0,
+        created_at: r.try_get("created_at")?,
+    })
+}
+
+/// The latest version of each board, with its owner's name (SQLite's `boards::LATEST`).
+const LATEST_BOARDS: &str = "SELECT b.id, b.version, b.owner, i.name AS owner_name, b.game, b.name, '' AS text, b.public, b.created_at \
+     FROM boards b LEFT JOIN identities i ON i.id = b.owner \
+     WHERE b.version = (SELECT MAX(version) FROM boards x WHERE x.id = b.id)";
+
+/// Saved boards as SQLite keeps them (`crate::boards`): the same rows, orders and limits (the
+/// limits are `boards.rs`'s, checked before any store is called).
+impl BoardStore for PgStore {
+    fn save_board<'a>(&'a self, row: &'a BoardRow) -> BoxFut<'a, u32> {
+        Box::pin(async move {
+            // SQLite has one writer; here two nodes may save a version of one board at once:
+            // a lock per board id (for the transaction) numbers them one after the other.
+            let mut tx = self.pool.begin().await?;
+            sqlx::query("SELECT pg_advisory_xact_lock(1, hashtext($1))")
+                .bind(&row.id)
+                .execute(&mut *tx)
+                .await?;
+            let v: i64 = sqlx::query_scalar(
+                "INSERT INTO boards (id, version, owner, game, name, text, public) \
+                 SELECT $1, COALESCE(MAX(version), 0) + 1, $2, $3, $4, $5, $6 FROM boards WHERE id = $1 \
+                 RETURNING version",
+            )
+            .bind(&row.id)
+            .bind(&row.owner)
+            .bind(&row.game)
+            .bind(&row.name)
+            .bind(&row.text)
+            .bind(i64::from(row.public))
+            .fetch_one(&mut *tx)
+            .await?;
+            tx.commit().await?;
+            Ok(u32::try_from(v).unwrap_or(u32::MAX))
+        })
+    }
+
+    fn board<'a>(&'a self, id: &'a str, version: Option<u32>) -> BoxFut<'a, Option<BoardRow>> {
+        Box::pin(async move {
+            let q = "SELECT b.*, i.name AS owner_name FROM boards b LEFT JOIN identities i ON i.id = b.owner WHERE b.id = $1";
+            let r = match version {
+                Some(v) => {
+                    sqlx::query(&format!("{q} AND b.version = $2"))
+                        .bind(id)
+                        .bind(i64::from(v))
+                        .fetch_optional(&self.pool)
+                        .await?
+                }
+                None => {
+                    sqlx::query(&format!("{q} ORDER BY b.version DESC LIMIT 1"))
+                        .bind(id)
+                        .fetch_optional(&self.pool)
+                        .await?
+                }
+            };
+            r.as_ref().map(board_of).transpose()
+        })
+    }
+
+    fn boards_of<'a>(&'a self, owner: &'a str, limit: u32) -> BoxFut<'a, Vec<BoardRow>> {
+        Box::pin(async move {
+            let rows = sqlx::query(&format!(
+                "{LATEST_BOARDS} AND b.owner = $1 ORDER BY b.created_at DESC, b.id LIMIT $2"
+            ))
+            .bind(owner)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(board_of).collect()
+        })
+    }
+
+    fn gallery<'a>(&'a self, game: Option<&'a str>, limit: u32) -> BoxFut<'a, Vec<BoardRow>> {
+        Box::pin(async move {
+            let rows = sqlx::query(&format!(
+                "{LATEST_BOARDS} AND b.public = 1 AND ($1::TEXT IS NULL OR b.game = $1) ORDER BY b.created_at DESC, b.id LIMIT $2"
+            ))
+            .bind(game)
+            .bind(i64::from(limit))
+            .fetch_all(&self.pool)
+            .await?;
+            rows.iter().map(board_of).collect()
+        })
+    }
+
+    fn board_count<'a>(&'a self, owner: &'a str) -> BoxFut<'a, u64> {
+        Box::pin(async move {
+            let n: i64 =
+                sqlx::query_scalar("SELECT COUNT(DISTINCT id) FROM boards WHERE owner = $1")
+                    .bind(owner)
+                    .fetch_one(&self.pool)
+                    .await?;
+            Ok(n as u64)
         })
     }
 }

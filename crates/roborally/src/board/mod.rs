@@ -89,7 +89,25 @@ pub struct Board {
     /// Checkpoint flags in order (RR-1.3).
     pub flags: Vec<Sq>,
     pub docks: Vec<Dock>,
+    /// How far a beam gets from each cell (see [`Board::reach`]), built on first use and
+    /// dropped by every change of a cell or wall; derived data, so neither compared nor
+    /// serialised.
+    #[serde(skip)]
+    reach: Reach,
 }
+
+/// Per cell of the rectangle (row-major) and side (`SqDir::index`), the cells a beam from the
+/// cell crosses towards that side before a wall or the board's edge stops it (RR-5.4), capped
+/// at `u16::MAX` (then walked); issue 17: lasers look up, never walk.
+#[derive(Clone, Debug, Default)]
+struct Reach(std::sync::OnceLock<Vec<[u16; 4]>>);
+
+impl PartialEq for Reach {
+    fn eq(&self, _: &Reach) -> bool {
+        true
+    }
+}
+impl Eq for Reach {}
 
 impl Board {
     /// An all-floor board.
@@ -103,6 +121,7 @@ impl Board {
             lasers: Vec::new(),
             flags: Vec::new(),
             docks: Vec::new(),
+            reach: Reach::default(),
         }
     }
 
@@ -116,6 +135,18 @@ impl Board {
         self.in_bounds(at).then(|| (at.y * self.width + at.x) as usize)
     }
 
+    /// The row-major index of a cell of the rectangle (`None` outside it), for tables kept
+    /// beside the board (the state's occupancy, the laser table).
+    #[inline]
+    pub fn index_of(&self, at: Sq) -> Option<usize> {
+        self.index(at)
+    }
+
+    /// Cells in the rectangle (`width × height`).
+    pub fn area(&self) -> usize {
+        self.cells.len()
+    }
+
     /// The cell at `at`; outside the rectangle it is [`Cell::Void`].
     #[inline]
     pub fn cell(&self, at: Sq) -> Cell {
@@ -125,6 +156,7 @@ impl Board {
     pub fn set_cell(&mut self, at: Sq, cell: Cell) {
         if let Some(i) = self.index(at) {
             self.cells[i] = cell;
+            self.reach = Reach::default();
         }
     }
 
@@ -147,6 +179,43 @@ impl Board {
                 self.walls[i] |= 1 << e.side.index();
             }
         }
+        self.reach = Reach::default();
+    }
+
+    /// RR-5.4: how many cells a beam from `start` towards `dir` crosses before a wall on its
+    /// way or the board's edge (a cell off every board) stops it; `None` for a start outside
+    /// the rectangle or a reach of `u16::MAX` or more. A beam gets `d` cells far exactly when
+    /// `d` is at most this ([`Board::beam_clear`]).
+    #[inline]
+    pub fn reach(&self, start: Sq, dir: SqDir) -> Option<u32> {
+        let i = self.index(start)?;
+        let table = self.reach.0.get_or_init(|| self.reach_table());
+        let r = table[i][dir.index() as usize];
+        (r != u16::MAX).then_some(u32::from(r))
+    }
+
+    /// The walk [`Board::reach`] looks up, from every cell towards every side.
+    fn reach_table(&self) -> Vec<[u16; 4]> {
+        let mut table = vec![[0u16; 4]; self.cells.len()];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let at = Sq::new(x, y);
+                let Some(i) = self.index(at) else { continue };
+                for dir in SqDir::ALL {
+                    let mut cell = at;
+                    let mut n: u16 = 0;
+                    while n < u16::MAX && !self.wall(cell, dir) {
+                        cell = cell.neighbour(dir);
+                        if !self.on_board(cell) {
+                            break;
+                        }
+                        n += 1;
+                    }
+                    table[i][dir.index() as usize] = n;
+                }
+            }
+        }
+        table
     }
 
     /// A wall on side `side` of `at` (RR-2): blocks crossing that edge both ways.
@@ -218,5 +287,37 @@ mod tests {
         b.add_wall(Sq::new(0, 0), SqDir::W);
         assert!(b.wall(Sq::new(0, 0), SqDir::W));
         assert_eq!(b.walls().len(), 2);
+    }
+
+    /// RR-5.4: the reach table (issue 17) answers what walking the beam answers, from every
+    /// cell of every shipped course towards every side, at every distance; and a wall added
+    /// after a look-up is seen.
+    #[test]
+    fn reach_is_the_walked_beam() {
+        for course in shipped_courses() {
+            let b = &course.board;
+            for y in -1..=b.height {
+                for x in -1..=b.width {
+                    let at = Sq::new(x, y);
+                    for dir in SqDir::ALL {
+                        for d in 0..=b.width.max(b.height) + 1 {
+                            assert_eq!(
+                                b.beam_clear(at, dir, d),
+                                b.beam_walk(at, dir, d),
+                                "{} {at} {dir:?} {d}",
+                                course.name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let mut b = Board::new(5, 1);
+        assert_eq!(b.reach(Sq::new(0, 0), SqDir::E), Some(4));
+        b.add_wall(Sq::new(2, 0), SqDir::E);
+        assert_eq!(b.reach(Sq::new(0, 0), SqDir::E), Some(2));
+        b.set_cell(Sq::new(1, 0), Cell::Void);
+        assert_eq!(b.reach(Sq::new(0, 0), SqDir::E), Some(0));
+        assert_eq!(b.reach(Sq::new(-1, 0), SqDir::E), None);
     }
 }

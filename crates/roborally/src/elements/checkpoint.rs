@@ -84,9 +84,9 @@ impl RoboRally {
             self.end_game(events);
             return;
         }
+        self.set_at(i, None);
         let r = &mut self.robots[i];
         r.finished = true;
-        r.at = None;
         events.push(Event::Finished { seat, place: self.finish_order.len() as u8 });
     }
 

@@ -23,6 +23,10 @@ use std::time::{Duration, Instant};
 const LEASE_MS: u64 = 1000;
 
 async fn node(url: &str, schema: &str, name: &str) -> Server {
+    node_with(url, schema, name, |_| {}).await
+}
+
+async fn node_with(url: &str, schema: &str, name: &str, tweak: impl FnOnce(&mut Config)) -> Server {
     let pg = PgStore::open_in(url, Some(schema)).await.expect("pg opens");
     let pool = pg.pool().clone();
     let mut config = Config {
@@ -39,6 +43,7 @@ async fn node(url: &str, schema: &str, name: &str) -> Server {
     config.limits.guests_per_window = 0;
     config.limits.games_per_window = 0;
     config.limits.open_games_per_identity = 0;
+    tweak(&mut config);
     Server::start_node(config, Arc::new(pg), Some(pool)).await.expect("node starts")
 }
 
@@ -355,6 +360,153 @@ async fn timers_survive_a_takeover() {
     assert!(at < TIMER_MS + 700, "ran out at {at} ms");
     let log = b.shared.store.log(&id).await.unwrap();
     assert!(matches!(log.get(seq0 as usize), Some(LogEntry::TimeUp)));
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+/// Leaving a running game through a node that does not own it (docs/protocol.md "Resign and
+/// leave", docs/deployment.md "Forwarding"): the request is forwarded to the owner, which
+/// stores the resignation and tells its game's task at once — the other player, on the owner,
+/// sees the seat resigned and a bot playing it — and the node asked takes nothing over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaving_on_another_node_resigns_on_the_owner() {
+    let Some((a, b)) = two_nodes("leave").await else { return };
+    let ann = guest(a.addr, "Ann").await;
+    let bob = guest(a.addr, "Bob").await;
+    let id = joined_game(
+        a.addr,
+        &ann,
+        &bob,
+        json!({"game": "autoscooter", "seats": ["me", "open"], "seed": 6, "practice": true}),
+    )
+    .await;
+    assert!(holds(&a, &id) && !holds(&b, &id));
+    let mut bob_c = Client::connect(a.addr, &id, Some(&bob)).await;
+    assert!(matches!(bob_c.recv().await, ServerMsg::Welcome { .. }));
+    // Ann leaves through B.
+    let (status, g) =
+        http(b.addr, "POST", &format!("/api/games/{id}/leave"), Some(&ann), None).await;
+    assert_eq!(status, 200, "{g}");
+    assert_eq!(g["seats"][0]["kind"], "resigned", "{g}");
+    // The owner's task applied it: Bob is told at once, not at the next takeover.
+    let t0 = Instant::now();
+    loop {
+        assert!(t0.elapsed() < Duration::from_secs(5), "the owner was not told");
+        if let ServerMsg::Presence { seat: 0, resigned: true, bot: true, .. } = bob_c.recv().await {
+            break;
+        }
+    }
+    assert!(holds(&a, &id) && !holds(&b, &id), "the game stayed on its owner");
+    // Leaving again (through either node) finds no seat: nothing changes twice.
+    for n in [&a, &b] {
+        let (status, v) =
+            http(n.addr, "POST", &format!("/api/games/{id}/leave"), Some(&ann), None).await;
+        assert_eq!((status, v["code"].as_str()), (409, Some("not_seated")), "{v}");
+    }
+    bob_c.close().await;
+    a.shutdown().await;
+    b.shutdown().await;
+}
+
+/// A WebSocket to `path` on `addr` from the local address `from`, with extra handshake
+/// headers; `Err(status)` when the handshake is refused with an HTTP answer.
+async fn socket_from(
+    addr: SocketAddr,
+    from: &str,
+    path: &str,
+    headers: &[(&'static str, String)],
+) -> Result<server::client::Socket, u16> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let from: std::net::IpAddr = from.parse().unwrap();
+    let mut req = format!("ws://{addr}{path}").into_client_request().unwrap();
+    for (k, v) in headers {
+        req.headers_mut().insert(*k, v.parse().unwrap());
+    }
+    let tcp = server::client::tcp_from(addr, Some(from)).await.expect("tcp");
+    match tokio_tungstenite::client_async(req, tokio_tungstenite::MaybeTlsStream::Plain(tcp)).await
+    {
+        Ok((ws, _)) => Ok(server::client::Socket::from_stream(ws)),
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => Err(r.status().as_u16()),
+        Err(e) => panic!("handshake: {e}"),
+    }
+}
+
+/// Until `n`'s count of open connections from `ip` is `want` (counts drop when the server
+/// notices a close).
+async fn until_open(n: &Server, ip: &str, want: u32) {
+    let ip: std::net::IpAddr = ip.parse().unwrap();
+    let t0 = Instant::now();
+    while n.shared.conns.open_from(ip) != want {
+        assert!(
+            t0.elapsed() < Duration::from_secs(5),
+            "{ip}: {} open, not {want}",
+            n.shared.conns.open_from(ip)
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Per-address connection limits with forwarded sockets (docs/security.md "Limits",
+/// docs/deployment.md "Forwarding"): the owner counts a forwarded socket against its client's
+/// address (signed by the forwarding node), not against the forwarding node's, and the
+/// forwarding node counts the client too. So clients of many addresses share no one count on
+/// the owner, and one address's sockets are capped on the owner whichever node they come
+/// through; an address a client writes in the header itself is not believed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn forwarded_sockets_count_against_their_clients_addresses() {
+    let Some(url) = test_pg() else {
+        eprintln!("nodes::conns: SKIPPED (ROBODROME_TEST_PG not set; scripts/services start)");
+        return;
+    };
+    let schema = fresh_schema("conns");
+    let cap = |c: &mut Config| c.limits.conns_per_address = 2;
+    let a = node_with(&url, &schema, "a", cap).await;
+    let b = node_with(&url, &schema, "b", cap).await;
+    let ann = guest(a.addr, "Ann").await;
+    let id = create_game(
+        a.addr,
+        &ann,
+        json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 2, "practice": true}),
+    )
+    .await;
+    assert!(holds(&a, &id));
+    let path = format!("/ws/games/{id}");
+    // Three spectators of three addresses through B: more than the cap of one address on A.
+    let mut through_b = Vec::new();
+    for ip in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+        let s = socket_from(b.addr, ip, &path, &[]).await.expect("forwarded");
+        through_b.push(s);
+    }
+    for ip in ["127.0.0.2", "127.0.0.3", "127.0.0.4"] {
+        until_open(&a, ip, 1).await;
+        until_open(&b, ip, 1).await;
+    }
+    // 127.0.0.2 opens one more on A itself: two there now, its cap.
+    let direct = socket_from(a.addr, "127.0.0.2", &path, &[]).await.expect("direct");
+    until_open(&a, "127.0.0.2", 2).await;
+    // A third of 127.0.0.2's through B: B has one of its sockets only, but A refuses it.
+    let refused = socket_from(b.addr, "127.0.0.2", &path, &[]).await.err();
+    assert_eq!(refused, Some(429), "the owner counts the client's forwarded sockets");
+    until_open(&a, "127.0.0.2", 2).await;
+    until_open(&b, "127.0.0.2", 1).await;
+    // One closes: the next one through B is served.
+    direct.close().await;
+    until_open(&a, "127.0.0.2", 1).await;
+    let again = socket_from(b.addr, "127.0.0.2", &path, &[]).await.expect("room again");
+    until_open(&a, "127.0.0.2", 2).await;
+    // A client that names another address itself is counted as itself.
+    let forged = [
+        (server::forward::FORWARDED, "1".to_string()),
+        (server::forward::CLIENT, format!("127.0.0.9 {}", "00".repeat(32))),
+    ];
+    let f = socket_from(a.addr, "127.0.0.5", &path, &forged).await.expect("served as itself");
+    until_open(&a, "127.0.0.5", 1).await;
+    until_open(&a, "127.0.0.9", 0).await;
+    f.close().await;
+    again.close().await;
+    for s in through_b {
+        s.close().await;
+    }
     a.shutdown().await;
     b.shutdown().await;
 }

@@ -27,7 +27,7 @@ pub fn fresh_schema(tag: &str) -> String {
 }
 
 /// Every backend to test: (name, store, the directory an SQLite file lives in).
-async fn backends(tag: &str) -> Vec<(&'static str, Arc<dyn Store>, Option<tempfile::TempDir>)> {
+pub async fn backends(tag: &str) -> Vec<(&'static str, Arc<dyn Store>, Option<tempfile::TempDir>)> {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("s.db").to_string_lossy().into_owned();
     let sqlite: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).await.expect("sqlite opens"));
