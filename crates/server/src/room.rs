@@ -104,16 +104,7 @@ struct Sub {
     out: mpsc::Sender<Frame>,
     /// Declared after `out`, so dropped after it: the connection's loop, woken by its drop,
     /// finds the channel closed.
-    direct: DirectHandle,
-}
-
-/// Tells the connection's loop when the game's task drops it.
-struct DirectHandle(Arc<crate::ws::Direct>);
-
-impl Drop for DirectHandle {
-    fn drop(&mut self) {
-        self.0.dropped();
-    }
+    direct: crate::ws::DirectHandle,
 }
 
 struct Presence {
@@ -422,7 +413,7 @@ impl Room {
                     ),
                     hidden,
                 );
-                self.subs.insert(conn, Sub { observer, viewer, out, direct: DirectHandle(direct) });
+                self.subs.insert(conn, Sub { observer, viewer, out, direct: crate::ws::DirectHandle(direct) });
                 self.send_welcome(conn, true);
                 // What a new connection cannot know otherwise: seats a bot plays for their
                 // player (away, or resigned), and the chat kept so far that it may see.
@@ -545,9 +536,7 @@ impl Room {
     fn kick_connections(&self) {
         let direct = self.shared.config.direct_writes;
         for sub in self.subs.values() {
-            if sub.out.capacity() < sub.out.max_capacity() {
-                sub.direct.0.kick(direct, &self.shared.metrics);
-            }
+            sub.direct.kick_if_queued(&sub.out, direct, &self.shared.metrics);
         }
     }
 

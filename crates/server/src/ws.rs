@@ -79,6 +79,34 @@ pub struct Direct {
     wake: Notify,
 }
 
+/// The writer's hold on a connection's [`Direct`] (the game's task's, or a relay's in
+/// `fanout.rs`): dropping it tells the connection's loop that its writer let it go (the loop
+/// then writes what is queued and ends, finding the channel closed). Declare it after the
+/// writer's `mpsc::Sender`, so that the channel is closed by the time the loop looks.
+pub(crate) struct DirectHandle(pub(crate) Arc<Direct>);
+
+impl DirectHandle {
+    /// After a writer queued frames on `out` (this connection's channel): write or wake.
+    /// Every task that queues frames for a connection must call this (or [`Direct::kick`])
+    /// before it waits again, or the connection's loop never learns of them.
+    pub(crate) fn kick_if_queued(
+        &self,
+        out: &mpsc::Sender<crate::room::Frame>,
+        direct: bool,
+        m: &Metrics,
+    ) {
+        if out.capacity() < out.max_capacity() {
+            self.0.kick(direct, m);
+        }
+    }
+}
+
+impl Drop for DirectHandle {
+    fn drop(&mut self) {
+        self.0.dropped();
+    }
+}
+
 /// The loop's write side once attached.
 struct Attached {
     rx: mpsc::Receiver<crate::room::Frame>,

@@ -22,7 +22,14 @@ fn test_redis() -> Option<String> {
     std::env::var("ROBODROME_TEST_REDIS").ok().filter(|s| !s.is_empty())
 }
 
-async fn node(url: &str, schema: &str, redis: &RedisConfig, name: &str, games: u32) -> Server {
+async fn node(
+    url: &str,
+    schema: &str,
+    redis: &RedisConfig,
+    name: &str,
+    games: u32,
+    direct_writes: bool,
+) -> Server {
     let pg = PgStore::open_in(url, Some(schema)).await.expect("pg opens");
     let pool = pg.pool().clone();
     let mut config = Config {
@@ -31,6 +38,7 @@ async fn node(url: &str, schema: &str, redis: &RedisConfig, name: &str, games: u
         web: None,
         cluster: Some(ClusterConfig { node: name.into(), lease_ms: 1000, ..Default::default() }),
         redis: Some(redis.clone()),
+        direct_writes,
         ..Config::default()
     };
     config.limits.guests_per_window = 0;
@@ -42,6 +50,15 @@ async fn node(url: &str, schema: &str, redis: &RedisConfig, name: &str, games: u
 /// Two nodes on a fresh schema and prefix, both subscribed to Redis; `games`: the games
 /// quota (0: off).
 async fn two_nodes(tag: &str, games: u32) -> Option<(Server, Server, RedisConfig)> {
+    two_nodes_writing(tag, games, Config::default().direct_writes).await
+}
+
+/// [`two_nodes`] with direct writes on or off (`Config::direct_writes`, `ws::Direct`).
+async fn two_nodes_writing(
+    tag: &str,
+    games: u32,
+    direct_writes: bool,
+) -> Option<(Server, Server, RedisConfig)> {
     let (Some(url), Some(redis)) = (test_pg(), test_redis()) else {
         eprintln!(
             "fanout::{tag}: SKIPPED (ROBODROME_TEST_PG or ROBODROME_TEST_REDIS not set; scripts/services start)"
@@ -50,8 +67,8 @@ async fn two_nodes(tag: &str, games: u32) -> Option<(Server, Server, RedisConfig
     };
     let schema = fresh_schema(tag);
     let rc = RedisConfig { url: redis, prefix: schema.clone() };
-    let a = node(&url, &schema, &rc, "a", games).await;
-    let b = node(&url, &schema, &rc, "b", games).await;
+    let a = node(&url, &schema, &rc, "a", games, direct_writes).await;
+    let b = node(&url, &schema, &rc, "b", games, direct_writes).await;
     for s in [&a, &b] {
         let t0 = Instant::now();
         while !s.shared.bus.get().unwrap().connected.load(std::sync::atomic::Ordering::Relaxed) {
@@ -100,10 +117,24 @@ async fn spectator_view(shared: &Arc<server::Shared>, id: &str, seq: u64) -> Val
 /// by B (not forwarded): it receives a welcome and then every step in order, each view equal
 /// to the engine's spectator view at that step, and the result. Every message on Redis is
 /// checked too: game channels carry only spectators' frames (no plot, no private event, no
-/// seat's welcome), each equal to the engine's spectator view at its step.
+/// seat's welcome), each equal to the engine's spectator view at its step. With direct writes
+/// (`serve --direct-writes true`) the relay on B writes the frames into the spectator's socket
+/// itself: a relay that forgot to kick the connection would leave it starving (the test times
+/// out at the step it stopped at).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_on_another_node_sees_every_public_frame_and_no_secret() {
-    let Some((a, b, rc)) = two_nodes("fanout", 0).await else { return };
+    a_spectator_on_another_node(true).await;
+}
+
+/// The same with direct writes off: the relay wakes the connection's loop, which writes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_on_another_node_sees_every_frame_without_direct_writes() {
+    a_spectator_on_another_node(false).await;
+}
+
+async fn a_spectator_on_another_node(direct_writes: bool) {
+    let tag = if direct_writes { "fanout" } else { "fanout_woken" };
+    let Some((a, b, rc)) = two_nodes_writing(tag, 0, direct_writes).await else { return };
     let heard = listen(&rc).await;
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
