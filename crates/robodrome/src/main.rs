@@ -164,8 +164,9 @@ struct ServeArgs {
     #[arg(long)]
     current_thread: bool,
     /// Whether a game's task writes its frames into the connections' sockets itself (true), or
-    /// wakes each connection's task to write them (false: the design before round 4).
-    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    /// wakes each connection's task to write them (false: the design before round 4; the
+    /// default until direct writes are measured cheaper: docs/benchmarks.md "round 5").
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
     direct_writes: bool,
     /// Create the database in an existing empty file (a missing file is always created; a file
     /// that is not a robodrome database is always refused).

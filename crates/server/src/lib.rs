@@ -81,7 +81,8 @@ pub struct Config {
     pub current_thread: bool,
     /// A game's task writes its frames into its connections' sockets itself (`ws::Direct`)
     /// instead of waking each connection's task to write them (docs/benchmarks.md "CPU per
-    /// accepted action, round 4").
+    /// accepted action, round 4"). On in `Config::default()`, so that the tests exercise it;
+    /// `serve`'s default is off until it is measured cheaper ("round 5").
     pub direct_writes: bool,
     /// Create the database in an existing empty file (`serve --init`); a missing file is
     /// always created.

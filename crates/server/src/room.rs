@@ -413,7 +413,10 @@ impl Room {
                     ),
                     hidden,
                 );
-                self.subs.insert(conn, Sub { observer, viewer, out, direct: crate::ws::DirectHandle(direct) });
+                self.subs.insert(
+                    conn,
+                    Sub { observer, viewer, out, direct: crate::ws::DirectHandle(direct) },
+                );
                 self.send_welcome(conn, true);
                 // What a new connection cannot know otherwise: seats a bot plays for their
                 // player (away, or resigned), and the chat kept so far that it may see.

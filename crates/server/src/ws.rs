@@ -64,7 +64,7 @@ impl RateLimit {
 /// "CPU per accepted action, round 4"). The game's task queues frames on the connection's
 /// channel (bounded: a full queue drops the connection, as before) and, once per command it
 /// handled, *kicks* every connection it queued frames for ([`Direct::kick`]). With direct
-/// writes on (`serve --direct-writes`, the default) the kick writes the queued frames into the
+/// writes on (`serve --direct-writes true`; `Config::default()`) the kick writes the queued frames into the
 /// socket itself, all in one write, when the socket takes them at once, so the connection's
 /// task is not woken for them; only a socket that cannot take them now (or is busy with the
 /// loop's own writing) is handed to the connection's loop, which finishes the write when the
