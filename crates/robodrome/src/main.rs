@@ -159,6 +159,15 @@ struct ServeArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Run everything on one thread (tokio's current-thread runtime; `--threads` is then not
+    /// read): no wake-ups across threads (docs/benchmarks.md "CPU per accepted action, round 4").
+    #[arg(long)]
+    current_thread: bool,
+    /// Whether a game's task writes its frames into the connections' sockets itself (true), or
+    /// wakes each connection's task to write them (false: the design before round 4; the
+    /// default until direct writes are measured cheaper: docs/benchmarks.md "round 5").
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    direct_writes: bool,
     /// Create the database in an existing empty file (a missing file is always created; a file
     /// that is not a robodrome database is always refused).
     #[arg(long)]
@@ -385,6 +394,8 @@ fn main() -> ExitCode {
                 grace: std::time::Duration::from_secs(a.grace_secs),
                 bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
                 threads: a.threads,
+                current_thread: a.current_thread,
+                direct_writes: a.direct_writes,
                 init: a.init,
                 token_ttl: std::time::Duration::from_secs(a.token_days.saturating_mul(86_400)),
                 public_url: a.public_url,

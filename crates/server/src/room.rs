@@ -47,6 +47,8 @@ pub enum Cmd {
         /// The signed-in identity behind the connection, if any (its blocks hide chat lines).
         viewer: Option<String>,
         out: mpsc::Sender<Frame>,
+        /// The connection's write side, which this task kicks after queuing frames on `out`.
+        direct: Arc<crate::ws::Direct>,
         done: oneshot::Sender<()>,
     },
     Unsubscribe {
@@ -100,6 +102,9 @@ struct Sub {
     observer: Observer,
     viewer: Option<String>,
     out: mpsc::Sender<Frame>,
+    /// Declared after `out`, so dropped after it: the connection's loop, woken by its drop,
+    /// finds the channel closed.
+    direct: crate::ws::DirectHandle,
 }
 
 struct Presence {
@@ -316,6 +321,7 @@ impl Room {
         tokio::pin!(lost);
         let mut armed: Option<Instant> = None;
         loop {
+            self.shared.metrics.room_wakeups.fetch_add(1, Relaxed);
             let wake = self.next_wake();
             if wake != armed {
                 if let Some(t) = wake {
@@ -339,6 +345,9 @@ impl Room {
                                 Err(_) => break,
                             }
                         }
+                        let m = &self.shared.metrics;
+                        m.act_rounds.fetch_add(1, Relaxed);
+                        m.acts_taken.fetch_add(acts.len() as u64, Relaxed);
                         self.handle_acts(acts).await;
                         if let Some(cmd) = other {
                             self.handle(cmd).await;
@@ -355,6 +364,7 @@ impl Room {
                 _ = &mut stop => break,
                 _ = &mut lost => break,
             }
+            self.kick_connections();
             if *shutdown.borrow() {
                 break;
             }
@@ -376,7 +386,7 @@ impl Room {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Subscribe { conn, observer, viewer, out, done } => {
+            Cmd::Subscribe { conn, observer, viewer, out, direct, done } => {
                 if let Observer::Seat(s) = observer
                     && let Some(p) = self.presence.get_mut(s.index())
                 {
@@ -403,7 +413,10 @@ impl Room {
                     ),
                     hidden,
                 );
-                self.subs.insert(conn, Sub { observer, viewer, out });
+                self.subs.insert(
+                    conn,
+                    Sub { observer, viewer, out, direct: crate::ws::DirectHandle(direct) },
+                );
                 self.send_welcome(conn, true);
                 // What a new connection cannot know otherwise: seats a bot plays for their
                 // player (away, or resigned), and the chat kept so far that it may see.
@@ -518,6 +531,15 @@ impl Room {
                     }
                 }
             }
+        }
+    }
+
+    /// After each command: every connection with frames queued is written to (or its loop
+    /// woken to write them), all of one command's frames for it in one write (`ws::Direct`).
+    fn kick_connections(&self) {
+        let direct = self.shared.config.direct_writes;
+        for sub in self.subs.values() {
+            sub.direct.kick_if_queued(&sub.out, direct, &self.shared.metrics);
         }
     }
 
