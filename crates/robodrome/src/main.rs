@@ -163,11 +163,16 @@ struct ServeArgs {
     /// read): no wake-ups across threads (docs/benchmarks.md "CPU per accepted action, round 4").
     #[arg(long)]
     current_thread: bool,
-    /// Whether a game's task writes its frames into the connections' sockets itself (true), or
-    /// wakes each connection's task to write them (false: the design before round 4; the
-    /// default until direct writes are measured cheaper: docs/benchmarks.md "round 5").
-    #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
+    /// Whether a game's task writes its frames into the connections' sockets itself (true, the
+    /// default since it measured cheaper: docs/benchmarks.md "round 5", "round 6"), or wakes
+    /// each connection's task to write them (false: the design before round 4).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     direct_writes: bool,
+    /// Milliseconds an update that only says that seats became ready may wait for other
+    /// frames to the same connection, to leave in one write (docs/protocol.md "When frames are
+    /// sent"); 0: every frame is written at once.
+    #[arg(long, default_value_t = server::SEND_WINDOW_MS)]
+    send_window_ms: u64,
     /// Create the database in an existing empty file (a missing file is always created; a file
     /// that is not a robodrome database is always refused).
     #[arg(long)]
@@ -396,6 +401,7 @@ fn main() -> ExitCode {
                 threads: a.threads,
                 current_thread: a.current_thread,
                 direct_writes: a.direct_writes,
+                send_window: std::time::Duration::from_millis(a.send_window_ms),
                 init: a.init,
                 token_ttl: std::time::Duration::from_secs(a.token_days.saturating_mul(86_400)),
                 public_url: a.public_url,

@@ -81,9 +81,13 @@ pub struct Config {
     pub current_thread: bool,
     /// A game's task writes its frames into its connections' sockets itself (`ws::Direct`)
     /// instead of waking each connection's task to write them (docs/benchmarks.md "CPU per
-    /// accepted action, round 4"). On in `Config::default()`, so that the tests exercise it;
-    /// `serve`'s default is off until it is measured cheaper ("round 5").
+    /// accepted action, round 4"); `serve`'s default since round 6, measured cheaper.
     pub direct_writes: bool,
+    /// The send window (docs/protocol.md "When frames are sent"): an update that only says
+    /// that seats became ready (a simultaneous decision goes on with fewer seats) waits this
+    /// long at most for other frames to the same connection, so that they leave in one write;
+    /// the actor's own frames and everything else are written at once. Zero: nothing waits.
+    pub send_window: Duration,
     /// Create the database in an existing empty file (`serve --init`); a missing file is
     /// always created.
     pub init: bool,
@@ -113,6 +117,9 @@ pub struct Config {
     pub redis: Option<bus::RedisConfig>,
 }
 
+/// `serve --send-window-ms`'s default (`Config::send_window`).
+pub const SEND_WINDOW_MS: u64 = 20;
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -128,6 +135,7 @@ impl Default for Config {
             threads: 0,
             current_thread: false,
             direct_writes: true,
+            send_window: Duration::from_millis(SEND_WINDOW_MS),
             init: false,
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             public_url: None,

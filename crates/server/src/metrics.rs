@@ -74,6 +74,9 @@ pub struct Metrics {
     /// the write to the connection's loop (the socket could not take it at once).
     pub direct_writes: AtomicU64,
     pub direct_handoffs: AtomicU64,
+    /// Send windows opened: times a game's task held quiet updates for some connections
+    /// (`Room::kick_connections`, docs/protocol.md "When frames are sent").
+    pub send_windows: AtomicU64,
 }
 
 /// The SQLite store's group commits and the log entries in them (process-wide: the store has
@@ -319,6 +322,11 @@ impl Metrics {
                 "robodrome_direct_handoffs_total",
                 "Writes a game's task handed to the connection's task (socket not ready).",
                 &self.direct_handoffs,
+            ),
+            (
+                "robodrome_send_windows_total",
+                "Times a game's task held \"seat ready\" updates for a send window.",
+                &self.send_windows,
             ),
             ("robodrome_store_commits_total", "Group commits of the SQLite store.", &COMMITS),
             (
