@@ -168,8 +168,9 @@ struct ServeArgs {
     /// each connection's task to write them (false: the design before round 4).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     direct_writes: bool,
-    /// Milliseconds an update that only says that seats became ready may wait for other
-    /// frames to the same connection, to leave in one write (docs/protocol.md "When frames are
+    /// Milliseconds an update that only says that a seat committed its choice may wait (at the
+    /// connections other than the actor's) for other frames to the same connection, to leave
+    /// in one write (docs/protocol.md "When frames are
     /// sent"); 0: every frame is written at once.
     #[arg(long, default_value_t = server::SEND_WINDOW_MS)]
     send_window_ms: u64,

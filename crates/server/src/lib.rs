@@ -84,8 +84,9 @@ pub struct Config {
     /// accepted action, round 4"); `serve`'s default since round 6, measured cheaper.
     pub direct_writes: bool,
     /// The send window (docs/protocol.md "When frames are sent"): an update that only says
-    /// that seats became ready (a simultaneous decision goes on with fewer seats) waits this
-    /// long at most for other frames to the same connection, so that they leave in one write;
+    /// that a seat committed (part of) its choice (a simultaneous decision goes on with the same
+    /// seats or fewer) waits this long at most, at the connections other than the actor's, for
+    /// other frames to the same connection, so that they leave in one write;
     /// the actor's own frames and everything else are written at once. Zero: nothing waits.
     pub send_window: Duration,
     /// Create the database in an existing empty file (`serve --init`); a missing file is

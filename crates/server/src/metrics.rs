@@ -325,7 +325,7 @@ impl Metrics {
             ),
             (
                 "robodrome_send_windows_total",
-                "Times a game's task held \"seat ready\" updates for a send window.",
+                "Times a game's task held \"seat committed\" updates for a send window.",
                 &self.send_windows,
             ),
             ("robodrome_store_commits_total", "Group commits of the SQLite store.", &COMMITS),

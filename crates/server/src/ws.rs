@@ -111,7 +111,7 @@ impl Drop for DirectHandle {
 struct Attached {
     rx: mpsc::Receiver<crate::room::Frame>,
     sink: Pin<Box<dyn Sink<Out, Error = ()> + Send>>,
-    /// Frames of the loop's own (pings, pongs, errors), written before the game's.
+    /// Frames of the loop's own (pings, pongs, errors), written after the game's queued ones.
     own: VecDeque<Out>,
     /// Frames were fed but not flushed yet.
     unflushed: bool,
@@ -128,7 +128,7 @@ enum Wrote {
 }
 
 impl Attached {
-    /// Feed every queued frame (the loop's own first), then flush: one write system call for
+    /// Feed every queued frame (the game's, then the loop's own), then flush: one write system call for
     /// all of them when the socket takes them.
     fn poll_write(&mut self, cx: &mut Context<'_>, m: &Metrics) -> Poll<Result<Wrote, ()>> {
         loop {
@@ -139,11 +139,14 @@ impl Attached {
                     break;
                 }
                 ready!(self.sink.as_mut().poll_ready(cx))?;
-                let out = match self.own.pop_front() {
-                    Some(o) => o,
-                    None => match self.rx.try_recv() {
-                        Ok(f) => Out::Text(f),
-                        Err(_) => continue,
+                // The game's frames first: a pong (or any frame of the loop's own) follows
+                // every frame queued for the connection before it, held ones included
+                // (docs/protocol.md "When frames are sent").
+                let out = match self.rx.try_recv() {
+                    Ok(f) => Out::Text(f),
+                    Err(_) => match self.own.pop_front() {
+                        Some(o) => o,
+                        None => continue,
                     },
                 };
                 self.sink.as_mut().start_send(out)?;
