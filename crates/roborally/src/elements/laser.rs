@@ -4,7 +4,7 @@
 //! All lasers fire at once: hits are found first, then damage is dealt (through `damage`).
 
 use crate::RoboRally;
-use crate::event::{Event, Shooter};
+use crate::event::{Event, Shooter, Sink};
 use crate::option::OptionCard;
 use engine::Seat;
 use grid::{Sq, SqDir};
@@ -135,7 +135,7 @@ impl RoboRally {
         self.board.beam_clear(start, dir, d).then_some(target)
     }
 
-    pub(crate) fn run_lasers(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn run_lasers(&mut self, events: &mut impl Sink) {
         // All lasers fire at once: find every hit first, then deal the damage hit by hit.
         // On the stack (issue 17: no allocation per register); a board with more beams than
         // that spills the rest into a vector, in the same order.
