@@ -40,6 +40,7 @@ mod error;
 pub mod event;
 pub mod from_view;
 mod observation;
+pub mod playout;
 pub mod purse;
 pub mod resolve;
 pub mod rulebook;

@@ -7,6 +7,9 @@
 //! perf stat -e task-clock target/release/examples/search_cpu autoscooter 20000
 //! valgrind --tool=callgrind target/release/examples/search_cpu autoscooter 2000
 //! ```
+//!
+//! A third argument sets the playout's heuristic share (in 1/256; the bot's is 128), to
+//! measure what a cheaper playout policy would buy (docs/benchmarks.md, issue 17 round 5).
 
 #[path = "../benches/common/positions.rs"]
 mod positions;
@@ -14,9 +17,11 @@ mod positions;
 use bots::{Bot, SearchBot};
 use engine::{Rng, Seat};
 
-fn search<G: bots::HasBots>(g: &G, sims: u32) {
+fn search<G: bots::HasBots>(g: &G, sims: u32, share: Option<u32>) {
     let started = std::time::Instant::now();
-    let a = SearchBot::new(sims).act(g, Seat(0), &mut Rng::seeded(1));
+    let mut bot = SearchBot::new(sims);
+    bot.heuristic_share = share.unwrap_or(bot.heuristic_share);
+    let a = bot.act(g, Seat(0), &mut Rng::seeded(1));
     let t = started.elapsed().as_secs_f64();
     println!("{sims} simulations in {:.3} s wall clock ({:.0}/s): {a:?}", t, sims as f64 / t);
 }
@@ -25,10 +30,11 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let game = args.next().unwrap_or_else(|| "autoscooter".into());
     let sims: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let share: Option<u32> = args.next().and_then(|s| s.parse().ok());
     match game.as_str() {
-        "autoscooter" => search(&positions::autoscooter(), sims),
-        "roborally" => search(&positions::roborally(), sims),
-        "bumping-bots" => search(&positions::bumping_bots(), sims),
+        "autoscooter" => search(&positions::autoscooter(), sims, share),
+        "roborally" => search(&positions::roborally(), sims, share),
+        "bumping-bots" => search(&positions::bumping_bots(), sims, share),
         other => {
             eprintln!("unknown game {other:?}: autoscooter, roborally or bumping-bots");
             std::process::exit(2)

@@ -1,6 +1,8 @@
 //! Autoscooter policies: rams that score, no barriers, no frontal losses (AS-5.5).
 
 use crate::HasBots;
+use autoscooter::board::NONE;
+use autoscooter::playout::PlanPreviews;
 use autoscooter::{Action, Autoscooter, CrashKind, Event, Letter, LetterInput, NoEvents, Owed};
 use engine::{Game, Rng, Seat};
 use grid::HexDir;
@@ -43,6 +45,49 @@ impl HasBots for Autoscooter {
         _events: &mut Vec<Event>,
     ) -> Option<bool> {
         Some(game.play_random(seat, rng, &mut NoEvents)?.is_ok())
+    }
+
+    /// The playout of [`crate::generic_rollout`] on Autoscooter's own path (issue 17): the
+    /// same draws in the same order and the same state after (`tests::rollout_is_the_generic_one`),
+    /// but the seat drawn without building a decision, plots played without an `Action`
+    /// ([`Autoscooter::plot_to`]) and the previews of each planning phase computed once
+    /// ([`PlanPreviews`]) instead of once per plot decision.
+    fn rollout(
+        game: &mut Self,
+        rng: &mut Rng,
+        steps: u32,
+        heuristic_share: u32,
+        _events: &mut Vec<Event>,
+    ) {
+        let mut previews = PlanPreviews::new();
+        for _ in 0..steps {
+            let Some(s) = game.draw_seat(rng) else { return };
+            let applied = if autoscooter::playout::below(rng, 256) < heuristic_share {
+                // `HasBots::playout` then `playout_apply`, the plots without an `Action`.
+                match game.owed(s) {
+                    Some(Owed::Plot(car)) => {
+                        let (number, letter) = best_plot(game, car, 3, rng, &mut previews);
+                        game.plot_to(s, car, number, letter, &mut NoEvents).is_ok()
+                    }
+                    Some(Owed::Start(car)) => {
+                        let action = start(game, s, car, rng);
+                        game.apply_to(s, &action, &mut NoEvents).is_ok()
+                    }
+                    _ => {
+                        let action = Self::heuristic(game, s, rng);
+                        game.apply_to(s, &action, &mut NoEvents).is_ok()
+                    }
+                }
+            } else {
+                match game.play_random(s, rng, &mut NoEvents) {
+                    Some(r) => r.is_ok(),
+                    None => return,
+                }
+            };
+            if !applied {
+                return;
+            }
+        }
     }
 
     fn evaluate(game: &Self, seat: Seat) -> f64 {
@@ -90,80 +135,87 @@ impl HasBots for Autoscooter {
 struct PlotContext {
     car: u8,
     me: Option<Seat>,
-    /// Every car's hex, id and owner.
-    cars: arrayvec::ArrayVec<(grid::Hex, u8, Option<Seat>), 8>,
-    /// The planned moves of this player's other cars (AS-5.6: bumping one's own car pays).
-    own_plans: arrayvec::ArrayVec<autoscooter::Preview, 8>,
+    /// Every car's owner, by id (the cars themselves are found by cell: the occupancy).
+    owners: [Option<Seat>; 8],
+    /// The planned moves of this player's other cars (AS-5.6: bumping one's own car pays): the
+    /// hexes passed, the end and the facing there.
+    own_plans: arrayvec::ArrayVec<(autoscooter::Path, grid::Hex, HexDir), 8>,
     /// Other seats' moving cars: where they are, where they face, how far they reach.
     threats: arrayvec::ArrayVec<(grid::Hex, HexDir, i32), 8>,
 }
 
 impl PlotContext {
-    fn new(game: &Autoscooter, car: u8) -> Self {
+    #[inline(always)]
+    fn new(game: &Autoscooter, car: u8, me: Option<Seat>, previews: &mut PlanPreviews) -> Self {
         let board = game.board();
-        let me = game.cars().find(|c| c.id == car).and_then(|c| c.owner);
+        let mut owners = [None; 8];
         // At most 8 cars (AS-1): on the stack, no allocation per decision (issue 17).
-        let mut cars = arrayvec::ArrayVec::new();
         let mut own_plans = arrayvec::ArrayVec::new();
         let mut threats = arrayvec::ArrayVec::new();
         for c in game.cars() {
-            cars.push((board.hex(c.cell), c.id, c.owner));
+            owners[c.id as usize] = c.owner;
             if c.id == car || c.owner.is_none() {
                 continue;
             }
             if c.owner == me {
                 if let Some(p) =
-                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| game.preview(c.id, l))
+                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| previews.get(game, c.id, l))
                 {
-                    own_plans.push(p);
+                    own_plans.push((p.path, p.end, p.facing));
                 }
             } else if c.speed > 0 {
                 threats.push((board.hex(c.cell), c.facing, (c.speed + 1) as i32));
             }
         }
-        PlotContext { car, me, cars, own_plans, threats }
+        PlotContext { car, me, owners, own_plans, threats }
     }
 }
 
 /// How good a move looks if made now: chits won, barriers and own cars avoided, room ahead.
 /// Returns the score and whether the move rams for chits.
-/// `previews` are the car's ([`Autoscooter::previews`]: a path's crash computed once for all
-/// the letters that share it).
+/// `previews` are the planning phase's ([`PlanPreviews`]: a path's crash computed once for all
+/// the letters that share it, and once for the whole phase).
+#[inline(always)]
 fn letter_score(
     game: &Autoscooter,
     ctx: &PlotContext,
-    previews: &mut autoscooter::Previews<'_>,
+    previews: &mut PlanPreviews,
     letter: Letter,
 ) -> (f64, bool) {
-    let Some(p) = previews.get(letter) else { return (0.0, false) };
+    let Some((p, end)) = previews.get_at(game, ctx.car, letter) else { return (0.0, false) };
     let mut score = 10.0 * p.chits as f64;
     if let Some((CrashKind::Barrier, _)) = p.crash {
         score -= 5.0;
     }
     // Room ahead after the move: every option starts straight ahead (AS-3.2), so a car that
-    // ends facing the barrier must crash next round.
+    // ends facing the barrier must crash next round. (By cell: a board's neighbour table is its
+    // hexes' neighbours on the rink.)
     let board = game.board();
-    let ahead = p.end.neighbour(p.facing);
-    match board.cell(ahead) {
-        None => score -= 6.0 + p.speed as f64,
-        Some(_) => match ctx.cars.iter().find(|&&(h, id, _)| h == ahead && id != ctx.car) {
-            Some((_, _, None)) => score -= 6.0,
-            Some(&(_, _, owner)) if owner == ctx.me => score -= 2.0,
-            Some(_) => score += 1.0,
+    let ahead = board.neighbour(end, p.facing);
+    if ahead == NONE {
+        score -= 6.0 + p.speed as f64;
+    } else {
+        match game.car_at(ahead).filter(|&id| id != ctx.car) {
+            Some(id) => match ctx.owners[id as usize] {
+                None => score -= 6.0,
+                owner if owner == ctx.me => score -= 2.0,
+                Some(_) => score += 1.0,
+            },
             None => {
                 score += 1.0;
-                if board.cell(ahead.neighbour(p.facing)).is_none() {
+                if board.neighbour(ahead, p.facing) == NONE {
                     score -= 1.0;
                 }
             }
-        },
+        }
     }
     // Stay out of the way of this player's own cars' planned moves.
-    for op in &ctx.own_plans {
-        let theirs = op.path.as_slice();
-        if p.path.as_slice().iter().any(|h| theirs.contains(h)) || theirs.contains(&p.end) {
+    let mine = p.path.as_slice();
+    for (path, op_end, op_facing) in &ctx.own_plans {
+        let theirs = path.as_slice();
+        if mine.iter().any(|h| theirs.contains(h)) || theirs.contains(&p.end) {
             score -= 8.0;
-        } else if p.end.neighbour(p.facing) == op.end || op.end.neighbour(op.facing) == p.end {
+        } else if p.end.neighbour(p.facing) == *op_end || op_end.neighbour(*op_facing) == p.end {
             score -= 3.0;
         }
     }
@@ -199,23 +251,38 @@ fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
 
 /// The best plot among `tries` letters (all of them when `tries` covers the car's options).
 fn plot_among(game: &Autoscooter, car: u8, tries: u32, rng: &mut Rng) -> Action {
-    let c = game.cars().find(|c| c.id == car).expect("the car exists");
+    let (number, letter) = best_plot(game, car, tries, rng, &mut PlanPreviews::new());
+    Action::plot(car, number, letter)
+}
+
+/// [`plot_among`]'s number and letter, with the previews of a planning phase (kept by a
+/// playout for the whole phase).
+fn best_plot(
+    game: &Autoscooter,
+    car: u8,
+    tries: u32,
+    rng: &mut Rng,
+    previews: &mut PlanPreviews,
+) -> (u8, Option<Letter>) {
+    let c = *game.car_by_id(car).expect("the car exists");
     let first = c.nth_unused(0).expect("a number is left");
-    let last = c.unused_numbers().last().expect("a number is left");
+    // The highest unused number: the column's numbers ascend with its rows (AS-2.1).
+    let free = !c.used & ((1u16 << autoscooter::sheet::ROUNDS) - 1);
+    assert!(free != 0, "a number is left");
+    let last = autoscooter::sheet::number(car, (15 - free.leading_zeros()) as u8);
     if c.speed == 0 {
         // Start late, when the others have moved.
-        return Action::plot(car, last, None);
+        return (last, None);
     }
-    let ctx = PlotContext::new(game, car);
+    let ctx = PlotContext::new(game, car, c.owner, previews);
     let (lo, hi) = Letter::range_at(c.speed);
     let span = (hi - lo + 1) as u32;
     let mut best = (f64::MIN, Letter::straight(c.speed), false);
     let noise = rng.next_u64();
-    let mut previews = game.previews(car);
     for k in 0..span.min(tries) {
         let i = if tries >= span { lo + k as u8 } else { lo + rng.below(span) as u8 };
         let l = Letter::from_index(i).expect("A–P");
-        let (score, rams) = letter_score(game, &ctx, &mut previews, l);
+        let (score, rams) = letter_score(game, &ctx, previews, l);
         let s = score + jitter(noise, k);
         if s > best.0 {
             best = (s, l, rams);
@@ -223,7 +290,7 @@ fn plot_among(game: &Autoscooter, car: u8, tries: u32, rng: &mut Rng) -> Action 
     }
     // Strike first when a ram scores; otherwise act late, when the others have moved.
     let number = if best.2 { first } else { last };
-    Action::plot(car, number, Some(best.1))
+    (number, Some(best.1))
 }
 
 fn plot_wild(game: &Autoscooter, seat: Seat, rng: &mut Rng) -> Action {
@@ -250,51 +317,79 @@ fn plot_wild(game: &Autoscooter, seat: Seat, rng: &mut Rng) -> Action {
 }
 
 fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
-    use autoscooter::board::NONE;
+    let (to, facing) = start_choice(game, seat, car, rng);
+    Action::Start { car, to: game.board().hex(to), facing }
+}
+
+/// [`start`]'s cell and facing.
+fn start_choice(
+    game: &Autoscooter,
+    seat: Seat,
+    car: u8,
+    rng: &mut Rng,
+) -> (autoscooter::board::Cell, HexDir) {
     let board = game.board();
-    // Who stands on each cell (walking cells, a barrier blocks the view).
-    let mut owner_at = [None::<Option<Seat>>; 256];
+    // Who stands on each cell: the occupancy (a barrier blocks the view), the car itself
+    // not counted; the owner of each car by id.
+    let mut owners = [None; 8];
     let mut from = NONE;
     for c in game.cars() {
+        owners[c.id as usize] = c.owner;
         if c.id == car {
             from = c.cell;
-        } else {
-            owner_at[c.cell as usize] = Some(c.owner);
         }
     }
+    let other_at = |cell| game.car_at(cell).filter(|&id| id != car);
     // The best start so far as (score, cell, facing): the action is built once, at the end.
     let mut best: Option<(f64, autoscooter::board::Cell, HexDir)> = None;
     let noise = rng.next_u64();
     let mut k = 0;
     for moved in HexDir::ALL {
         let to = board.neighbour(from, moved);
-        if to == NONE || owner_at[to as usize].is_some() {
+        if to == NONE || other_at(to).is_some() {
             continue;
         }
         for turn in -2..=2 {
             let facing = moved.turn(turn);
-            let mut s = jitter(noise, k);
+            let option = k;
             k += 1;
             // A barrier right ahead is a trap; another seat's car ahead is a target.
             let ahead = board.neighbour(to, facing);
-            if ahead == NONE {
-                s -= 5.0;
+            let room = if ahead == NONE {
+                -5.0
             } else if board.neighbour(ahead, facing) != NONE {
                 // Open space in front keeps options.
-                s += 0.5;
-            }
+                0.5
+            } else {
+                0.0
+            };
+            let mut target = 0.0;
             let mut cell = to;
             for k in 1..=3 {
                 cell = board.neighbour(cell, facing);
                 if cell == NONE {
                     break;
                 }
-                if let Some(owner) = owner_at[cell as usize] {
+                if let Some(id) = other_at(cell) {
+                    let owner = owners[id as usize];
                     if owner.is_some() && owner != Some(seat) {
-                        s += 4.0 - k as f64;
+                        target = 4.0 - k as f64;
                     }
                     break;
                 }
+            }
+            // The tie-break is below 0.1: an option that cannot beat the best so far by it is
+            // not scored (the same choice, issue 17).
+            if best.is_some_and(|b| room + target + 0.125 < b.0) {
+                continue;
+            }
+            // The score as it always was summed: tie-break, room, target (the same rounding).
+            let mut s = jitter(noise, option);
+            if room != 0.0 {
+                s += room;
+            }
+            if target != 0.0 {
+                s += target;
             }
             if best.is_none_or(|b| s > b.0) {
                 best = Some((s, to, facing));
@@ -302,7 +397,7 @@ fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
         }
     }
     let (_, to, facing) = best.expect("a start is owed only when a neighbour is free");
-    Action::Start { car, to: board.hex(to), facing }
+    (to, facing)
 }
 
 fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {
@@ -321,9 +416,135 @@ fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {
 }
 
 #[cfg(test)]
+#[path = "autoscooter_reference.rs"]
+mod reference;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use grid::Hex;
+
+    /// Random positions of every player count and variant, with the seat to move: every
+    /// decision of 30 random games (2 to 8 players).
+    fn positions(mut each: impl FnMut(&Autoscooter, Seat)) {
+        use autoscooter::{Setup, Variants, setup::WildCar};
+        use engine::harness::next_seat;
+        for seed in 0..30u64 {
+            let players = 2 + (seed % 7) as usize;
+            let bits = seed / 2;
+            let colour = bits & 4 != 0;
+            let variants = Variants {
+                wild_car: (bits & 1 != 0 && (5..=7).contains(&players))
+                    .then_some(WildCar::Lowest(true)),
+                jolting: bits & 2 != 0,
+                colour_scoring: colour,
+                per_car_scoring: colour && bits & 8 != 0 && players <= 4,
+            };
+            let setup = Setup::standard(players, false, variants).expect("a setup");
+            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            while let Some(d) = g.decision() {
+                let seat = next_seat(&d, &mut rng).expect("a seat");
+                each(&g, seat);
+                let a = g.sample_action(seat, &mut rng).expect("an action");
+                g.apply(seat, &a, &mut events).expect("legal");
+            }
+        }
+    }
+
+    /// Issue 17, round 5: the plot heuristic (previews of a planning phase kept, cars found by
+    /// cell) and the start heuristic (by cell) choose what the code before the round chose
+    /// (`autoscooter_reference.rs`, main `4cd1f964`), with the same draws: three letters as in
+    /// a playout and all of them as in a decision, for every car a seat may plot at every
+    /// decision of random games, and every start.
+    #[test]
+    fn heuristics_choose_what_they_chose_before() {
+        let (mut plots, mut starts) = (0, 0);
+        positions(|g, seat| {
+            let mut cache = PlanPreviews::new();
+            for car in g.cars().filter(|c| c.owner == Some(seat)).map(|c| c.id) {
+                if g.plot(car).is_some() || !matches!(g.owed(seat), Some(Owed::Plot(_))) {
+                    continue;
+                }
+                for (tries, seed) in [(3, 1), (3, 2), (16, 3)] {
+                    let (mut a, mut b, mut c) =
+                        (Rng::seeded(seed), Rng::seeded(seed), Rng::seeded(seed));
+                    let want = reference::plot_among(g, car, tries, &mut a);
+                    assert_eq!(plot_among(g, car, tries, &mut b), want);
+                    // A cache kept over the phase answers as a fresh one.
+                    let (n, l) = best_plot(g, car, tries, &mut c, &mut cache);
+                    assert_eq!(Action::plot(car, n, l), want);
+                    assert_eq!(a, b);
+                    assert_eq!(a, c);
+                    plots += 1;
+                }
+            }
+            if let Some(Owed::Start(car)) = g.owed(seat) {
+                for seed in 0..3 {
+                    let (mut a, mut b) = (Rng::seeded(seed), Rng::seeded(seed));
+                    assert_eq!(start(g, seat, car, &mut b), reference::start(g, seat, car, &mut a));
+                    assert_eq!(a, b);
+                    starts += 1;
+                }
+            }
+        });
+        assert!(plots > 3000 && starts > 100, "{plots} plots, {starts} starts");
+    }
+
+    /// Issue 17: Autoscooter's own rollout is the generic one — the same draws, the same state
+    /// after — from positions of random games with 2 to 8 players and every variant, each
+    /// determinized for the seat to move, for a playout of all heuristic, all random and mixed
+    /// steps, to the horizon and to the end.
+    #[test]
+    fn rollout_is_the_generic_one() {
+        use autoscooter::{Setup, Variants, setup::WildCar};
+        use engine::harness::next_seat;
+        let mut compared = 0;
+        for seed in 0..40u64 {
+            let players = 2 + (seed % 7) as usize;
+            let bits = seed / 3;
+            let colour = bits & 4 != 0;
+            let variants = Variants {
+                wild_car: (bits & 1 != 0 && (5..=7).contains(&players))
+                    .then_some(WildCar::Lowest(true)),
+                jolting: bits & 2 != 0,
+                colour_scoring: colour,
+                per_car_scoring: colour && bits & 8 != 0 && players <= 4,
+            };
+            let setup = Setup::standard(players, false, variants).expect("a setup");
+            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            let mut n = 0;
+            while let Some(d) = g.decision() {
+                let seat = next_seat(&d, &mut rng).expect("a seat");
+                if n % 7 == 3 {
+                    for (share, steps) in [(128, 48), (256, 30), (0, 30), (200, 400)] {
+                        let mut draw = Rng::seeded(seed * 1000 + n);
+                        let start = g.determinize(seat, &mut draw);
+                        let (mut a, mut b) = (start.clone(), start);
+                        let (mut ra, mut rb) = (draw.clone(), draw);
+                        crate::generic_rollout(&mut a, &mut ra, steps, share, &mut Vec::new());
+                        <Autoscooter as HasBots>::rollout(
+                            &mut b,
+                            &mut rb,
+                            steps,
+                            share,
+                            &mut Vec::new(),
+                        );
+                        assert_eq!(a, b, "seed {seed}, step {n}, share {share}");
+                        assert_eq!(ra, rb, "seed {seed}, step {n}, share {share}");
+                        compared += 1;
+                    }
+                }
+                let a = g.sample_action(seat, &mut rng).expect("an action");
+                g.apply(seat, &a, &mut events).expect("legal");
+                n += 1;
+            }
+        }
+        assert!(compared > 40 * 4 * 10, "{compared}");
+    }
 
     /// `threatens` is `line_to` in a straight line within reach, for every pair of hexes of a
     /// patch larger than any rink's reach.

@@ -197,9 +197,52 @@ pub trait HasBots: Game {
         let action = game.sample_action(seat, rng)?;
         Some(Self::playout_apply(game, seat, &action, events))
     }
+    /// A search playout from `game`: up to `steps` decisions, each drawn by
+    /// [`engine::harness::next_seat`] and played by [`HasBots::playout`] with probability
+    /// `heuristic_share`/256, else by [`HasBots::playout_random`] ([`generic_rollout`]). A game
+    /// may play it on its own path with the same draws in the same order and the same state
+    /// after (Autoscooter: no `Action` values, previews kept for a whole planning phase;
+    /// issue 17).
+    fn rollout(
+        game: &mut Self,
+        rng: &mut Rng,
+        steps: u32,
+        heuristic_share: u32,
+        events: &mut Vec<Self::Event>,
+    ) {
+        generic_rollout(game, rng, steps, heuristic_share, events)
+    }
     /// A bot of the given strength.
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         make(spec)
+    }
+}
+
+/// The search playout every game has ([`HasBots::rollout`]'s default): the seat drawn, a coin
+/// of `heuristic_share`/256 for the playout policy, else a random action; stop at the end, after
+/// `steps` decisions or at a refused action.
+pub fn generic_rollout<G: HasBots>(
+    g: &mut G,
+    rng: &mut Rng,
+    steps: u32,
+    heuristic_share: u32,
+    events: &mut Vec<G::Event>,
+) {
+    for _ in 0..steps {
+        let Some(d) = g.decision() else { return };
+        let Some(s) = engine::harness::next_seat(&d, rng) else { return };
+        let applied = if rng.below(256) < heuristic_share {
+            let action = G::playout(g, s, rng);
+            G::playout_apply(g, s, &action, events)
+        } else {
+            match G::playout_random(g, s, rng, events) {
+                Some(applied) => applied,
+                None => return,
+            }
+        };
+        if !applied {
+            return;
+        }
     }
 }
 

@@ -9,7 +9,7 @@
 //! is played. Reproducible: the same seed and budget give the same decision.
 
 use crate::{Bot, HasBots, Stop};
-use engine::{Rng, Seat, harness::next_seat};
+use engine::{Rng, Seat};
 
 /// Determinized root UCB search with playouts.
 pub struct SearchBot {
@@ -171,22 +171,7 @@ impl SearchBot {
 
 impl SearchBot {
     fn playout<G: HasBots>(&self, g: &mut G, rng: &mut Rng, events: &mut Vec<G::Event>) {
-        for _ in 0..self.horizon.min(G::HORIZON) {
-            let Some(d) = g.decision() else { return };
-            let Some(s) = next_seat(&d, rng) else { return };
-            let applied = if rng.below(256) < self.heuristic_share {
-                let action = G::playout(g, s, rng);
-                G::playout_apply(g, s, &action, events)
-            } else {
-                match G::playout_random(g, s, rng, events) {
-                    Some(applied) => applied,
-                    None => return,
-                }
-            };
-            if !applied {
-                return;
-            }
-        }
+        G::rollout(g, rng, self.horizon.min(G::HORIZON), self.heuristic_share, events);
     }
 }
 
@@ -194,7 +179,7 @@ impl SearchBot {
 mod tests {
     use super::*;
     use autoscooter::Autoscooter;
-    use engine::Game;
+    use engine::{Game, harness::next_seat};
 
     /// A mid-game Autoscooter position (two seats, random play up to round 3).
     fn position(seed: u64) -> (Autoscooter, Seat) {

@@ -1,0 +1,295 @@
+//! Helpers for search playouts (issue 17): the rules' own steps without the generic
+//! [`crate::Action`] round trip, and the previews of a planning phase computed once.
+//!
+//! A search bot plays thousands of short games from one position; each of its playout steps
+//! draws a seat, chooses a plot or a start and plays it. These helpers let it do so with the
+//! same draws, the same checks and the same state after as [`engine::harness::next_seat`],
+//! [`Game::apply`] and [`Autoscooter::preview`], without building an `Action` (whose letter may
+//! own a `String`) or reading the same previews again for every car of a round.
+
+use crate::board::Cell;
+use crate::chart::{Letter, LetterInput};
+use crate::error::ActionError;
+use crate::event::Sink;
+use crate::resolve::{Preview, path_of};
+use crate::state::{Autoscooter, Car, EMPTY, Stage};
+use engine::{Rng, Seat};
+
+#[cfg(doc)]
+use engine::Game;
+
+impl Autoscooter {
+    /// The seat [`engine::harness::next_seat`] draws for this state's [`Game::decision`]: the
+    /// same draw from `rng` (none for a decision of one seat), without building the decision.
+    /// `None` when nobody owes anything (the action phase, the end).
+    #[inline]
+    pub fn draw_seat(&self, rng: &mut Rng) -> Option<Seat> {
+        match &self.stage {
+            Stage::Plan => {
+                let owing = self.owing;
+                let n = owing.len();
+                if n == 0 {
+                    return None;
+                }
+                // The `k`-th seat of the set, as `SeatSet::iter().nth(k)` counts them.
+                let k = below(rng, n as u32) as usize;
+                owing.iter().nth(k)
+            }
+            Stage::AwaitStart { seat, .. } | Stage::AwaitPayment { seat, .. } => Some(*seat),
+            Stage::Act | Stage::Over => None,
+        }
+    }
+
+    /// Plot `car` (AS-4.1) with a known letter, then play on to the next decision: the same
+    /// checks, state after and events as [`Game::apply`] of `Action::plot(car, number, letter)`
+    /// into `events`, without building the action.
+    pub fn plot_to(
+        &mut self,
+        seat: Seat,
+        car: u8,
+        number: u8,
+        letter: Option<Letter>,
+        events: &mut impl Sink,
+    ) -> Result<(), ActionError> {
+        if seat.index() >= self.seats as usize {
+            return Err(self.wrong_time(seat));
+        }
+        let plot = self.check_plot(seat, car, number as u32, &letter.map(LetterInput::Valid))?;
+        self.do_plot(seat, car, plot, events);
+        self.run(events);
+        Ok(())
+    }
+
+    /// The car with this id, if the game has it.
+    #[inline]
+    pub fn car_by_id(&self, id: u8) -> Option<&Car> {
+        self.cars.get(id as usize)?.as_ref()
+    }
+
+    /// The car standing on `cell`, if any.
+    #[inline]
+    pub fn car_at(&self, cell: Cell) -> Option<u8> {
+        match self.occupancy[cell as usize] {
+            EMPTY => None,
+            id => Some(id),
+        }
+    }
+}
+
+/// [`Rng::below`]`(n)`: the same draw and the same number, without the rejection step when `n`
+/// is a power of two (two seats, a playout's coin of 256), where Lemire's method never rejects
+/// (its threshold `2^32 mod n` is 0) and the number is the draw's high bits.
+#[inline(always)]
+pub fn below(rng: &mut Rng, n: u32) -> u32 {
+    if n.is_power_of_two() {
+        ((rng.next_u32() as u64 * n as u64) >> 32) as u32
+    } else {
+        rng.below(n)
+    }
+}
+
+/// The previews of every car's letters during one planning phase, each computed once.
+///
+/// While the players plot, no car moves, so [`Autoscooter::preview`] of a car and a letter
+/// gives the same answer all phase long; a search playout asks for it again and again (for the
+/// car it plots and for the planned moves of the player's other cars). This cache computes it
+/// once per car and per *path* of the chart (letters of one path pass the same hexes and crash
+/// alike, [`Autoscooter::previews`]) and keeps it until the round changes or planning ends.
+/// Use one cache for one game as it plays on ([`PlanPreviews::clear`] before another game):
+/// `get` equals `preview` for that game (`tests::plan_previews_equal_preview`).
+#[derive(Clone, Debug)]
+pub struct PlanPreviews {
+    /// The round the entries belong to (only while planning).
+    round: u8,
+    /// Bit `car * 5 + path`: that entry is filled (a moving car's preview and its end cell).
+    filled: u64,
+    entries: [[(Preview, Cell); 5]; 8],
+}
+
+impl Default for PlanPreviews {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PlanPreviews {
+    pub fn new() -> Self {
+        let blank = Preview {
+            letter: Letter::straight(1),
+            path: Default::default(),
+            end: Default::default(),
+            facing: grid::HexDir::E,
+            speed: 0,
+            crash: None,
+            chits: 0,
+        };
+        PlanPreviews { round: 0, filled: 0, entries: [[(blank, crate::board::NONE); 5]; 8] }
+    }
+
+    /// Forget every entry (another game, or a state changed other than by playing on).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.filled = 0;
+    }
+
+    /// [`Autoscooter::preview`] of `car` and `letter` on `game`'s current position.
+    #[inline]
+    pub fn get(&mut self, game: &Autoscooter, car: u8, letter: Letter) -> Option<Preview> {
+        self.get_at(game, car, letter).map(|(p, _)| p)
+    }
+
+    /// [`PlanPreviews::get`] and the cell the move ends on (the cell of `Preview::end`).
+    #[inline]
+    pub fn get_at(
+        &mut self,
+        game: &Autoscooter,
+        car: u8,
+        letter: Letter,
+    ) -> Option<(Preview, Cell)> {
+        if !matches!(game.stage, Stage::Plan) {
+            // Cars move outside planning: nothing to keep.
+            self.filled = 0;
+            let p = game.preview(car, letter)?;
+            return Some((p, game.board.cell(p.end).expect("a move ends on the rink")));
+        }
+        if self.round != game.round {
+            self.round = game.round;
+            self.filled = 0;
+        }
+        let c = (*game.cars.get(car as usize)?)?;
+        if c.speed == 0 {
+            return None;
+        }
+        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
+        let path = path_of(letter);
+        let bit = 1u64 << (car as usize * 5 + path);
+        let slot = &mut self.entries[car as usize][path];
+        if self.filled & bit == 0 {
+            let p = game.preview(car, letter)?;
+            let cell = game.board.cell(p.end).expect("a move ends on the rink");
+            *slot = (p, cell);
+            self.filled |= bit;
+            return Some(*slot);
+        }
+        // The same path: the same hexes and crash; an unblocked move ends with the letter's own
+        // facing (as `Previews::get`).
+        let (mut p, cell) = *slot;
+        p.letter = letter;
+        if p.crash.is_none() {
+            p.facing = c.facing.turn(letter.chart().end as i32);
+        }
+        Some((p, cell))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Action, Setup, Variants};
+    use engine::Game;
+
+    /// Every variant in turn (the wild car with 5–7 players, per-car scoring with up to 4).
+    fn variants(bits: u64, players: usize) -> Variants {
+        let colour = bits & 4 != 0;
+        Variants {
+            wild_car: (bits & 1 != 0 && (5..=7).contains(&players))
+                .then_some(crate::setup::WildCar::Lowest(true)),
+            jolting: bits & 2 != 0,
+            colour_scoring: colour,
+            per_car_scoring: colour && bits & 8 != 0 && players <= 4,
+        }
+    }
+
+    /// `PlanPreviews::get` is `preview` for every car and letter at every decision of random
+    /// games (one cache kept over each whole game, letters asked in a scrambled order), and
+    /// `draw_seat` draws what `next_seat` draws.
+    #[test]
+    fn plan_previews_equal_preview() {
+        for seed in 0..24u64 {
+            let players = 2 + (seed % 7) as usize;
+            let setup =
+                Setup::standard(players, false, variants(seed * 5 / 3, players)).expect("a setup");
+            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut cache = PlanPreviews::new();
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            let mut asked = 0;
+            while let Some(d) = g.decision() {
+                for k in 0..40u64 {
+                    let car = ((k * 3 + seed) % 8) as u8;
+                    let l = Letter::from_index(((k * 7 + seed) % 16) as u8).expect("A–P");
+                    let got = cache.get_at(&g, car, l);
+                    assert_eq!(got.map(|(p, _)| p), g.preview(car, l), "car {car} {l:?}");
+                    if let Some((p, cell)) = got {
+                        assert_eq!(g.board().hex(cell), p.end);
+                    }
+                    asked += 1;
+                }
+                let mut twin = rng.clone();
+                let seat = engine::harness::next_seat(&d, &mut rng).expect("a seat");
+                assert_eq!(g.draw_seat(&mut twin), Some(seat));
+                assert_eq!(twin, rng);
+                let a = g.sample_action(seat, &mut rng).expect("an action");
+                g.apply(seat, &a, &mut events).expect("legal");
+            }
+            assert_eq!(g.draw_seat(&mut rng.clone()), None);
+            assert!(asked > 11 * 40, "{asked}");
+        }
+    }
+
+    /// `below` is `Rng::below`: the same numbers and the same generator after, for powers of
+    /// two and others.
+    #[test]
+    fn below_is_rng_below() {
+        for n in [1, 2, 3, 4, 5, 7, 8, 16, 100, 128, 256, 1 << 20, 1 << 31, u32::MAX] {
+            let (mut a, mut b) = (Rng::seeded(n as u64), Rng::seeded(n as u64));
+            for _ in 0..2000 {
+                assert_eq!(below(&mut a, n), b.below(n), "{n}");
+            }
+            assert_eq!(a, b);
+        }
+    }
+
+    /// `plot_to` is `apply` of the plot action: the same state after, the same events, the
+    /// same refusals (a wrong seat, car, number or time) leaving the state unchanged.
+    #[test]
+    fn plot_to_is_apply_of_the_plot() {
+        for seed in 0..12u64 {
+            let players = 2 + (seed % 7) as usize;
+            let setup = Setup::standard(players, false, variants(seed, players)).expect("a setup");
+            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            while let Some(d) = g.decision() {
+                let seat = engine::harness::next_seat(&d, &mut rng).expect("a seat");
+                let a = g.sample_action(seat, &mut rng).expect("an action");
+                // Wrong inputs first: every refusal matches `apply`'s and changes nothing.
+                for (s, car, number) in [(seat.0, 9, 1), (seat.0 ^ 1, 0, 1), (40, 0, 1)] {
+                    for n in [number, 88, 5] {
+                        let (mut x, mut y) = (g.clone(), g.clone());
+                        let want = x.apply(Seat(s), &Action::plot(car, n, None), &mut Vec::new());
+                        let got = y.plot_to(Seat(s), car, n, None, &mut Vec::new());
+                        assert_eq!(got, want);
+                        if got.is_err() {
+                            assert_eq!(y, g);
+                        }
+                    }
+                }
+                if let Action::Plot { car, number, letter } = &a {
+                    let mut other = g.clone();
+                    let mut theirs = Vec::new();
+                    let letter = letter.as_ref().and_then(LetterInput::letter);
+                    other
+                        .plot_to(seat, *car, *number as u8, letter, &mut theirs)
+                        .expect("a sampled plot");
+                    g.apply(seat, &a, &mut events).expect("legal");
+                    assert_eq!(other, g);
+                    assert_eq!(theirs, events);
+                } else {
+                    g.apply(seat, &a, &mut events).expect("legal");
+                }
+                events.clear();
+            }
+        }
+    }
+}
