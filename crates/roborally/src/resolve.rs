@@ -266,8 +266,14 @@ impl RoboRally {
                 keyed.push(key(p as u64 * 2 + 1, i));
             }
         }
-        // Priorities are unique (RR-1.1) and robots distinct: an unstable sort is exact.
-        keyed.as_mut_slice().sort_unstable_by(|a, b| b.cmp(a));
-        keyed.as_slice().iter().map(|&key| (key & 0xff) as usize).collect()
+        // Descending: each key goes to its rank, the number of greater keys (the keys are
+        // distinct: the robot is in them), without a branch per comparison (issue 17).
+        let keyed = keyed.as_slice();
+        let mut order = [0usize; crate::setup::MAX_ROBOTS];
+        for &key in keyed {
+            let rank = keyed.iter().fold(0, |n, &other| n + usize::from(other > key));
+            order[rank] = (key & 0xff) as usize;
+        }
+        order[..keyed.len()].iter().copied().collect()
     }
 }
