@@ -115,6 +115,18 @@ impl Registered for Autoscooter {
         Some(self.play_random(seat, rng, tally)?.is_ok())
     }
 
+    /// The whole game by [`Autoscooter::play_random_game`] (the loop of `play_random` over the
+    /// seat that owes, read from the stage), the tally as the sink: the same games as action by
+    /// action (`properties::play_random_game_is_the_loop_of_play_random`).
+    fn sim_random_game(
+        &mut self,
+        rng: &mut engine::Rng,
+        tally: &mut AutoscooterTally,
+        max_actions: usize,
+    ) -> Option<u64> {
+        Some(self.play_random_game(rng, max_actions as u64, tally))
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }

@@ -194,6 +194,20 @@ pub trait Registered: Game {
         sim::tally_events::<Self, _>(tally, events);
         Some(applied)
     }
+    /// A whole all-random game of `robodrome sim` by the game's own loop, when every seat is
+    /// random and [`Registered::sim_limit_reached`] is never true: the same actions as calling
+    /// [`Registered::sim_random_step`] for the seat [`Game::decision`] names until the game ends
+    /// or `max_actions` are played (the same draws, the same tally), without asking for the
+    /// decision between actions. Returns the actions played; `None` (the default): the game
+    /// has no such loop and the sim plays action by action (issue 17; Autoscooter).
+    fn sim_random_game(
+        &mut self,
+        _rng: &mut engine::Rng,
+        _tally: &mut Self::Tally,
+        _max_actions: usize,
+    ) -> Option<u64> {
+        None
+    }
     /// The observer's view for machine observers (the Python package's observations,
     /// [`features`]): the view, or a lighter one with the same information — without what a
     /// table derives its controls from (each game's `choices`, computed

@@ -259,6 +259,8 @@ fn play_block<G: Registered>(
         let tally = &mut part.tally;
         let fast = if all_random && <G::Tally as Tally<G>>::UNOBSERVED {
             g.play_random_unobserved(&mut rng, max_actions)
+        } else if all_random {
+            g.sim_random_game(&mut rng, tally, max_actions)
         } else {
             None
         };
