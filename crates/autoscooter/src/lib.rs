@@ -308,11 +308,15 @@ impl Game for Autoscooter {
 /// A uniformly random letter allowed at `speed` (none for a stationary car).
 #[inline]
 fn random_letter(speed: u8, rng: &mut Rng) -> Option<Letter> {
-    if speed == 0 {
+    // AS-3.3's ranges by speed (`Letter::range_at`) as tables: first letter and how many.
+    const LO: [u8; 4] = [0, 0, 0, 5];
+    const COUNT: [u8; 4] = [0, 15, 16, 11];
+    let s = speed as usize;
+    if COUNT.get(s).is_none_or(|&n| n == 0) {
         return None;
     }
-    let (lo, hi) = Letter::range_at(speed);
-    Letter::from_index(lo + rng.below((hi - lo + 1) as u32) as u8)
+    debug_assert_eq!(Letter::range_at(speed), (LO[s], LO[s] + COUNT[s] - 1));
+    Letter::from_index(LO[s] + rng.below(COUNT[s] as u32) as u8)
 }
 
 impl Autoscooter {
@@ -370,29 +374,10 @@ impl Autoscooter {
         }
         match &self.stage {
             Stage::Plan => {
-                let unplotted = self
-                    .cars()
-                    .find(|c| c.owner == Some(seat) && self.plots[c.id as usize].is_none())
-                    .copied();
-                if let Some(c) = unplotted {
-                    let free = sheet::ROUNDS as u32 - c.used.count_ones();
-                    let k = rng.below(free.max(1));
-                    let number = c.nth_unused(k)?;
-                    let letter = random_letter(c.speed, rng);
-                    let plot = Plot { number, letter };
-                    debug_assert!(
-                        self.check_plot(seat, c.id, number as u32, &letter.map(LetterInput::Valid))
-                            == Ok(plot)
-                    );
-                    self.do_plot(seat, c.id, plot, events);
-                } else if self.check_plot_wild(seat, &None).is_ok() {
-                    let l = random_letter(self.car(self.wild?).speed, rng)?;
-                    self.wild_plots[seat.index()] = Some(Some(l));
-                    self.refresh_owing_of(seat);
-                    events.push(Event::WildCommitted { seat });
-                    events.push(Event::WildPlotted { seat, letter: Some(l) });
-                } else {
-                    return None;
+                self.plan_random(seat, rng, events)?;
+                // `run` goes on only once nobody owes a plot (AS-4.1): skip the call before.
+                if !self.owing.is_empty() {
+                    return Some(Ok(()));
                 }
             }
             Stage::AwaitStart { car, seat: s } if *s == seat => {
@@ -421,6 +406,67 @@ impl Autoscooter {
         Some(Ok(()))
     }
 
+    /// The planning step of [`Self::play_random`]: the seat's first car without a plot gets a
+    /// random unused number and letter, else the wild car a random letter (the draws of
+    /// [`Game::sample_action`]); `None` when the seat owes nothing. Does not [`Self::run`].
+    #[inline]
+    fn plan_random(&mut self, seat: Seat, rng: &mut Rng, events: &mut impl Sink) -> Option<()> {
+        // The seat's lowest car without a plot (the first `sample_action` finds).
+        let mask = self.unplotted[seat.index()];
+        if mask != 0 {
+            let c = *self.car(mask.trailing_zeros() as u8);
+            let free = sheet::ROUNDS as u32 - state::ones16(c.used);
+            let k = rng.below(free.max(1));
+            let number = c.nth_unused(k)?;
+            let letter = random_letter(c.speed, rng);
+            let plot = Plot { number, letter };
+            debug_assert!(
+                self.check_plot(seat, c.id, number as u32, &letter.map(LetterInput::Valid))
+                    == Ok(plot)
+            );
+            self.do_plot(seat, c.id, plot, events);
+        } else if self.check_plot_wild(seat, &None).is_ok() {
+            let l = random_letter(self.car(self.wild?).speed, rng)?;
+            self.wild_plots[seat.index()] = Some(Some(l));
+            self.refresh_owing_of(seat);
+            events.push(Event::WildCommitted { seat });
+            events.push(Event::WildPlotted { seat, letter: Some(l) });
+        } else {
+            return None;
+        }
+        Some(())
+    }
+
+    /// Random play to the end: what the loop "the seat that owes the decision (the first of
+    /// several) → [`Self::play_random`]" plays from `rng` — the same draws in the same order,
+    /// the same state and the same events — stopping where that loop stops (no decision, no
+    /// action to draw, a refused action) or after `max_actions`. Returns the actions played.
+    /// Without the loop's round trips (`decision`, the acting order rebuilt per action): for
+    /// `robodrome sim` and playouts (issue 17; `tests/properties.rs` compares both ways).
+    pub fn play_random_game(
+        &mut self,
+        rng: &mut Rng,
+        max_actions: u64,
+        events: &mut impl Sink,
+    ) -> u64 {
+        let mut n = 0;
+        while n < max_actions {
+            let seat = match &self.stage {
+                Stage::Plan => match self.owing.first() {
+                    Some(s) => s,
+                    None => break,
+                },
+                Stage::AwaitStart { seat, .. } | Stage::AwaitPayment { seat, .. } => *seat,
+                Stage::Act | Stage::Over => break,
+            };
+            match self.play_random(seat, rng, events) {
+                Some(Ok(())) => n += 1,
+                _ => break,
+            }
+        }
+        n
+    }
+
     /// A seat's final score: chits; chits × colours (AS-7.3); its best car's (AS-7.4).
     pub fn seat_score(&self, seat: Seat) -> i64 {
         if self.variants.per_car_scoring {
@@ -437,9 +483,11 @@ impl Autoscooter {
     /// Ranking by score; ties share the place (AS-6).
     pub(crate) fn compute_outcome(&self) -> Outcome {
         let scores: Vec<i64> = (0..self.seats).map(|s| self.seat_score(Seat(s))).collect();
-        let mut order: Vec<Seat> = (0..self.seats).map(Seat).collect();
+        // At most 8 seats (`create` refuses more): the order on the stack, the ranking's
+        // places allocated once (issue 17: `robodrome sim` builds an outcome per game).
+        let mut order: arrayvec::ArrayVec<Seat, 8> = (0..self.seats).map(Seat).collect();
         order.sort_by_key(|s| (std::cmp::Reverse(scores[s.index()]), s.0));
-        let mut ranking: Vec<Vec<Seat>> = Vec::new();
+        let mut ranking: Vec<Vec<Seat>> = Vec::with_capacity(order.len());
         for s in order {
             match ranking.last_mut() {
                 Some(g) if scores[g[0].index()] == scores[s.index()] => g.push(s),

@@ -7,6 +7,7 @@ use crate::event::{CrashKind, Event, Holder, Path, Sink};
 use crate::purse::{Purse, box_takings, payments};
 use crate::sheet;
 use crate::state::{Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
+use arrayvec::ArrayVec;
 use engine::Seat;
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
@@ -76,6 +77,27 @@ impl Previews<'_> {
     }
 }
 
+/// [`HexDir::turn`] by a table when the facing's index plus `steps` is in −6..=11 (every turn of
+/// the chart and the crashes), without its `rem_euclid(6)` (a division on the hot path of every
+/// move; issue 17); other turns by `HexDir::turn`.
+#[inline]
+pub(crate) fn turn(d: HexDir, steps: i32) -> HexDir {
+    const ROUND: [HexDir; 18] = {
+        let mut t = [HexDir::E; 18];
+        let mut i = 0;
+        while i < 18 {
+            t[i] = HexDir::ALL[i % 6];
+            i += 1;
+        }
+        t
+    };
+    // A negative index is a huge `usize`: out of the table, like one past its end.
+    match ROUND.get((d.index() as i32 + steps + 6) as usize) {
+        Some(&to) => to,
+        None => d.turn(steps),
+    }
+}
+
 /// What stopped a car's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Target {
@@ -96,7 +118,14 @@ enum Edge {
 
 fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
     // The rammer enters through the hit car's side pointing back along `travel`.
-    let rel = (travel.opposite().index() as i32 - hit_facing.index() as i32).rem_euclid(6);
+    // −5..=5, into 0..6 without a division.
+    let back = travel.index() as i32 + 3;
+    let diff = back - 6 * (back >= 6) as i32 - hit_facing.index() as i32;
+    let rel = diff + 6 * (diff < 0) as i32;
+    debug_assert_eq!(
+        rel,
+        (travel.opposite().index() as i32 - hit_facing.index() as i32).rem_euclid(6)
+    );
     match rel {
         0 => Edge::Front,
         3 => Edge::Rear,
@@ -145,6 +174,11 @@ impl Autoscooter {
     /// All plots are in: reveal the numbers and set the acting order (AS-4.1, AS-2.2, AS-7.1).
     fn begin_action<S: Sink>(&mut self, events: &mut S) {
         self.turns.clear();
+        // The turns in id order, and the set of their numbers (a bit per number 0..255).
+        let mut by_id: ArrayVec<Turn, 8> = ArrayVec::new();
+        let mut numbers = [0u64; 4];
+        let mut index_of = [0u8; 256];
+        let mut distinct = true;
         for id in 0..8u8 {
             let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else {
                 continue;
@@ -153,11 +187,31 @@ impl Autoscooter {
             if let Some(row) = sheet::row_of(id, plot.number as u32) {
                 self.car_mut(id).used |= 1 << row;
             }
-            // Placed by number as it comes (at most 8 cars; all 88 numbers are distinct,
-            // AS-2.2, and equal numbers — only a rebuilt state's placeholders — keep id order).
-            let turn = Turn { car: id, number: plot.number, mover: owner, letter: plot.letter };
-            let at = self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
-            self.turns.insert(at, turn);
+            let n = plot.number as usize;
+            let bit = 1u64 << (n % 64);
+            distinct &= numbers[n / 64] & bit == 0;
+            numbers[n / 64] |= bit;
+            index_of[n] = by_id.len() as u8;
+            by_id.push(Turn { car: id, number: plot.number, mover: owner, letter: plot.letter });
+        }
+        if distinct {
+            // All 88 numbers are distinct (AS-2.2): the acting order is the set's, ascending —
+            // read from the bits, without comparing (issue 17: an insertion's place is random in
+            // random play, so each was a mispredicted branch).
+            for (w, mut set) in numbers.into_iter().enumerate() {
+                while set != 0 {
+                    let n = w * 64 + set.trailing_zeros() as usize;
+                    self.turns.push(by_id[index_of[n] as usize]);
+                    set &= set - 1;
+                }
+            }
+        } else {
+            // Equal numbers (only a rebuilt state's placeholders) keep id order.
+            for turn in by_id {
+                let at =
+                    self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
+                self.turns.insert(at, turn);
+            }
         }
         if S::SUMMARIES {
             events.push(Event::NumbersRevealed {
@@ -235,6 +289,11 @@ impl Autoscooter {
                 let (work, crash) = self.crash(turn.car, dir, target, speed);
                 events.push(crash);
                 self.work = Some(work);
+                // Scored at once (what `run` does next), unless a seat chooses colours.
+                if !self.continue_work(events) {
+                    return true;
+                }
+                self.step += 1;
             }
             None => {
                 // Case A (AS-5.1).
@@ -256,17 +315,18 @@ impl Autoscooter {
     }
 
     /// Walk a chart move from the car's position (AS-5.1–5.3) without changing anything.
+    #[inline]
     fn trace(&self, car: &Car, letter: Letter) -> Trace {
         let chart = letter.chart();
         let mut t = Trace {
             path: Path::default(),
             cell: car.cell,
-            facing: car.facing.turn(chart.end as i32),
+            facing: turn(car.facing, chart.end as i32),
             moved: false,
             blocked: None,
         };
         for (i, &rel) in chart.steps.iter().enumerate() {
-            let dir = car.facing.turn(rel as i32);
+            let dir = turn(car.facing, rel as i32);
             let next = self.board.neighbour(t.cell, dir);
             let blocked = if next == NONE {
                 Some(Target::Barrier)
@@ -355,11 +415,13 @@ impl Autoscooter {
         p
     }
 
+    #[inline]
     fn is_nobodys(&self, car: u8) -> bool {
         let c = self.car(car);
         c.owner.is_none() && self.wild != Some(car)
     }
 
+    #[inline]
     fn place(&mut self, car: u8, cell: Cell) {
         let old = self.car(car).cell;
         self.occupancy[old as usize] = EMPTY;
@@ -398,6 +460,7 @@ impl Autoscooter {
     /// Score a crash of `car` travelling `dir` at `speed` into `target` (AS-5.5, AS-7.2): the
     /// work to do and the [`Event::Crash`] that announces it (no event list, so that a preview
     /// allocates nothing).
+    #[inline]
     fn crash(&self, car: u8, dir: HexDir, target: Target, speed: u8) -> (CrashWork, Event) {
         let mut w = CrashWork::default();
         let at = self.board.hex(self.car(car).cell);
@@ -504,6 +567,22 @@ impl Autoscooter {
     /// choose colours first (AS-7.3).
     fn continue_work(&mut self, events: &mut impl Sink) -> bool {
         let mut w = self.work.take().expect("work in progress");
+        if !self.variants.colour_scoring {
+            // Plain chits (all of colour 0, `purse`'s module): each transfer is the amount or
+            // what the payer holds, as `single_colour_payment` and `pay` compute it.
+            for &t in &w.transfers[w.next..] {
+                if t.from == t.to {
+                    continue;
+                }
+                let amount = t.amount.min(self.purse(t.from).0[0] as u32);
+                if amount > 0 {
+                    self.purse_mut(t.from).0[0] -= amount as u16;
+                    self.purse_mut(t.to).0[0] += amount as u16;
+                    events.push(Event::Chits { from: t.from, to: t.to, amount, colours: None });
+                }
+            }
+            w.next = w.transfers.len();
+        }
         while w.next < w.transfers.len() {
             let t = w.transfers[w.next];
             if let Some(paid) = self.single_colour_payment(t) {
@@ -531,7 +610,7 @@ impl Autoscooter {
                     }
                 }
                 Effect::Turn(c, t) => {
-                    let f = self.car(c).facing.turn(t);
+                    let f = turn(self.car(c).facing, t);
                     self.car_mut(c).facing = f;
                     events.push(Event::Turned { car: c, facing: f });
                 }
@@ -566,6 +645,11 @@ impl Autoscooter {
             return Some(Purse::default());
         }
         let payer = self.purse(t.from);
+        if !self.variants.colour_scoring {
+            // Every chit is of colour 0 (`purse`'s module): no colour to look for.
+            debug_assert!(payer.0[1..].iter().all(|&n| n == 0), "plain chits are colour 0");
+            return Some(Purse::plain(t.amount.min(payer.0[0] as u32)));
+        }
         let mut colours = payer.0.iter().enumerate().filter(|(_, n)| **n > 0);
         let first = colours.next();
         if colours.next().is_some() {
@@ -706,6 +790,15 @@ impl Autoscooter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_turn_table_is_hexdir_turn() {
+        for d in HexDir::ALL {
+            for steps in -40..40 {
+                assert_eq!(turn(d, steps), d.turn(steps), "{d:?} by {steps}");
+            }
+        }
+    }
 
     #[test]
     fn impact_edges() {

@@ -29,12 +29,11 @@ pub struct Car {
 
 impl Car {
     /// The `k`-th unused turn number (0-based), ascending.
+    #[inline]
     pub fn nth_unused(&self, k: u32) -> Option<u8> {
-        let mut free = !self.used & ((1 << sheet::ROUNDS) - 1);
-        for _ in 0..k {
-            free &= free.wrapping_sub(1);
-        }
-        (free != 0).then(|| sheet::number(self.id, free.trailing_zeros() as u8))
+        let free = !self.used & ((1 << sheet::ROUNDS) - 1);
+        let row = nth_bit(free, k)?;
+        Some(sheet::number(self.id, row))
     }
     /// Unused turn numbers, ascending.
     pub fn unused_numbers(&self) -> impl Iterator<Item = u8> + '_ {
@@ -44,6 +43,71 @@ impl Car {
     pub fn used_numbers(&self) -> impl Iterator<Item = u8> + '_ {
         (0..sheet::ROUNDS).filter(|i| self.used & (1 << i) != 0).map(|i| sheet::number(self.id, i))
     }
+}
+
+/// `SELECT8[b][k]`: the position of the `k`-th set bit (0-based, from the lowest) of the byte
+/// `b`, or 8 when `b` has at most `k` set bits.
+static SELECT8: [[u8; 8]; 256] = {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// `ONES8[b]`: the set bits of the byte `b` (`u8::count_ones`, which the baseline x86-64 target
+/// has no instruction for: a sequence of a dozen instructions per call).
+static ONES8: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = (b as u8).count_ones() as u8;
+        b += 1;
+    }
+    t
+};
+
+/// The set bits of a `u16`, by [`ONES8`].
+#[inline]
+pub(crate) fn ones16(x: u16) -> u32 {
+    ONES8[(x & 0xff) as usize] as u32 + ONES8[(x >> 8) as usize] as u32
+}
+
+/// [`HexDir::ALL`] by index, and E for the indices 6..=8 ([`SELECT8`]'s "no such bit" is 8).
+const DIR_OR_E: [HexDir; 9] = {
+    let mut t = [HexDir::E; 9];
+    let mut i = 0;
+    while i < 6 {
+        t[i] = HexDir::ALL[i];
+        i += 1;
+    }
+    t
+};
+
+/// The position of the `k`-th set bit of `x` (0-based, from the lowest), if `x` has more than
+/// `k`: a table lookup per byte instead of clearing `k` bits one by one (whose loop ends at a
+/// random place in random play: a mispredicted branch per plot; issue 17).
+#[inline]
+pub(crate) fn nth_bit(x: u16, k: u32) -> Option<u8> {
+    let ones = ONES8[(x & 0xff) as usize] as u32;
+    // In the high byte or not, by arithmetic (the comparison is random in random play).
+    let high = (k >= ones) as u32;
+    let byte = (x >> (8 * high)) as u8;
+    let k = k - ones * high;
+    if k >= 8 {
+        return None;
+    }
+    let bit = SELECT8[byte as usize][k as usize];
+    (bit < 8).then_some(8 * high as u8 + bit)
 }
 
 /// A car's plot for this round (AS-4.1).
@@ -134,8 +198,9 @@ pub struct Autoscooter {
     pub(crate) wild_moving: bool,
     /// Seats that still owe something in planning (kept up to date by `refresh_owing`).
     pub(crate) owing: SeatSet,
-    /// Per seat: how many of its cars have no plot this round, kept by every writer of `plots`
-    /// (`refresh_owing` recounts, `do_plot` counts down) so that a plot need not scan the cars
+    /// Per seat: its cars without a plot this round, as a set of car ids (bit `c`: car `c`),
+    /// kept by every writer of `plots` (`refresh_owing` rebuilds it, `do_plot` removes the car)
+    /// so that a plot need not scan the cars: the seat's next car to plot is the lowest bit
     /// (issue 17; `debug_assert`ed against the scan in `refresh_owing_of`).
     pub(crate) unplotted: [u8; 8],
     /// This round's turns in acting order (at most 8 cars and the wild car).
@@ -176,8 +241,10 @@ impl Autoscooter {
         }
         // AS-1.3: the deal, by lots from the seed or as the setup lists it.
         let mut rng = Rng::seeded(seed);
-        let dealt: Vec<Vec<u8>> = match setup.lots {
-            None => setup.players.iter().map(|p| p.cars.clone()).collect(),
+        // The lots' draw, in place (no vector per seat: issue 17, a setup per simulated game).
+        let mut all: [u8; 8] = std::array::from_fn(|c| c as u8);
+        let dealt: Vec<&[u8]> = match setup.lots {
+            None => setup.players.iter().map(|p| p.cars.as_slice()).collect(),
             Some(each) => {
                 if setup.players.iter().any(|p| !p.cars.is_empty()) {
                     problems
@@ -187,16 +254,14 @@ impl Autoscooter {
                     problems.push(format!(
                         "lots: {seats} players cannot draw {each} of the 8 cars each (AS-1.3)"
                     ));
-                    vec![Vec::new(); seats]
+                    vec![&[][..]; seats]
                 } else {
-                    let mut all: Vec<u8> = (0..sheet::CARS).collect();
                     rng.shuffle(&mut all);
-                    all.chunks(each as usize)
+                    all.chunks_mut(each as usize)
                         .take(seats)
                         .map(|c| {
-                            let mut c = c.to_vec();
                             c.sort_unstable();
-                            c
+                            &*c
                         })
                         .collect()
                 }
@@ -204,7 +269,7 @@ impl Autoscooter {
         };
         let mut owner: [Option<Seat>; 8] = [None; 8];
         for (p, cars) in setup.players.iter().zip(&dealt) {
-            for &c in cars {
+            for &c in *cars {
                 if c >= sheet::CARS {
                     problems.push(format!("car {c} does not exist (cars are 0..7)"));
                 } else if let Some(o) = owner[c as usize] {
@@ -313,7 +378,7 @@ impl Autoscooter {
                         }
                     }
                     None => {
-                        for &c in cars {
+                        for &c in *cars {
                             purse.0[c as usize] = 10;
                         }
                     }
@@ -390,9 +455,11 @@ impl Autoscooter {
 
     // ----- small accessors -----
 
+    #[inline]
     pub(crate) fn car(&self, id: u8) -> &Car {
         self.cars[id as usize].as_ref().expect("car exists")
     }
+    #[inline]
     pub(crate) fn car_mut(&mut self, id: u8) -> &mut Car {
         self.cars[id as usize].as_mut().expect("car exists")
     }
@@ -427,26 +494,40 @@ impl Autoscooter {
     /// Recompute [`Self::owing`] and [`Self::unplotted`] after the plots changed.
     pub(crate) fn refresh_owing(&mut self) {
         self.unplotted = self.count_unplotted();
-        self.owing = self.compute_owing();
+        // `compute_owing` from the sets just counted: a seat owes a plot when it has a car
+        // without one (the wild car's letters as there).
+        if self.wild_moving {
+            self.owing = self.compute_owing();
+            return;
+        }
+        let mut set = SeatSet::EMPTY;
+        for (s, &cars) in self.unplotted.iter().enumerate() {
+            if cars != 0 {
+                set.insert(Seat(s as u8));
+            }
+        }
+        debug_assert_eq!(set, self.compute_owing());
+        self.owing = set;
     }
 
-    /// Each seat's cars without a plot, by scanning the cars.
+    /// Each seat's cars without a plot (bit `c`: car `c`), by scanning the cars.
     pub(crate) fn count_unplotted(&self) -> [u8; 8] {
         let mut n = [0u8; 8];
         for (c, p) in self.cars.iter().zip(&self.plots) {
             if let (Some(c), None) = (c, p)
                 && let Some(o) = c.owner
             {
-                n[o.index()] += 1;
+                n[o.index()] |= 1 << c.id;
             }
         }
         n
     }
 
-    /// Update [`Self::owing`] for one seat after it plotted (`unplotted` already counted down).
+    /// Update [`Self::owing`] for one seat after it plotted (`unplotted` already updated).
+    #[inline]
     pub(crate) fn refresh_owing_of(&mut self, seat: Seat) {
-        debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted counts");
-        let car_missing = self.unplotted[seat.index()] > 0;
+        debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted cars");
+        let car_missing = self.unplotted[seat.index()] != 0;
         let wild_missing = self.wild_moving && self.wild_plots[seat.index()].is_none();
         if !car_missing && !wild_missing {
             self.owing.remove(seat);
@@ -531,10 +612,11 @@ impl Autoscooter {
         }
     }
 
+    #[inline]
     pub(crate) fn do_plot(&mut self, seat: Seat, car: u8, plot: Plot, events: &mut impl Sink) {
         debug_assert!(self.plots[car as usize].is_none(), "check_plot refuses a second plot");
         self.plots[car as usize] = Some(plot);
-        self.unplotted[seat.index()] -= 1;
+        self.unplotted[seat.index()] &= !(1 << car);
         self.refresh_owing_of(seat);
         events.push(Event::Committed { seat, car });
         events.push(Event::Plotted { seat, car, number: plot.number, letter: plot.letter });
@@ -584,22 +666,45 @@ impl Autoscooter {
         self.refresh_owing();
     }
 
+    #[inline]
     pub(crate) fn is_free(&self, cell: Cell) -> bool {
-        cell != NONE && self.occupancy[cell as usize] == EMPTY
+        // `&`, not `&&`: the table has a slot for NONE (255, never a cell: always EMPTY), so
+        // both sides are read and no branch depends on the position (issue 17).
+        (cell != NONE) & (self.occupancy[cell as usize] == EMPTY)
     }
 
     /// The free hexes beside `cell`, in [`HexDir::ALL`]'s order, and how many (a case D
     /// start's choices, AS-5.4: `legal_actions`, `sample_action`, `play_random`, encoding).
     #[inline]
     pub(crate) fn free_directions(&self, cell: Cell) -> ([HexDir; 6], usize) {
-        let mut free = [HexDir::E; 6];
-        let mut n = 0;
+        // The free directions as a set of bits, then the set's members in order (E in the slots
+        // from `n` on, which a caller drawing from no free hex reads): no branch on the random
+        // position (issue 17).
+        let mut mask = 0usize;
         for d in HexDir::ALL {
-            if self.is_free(self.board.neighbour(cell, d)) {
-                free[n] = d;
-                n += 1;
+            mask |= (self.is_free(self.board.neighbour(cell, d)) as usize) << d.index();
+        }
+        let select = &SELECT8[mask];
+        let free = std::array::from_fn(|i| DIR_OR_E[select[i] as usize]);
+        (free, ONES8[mask] as usize)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table's `k`-th set bit is the one left after clearing the `k` lowest set bits, for
+    /// every 16-bit mask and every `k` (exhaustive).
+    #[test]
+    fn nth_bit_is_clearing_the_lowest_bits() {
+        for x in 0..=u16::MAX {
+            let mut left = x;
+            for k in 0..18u32 {
+                let expected = (left != 0).then(|| left.trailing_zeros() as u8);
+                assert_eq!(nth_bit(x, k), expected, "x = {x:#b}, k = {k}");
+                left &= left.wrapping_sub(1);
             }
         }
-        (free, n)
     }
 }

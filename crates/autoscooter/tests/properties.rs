@@ -217,6 +217,46 @@ proptest! {
         // Nobody owes anything once it is over: no action to sample, none played.
         prop_assert_eq!(b.play_random(Seat(0), &mut rb, &mut eb), None);
     }
+
+    /// `play_random_game` (issue 17: `robodrome sim`'s whole random game) plays what the loop
+    /// "first seat that owes → `play_random`" plays — `games::sim`'s loop — from the same
+    /// generator: the same actions counted, the same state and generator after, the same events;
+    /// with every variant, from a fresh game, and stopped by a cap anywhere in the game
+    /// (planning, a start, the end), then played on to the end from there.
+    #[test]
+    fn play_random_game_is_the_loop_of_play_random(seed in any::<u64>(), players in 2usize..=8, bits in 0u8..16, cap in 0u64..140) {
+        let setup = Setup::standard(players, false, variants(bits, players)).unwrap();
+        let mut a = Autoscooter::new(&setup, seed).unwrap();
+        let mut b = a.clone();
+        let (mut ra, mut rb) = (engine::Rng::seeded(seed ^ 0x5eed), engine::Rng::seeded(seed ^ 0x5eed));
+        let (mut ea, mut eb) = (Vec::new(), Vec::new());
+        let mut loop_n = 0u64;
+        let mut played = [0u64; 2];
+        for (part, max) in [cap, u64::MAX].into_iter().enumerate() {
+            let mut n = 0;
+            while n < max {
+                let seat = match a.decision() {
+                    Some(engine::Decision::One(s)) => s,
+                    Some(engine::Decision::Simultaneous(set)) => match set.first() {
+                        Some(s) => s,
+                        None => break,
+                    },
+                    None => break,
+                };
+                match a.play_random(seat, &mut ra, &mut ea) {
+                    Some(Ok(())) => n += 1,
+                    _ => break,
+                }
+            }
+            loop_n += n;
+            played[part] = b.play_random_game(&mut rb, max, &mut eb);
+            prop_assert_eq!(n, played[part]);
+            prop_assert_eq!(&a, &b);
+            prop_assert_eq!(&ra, &rb);
+            prop_assert_eq!(&ea, &eb);
+        }
+        prop_assert!(a.is_over() && b.is_over() && loop_n > 11);
+    }
 }
 
 /// A sink that keeps what it is given and declines the summaries.

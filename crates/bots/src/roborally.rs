@@ -391,6 +391,27 @@ impl HasBots for RoboRally {
         game.sample_action(seat, rng).expect("the seat owes a decision")
     }
 
+    /// No event list: a playout reads only the state after (`roborally::event::NoEvents`).
+    fn playout_apply(
+        game: &mut Self,
+        seat: Seat,
+        action: &Action,
+        _events: &mut Vec<roborally::Event>,
+    ) -> bool {
+        game.apply_to(seat, action, &mut roborally::event::NoEvents).is_ok()
+    }
+
+    /// The rules' own random step (`RoboRally::play_random`: the draws and the state of
+    /// `sample_action` then `apply`), without building the action or any event (issue 17).
+    fn playout_random(
+        game: &mut Self,
+        seat: Seat,
+        rng: &mut Rng,
+        _events: &mut Vec<roborally::Event>,
+    ) -> Option<bool> {
+        Some(game.play_random(seat, rng, &mut roborally::event::NoEvents)?.is_ok())
+    }
+
     fn evaluate(game: &Self, seat: Seat) -> f64 {
         if let Some(place) = crate::final_place(game, seat) {
             return place;

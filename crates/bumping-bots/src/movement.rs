@@ -101,7 +101,9 @@ impl BumpingBots {
         }
         let d = self.travel_dir(bot);
         let from = self.pos(bot);
-        match self.probe(from, d) {
+        let kf = self.board.idx(from).expect("a bot on the board");
+        let (found, kt) = self.probe_at(kf, d);
+        match found {
             Occ::Solid => {
                 ev.push(Event::Collision { seat: self.bots[bot].seat, at: from, against: "wall" });
                 Self::drop_rotations(t);
@@ -111,9 +113,12 @@ impl BumpingBots {
             Occ::Bot(p) => self.bot_shock(t, bot, p, d, ev),
             Occ::Mobile(o) => self.mobile_shock(t, bot, o, d, ev),
             Occ::Free => {
-                let (_, kt) = self.step_bot_at(bot, d, StepKind::Moved, ev);
+                self.step_bot_from(bot, from, kf, d, kt, StepKind::Moved, ev);
                 t.mv.taken += 1;
-                match self.board.arrow_at(kt) {
+                // Open onto `kt` but not clear: a bumper arrow (the board's tables, issue 17).
+                let arrow = self.board.clear_dirs(kf) & (1 << d.index()) == 0;
+                debug_assert_eq!(arrow, self.board.arrow_at(kt).is_some());
+                match if arrow { self.board.arrow_at(kt) } else { None } {
                     Some(a) => {
                         // BB-8.4: the move ends on the arrow; thrown 1 (speed 1–3) or 2 (4–6) cells.
                         let cells = if t.chosen_speed >= 4 { 2 } else { 1 };

@@ -22,6 +22,65 @@ impl BumpingBots {
     /// key, sorted by insertion (at most 9 bots, BB-1.1; the order changes little from one
     /// round to the next). Returns the seats and their number.
     pub(crate) fn sorted_order(&self) -> ([Seat; MAX_BOTS], usize) {
+        if self.order.len() == self.bots.len()
+            && let Some(sorted) = self.sorted_order_narrow()
+        {
+            return sorted;
+        }
+        self.sorted_order_wide()
+    }
+
+    /// [`Self::sorted_order`] once a previous order exists (every round but the race's first),
+    /// with one 64-bit key per bot (issue 17): the same criteria in the same precedence, each
+    /// mapped onto a narrower field that keeps its order: the place (9 bits: 0–255, none =
+    /// 256), the laps descending (14 bits: −1 (not started) to 16,381, off the track above every
+    /// lap count, as `i32::MAX` in the wide key), the cell's rank by progress and lane
+    /// ([`crate::track::Board::rank_at`], 21 bits), the previous order's index (4 bits) and the
+    /// seat (8 bits). `None` when a lap count does not fit (a scenario may set any): the wide
+    /// keys then decide. `tests::narrow_keys_sort_as_the_wide_ones` holds the two together.
+    fn sorted_order_narrow(&self) -> Option<([Seat; MAX_BOTS], usize)> {
+        const LAPS_OFF: u64 = (1 << 14) - 1;
+        let n = self.bots.len();
+        let mut keys = [0u64; MAX_BOTS];
+        for (i, &s) in self.order.iter().enumerate() {
+            let b = &self.bots[s.index()];
+            let placed = b.finished_place.map_or(256, u64::from);
+            let (laps, rank) = match b.at {
+                Some(h) => {
+                    let laps = if b.started { b.laps } else { -1 };
+                    let up = u64::try_from(i64::from(laps) + 1).ok().filter(|&l| l < LAPS_OFF)?;
+                    let rank = match self.board.idx(h) {
+                        Some(k) => self.board.rank_at(k),
+                        // Outside the board's box a cell reads as progress 0, lane 0.
+                        None => return None,
+                    };
+                    (up, u64::from(rank))
+                }
+                // Off the track: ahead of every lap count; progress and lane 0 for all such.
+                None => (LAPS_OFF, 0),
+            };
+            let key = (placed << 55)
+                | ((LAPS_OFF - laps) << 41)
+                | (rank << 20)
+                | ((i as u64) << 8)
+                | u64::from(s.0);
+            keys[i] = key;
+        }
+        // The unused slots hold the largest key, so they sort last.
+        for k in &mut keys[n..] {
+            *k = u64::MAX;
+        }
+        sort9(&mut keys);
+        let mut seats = [Seat(0); MAX_BOTS];
+        for (seat, key) in seats.iter_mut().zip(&keys[..n]) {
+            *seat = Seat(*key as u8);
+        }
+        Some((seats, n))
+    }
+
+    /// [`Self::sorted_order`] with keys wide enough for any progress, lane, lap count and start
+    /// grid index.
+    fn sorted_order_wide(&self) -> ([Seat; MAX_BOTS], usize) {
         // Order-preserving map of an i32 onto a u32.
         fn ord(x: i32) -> u32 {
             (x as u32) ^ 0x8000_0000
@@ -89,12 +148,13 @@ impl BumpingBots {
     #[inline(always)]
     fn count_crossing_of(&mut self, bot: usize, c: Cell, d: HexDir, ev: &mut impl EventSink) {
         let bit = 1u8 << d.index();
-        if c.line_fwd & bit != 0 {
-            self.cross_forward(bot, ev);
-        } else if c.line_back & bit != 0 {
-            self.cross_backward(bot, ev);
-        } else {
+        // Most steps cross no line: one test for them.
+        if (c.line_fwd | c.line_back) & bit == 0 {
             self.note_past_line(bot);
+        } else if c.line_fwd & bit != 0 {
+            self.cross_forward(bot, ev);
+        } else {
+            self.cross_backward(bot, ev);
         }
     }
 
@@ -174,9 +234,27 @@ impl BumpingBots {
         ev: &mut impl EventSink,
     ) -> (grid::Hex, usize) {
         let from = self.pos(bot);
-        let to = from.neighbour(d);
         let kf = self.board.idx(from).expect("a bot on the board");
         let kt = self.board.step_idx(kf, d);
+        let to = self.step_bot_from(bot, from, kf, d, kt, kind, ev);
+        (to, kt)
+    }
+
+    /// [`Self::step_bot`] from `from` at dense index `kf` onto dense index `kt`, which the
+    /// caller looked up.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    pub(crate) fn step_bot_from(
+        &mut self,
+        bot: usize,
+        from: grid::Hex,
+        kf: usize,
+        d: HexDir,
+        kt: usize,
+        kind: StepKind,
+        ev: &mut impl EventSink,
+    ) -> grid::Hex {
+        let to = from.neighbour(d);
         debug_assert_eq!(Some(kt), self.board.idx(to));
         self.place_bot_at(bot, kf, to, kt);
         let seat = self.bots[bot].seat;
@@ -187,8 +265,33 @@ impl BumpingBots {
         });
         let c = self.board.cell_at(kf);
         self.count_crossing_of(bot, c, d, ev);
-        (to, kt)
+        to
     }
+}
+
+/// A sorting network for 9 keys (25 compare-exchanges in 7 layers), written out so that every
+/// index is a constant: no branch on the keys, which a random race makes unpredictable (an
+/// insertion sort mispredicted about ten times a round), and no bounds check (issue 17).
+/// `tests::the_network_sorts_every_input` checks it on every 0/1 input, which proves it sorts
+/// any input (Knuth's 0-1 principle).
+#[inline(always)]
+fn sort9(k: &mut [u64; MAX_BOTS]) {
+    macro_rules! exchange {
+        ($(($i:literal, $j:literal)),* $(,)?) => {
+            $(
+                let (a, b) = (k[$i], k[$j]);
+                k[$i] = a.min(b);
+                k[$j] = a.max(b);
+            )*
+        };
+    }
+    exchange!((0, 3), (1, 7), (2, 5), (4, 8));
+    exchange!((0, 7), (2, 4), (3, 8), (5, 6));
+    exchange!((0, 2), (1, 3), (4, 5), (7, 8));
+    exchange!((1, 4), (3, 6), (5, 7));
+    exchange!((0, 1), (2, 4), (3, 5), (6, 8));
+    exchange!((2, 3), (4, 5), (6, 7));
+    exchange!((1, 2), (3, 4), (5, 6));
 }
 
 /// What moved a bot one cell: the event [`BumpingBots::step_bot`] reports.
@@ -200,4 +303,79 @@ pub(crate) enum StepKind {
     Pushed,
     /// A bumper (BB-8.4).
     Thrown,
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tracks::{SHIPPED, shipped};
+    use crate::{BumpingBots, Setup};
+    use engine::{Decision, Game, Rng};
+
+    #[test]
+    fn the_network_sorts_every_input() {
+        for bits in 0u32..1 << 9 {
+            let mut keys = [0u64; 9];
+            for (i, k) in keys.iter_mut().enumerate() {
+                *k = u64::from(bits >> i & 1);
+            }
+            let mut sorted = keys;
+            sorted.sort_unstable();
+            super::sort9(&mut keys);
+            assert_eq!(keys, sorted, "input {bits:09b}");
+        }
+    }
+
+    /// Whenever the narrow keys apply they give the wide keys' order, and they stand aside
+    /// exactly when a lap count does not fit: on every position of random races on every
+    /// shipped track, and on those positions with places, lap counts (extremes included) and
+    /// cells (off the track included) shuffled among the bots.
+    #[test]
+    fn narrow_keys_sort_as_the_wide_ones() {
+        const LAPS: [i32; 11] = [i32::MIN, -7, -1, 0, 1, 2, 3, 16_381, 16_382, 20_000, i32::MAX];
+        let mut narrow_used = 0;
+        for (name, _) in SHIPPED {
+            let setup = Setup::race(shipped(name).expect("shipped"), 9);
+            let cells: Vec<grid::Hex> = shipped(name)
+                .map(|spec| spec.cells.iter().map(|c| c.at).collect())
+                .expect("shipped");
+            for seed in 0..3u64 {
+                let mut g = BumpingBots::new(&setup, seed).expect("a shipped track starts");
+                let mut rng = Rng::seeded(seed ^ 0x0bde);
+                let mut events = Vec::new();
+                while let Some(Decision::One(seat)) = g.decision() {
+                    assert_eq!(g.sorted_order_narrow(), Some(g.sorted_order_wide()));
+                    narrow_used += 1;
+                    // A scrambled copy: any place, lap count, start flag and cell.
+                    let mut h = g.clone();
+                    for b in &mut h.bots {
+                        b.finished_place = match rng.below(4) {
+                            0 => Some(rng.below(256) as u8),
+                            _ => None,
+                        };
+                        b.laps = LAPS[rng.index(LAPS.len())];
+                        b.started = rng.below(2) == 0;
+                        b.at = match rng.below(8) {
+                            0 => None,
+                            _ => Some(cells[rng.index(cells.len())]),
+                        };
+                    }
+                    let fits = h.bots.iter().all(|b| {
+                        let laps = if b.started { b.laps } else { -1 };
+                        b.at.is_none() || (-1..16_382).contains(&laps)
+                    });
+                    match h.sorted_order_narrow() {
+                        Some(narrow) => {
+                            assert!(fits);
+                            assert_eq!(narrow, h.sorted_order_wide());
+                        }
+                        None => assert!(!fits),
+                    }
+                    let a = g.sample_action(seat, &mut rng).expect("the owing seat");
+                    g.apply(seat, &a, &mut events).expect("a sampled action is legal");
+                    events.clear();
+                }
+            }
+        }
+        assert!(narrow_used > 1000);
+    }
 }

@@ -147,6 +147,18 @@ impl BumpingBots {
         if self.owing() != Some(seat) {
             return Err(BbError::NotYourTurn);
         }
+        self.act_owed(seat, action, ev)
+    }
+
+    /// [`Self::act`] once the caller knows that `seat` owes the decision (so the race is not over).
+    #[inline(always)]
+    fn act_owed(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        ev: &mut impl EventSink,
+    ) -> Result<(), BbError> {
+        debug_assert_eq!(self.owing(), Some(seat));
         // The turn is taken out of the phase while the action is played, and put back; an
         // error leaves it as it was (every handler validates before it changes anything).
         let mut t = match std::mem::replace(&mut self.phase, Phase::Over) {
@@ -428,7 +440,8 @@ impl Game for BumpingBots {
         while n < max_actions {
             let Some(seat) = self.owing() else { break };
             let action = crate::view::sample(self, rng);
-            let played = self.act(seat, &action, &mut NoEvents);
+            // `owing` just named the seat: `act`'s own checks would repeat it.
+            let played = self.act_owed(seat, &action, &mut NoEvents);
             if played.is_err() {
                 break;
             }

@@ -277,15 +277,45 @@ impl BumpingBots {
     /// What the step from `from` through side `d` runs into.
     #[inline]
     pub(crate) fn probe(&self, from: Hex, d: HexDir) -> Occ {
-        match self.open_step(from, d) {
-            Some(k) => self.occupant_at(k),
+        match self.board.idx(from) {
+            Some(k) => self.probe_at(k, d).0,
             None => Occ::Solid,
         }
     }
 
+    /// [`Self::probe`] from the cell at dense index `k`, with the dense index of the cell
+    /// stepped onto (meaningful when it is not `Solid`). The board's open sides give walls and
+    /// solid cells; the occupancy table the moving pieces (issue 17).
+    #[inline(always)]
+    pub(crate) fn probe_at(&self, k: usize, d: HexDir) -> (Occ, usize) {
+        if self.board.open_dirs(k) & (1 << d.index()) == 0 {
+            return (Occ::Solid, k);
+        }
+        let to = self.board.step_idx(k, d);
+        let found = match self.occ[to] {
+            0 => Occ::Free,
+            v if v < OBSTACLE => Occ::Bot((v - 1) as usize),
+            v => match self.obstacles[(v - OBSTACLE) as usize].kind {
+                ObstacleKind::Mobile => Occ::Mobile((v - OBSTACLE) as usize),
+                _ => Occ::Solid,
+            },
+        };
+        debug_assert_eq!(found, self.open_step_slow(k, d), "open sides out of step");
+        (found, to)
+    }
+
+    /// What the step through side `d` of the cell at `k` runs into, from the cells (the
+    /// reference for [`Self::probe_at`]).
+    fn open_step_slow(&self, k: usize, d: HexDir) -> Occ {
+        if self.board.cell_at(k).walls & (1 << d.index()) != 0 {
+            return Occ::Solid;
+        }
+        self.occupant_at(self.board.step_idx(k, d))
+    }
+
     /// The dense index of the cell through side `d` of `from` when no wall stands between
     /// (that cell is then on the track: the track border is walled).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn open_step(&self, from: Hex, d: HexDir) -> Option<usize> {
         let k = self.board.idx(from)?;
         if self.board.cell_at(k).walls & (1 << d.index()) != 0 {
@@ -322,6 +352,13 @@ impl BumpingBots {
                 },
             }
         }
+    }
+
+    /// The raw occupancy of the cell at dense index `k`: 0 when no bot, mobile obstacle or
+    /// motorised arm stands on it.
+    #[inline]
+    pub(crate) fn occ_at(&self, k: usize) -> u8 {
+        self.occ[k]
     }
 
     /// Checks the occupancy table against the pieces on every cell (for tests).

@@ -126,6 +126,17 @@ pub struct Board {
     cells: Vec<Cell>,
     /// Per direction, the step between neighbouring dense indices (`dq + dr × w`).
     steps: [isize; 6],
+    /// Per dense cell, its rank in BB-2.2's race order by position alone: 0 for the highest
+    /// progress, ties by the lower lane; cells with the same progress and lane share a rank
+    /// (issue 17: the race order sorts one 64-bit key per bot, [`Board::rank_at`]).
+    ranks: Vec<u32>,
+    /// Per dense cell, bit `d` set when the step through side `d` is open (no wall) onto a
+    /// track cell that is neither solid nor a bumper arrow: what random play's "is the cell
+    /// ahead clear" asks of the board, leaving only the occupancy to read ([`Board::clear_dirs`]).
+    clear: Vec<u8>,
+    /// Per dense cell, bit `d` set when the step through side `d` is open (no wall) onto a
+    /// track cell that is not solid ([`Board::open_dirs`]).
+    open: Vec<u8>,
 }
 
 const OFF: Cell = Cell {
@@ -169,6 +180,9 @@ impl Board {
                 let (dq, dr) = d.step();
                 (dq + dr * w) as isize
             }),
+            ranks: Vec::new(),
+            clear: Vec::new(),
+            open: Vec::new(),
         };
         for (i, c) in spec.cells.iter().enumerate() {
             let (Some(p), Some(l)) = (c.progress, c.lane) else {
@@ -205,7 +219,78 @@ impl Board {
         }
         b.place_static_obstacles(&mut problems);
         b.compute_pref();
+        b.compute_ranks();
+        b.compute_clear();
         if problems.is_empty() { Ok(b) } else { Err(problems) }
+    }
+
+    /// [`Board::rank_at`] for every dense cell (off-track cells included: they read as
+    /// progress 0, lane 0, as [`Board::cell`] gives them).
+    fn compute_ranks(&mut self) {
+        let mut keys: Vec<(i32, i32)> = self.cells.iter().map(|c| (c.progress, c.lane)).collect();
+        // Higher progress first, then the lower lane (BB-2.2).
+        keys.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        keys.dedup();
+        self.ranks = self
+            .cells
+            .iter()
+            .map(|c| {
+                let r = keys
+                    .binary_search_by(|k| c.progress.cmp(&k.0).then(k.1.cmp(&c.lane)))
+                    .expect("every cell's key is listed");
+                r as u32
+            })
+            .collect();
+    }
+
+    /// [`Board::open_dirs`] and [`Board::clear_dirs`] for every dense cell.
+    fn compute_clear(&mut self) {
+        let (mut open, mut clear) = (vec![0u8; self.cells.len()], vec![0u8; self.cells.len()]);
+        for k in 0..self.cells.len() {
+            let c = self.cells[k];
+            if !c.on {
+                continue;
+            }
+            for d in HexDir::ALL {
+                let bit = 1u8 << d.index();
+                if c.walls & bit != 0 {
+                    continue;
+                }
+                let n = self.cells[self.step_idx(k, d)];
+                if n.on && !n.solid {
+                    open[k] |= bit;
+                    if n.arrow == 0 {
+                        clear[k] |= bit;
+                    }
+                }
+            }
+        }
+        (self.open, self.clear) = (open, clear);
+    }
+
+    /// The sides of the track cell at dense index `k` whose step is open onto a track cell
+    /// that is not solid (no wall between, no fixed obstacle, obstacle centre or bumper centre
+    /// on it): where a piece may step unless a moving piece stands there (bit `d` for side `d`;
+    /// 0 for an off-track cell).
+    #[inline]
+    pub fn open_dirs(&self, k: usize) -> u8 {
+        self.open[k]
+    }
+
+    /// The rank of the cell at dense index `k` by BB-2.2's position criteria: a lower rank is
+    /// ahead (higher progress, then lower lane); equal progress and lane, equal rank. Ranks
+    /// are below the number of dense cells (at most a million, [`Board::build`]).
+    #[inline]
+    pub fn rank_at(&self, k: usize) -> u32 {
+        self.ranks[k]
+    }
+
+    /// The sides of the track cell at dense index `k` whose step is open onto a track cell
+    /// that no wall, fixed obstacle, obstacle centre or bumper arrow takes (bit `d` for side
+    /// `d`; 0 for an off-track cell). Moving pieces are not in it: they are the state's.
+    #[inline]
+    pub fn clear_dirs(&self, k: usize) -> u8 {
+        self.clear[k]
     }
 
     fn place_static_obstacles(&mut self, problems: &mut Vec<(String, String)>) {
@@ -279,6 +364,7 @@ impl Board {
     }
 
     /// The racing direction from a cell (random play's lean, BB-2.1 progress).
+    #[inline]
     pub fn pref(&self, h: Hex) -> Option<HexDir> {
         let p = self.cell(h).pref;
         if p == 0 { None } else { HexDir::new(p - 1) }

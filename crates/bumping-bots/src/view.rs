@@ -387,8 +387,10 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let dir = if b.reverse { b.facing.opposite() } else { b.facing };
     let from = b.at?;
     let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
-    let at = if g.board.on(ahead) { ahead } else { from };
-    let want = g.board.pref(at)?;
+    // The cell ahead if it is on the track, else the bot's own: one lookup when on (issue 17).
+    let c = g.board.cell(ahead);
+    let c = if c.on { c } else { g.board.cell(from) };
+    let want = c.pref.checked_sub(1).and_then(HexDir::new)?;
     Some(match b.facing.turn_to(want) {
         0 => 0,
         1..=3 => 1,
@@ -399,12 +401,15 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
 /// Is the cell in direction `d` from the bot free and without a bumper arrow?
 #[inline]
 fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
-    let Some(at) = g.bots[bot].at else {
-        return false;
-    };
-    g.open_step(at, d).is_some_and(|k| {
-        g.occupant_at(k) == crate::state::Occ::Free && g.board.arrow_at(k).is_none()
-    })
+    g.bots[bot].at.and_then(|at| g.board.idx(at)).is_some_and(|k| clear_at(g, k, d))
+}
+
+/// [`clear`] from the cell at dense index `k`.
+#[inline]
+fn clear_at(g: &BumpingBots, k: usize, d: HexDir) -> bool {
+    // The board's part (walls, solid cells, arrows) from its table, then the occupancy (issue
+    // 17; `tests::the_clear_table_answers_as_the_cells_do`).
+    g.board.clear_dirs(k) & (1 << d.index()) != 0 && g.occ_at(g.board.step_idx(k, d)) == 0
 }
 
 /// Orient after a collision: towards the racing direction, unless that faces a blocked cell.
@@ -418,7 +423,9 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
         let f = b.facing.turn(t as i32);
         if b.reverse { f.opposite() } else { f }
     };
-    [want, 1, -1, 0].into_iter().find(|&t| clear(g, bot, travel(t))).unwrap_or(want)
+    // The bot's cell looked up once for the four questions.
+    let Some(k) = b.at.and_then(|at| g.board.idx(at)) else { return want };
+    [want, 1, -1, 0].into_iter().find(|&t| clear_at(g, k, travel(t))).unwrap_or(want)
 }
 
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
@@ -505,4 +512,47 @@ fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
         if rng.below(2) == 0 { bl = 0 } else { af = 0 }
     }
     Action::Move { rotate_before_last: bl, rotate_after: af }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clear;
+    use crate::state::Occ;
+    use crate::tracks::{SHIPPED, shipped};
+    use crate::{BumpingBots, Setup};
+    use engine::{Decision, Game, Rng};
+    use grid::HexDir;
+
+    /// The sampler's "is the cell ahead clear" from the board's table and the occupancy gives
+    /// what the cells say (an open side onto a free cell without a bumper arrow), for every bot
+    /// and side in every position of random races on every shipped track.
+    #[test]
+    fn the_clear_table_answers_as_the_cells_do() {
+        let mut blocked_and_clear = [0u32; 2];
+        for (name, _) in SHIPPED {
+            let setup = Setup::race(shipped(name).expect("shipped"), 9);
+            for seed in 0..3u64 {
+                let mut g = BumpingBots::new(&setup, seed).expect("a shipped track starts");
+                let mut rng = Rng::seeded(seed ^ 0xc1ea);
+                let mut events = Vec::new();
+                while let Some(Decision::One(seat)) = g.decision() {
+                    for (bot, b) in g.bots.iter().enumerate() {
+                        for d in HexDir::ALL {
+                            let by_cells = b.at.is_some_and(|at| {
+                                g.open_step(at, d).is_some_and(|k| {
+                                    g.occupant_at(k) == Occ::Free && g.board.arrow_at(k).is_none()
+                                })
+                            });
+                            assert_eq!(clear(&g, bot, d), by_cells, "{name}, seed {seed}");
+                            blocked_and_clear[usize::from(by_cells)] += 1;
+                        }
+                    }
+                    let a = g.sample_action(seat, &mut rng).expect("the owing seat");
+                    g.apply(seat, &a, &mut events).expect("a sampled action is legal");
+                    events.clear();
+                }
+            }
+        }
+        assert!(blocked_and_clear.iter().all(|&n| n > 1000), "{blocked_and_clear:?}");
+    }
 }

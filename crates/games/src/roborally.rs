@@ -131,6 +131,20 @@ impl Registered for RoboRally {
         u64::from(self.turn()) > turns
     }
 
+    /// The rules' own random step ([`RoboRally::play_random`]: the draws and the game of
+    /// `sample_action` then `apply`) with the tally as the event sink: no action built and
+    /// checked again, no event list; the events the tally does not read are not even built
+    /// (issue 17).
+    fn sim_random_step(
+        &mut self,
+        seat: engine::Seat,
+        rng: &mut engine::Rng,
+        _events: &mut Vec<RrEvent>,
+        tally: &mut RoboRallyTally,
+    ) -> Option<bool> {
+        Some(self.play_random(seat, rng, tally)?.is_ok())
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }
@@ -310,7 +324,17 @@ pub struct RoboRallyTally {
     turns: u64,
 }
 
+/// The tally as the rules' event sink ([`Registered::sim_random_step`]): it reads the events
+/// [`Tally::event`] reads, straight from the rules.
+impl roborally::event::Sink for RoboRallyTally {
+    #[inline]
+    fn push(&mut self, e: RrEvent) {
+        Tally::<RoboRally>::event(self, &e);
+    }
+}
+
 impl Tally<RoboRally> for RoboRallyTally {
+    #[inline]
     fn event(&mut self, e: &RrEvent) {
         match e {
             RrEvent::FlagTouched { .. } => self.flags_touched += 1,

@@ -159,6 +159,21 @@ struct ServeArgs {
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0)]
     threads: usize,
+    /// Run everything on one thread (tokio's current-thread runtime; `--threads` is then not
+    /// read): no wake-ups across threads (docs/benchmarks.md "CPU per accepted action, round 4").
+    #[arg(long)]
+    current_thread: bool,
+    /// Whether a game's task writes its frames into the connections' sockets itself (true, the
+    /// default since it measured cheaper: docs/benchmarks.md "round 5", "round 6"), or wakes
+    /// each connection's task to write them (false: the design before round 4).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    direct_writes: bool,
+    /// Milliseconds an update that only says that a seat committed its choice may wait (at the
+    /// connections other than the actor's) for other frames to the same connection, to leave
+    /// in one write (docs/protocol.md "When frames are
+    /// sent"); 0: every frame is written at once.
+    #[arg(long, default_value_t = server::SEND_WINDOW_MS)]
+    send_window_ms: u64,
     /// Create the database in an existing empty file (a missing file is always created; a file
     /// that is not a robodrome database is always refused).
     #[arg(long)]
@@ -388,6 +403,9 @@ fn main() -> ExitCode {
                 grace: std::time::Duration::from_secs(a.grace_secs),
                 bot_delay: std::time::Duration::from_millis(a.bot_delay_ms),
                 threads: a.threads,
+                current_thread: a.current_thread,
+                direct_writes: a.direct_writes,
+                send_window: std::time::Duration::from_millis(a.send_window_ms),
                 init: a.init,
                 token_ttl: std::time::Duration::from_secs(a.token_days.saturating_mul(86_400)),
                 public_url: a.public_url,

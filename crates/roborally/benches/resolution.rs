@@ -1,11 +1,12 @@
-//! Benches: register resolution with 8 robots on a busy course, and random full games per
-//! second on each shipped course. `cargo bench -p roborally`.
+//! Benches: register resolution with 8 robots on a busy course, with the events written to a
+//! list and with none built. `cargo bench -p roborally`.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use engine::{Rng, Seat};
 use grid::{Sq, SqDir};
 use roborally::board::{Cell, course_by_name};
 use roborally::card::full_deck;
+use roborally::event::NoEvents;
 use roborally::{BoardSpec, RoboRally, RobotSetup, Setup, StartPhase, Variants};
 use std::hint::black_box;
 
@@ -59,6 +60,22 @@ fn register_resolution(c: &mut Criterion<bench_cpu::CpuTime>) {
             |mut s| {
                 events.clear();
                 while s.register() == Some(1) && s.play_step(&mut events) {}
+                black_box(s)
+            },
+            BatchSize::SmallInput,
+        )
+    });
+    // The same registers with no event built (`NoEvents`: the path of `robodrome sim`'s random
+    // games, issue 17), on the same states.
+    let mut k = 0;
+    g.bench_function("register_resolution_8_robots_dizzy_dash_unobserved", |b| {
+        b.iter_batched(
+            || {
+                k = (k + 1) % bases.len();
+                bases[k].clone()
+            },
+            |mut s| {
+                while s.register() == Some(1) && s.play_step(&mut NoEvents) {}
                 black_box(s)
             },
             BatchSize::SmallInput,

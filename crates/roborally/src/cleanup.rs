@@ -1,11 +1,11 @@
 //! RR-6 Clean-up after register 5: repairs and option draws, discarding programs, then the
 //! re-entry queue (RR-8.3) and the next turn (RR-6.4).
 
-use crate::event::Event;
+use crate::event::{Event, Sink};
 use crate::{Phase, RoboRally};
 
 impl RoboRally {
-    pub(crate) fn cleanup(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn cleanup(&mut self, events: &mut impl Sink) {
         self.repairs(events);
         self.circuit_breakers(events);
         self.discard_programs();
@@ -18,7 +18,7 @@ impl RoboRally {
     }
 
     /// RR-6.1: −1 damage on a repair site or a flag; a double site also draws an option.
-    fn repairs(&mut self, events: &mut Vec<Event>) {
+    fn repairs(&mut self, events: &mut impl Sink) {
         for i in 0..self.robots.len() {
             // RR-9 Mechanical Arm: the site it touched at register 5's checkpoint step.
             let Some(at) = self.repair_site(i) else { continue };

@@ -3,7 +3,7 @@
 //! the RR-7.4 discard may prevent it), `RoboRally::destroy` the one way it is destroyed.
 
 use crate::error::ActionError;
-use crate::event::{DestroyCause, Event, Shooter};
+use crate::event::{DestroyCause, Event, Shooter, Sink};
 use crate::option::OptionCard;
 use crate::{Pending, RoboRally};
 
@@ -11,13 +11,7 @@ impl RoboRally {
     /// Deal `points` damage from `source` to robot `i`. A robot holding option cards is asked,
     /// point by point, whether to discard one to prevent it (RR-7.4): the points wait in
     /// `pending`. The source is kept for the option cards of RR-9 that depend on it.
-    pub(crate) fn damage(
-        &mut self,
-        i: usize,
-        points: u8,
-        source: Shooter,
-        events: &mut Vec<Event>,
-    ) {
+    pub(crate) fn damage(&mut self, i: usize, points: u8, source: Shooter, events: &mut impl Sink) {
         if points == 0 || self.robots[i].cell().is_none() {
             return;
         }
@@ -42,7 +36,7 @@ impl RoboRally {
 
     /// Damage that is not prevented: 10 destroys (RR-8.1); a newly locked register that holds
     /// no card is filled face up from the draw pile (RR-7.3, amended RR-9: powered down or not).
-    pub(crate) fn take_damage(&mut self, i: usize, points: u8, events: &mut Vec<Event>) {
+    pub(crate) fn take_damage(&mut self, i: usize, points: u8, events: &mut impl Sink) {
         let before = self.robots[i].lock_mask();
         let r = &mut self.robots[i];
         r.damage = (r.damage + points).min(10);
@@ -59,7 +53,7 @@ impl RoboRally {
     /// RR-7.3 and the amended RR-9 (booklet p.8): each register of robot `i` locked now but not
     /// in `before` that holds no card is filled at once with the top card of the draw pile,
     /// face up (event `register_filled`); the card stays while the register is locked.
-    pub(crate) fn fill_new_locks(&mut self, i: usize, before: [bool; 5], events: &mut Vec<Event>) {
+    pub(crate) fn fill_new_locks(&mut self, i: usize, before: [bool; 5], events: &mut impl Sink) {
         for (k, was) in before.into_iter().enumerate() {
             if was || !self.robots[i].locked(k) || self.robots[i].registers[k].is_some() {
                 continue;
@@ -74,7 +68,7 @@ impl RoboRally {
 
     /// RR-8.1–8.2: the robot leaves the board and discards a life token (none left: out).
     /// Holding options, it must give one up (asked through `pending`).
-    pub(crate) fn destroy(&mut self, i: usize, cause: DestroyCause, events: &mut Vec<Event>) {
+    pub(crate) fn destroy(&mut self, i: usize, cause: DestroyCause, events: &mut impl Sink) {
         let moment = self.moment;
         let at = self.robots[i].at.unwrap_or(self.robots[i].archive);
         // Off the board either way (out, or waiting to re-enter).
@@ -104,7 +98,7 @@ impl RoboRally {
 
     /// Resolve pending damage that needs no choice (the robot holds no option any more).
     /// Returns true when the front of `pending` waits for a player.
-    pub(crate) fn settle_pending(&mut self, events: &mut Vec<Event>) -> bool {
+    pub(crate) fn settle_pending(&mut self, events: &mut impl Sink) -> bool {
         if self.pending.is_empty() {
             return false;
         }
@@ -196,7 +190,7 @@ impl RoboRally {
     }
 
     /// Apply a checked `discard_option` answer.
-    pub(crate) fn apply_discard(&mut self, option: Option<OptionCard>, events: &mut Vec<Event>) {
+    pub(crate) fn apply_discard(&mut self, option: Option<OptionCard>, events: &mut impl Sink) {
         let Some(p) = self.pending.pop_front() else { return };
         let robot = p.robot();
         if let Some(o) = option {
@@ -214,7 +208,7 @@ impl RoboRally {
         }
     }
 
-    pub(crate) fn discard_option(&mut self, robot: usize, o: OptionCard, events: &mut Vec<Event>) {
+    pub(crate) fn discard_option(&mut self, robot: usize, o: OptionCard, events: &mut impl Sink) {
         let r = &mut self.robots[robot];
         if let Some(k) = r.options.iter().position(|&x| x == o) {
             r.options.remove(k);
@@ -234,7 +228,7 @@ impl RoboRally {
     }
 
     /// RR-6.1: draw one option card (the discards are shuffled back when the deck is empty).
-    pub(crate) fn draw_option(&mut self, i: usize, events: &mut Vec<Event>) {
+    pub(crate) fn draw_option(&mut self, i: usize, events: &mut impl Sink) {
         if self.option_deck.is_empty() {
             self.option_deck.append(&mut self.option_discard);
             self.option_deck.sort();

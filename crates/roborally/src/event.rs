@@ -55,6 +55,7 @@ pub const MAX_HAND: usize = 11;
 pub type HandCards = arrayvec::ArrayVec<Card, MAX_HAND>;
 
 /// A dealt hand as an event's list (a hand never holds more than [`MAX_HAND`] cards).
+#[inline]
 pub fn hand_cards(hand: &[Card]) -> HandCards {
     debug_assert!(hand.len() <= MAX_HAND, "a hand of {} cards", hand.len());
     hand.iter().copied().take(MAX_HAND).collect()
@@ -257,4 +258,31 @@ impl GameEvent for Event {
             _ => Audience::Everyone,
         }
     }
+}
+
+/// Where the rules write the events of what they do: a list (`Vec<Event>`, what
+/// [`engine::Game::apply`] fills), or a sink that keeps only what its reader needs — the
+/// simulator's tally counts flags, destructions, damage and registers; a random game nobody
+/// watches reads nothing ([`NoEvents`]). The game plays the same with any sink: only the events
+/// written differ. The rules are generic over the sink, so the copy compiled for [`NoEvents`]
+/// builds no event at all (issue 17, as Autoscooter's and Bumping Bots' sinks).
+pub trait Sink {
+    /// Take one event.
+    fn push(&mut self, e: Event);
+}
+
+impl Sink for Vec<Event> {
+    #[inline]
+    fn push(&mut self, e: Event) {
+        Vec::push(self, e);
+    }
+}
+
+/// A sink that reads no event: for random games and playouts whose only reader is the state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoEvents;
+
+impl Sink for NoEvents {
+    #[inline(always)]
+    fn push(&mut self, _e: Event) {}
 }

@@ -2,7 +2,7 @@
 //! views and determinization.
 
 use crate::error::ActionError;
-use crate::event::Event;
+use crate::event::{Event, NoEvents, Sink};
 use crate::option::OptionCard;
 use crate::option_use::OptionUse;
 use crate::setup::Setup;
@@ -22,7 +22,7 @@ impl Game for RoboRally {
 
     fn new(setup: &Setup, seed: u64) -> Result<Self, SetupError> {
         let mut g = RoboRally::from_setup(setup, seed)?;
-        g.play_on(&mut Vec::new());
+        g.play_on(&mut NoEvents);
         Ok(g)
     }
 
@@ -69,44 +69,7 @@ impl Game for RoboRally {
         action: &Action,
         events: &mut Vec<Event>,
     ) -> Result<(), ActionError> {
-        let (i, option_use) = self.check(seat, action)?;
-        // Checked: nothing below can fail, so the events go straight to the caller's vector
-        // (issue 17: no vector per action, none regrown while a turn resolves).
-        let out = events;
-        if let Some(used) = option_use {
-            self.apply_use(i, used, out);
-            self.play_on(out);
-            self.prune_drafts();
-            return Ok(());
-        }
-        match *action {
-            // RR-4.3: the draft changes, nothing else; nobody else is told.
-            Action::Place { register, card } => {
-                self.place(i, register, card);
-                return Ok(());
-            }
-            Action::Program { registers, power_down_next } => {
-                self.commit_program(i, &registers, power_down_next, out)
-            }
-            Action::Reenter { at, facing, powered_down } => {
-                self.pop_reentry();
-                self.reenter(i, at, facing, powered_down, out);
-            }
-            Action::StayDown { value } => {
-                if let Phase::StayDown { owes, stay } = &mut self.phase {
-                    owes[i] = false;
-                    stay[i] = value;
-                }
-                out.push(Event::StayDownSent { seat });
-            }
-            Action::DiscardOption { option } => self.apply_discard(option, out),
-            // Validated into an `OptionUse` by `check`, applied above.
-            Action::UseOption { .. } => {}
-        }
-        self.play_on(out);
-        self.prune_drafts();
-        debug_assert!(self.occupancy_consistent(), "the occupancy table drifted");
-        Ok(())
+        self.apply_to(seat, action, events)
     }
 
     fn time_up(&mut self, events: &mut Vec<Event>) -> Result<(), ActionError> {
@@ -337,6 +300,119 @@ impl Owed {
 }
 
 impl RoboRally {
+    /// [`Game::apply`] writing its events to any [`Sink`]: the same checks, the same game; only
+    /// the events written differ (issue 17: `NoEvents` or the simulator's tally build none
+    /// nobody reads).
+    pub fn apply_to(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        events: &mut impl Sink,
+    ) -> Result<(), ActionError> {
+        let (i, option_use) = self.check(seat, action)?;
+        // Checked: nothing below can fail, so the events go straight to the caller's vector
+        // (issue 17: no vector per action, none regrown while a turn resolves).
+        let out = events;
+        if let Some(used) = option_use {
+            self.apply_use(i, used, out);
+            self.play_on(out);
+            self.prune_drafts();
+            return Ok(());
+        }
+        match *action {
+            // RR-4.3: the draft changes, nothing else; nobody else is told.
+            Action::Place { register, card } => {
+                self.place(i, register, card);
+                return Ok(());
+            }
+            Action::Program { registers, power_down_next } => {
+                self.commit_program(i, &registers, power_down_next, out)
+            }
+            Action::Reenter { at, facing, powered_down } => {
+                self.pop_reentry();
+                self.reenter(i, at, facing, powered_down, out);
+            }
+            Action::StayDown { value } => self.answer_stay_down(i, value, out),
+            Action::DiscardOption { option } => self.apply_discard(option, out),
+            // Validated into an `OptionUse` by `check`, applied above.
+            Action::UseOption { .. } => {}
+        }
+        self.play_on_after_action(out);
+        Ok(())
+    }
+
+    /// What follows every applied action but a `place`: play on to the next decision, drafts
+    /// pruned.
+    #[inline]
+    fn play_on_after_action(&mut self, out: &mut impl Sink) {
+        self.play_on(out);
+        self.prune_drafts();
+        debug_assert!(self.occupancy_consistent(), "the occupancy table drifted");
+    }
+
+    /// RR-6.4: robot `i`'s checked `stay_down` answer.
+    fn answer_stay_down(&mut self, i: usize, value: bool, out: &mut impl Sink) {
+        if let Phase::StayDown { owes, stay } = &mut self.phase {
+            owes[i] = false;
+            stay[i] = value;
+        }
+        out.push(Event::StayDownSent { seat: self.robots[i].seat });
+    }
+
+    /// A random action for `seat`, applied: the same draws from `rng`, in the same order, and
+    /// the same state after (and the same events, to `events`) as [`Game::sample_action`]
+    /// followed by [`Game::apply`], without building the [`Action`] and checking it again where
+    /// the draw is legal by construction — a random program (`random_program`: the draft kept,
+    /// the other unlocked registers filled from the rest of the hand, RR-4.3), a `place` among
+    /// the listed ones, a `stay_down` answer (checked again in debug builds). The rare draws
+    /// from a list (option uses, re-entries, option questions) go through [`Self::apply_to`].
+    /// `None` when `sample_action` would return `None`. For random play nobody watches:
+    /// `robodrome sim` with the tally as the sink (issue 17;
+    /// `tests/props.rs::play_random_is_sample_then_apply` compares both ways).
+    pub fn play_random(
+        &mut self,
+        seat: Seat,
+        rng: &mut Rng,
+        events: &mut impl Sink,
+    ) -> Option<Result<(), ActionError>> {
+        let kind = self.owed(seat)?;
+        let i = seat.index();
+        match kind {
+            Owed::Program => {
+                // `sample_action`'s draws, in its order.
+                if !self.robots[i].options.is_empty() && rng.below(4) == 0 {
+                    let uses = self.program_use_actions(i);
+                    if let Some(a) = rng.pick(&uses) {
+                        let a = a.clone();
+                        return Some(self.apply_to(seat, &a, events));
+                    }
+                }
+                if rng.below(4) == 0
+                    && let Some((register, card)) = self.pick_place_at(i, rng)
+                {
+                    debug_assert_eq!(self.check_place(i, register, card), Ok(()));
+                    self.place(i, register, card);
+                    return Some(Ok(()));
+                }
+                let power_down_next = self.robots[i].damage >= 4 && rng.below(3) == 0;
+                let registers = self.random_program(i, rng);
+                debug_assert_eq!(self.check_program(i, &registers, power_down_next), Ok(()));
+                self.commit_program(i, &registers, power_down_next, events);
+            }
+            Owed::StayDown => {
+                let value = rng.below(4) == 0;
+                self.answer_stay_down(i, value, events);
+            }
+            Owed::Reenter | Owed::Discard | Owed::UseOption => {
+                let all = self.legal_actions(seat);
+                let a = rng.pick(&all)?.clone();
+                return Some(self.apply_to(seat, &a, events));
+            }
+        }
+        self.play_on_after_action(events);
+        Some(Ok(()))
+    }
+
     /// What `seat` owes now, if anything.
     pub(crate) fn owed(&self, seat: Seat) -> Option<Owed> {
         let owed = self.owed_now(seat);

@@ -7,12 +7,12 @@
 use crate::RoboRally;
 use crate::board::Cell;
 use crate::card::Card;
-use crate::event::{Cause, DestroyCause, Event};
+use crate::event::{Cause, DestroyCause, Event, Sink};
 use grid::{Sq, SqDir};
 
 impl RoboRally {
     /// RR-5.2: execute one card for robot `i`.
-    pub(crate) fn play_card(&mut self, i: usize, card: Card, events: &mut Vec<Event>) {
+    pub(crate) fn play_card(&mut self, i: usize, card: Card, events: &mut impl Sink) {
         let turn = card.turn();
         if turn != 0 {
             self.rotate(i, turn, Cause::Card, events);
@@ -28,7 +28,7 @@ impl RoboRally {
         i: usize,
         card: Card,
         boost: bool,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) {
         if !boost || card.turn() != 0 {
             self.play_card(i, card, events);
@@ -44,7 +44,7 @@ impl RoboRally {
     }
 
     /// `steps` single steps forward (negative: backward), stopping when one fails.
-    fn walk(&mut self, i: usize, steps: i32, events: &mut Vec<Event>) {
+    fn walk(&mut self, i: usize, steps: i32, events: &mut impl Sink) {
         let facing = self.robots[i].facing;
         let (dir, n) = if steps < 0 { (facing.opposite(), -steps) } else { (facing, steps) };
         for _ in 0..n {
@@ -60,7 +60,7 @@ impl RoboRally {
         i: usize,
         quarter_turns: i32,
         by: Cause,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) {
         let r = &mut self.robots[i];
         let from = r.facing;
@@ -70,13 +70,7 @@ impl RoboRally {
 
     /// One step of robot `i` towards `dir`, pushing the robots in the way (RR-5.2). Returns
     /// true when the robot moved and is still on the board (so a Move N may go on).
-    pub(crate) fn step(
-        &mut self,
-        i: usize,
-        dir: SqDir,
-        by: Cause,
-        events: &mut Vec<Event>,
-    ) -> bool {
+    pub(crate) fn step(&mut self, i: usize, dir: SqDir, by: Cause, events: &mut impl Sink) -> bool {
         let Some(from) = self.robots[i].cell() else { return false };
         if by == Cause::Card
             && !self.robots[i].options.is_empty()
@@ -118,21 +112,14 @@ impl RoboRally {
 
     /// Move robot `j` one cell towards `dir` (the way is known to be clear of walls); a pit or
     /// the board edge destroys it at once (RR-5.2, RR-8.1).
-    pub(crate) fn displace(&mut self, j: usize, dir: SqDir, by: Cause, events: &mut Vec<Event>) {
+    pub(crate) fn displace(&mut self, j: usize, dir: SqDir, by: Cause, events: &mut impl Sink) {
         let Some(from) = self.robots[j].cell() else { return };
         let to = from.neighbour(dir);
         self.arrive(j, from, to, by, events);
     }
 
     /// Put robot `j` on `to` (from `from`), destroying it when `to` is a pit or off the board.
-    pub(crate) fn arrive(
-        &mut self,
-        j: usize,
-        from: Sq,
-        to: Sq,
-        by: Cause,
-        events: &mut Vec<Event>,
-    ) {
+    pub(crate) fn arrive(&mut self, j: usize, from: Sq, to: Sq, by: Cause, events: &mut impl Sink) {
         let seat = self.robots[j].seat;
         self.set_at(j, Some(to));
         events.push(Event::Moved { seat, from, to, by });

@@ -6,7 +6,7 @@
 use crate::board::Cell;
 use crate::card::{Card, CardKind};
 use crate::error::ActionError;
-use crate::event::{Cause, Event, Shooter};
+use crate::event::{Cause, Event, Shooter, Sink};
 use crate::option::{ABLATIVE_POINTS, HOWITZER_SHOTS, OptionCard};
 use crate::{Pending, Phase, RoboRally};
 use grid::{Sq, SqDir};
@@ -115,7 +115,7 @@ impl RoboRally {
         i: usize,
         mut points: u8,
         source: Shooter,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) -> u8 {
         let seat = self.robots[i].seat;
         if self.robots[i].powered_down
@@ -207,7 +207,7 @@ impl RoboRally {
 
     /// Ramming Gear: robot `i` stepping towards `dir` bumps or pushes the robot ahead, which
     /// takes 1 damage.
-    pub(crate) fn ram(&mut self, i: usize, dir: SqDir, events: &mut Vec<Event>) {
+    pub(crate) fn ram(&mut self, i: usize, dir: SqDir, events: &mut impl Sink) {
         let Some(at) = self.robots[i].cell() else { return };
         if self.board.wall(at, dir) {
             return;
@@ -292,7 +292,7 @@ impl RoboRally {
     }
 
     /// Circuit Breaker at the end of the turn: 3 or more damage powers the robot down next turn.
-    pub(crate) fn circuit_breakers(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn circuit_breakers(&mut self, events: &mut impl Sink) {
         for r in &mut self.robots {
             if r.cell().is_some()
                 && r.damage >= 3
@@ -511,7 +511,7 @@ impl RoboRally {
 
     /// Apply a use validated by [`RoboRally::check_use`]. An answer to an option question
     /// takes the question off the queue.
-    pub(crate) fn apply_use(&mut self, i: usize, used: OptionUse, events: &mut Vec<Event>) {
+    pub(crate) fn apply_use(&mut self, i: usize, used: OptionUse, events: &mut impl Sink) {
         let seat = self.robots[i].seat;
         if used.answers() {
             self.pending.pop_front();
@@ -620,7 +620,7 @@ impl RoboRally {
     }
 
     /// Robot `i` fires `weapon` at robot `target` instead of its main laser's damage.
-    fn fire(&mut self, i: usize, target: usize, weapon: Weapon, events: &mut Vec<Event>) {
+    fn fire(&mut self, i: usize, target: usize, weapon: Weapon, events: &mut impl Sink) {
         let seat = self.robots[i].seat;
         let by = Shooter::Robot { seat };
         events.push(Event::OptionUsed { seat, option: weapon.card() });
@@ -808,7 +808,7 @@ impl RoboRally {
         i: usize,
         k: usize,
         card: Card,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) -> bool {
         let Some((o, side)) = self.robots[i].stash.side[k] else { return false };
         if !self.robots[i].has(o) || !Self::side_fits(o, side, card) {

@@ -2,7 +2,7 @@
 
 use crate::card::Card;
 use crate::error::ActionError;
-use crate::event::Event;
+use crate::event::{Event, Sink};
 use crate::{Phase, RoboRally, Step};
 use engine::Rng;
 
@@ -15,7 +15,7 @@ impl RoboRally {
     /// RR-6.4: a new turn begins. Powered-down robots on the board are asked `stay_down`; when
     /// none is, the turn starts at once. A robot already bound to be down next turn (RR-9
     /// Circuit Breaker) is not asked: its answer could change nothing.
-    pub(crate) fn begin_turn(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn begin_turn(&mut self, events: &mut impl Sink) {
         self.turn += 1;
         events.push(Event::TurnStarted { turn: self.turn });
         let owes: crate::PerRobot<bool> = self
@@ -34,7 +34,7 @@ impl RoboRally {
     }
 
     /// RR-4.4 power down / up, then RR-4.1 shuffle and deal, then the programming phase.
-    pub(crate) fn start_turn(&mut self, stay: &[bool], events: &mut Vec<Event>) {
+    pub(crate) fn start_turn(&mut self, stay: &[bool], events: &mut impl Sink) {
         for (i, &stays) in stay.iter().enumerate() {
             self.set_power(i, stays, events);
         }
@@ -44,7 +44,7 @@ impl RoboRally {
         self.phase = Phase::Program { owes };
     }
 
-    fn set_power(&mut self, i: usize, stay: bool, events: &mut Vec<Event>) {
+    fn set_power(&mut self, i: usize, stay: bool, events: &mut impl Sink) {
         let r = &mut self.robots[i];
         r.opt.recompiled = false;
         r.opt.stabilizer_on = false;
@@ -80,7 +80,7 @@ impl RoboRally {
 
     /// RR-4.1 / RR-7.1: deal `9 - damage` cards to an active, powered-on robot. Returns whether
     /// its player owes a program (RR-11: even with no card to place).
-    fn deal_to(&mut self, i: usize, events: &mut Vec<Event>) -> bool {
+    fn deal_to(&mut self, i: usize, events: &mut impl Sink) -> bool {
         let r = &self.robots[i];
         if !r.active() || r.destroyed || r.powered_down {
             self.robots[i].hand_size = 0;
@@ -108,7 +108,7 @@ impl RoboRally {
     pub(crate) fn start_program_phase_from_setup(
         &mut self,
         given: &[bool],
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) {
         let mut owes = crate::per_robot(false, self.robots.len());
         for i in 0..self.robots.len() {
@@ -171,7 +171,7 @@ impl RoboRally {
         i: usize,
         regs: &[Option<Card>; 5],
         power_down_next: bool,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) {
         let r = &mut self.robots[i];
         for (k, entry) in regs.iter().enumerate() {
@@ -184,20 +184,16 @@ impl RoboRally {
         let placed = r.registers;
         r.power_down_next = power_down_next;
         let seat = r.seat;
-        // The unplaced cards go to the discards in hand order, with no vector in between. Every
-        // card of a game is one of RR-1.1's 84 (setups and views are checked), whose priorities
-        // are distinct multiples of 10 up to 840: the placed ones are a bit mask of priorities
-        // (issue 17: the filter through `contains` was 6.6 % of a random 8-robot game).
-        // A card whose bit is not in the mask was not placed; any other (a placed one, or one
-        // of another priority, which no game holds) is compared whole, so the result is exact.
-        let mut mask = 0u128;
-        for c in placed.iter().flatten() {
-            mask |= priority_bit(c.priority).unwrap_or(0);
-        }
+        // The unplaced cards go to the discards in hand order, with no vector in between. A
+        // card is compared whole with the five registers as one integer each (kind and
+        // priority: distinct for distinct cards; an empty register matches no card), without
+        // a branch per register (issue 17: the filter through `contains`, then a priority mask
+        // and `contains`, were 6–7 % of a random 8-robot game).
+        let keys = placed.map(|p| p.map_or(u32::MAX, card_key));
         self.deck.discard.reserve(r.hand.len());
         for &c in &r.hand {
-            let maybe_placed = priority_bit(c.priority).is_none_or(|b| mask & b != 0);
-            if !maybe_placed || !placed.contains(&Some(c)) {
+            let key = card_key(c);
+            if !keys.iter().fold(false, |seen, &k| seen | (k == key)) {
                 self.deck.discard.push(c);
             }
         }
@@ -297,25 +293,59 @@ impl RoboRally {
     /// One of [`Self::place_actions`] drawn uniformly, as `rng.pick(&self.place_actions(i))`
     /// draws it (the same draw, the same action) but without building the list (issue 17).
     pub(crate) fn pick_place(&self, i: usize, rng: &mut Rng) -> Option<crate::Action> {
-        let mut n = 0;
-        self.for_each_place(i, |_, _| {
-            n += 1;
-            false
-        });
+        let (register, card) = self.pick_place_at(i, rng)?;
+        Some(crate::Action::Place { register, card })
+    }
+
+    /// [`Self::pick_place`]'s draw as (register, card): the same `rng.index` over the same
+    /// count, the same place ([`Self::nth_place`]).
+    pub(crate) fn pick_place_at(&self, i: usize, rng: &mut Rng) -> Option<(u8, Option<Card>)> {
+        let n = self.place_count(i);
         if n == 0 {
             return None;
         }
-        let mut k = rng.index(n);
-        let mut found = None;
-        self.for_each_place(i, |register, card| {
-            if k == 0 {
-                found = Some(crate::Action::Place { register, card });
-                return true;
+        self.nth_place(i, rng.index(n))
+    }
+
+    /// How many `place` actions robot `i` may send now, counted without listing them (issue
+    /// 17: the listing was 5 % of a random 8-robot game). By `check_place`: in each unlocked
+    /// register, `null` when the register holds a drafted card, and every hand card not in the
+    /// draft (a drafted card is taken back before it moves), up to [`MAX_PLACES`].
+    fn place_count(&self, i: usize) -> usize {
+        let r = &self.robots[i];
+        if r.places >= MAX_PLACES {
+            return 0;
+        }
+        let free = r.hand.iter().filter(|c| !r.draft.contains(&Some(**c))).count();
+        (0..5).filter(|&k| !r.locked(k)).map(|k| usize::from(r.draft[k].is_some()) + free).sum()
+    }
+
+    /// The `index`-th `place` of [`Self::place_actions`]' order (registers 1 to 5; in each,
+    /// `null` first, then the hand in order), found by counting ([`Self::place_count`]).
+    fn nth_place(&self, i: usize, mut index: usize) -> Option<(u8, Option<Card>)> {
+        let r = &self.robots[i];
+        if r.places >= MAX_PLACES {
+            return None;
+        }
+        let mut free_cards = r.hand.iter().copied().filter(|c| !r.draft.contains(&Some(*c)));
+        let free = free_cards.clone().count();
+        for register in 1..=5u8 {
+            let k = register as usize - 1;
+            if r.locked(k) {
+                continue;
             }
-            k -= 1;
-            false
-        });
-        found
+            if r.draft[k].is_some() {
+                if index == 0 {
+                    return Some((register, None));
+                }
+                index -= 1;
+            }
+            if index < free {
+                return free_cards.nth(index).map(|c| (register, Some(c)));
+            }
+            index -= free;
+        }
+        None
     }
 
     /// Call `f` with every legal `place` of robot `i` in list order, until `f` returns true.
@@ -373,7 +403,7 @@ impl RoboRally {
 
     /// The programming phase is over once every seat has committed: reveal the power-down
     /// announcements (RR-4.4) and start register 1.
-    pub(crate) fn finish_programming(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn finish_programming(&mut self, events: &mut impl Sink) {
         for r in &self.robots {
             if r.power_down_next && r.active() {
                 events.push(Event::PowerDownAnnounced { seat: r.seat });
@@ -407,12 +437,11 @@ fn permute(
     }
 }
 
-/// The bit of a card's priority in a mask of cards: RR-1.1's priorities are the multiples of 10
-/// from 10 to 840, so `priority / 10` is below 128 and distinct for every card of a game
-/// (`None` for any other priority).
+/// A card as one integer: its kind and its priority (distinct for distinct cards, never
+/// `u32::MAX`).
 #[inline]
-fn priority_bit(priority: u16) -> Option<u128> {
-    (priority.is_multiple_of(10) && priority / 10 < 128).then(|| 1u128 << (priority / 10))
+fn card_key(c: Card) -> u32 {
+    ((c.card as u32) << 16) | u32::from(c.priority)
 }
 
 #[cfg(test)]
@@ -420,8 +449,9 @@ mod place_tests {
     use crate::{BoardSpec, RoboRally, Setup, Variants};
     use engine::{Decision, Game, Rng};
 
-    /// Issue 17: `for_each_place` (the unrolled check behind `place_actions` and `pick_place`)
-    /// lists exactly the `place` actions `check_place` accepts, in its order, in every
+    /// Issue 17: `for_each_place` (the unrolled check behind `place_actions`) lists exactly the
+    /// `place` actions `check_place` accepts, in its order, and `place_count` / `nth_place`
+    /// (behind `pick_place`) count and find them in that order, in every
     /// programming position of seeded random 8-robot games (drafts and locks included: the
     /// random player places cards a quarter of the time, damage locks registers).
     #[test]
@@ -451,6 +481,12 @@ mod place_tests {
                         .filter(|&(register, c)| g.check_place(i, register, c).is_ok())
                         .collect();
                     assert_eq!(listed, checked, "seed {seed}, turn {}", g.turn());
+                    // The count and the arithmetic walk (issue 17) agree with the listing.
+                    assert_eq!(g.place_count(i), listed.len());
+                    let walked: Vec<_> =
+                        (0..listed.len()).map(|k| g.nth_place(i, k).unwrap()).collect();
+                    assert_eq!(walked, listed, "seed {seed}, turn {}", g.turn());
+                    assert_eq!(g.nth_place(i, listed.len()), None);
                     positions += 1;
                 }
                 let Some(a) = g.sample_action(seat, &mut rng) else { break };

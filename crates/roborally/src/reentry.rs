@@ -6,7 +6,7 @@
 
 use crate::RoboRally;
 use crate::error::ActionError;
-use crate::event::Event;
+use crate::event::{Event, Sink};
 use grid::{Sq, SqDir};
 
 /// What a re-entering robot may choose.
@@ -119,7 +119,7 @@ impl RoboRally {
         at: Sq,
         facing: SqDir,
         powered_down: bool,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) {
         self.set_at(i, Some(at));
         let r = &mut self.robots[i];

@@ -2,12 +2,12 @@
 //! until some seat owes a decision or the game is over. Each step is small and leaves the
 //! state consistent, so any stop can be cloned, viewed, saved and replayed.
 
-use crate::event::{Event, Revealed};
+use crate::event::{Event, Revealed, Sink};
 use crate::{Phase, RoboRally, Step};
 
 impl RoboRally {
     /// Play on by itself to the next decision (conventions.md).
-    pub(crate) fn play_on(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn play_on(&mut self, events: &mut impl Sink) {
         loop {
             if self.phase == Phase::Over {
                 return;
@@ -20,7 +20,7 @@ impl RoboRally {
 
     /// One step of the cursor (a card, a board-element step, a laser step, ...), for step-by-step
     /// animation and benches. Returns false when a decision is owed or the game is over.
-    pub fn play_step(&mut self, events: &mut Vec<Event>) -> bool {
+    pub fn play_step(&mut self, events: &mut impl Sink) -> bool {
         if matches!(self.phase, Phase::Over) || self.settle_pending(events) {
             return false;
         }
@@ -42,7 +42,7 @@ impl RoboRally {
 
     /// One step. Returns false when a decision is owed.
     #[inline(always)]
-    fn advance(&mut self, events: &mut Vec<Event>) -> bool {
+    fn advance(&mut self, events: &mut impl Sink) -> bool {
         match &self.phase {
             Phase::Over => false,
             Phase::StayDown { owes, stay } => {
@@ -74,15 +74,9 @@ impl RoboRally {
                 }
             },
             Phase::Execute { register, .. } => {
-                // Take the step out (no clone of its robot list); `execute` puts the next one in.
                 let register = *register;
-                let placeholder = Phase::Execute { register, step: Step::Express };
-                let Phase::Execute { step, .. } = std::mem::replace(&mut self.phase, placeholder)
-                else {
-                    unreachable!()
-                };
                 self.moment += 1;
-                self.execute(register, step, events);
+                self.execute(register, events);
                 true
             }
         }
@@ -96,35 +90,40 @@ impl RoboRally {
         }
     }
 
-    /// One step of register `register` (RR-5.1–5.5, RR-5.3 order).
-    fn execute(&mut self, register: u8, step: Step, events: &mut Vec<Event>) {
+    /// One step of register `register` (RR-5.1–5.5, RR-5.3 order): the step in the cursor,
+    /// worked in place (issue 17: the cursor is not moved out and back for every step; only the
+    /// move step's `next` changes while the cards run), then the next step written.
+    fn execute(&mut self, register: u8, events: &mut impl Sink) {
+        let Phase::Execute { step, .. } = &self.phase else { return };
         let next = match step {
             Step::Reveal => {
                 // RR-9 Conditional Program / Abort Switch: asked before the cards show.
                 if self.robots.iter().any(|r| !r.options.is_empty()) && self.ask_reveal(register) {
-                    self.phase = Phase::Execute { register, step: Step::Reveal };
                     return;
                 }
                 Step::Move { order: self.reveal(register, events), next: 0 }
             }
-            Step::Move { order, next } => match order.get(next) {
-                Some(&i) => {
-                    let card = self.card_of(i, register as usize - 1);
-                    if let (Some(card), true) =
-                        (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down)
-                    {
-                        if self.robots[i].options.is_empty() {
-                            self.play_card(i, card, events);
-                        } else if !self.play_with_options(i, register, card, events) {
-                            self.phase =
-                                Phase::Execute { register, step: Step::Move { order, next } };
-                            return;
-                        }
+            Step::Move { order, next } => {
+                let Some(&i) = order.get(*next) else {
+                    self.set_step(register, Step::Express);
+                    return;
+                };
+                let card = self.card_of(i, register as usize - 1);
+                if let (Some(card), true) =
+                    (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down)
+                {
+                    if self.robots[i].options.is_empty() {
+                        self.play_card(i, card, events);
+                    } else if !self.play_with_options(i, register, card, events) {
+                        // A question waits: the same card runs when the step comes again.
+                        return;
                     }
-                    Step::Move { order, next: next + 1 }
                 }
-                None => Step::Express,
-            },
+                if let Phase::Execute { step: Step::Move { next, .. }, .. } = &mut self.phase {
+                    *next += 1;
+                }
+                return;
+            }
             Step::Express => {
                 self.run_belts(true, events);
                 Step::Belts
@@ -156,9 +155,9 @@ impl RoboRally {
                 }
             }
             Step::Checkpoints { order } => {
+                let order = order.clone();
                 // RR-9 Mechanical Arm: which site to touch, asked before the step.
                 if self.robots.iter().any(|r| !r.options.is_empty()) && self.ask_arm(register) {
-                    self.phase = Phase::Execute { register, step: Step::Checkpoints { order } };
                     return;
                 }
                 self.run_checkpoints(&order, events);
@@ -173,11 +172,16 @@ impl RoboRally {
                 return;
             }
         };
-        self.phase = Phase::Execute { register, step: next };
+        self.set_step(register, next);
+    }
+
+    #[inline]
+    fn set_step(&mut self, register: u8, step: Step) {
+        self.phase = Phase::Execute { register, step };
     }
 
     /// RR-5.1: reveal every robot's card for this register; returns the move order (RR-5.2).
-    fn reveal(&mut self, register: u8, events: &mut Vec<Event>) -> crate::PerRobot<usize> {
+    fn reveal(&mut self, register: u8, events: &mut impl Sink) -> crate::PerRobot<usize> {
         let k = register as usize - 1;
         let mut cards = crate::PerRobot::new();
         for r in &mut self.robots {
@@ -202,7 +206,7 @@ impl RoboRally {
         i: usize,
         register: u8,
         card: crate::Card,
-        events: &mut Vec<Event>,
+        events: &mut impl Sink,
     ) -> bool {
         let k = register as usize - 1;
         if self.robots[i].stash.side[k].is_some()
@@ -237,8 +241,11 @@ impl RoboRally {
     /// Robots with a card this register, on the board and powered on, by descending priority.
     pub(crate) fn move_order(&self, register: u8) -> crate::PerRobot<usize> {
         let k = register as usize - 1;
-        let mut keyed: arrayvec::ArrayVec<(u32, usize), { crate::setup::MAX_ROBOTS }> =
+        // (priority key, robot) packed in one integer (a robot index is below 256), so the
+        // sort compares integers (issue 17): the order of the (key, robot) pairs.
+        let mut keyed: arrayvec::ArrayVec<u64, { crate::setup::MAX_ROBOTS }> =
             arrayvec::ArrayVec::new();
+        let key = |p: u64, i: usize| (p << 8) | i as u64;
         for (i, r) in self.robots.iter().enumerate() {
             if r.cell().is_none() || r.powered_down {
                 continue;
@@ -246,7 +253,7 @@ impl RoboRally {
             // RR-9 Radio Control: a controlled robot runs its controller's card, right after it.
             if let Some(by) = r.opt.radio {
                 if let Some(c) = self.robots[by.index()].registers[k] {
-                    keyed.push((c.priority as u32 * 2, i));
+                    keyed.push(key(c.priority as u64 * 2, i));
                 }
                 continue;
             }
@@ -256,11 +263,17 @@ impl RoboRally {
                 } else {
                     c.priority
                 };
-                keyed.push((p as u32 * 2 + 1, i));
+                keyed.push(key(p as u64 * 2 + 1, i));
             }
         }
-        // Priorities are unique (RR-1.1) and robots distinct: an unstable sort is exact.
-        keyed.as_mut_slice().sort_unstable_by(|a, b| b.cmp(a));
-        keyed.as_slice().iter().map(|&(_, i)| i).collect()
+        // Descending: each key goes to its rank, the number of greater keys (the keys are
+        // distinct: the robot is in them), without a branch per comparison (issue 17).
+        let keyed = keyed.as_slice();
+        let mut order = [0usize; crate::setup::MAX_ROBOTS];
+        for &key in keyed {
+            let rank = keyed.iter().fold(0, |n, &other| n + usize::from(other > key));
+            order[rank] = (key & 0xff) as usize;
+        }
+        order[..keyed.len()].iter().copied().collect()
     }
 }

@@ -269,7 +269,7 @@ impl RoboRally {
         };
         if setup.phase == StartPhase::Program {
             let given: Vec<bool> = setup.robots.iter().map(|r| r.hand.is_some()).collect();
-            g.start_program_phase_from_setup(&given, &mut Vec::new());
+            g.start_program_phase_from_setup(&given, &mut crate::event::NoEvents);
         }
         Ok(g)
     }
@@ -293,15 +293,25 @@ fn build_robots(setup: &Setup, board: &Board, problems: &mut Vec<String>) -> Vec
             robots.push(r);
         }
     }
-    let mut cells = BTreeSet::new();
-    for r in &robots {
+    // Each robot's cell against those before it (at most 8 robots: no set to allocate).
+    for (k, r) in robots.iter().enumerate() {
         if let Some(at) = r.at
-            && !cells.insert(at)
+            && robots[..k].iter().any(|o| o.at == Some(at))
         {
             problems.push(format!("two robots on {at}"));
         }
     }
     robots
+}
+
+/// The prefix of a robot's setup problems, `setup.robots[i]`: written only for a problem
+/// (issue 17: a setup per simulated game formatted it for every robot).
+struct RobotPrefix(u8);
+
+impl std::fmt::Display for RobotPrefix {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "setup.robots[{}]", self.0)
+    }
 }
 
 fn build_robot(
@@ -310,7 +320,7 @@ fn build_robot(
     board: &Board,
     problems: &mut Vec<String>,
 ) -> Option<Robot> {
-    let p = format!("setup.robots[{}]", rs.seat.0);
+    let p = RobotPrefix(rs.seat.0);
     let dock_no = rs.dock.unwrap_or(rs.seat.0 + 1);
     let dock = board.dock(dock_no);
     let Some(at) = rs.at.or(dock.map(|d| d.at)) else {
@@ -400,7 +410,7 @@ impl RoboRally {
         seed: u64,
     ) -> Result<RoboRally, engine::SetupError> {
         let mut g = RoboRally::from_setup_with_board(setup, board, seed)?;
-        g.play_on(&mut Vec::new());
+        g.play_on(&mut crate::event::NoEvents);
         Ok(g)
     }
 }

@@ -390,3 +390,56 @@ fn option_questions_come_up() {
         "move {move_q} weapon {weapon_q} reveal {reveal_q} used {used} stashed {stashed}"
     );
 }
+
+/// Plays one random game three ways in lockstep — `sample_action` then `apply` into a list,
+/// `play_random` into a list, `play_random` into [`NoEvents`] — and checks after every action
+/// that the three states and the three generators are equal and that both lists got the same
+/// events (issue 17: the event-free random path plays the same game with the same draws).
+/// Returns the actions played.
+fn three_ways(setup: &Setup, seed: u64, max_actions: usize) -> Result<usize, TestCaseError> {
+    use roborally::event::NoEvents;
+    let mut a = RoboRally::new(setup, seed).expect("starts");
+    let (mut b, mut c) = (a.clone(), a.clone());
+    let mut ra = Rng::seeded(seed ^ 0x5eed);
+    let (mut rb, mut rc) = (ra.clone(), ra.clone());
+    let (mut ea, mut eb) = (Vec::new(), Vec::new());
+    let mut n = 0;
+    while n < max_actions {
+        let Some(d) = a.decision() else { break };
+        let seat = d.seats().first().expect("someone owes the decision");
+        let sampled = a.sample_action(seat, &mut ra);
+        let played_b = b.play_random(seat, &mut rb, &mut eb);
+        let played_c = c.play_random(seat, &mut rc, &mut NoEvents);
+        let Some(action) = sampled else {
+            prop_assert!(played_b.is_none() && played_c.is_none());
+            break;
+        };
+        let applied = a.apply(seat, &action, &mut ea);
+        prop_assert_eq!(applied.is_ok(), played_b.is_some_and(|r| r.is_ok()));
+        prop_assert_eq!(applied.is_ok(), played_c.is_some_and(|r| r.is_ok()));
+        prop_assert_eq!(&ea, &eb, "the same events after {:?} (action {})", action, n);
+        prop_assert!(a == b && a == c, "the same state after {:?} (action {})", action, n);
+        prop_assert!(ra == rb && ra == rc, "the same draws after {:?} (action {})", action, n);
+        ea.clear();
+        eb.clear();
+        if applied.is_err() {
+            break;
+        }
+        n += 1;
+    }
+    prop_assert_eq!(a.decision().is_none(), n < max_actions, "played to the end or the cap");
+    Ok(n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// Issue 17: [`RoboRally::play_random`] is `sample_action` then `apply`, with any sink:
+    /// every shipped course, 2–8 robots, no options / two options / 20 option cards dealt
+    /// (so the option uses, questions and weapons are drawn too), both variants.
+    #[test]
+    fn play_random_is_sample_then_apply(course in 0usize..4, robots in 2u8..=8, seed in any::<u64>(), options in 0u8..3, full_ranking in any::<bool>(), lives4 in any::<bool>()) {
+        let (setup, _) = start_with(course, robots, seed, options, Variants { lives4, full_ranking });
+        three_ways(&setup, seed, 3_000)?;
+    }
+}

@@ -118,6 +118,9 @@ struct RSub {
     out: mpsc::Sender<Frame>,
     /// Sent a welcome it can follow with updates.
     current: bool,
+    /// The connection's write side: kicked after each message the relay handled, as the game's
+    /// task does (`ws::Direct`); declared after `out` so that its drop finds `out` closed.
+    direct: crate::ws::DirectHandle,
 }
 
 /// Ask the game's owner (whichever node it is) for a fresh spectators' welcome.
@@ -153,14 +156,16 @@ async fn relay(
     let stopped = crate::stopped(&mut stop);
     tokio::pin!(stopped);
     let mut started = false;
+    let direct_writes = shared.config.direct_writes;
     loop {
         let waiting = subs.values().any(|s| !s.current);
         tokio::select! {
             cmd = rx.recv() => {
                 let Some(cmd) = cmd else { break };
                 match cmd {
-                    Cmd::Subscribe { conn, viewer, out, done, .. } => {
-                        subs.insert(conn, RSub { viewer, out, current: false });
+                    Cmd::Subscribe { conn, viewer, out, direct, done, .. } => {
+                        let direct = crate::ws::DirectHandle(direct);
+                        subs.insert(conn, RSub { viewer, out, current: false, direct });
                         started = true;
                         let _ = done.send(());
                         if asked.is_none_or(|t| t.elapsed() >= ASK_EVERY) {
@@ -298,6 +303,12 @@ async fn relay(
                 asked = Some(Instant::now());
             }
             _ = &mut stopped => break,
+        }
+        // Frames queued for a connection reach its socket only once kicked: written here
+        // (direct writes) or by the connection's loop, woken (docs/benchmarks.md "CPU per
+        // accepted action, round 4").
+        for s in subs.values() {
+            s.direct.kick_if_queued(&s.out, direct_writes, &shared.metrics);
         }
         if started && subs.is_empty() {
             break;

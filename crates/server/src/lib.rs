@@ -76,6 +76,19 @@ pub struct Config {
     pub bot_delay: Duration,
     /// Worker threads of `serve_blocking`'s runtime (0: one per core).
     pub threads: usize,
+    /// `serve_blocking` runs everything on one thread (tokio's current-thread runtime: no
+    /// wake-ups across threads; SQLite's thread and the bots' blocking threads stay apart).
+    pub current_thread: bool,
+    /// A game's task writes its frames into its connections' sockets itself (`ws::Direct`)
+    /// instead of waking each connection's task to write them (docs/benchmarks.md "CPU per
+    /// accepted action, round 4"); `serve`'s default since round 6, measured cheaper.
+    pub direct_writes: bool,
+    /// The send window (docs/protocol.md "When frames are sent"): an update that only says
+    /// that a seat committed (part of) its choice (a simultaneous decision goes on with the same
+    /// seats or fewer) waits this long at most, at the connections other than the actor's, for
+    /// other frames to the same connection, so that they leave in one write;
+    /// the actor's own frames and everything else are written at once. Zero: nothing waits.
+    pub send_window: Duration,
     /// Create the database in an existing empty file (`serve --init`); a missing file is
     /// always created.
     pub init: bool,
@@ -105,6 +118,9 @@ pub struct Config {
     pub redis: Option<bus::RedisConfig>,
 }
 
+/// `serve --send-window-ms`'s default (`Config::send_window`).
+pub const SEND_WINDOW_MS: u64 = 20;
+
 impl Default for Config {
     fn default() -> Config {
         Config {
@@ -118,6 +134,9 @@ impl Default for Config {
             web: Some("web".into()),
             bot_delay: Duration::ZERO,
             threads: 0,
+            current_thread: false,
+            direct_writes: true,
+            send_window: Duration::from_millis(SEND_WINDOW_MS),
             init: false,
             token_ttl: Duration::from_secs(30 * 24 * 3600),
             public_url: None,
@@ -193,6 +212,8 @@ pub struct Subscription {
     pub game: String,
     pub room: RoomHandle,
     pub rx: mpsc::Receiver<Frame>,
+    /// The write side shared with the game's task (`ws::run` attaches its socket there).
+    pub direct: Arc<ws::Direct>,
 }
 
 impl Subscription {
@@ -542,10 +563,11 @@ impl Shared {
             let (out, rx) = mpsc::channel(self.config.outbox);
             let (done, ok) = oneshot::channel();
             let viewer = viewer.clone();
-            if room.tx.send(Cmd::Subscribe { conn, observer, viewer, out, done }).await.is_ok()
-                && ok.await.is_ok()
-            {
-                return Ok(Subscription { conn, seat, who: None, game: id.to_string(), room, rx });
+            let direct = Arc::new(ws::Direct::default());
+            let cmd = Cmd::Subscribe { conn, observer, viewer, out, direct: direct.clone(), done };
+            if room.tx.send(cmd).await.is_ok() && ok.await.is_ok() {
+                let game = id.to_string();
+                return Ok(Subscription { conn, seat, who: None, game, room, rx, direct });
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
@@ -836,8 +858,12 @@ pub fn serve_blocking(config: Config) -> Result<(), Box<dyn std::error::Error + 
         )
         .with_writer(std::io::stderr)
         .try_init();
-    let mut rt = tokio::runtime::Builder::new_multi_thread();
-    if config.threads > 0 {
+    let mut rt = if config.current_thread {
+        tokio::runtime::Builder::new_current_thread()
+    } else {
+        tokio::runtime::Builder::new_multi_thread()
+    };
+    if config.threads > 0 && !config.current_thread {
         rt.worker_threads(config.threads);
     }
     let rt = rt.enable_all().build()?;

@@ -1,7 +1,8 @@
 //! `robodrome loadtest`: many WebSocket clients playing Autoscooter against a running server.
 //!
-//! Every client is a guest holding one seat; clients choose legal moves from their own view (a
-//! client-side helper below, not the server's business) and report the time from sending an
+//! Every client is a guest holding one seat; clients choose their moves among the legal ones
+//! their own view lists (`choices`, as the browser's table offers only those), a share of them
+//! (`--illegal-share`) deliberately refused ones instead, and report the time from sending an
 //! action to receiving the update that broadcasts it (p50/p99), the server's memory per live
 //! game (from `/metrics`), and how long the server took to resume games when it last started.
 
@@ -52,6 +53,13 @@ pub struct Args {
     /// Games set up at once (lobby requests in flight: guests, create, joins).
     #[arg(long, default_value_t = SETUP_AT_ONCE)]
     pub setup_at_once: usize,
+    /// The share of actions (0 to 1) sent as moves the rules refuse (a start onto the car's own
+    /// hex), so that the refusal path stays under load; the others are chosen among the legal
+    /// ones the view lists. 0: every action legal, as from the browser's table (until
+    /// 2026-11-26 the clients drew random starts, about a fifth of all actions refused:
+    /// docs/benchmarks.md "CPU per accepted action, round 6").
+    #[arg(long, default_value_t = 0.0)]
+    pub illegal_share: f64,
 }
 
 /// Games whose lobby setup runs at once by default (`--setup-at-once`).
@@ -98,6 +106,11 @@ async fn metric(addr: SocketAddr, name: &str) -> Result<f64, Error> {
 pub struct Report {
     /// The games set up, by game number (game `g` has seed `seed + g`).
     pub games: Vec<String>,
+    /// Actions the clients sent in the window, and of those the server refused (its counters
+    /// over the window: stored log entries, timer expiries included, and refused actions).
+    pub sent: u64,
+    pub accepted: f64,
+    pub refused: f64,
     /// Live games at the server that answered `/metrics`, at the start and at the end of the
     /// measured window.
     pub live_start: f64,
@@ -145,9 +158,10 @@ pub async fn run(args: Args) -> Result<Report, Error> {
             let rng = Rng::seeded(args.seed ^ ((g as u64) << 8) ^ s as u64);
             let think = Duration::from_millis(args.think_ms);
             let (stopped, window) = (stopped.clone(), window.clone());
-            tasks.spawn(
-                async move { play(sock, s as u8, rng, think, stopped, window, tally).await },
-            );
+            let illegal = args.illegal_share.clamp(0.0, 1.0);
+            tasks.spawn(async move {
+                play(sock, s as u8, rng, think, illegal, stopped, window, tally).await
+            });
         }
     }
     let connect_s = t0.elapsed().as_secs_f64() - setup_s;
@@ -205,7 +219,7 @@ pub async fn run(args: Args) -> Result<Report, Error> {
     println!("action→broadcast p50     {:.2} ms", pct(0.50));
     println!("action→broadcast p99     {:.2} ms", pct(0.99));
     println!("action→broadcast max     {:.2} ms", pct(1.0));
-    println!("refused (expected: random starts)  {:?}", t.errors);
+    println!("refused, by rule         {:?} (illegal share {})", t.errors, args.illegal_share);
     println!("games finished           {}", t.finished / seats as u64);
     println!("server memory            {:.1} MB → {:.1} MB", rss0 / 1e6, rss1 / 1e6);
     println!(
@@ -214,7 +228,8 @@ pub async fn run(args: Args) -> Result<Report, Error> {
     );
     println!("last start: resumed      {resumed} games in {:.3} s", resume);
     let games = plan.into_iter().map(|(id, _)| id).collect();
-    Ok(Report { games, live_start: live1, live_end })
+    let sent = t.sent;
+    Ok(Report { games, sent, accepted, refused, live_start: live1, live_end })
 }
 
 /// Game `g`'s lobby setup: `seats` guests (from the game's own address if any), the first
@@ -284,11 +299,13 @@ enum Kind {
 }
 
 /// One client: acts when its seat owes a decision, times each action until its broadcast.
+#[allow(clippy::too_many_arguments)]
 async fn play(
     mut sock: Socket,
     seat: u8,
     mut rng: Rng,
     think: Duration,
+    illegal_share: f64,
     mut stopped: tokio::sync::watch::Receiver<bool>,
     window: Arc<std::sync::atomic::AtomicBool>,
     tally: Arc<Mutex<Tally>>,
@@ -355,8 +372,12 @@ async fn play(
             && sent.is_none()
             && last_waiting.contains(&seat)
             && let Some(frame) = &last_frame
-            && let Some(action) =
-                autoscooter_move(&serde_json::from_str::<ViewOf>(frame)?.view, seat, &mut rng)
+            && let Some(action) = autoscooter_client_move(
+                &serde_json::from_str::<ViewOf>(frame)?.view,
+                seat,
+                &mut rng,
+                illegal_share,
+            )
         {
             tokio::time::sleep(think).await;
             next += 1;
@@ -385,6 +406,41 @@ pub struct AsView {
     #[serde(default)]
     plots: Vec<AsPlot>,
     waiting: Option<AsWaiting>,
+    /// What the seat may choose now (`autoscooter::choices`), in its own view only.
+    #[serde(default)]
+    choices: Option<AsChoices>,
+}
+
+/// The parts of `autoscooter::choices::Choices` a load client picks from.
+#[derive(serde::Deserialize)]
+struct AsChoices {
+    #[serde(default)]
+    plots: Vec<AsPlotChoice>,
+    #[serde(default)]
+    wild: Option<Vec<autoscooter::Letter>>,
+    #[serde(default)]
+    start: Option<AsStartChoice>,
+    #[serde(default)]
+    payments: Vec<Value>,
+}
+
+#[derive(serde::Deserialize)]
+struct AsPlotChoice {
+    car: u8,
+    numbers: Vec<u8>,
+    letters: Vec<autoscooter::Letter>,
+}
+
+#[derive(serde::Deserialize)]
+struct AsStartChoice {
+    car: u8,
+    cells: Vec<AsStartCell>,
+}
+
+#[derive(serde::Deserialize)]
+struct AsStartCell {
+    to: grid::Hex,
+    facings: Vec<grid::HexDir>,
 }
 
 #[derive(serde::Deserialize)]
@@ -412,6 +468,56 @@ enum AsWaiting {
 #[derive(serde::Deserialize)]
 struct ViewOf {
     view: AsView,
+}
+
+/// A load client's move: with probability `illegal_share` one the rules refuse
+/// ([`autoscooter_refused_move`]), otherwise one of the legal moves its view lists
+/// ([`autoscooter_legal_move`]; [`autoscooter_move`] if the view lists none).
+pub fn autoscooter_client_move(
+    view: &AsView,
+    seat: u8,
+    rng: &mut Rng,
+    illegal_share: f64,
+) -> Option<Value> {
+    let draw = rng.below(1 << 20) as f64 / f64::from(1u32 << 20);
+    if illegal_share > 0.0 && draw < illegal_share {
+        return autoscooter_refused_move(view, seat);
+    }
+    autoscooter_legal_move(view, rng).or_else(|| autoscooter_move(view, seat, rng))
+}
+
+/// One of the legal moves the seat's own view lists (`choices`: a plot's unused number and
+/// allowed letter, the wild car's letter, a free hex and facing for a start, a payment), drawn
+/// at random as a player clicking the table's offered controls would; `None` when the view
+/// lists nothing.
+pub fn autoscooter_legal_move(view: &AsView, rng: &mut Rng) -> Option<Value> {
+    use autoscooter::{Action, LetterInput};
+    let c = view.choices.as_ref()?;
+    if let Some(p) = c.plots.first() {
+        let number = *rng.pick(&p.numbers)?;
+        let letter = if p.letters.is_empty() { None } else { Some(*rng.pick(&p.letters)?) };
+        return serde_json::to_value(Action::plot(p.car, number, letter)).ok();
+    }
+    if let Some(w) = c.wild.as_ref().filter(|w| !w.is_empty()) {
+        let letter = *rng.pick(w)?;
+        return serde_json::to_value(Action::PlotWild { letter: Some(LetterInput::Valid(letter)) })
+            .ok();
+    }
+    if let Some(s) = &c.start {
+        let cell = rng.pick(&s.cells)?;
+        let facing = *rng.pick(&cell.facings)?;
+        return serde_json::to_value(Action::Start { car: s.car, to: cell.to, facing }).ok();
+    }
+    rng.pick(&c.payments).cloned()
+}
+
+/// A move the rules refuse whatever the position: a start of one of the seat's cars onto its
+/// own hex (AS-5.4 allows only a free hex beside it; and no start is owed while planning or
+/// paying).
+pub fn autoscooter_refused_move(view: &AsView, seat: u8) -> Option<Value> {
+    let c = view.cars.iter().find(|c| c.owner == Some(seat))?;
+    let refused = autoscooter::Action::Start { car: c.car, to: c.at, facing: grid::HexDir::ALL[0] };
+    serde_json::to_value(refused).ok()
 }
 
 /// A move for `seat` chosen from its own Autoscooter view (a client's job, not the server's):

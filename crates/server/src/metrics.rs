@@ -56,7 +56,33 @@ pub struct Metrics {
     pub steps_computed: AtomicU64,
     pub steps_cache_hits: AtomicU64,
     pub lobby_not_modified: AtomicU64,
+    // Where the work per action comes from (docs/benchmarks.md "CPU per accepted action,
+    // round 4"): wake-ups of the tasks, frames and socket writes.
+    /// Turns of the game tasks' loops (each a wake-up: a command, a timer, shutdown).
+    pub room_wakeups: AtomicU64,
+    /// Times a game's task took players' actions from its inbox, and the actions so taken
+    /// (several at once: stored together, `Room::handle_acts`).
+    pub act_rounds: AtomicU64,
+    pub acts_taken: AtomicU64,
+    /// Turns of the connections' loops (each a wake-up: frames to write, a client message, a
+    /// ping, shutdown).
+    pub conn_wakeups: AtomicU64,
+    /// Frames written into sockets, and flushes (each about one `write` system call).
+    pub frames_written: AtomicU64,
+    pub socket_flushes: AtomicU64,
+    /// Game tasks' kicks that wrote a connection's frames themselves, and those that handed
+    /// the write to the connection's loop (the socket could not take it at once).
+    pub direct_writes: AtomicU64,
+    pub direct_handoffs: AtomicU64,
+    /// Send windows opened: times a game's task held quiet updates for some connections
+    /// (`Room::kick_connections`, docs/protocol.md "When frames are sent").
+    pub send_windows: AtomicU64,
 }
+
+/// The SQLite store's group commits and the log entries in them (process-wide: the store has
+/// no handle on a server's `Metrics`).
+pub static COMMITS: AtomicU64 = AtomicU64::new(0);
+pub static COMMITTED_ENTRIES: AtomicU64 = AtomicU64::new(0);
 
 impl Metrics {
     /// Time from receiving an action to having sent its update to every connection.
@@ -256,6 +282,57 @@ impl Metrics {
                 "robodrome_lobby_not_modified_total",
                 "Lobby lists answered 304 Not Modified.",
                 &self.lobby_not_modified,
+            ),
+            (
+                "robodrome_room_wakeups_total",
+                "Turns of the game tasks' loops (commands, timers).",
+                &self.room_wakeups,
+            ),
+            (
+                "robodrome_act_rounds_total",
+                "Times a game's task took players' actions from its inbox.",
+                &self.act_rounds,
+            ),
+            (
+                "robodrome_acts_taken_total",
+                "Players' actions so taken (several per round: stored together).",
+                &self.acts_taken,
+            ),
+            (
+                "robodrome_conn_wakeups_total",
+                "Turns of the connections' loops (frames to write, client messages, pings).",
+                &self.conn_wakeups,
+            ),
+            (
+                "robodrome_frames_written_total",
+                "Frames written into WebSocket connections.",
+                &self.frames_written,
+            ),
+            (
+                "robodrome_socket_flushes_total",
+                "Flushes of WebSocket connections (each about one write system call).",
+                &self.socket_flushes,
+            ),
+            (
+                "robodrome_direct_writes_total",
+                "Writes made by a game's task itself, without waking the connection's task.",
+                &self.direct_writes,
+            ),
+            (
+                "robodrome_direct_handoffs_total",
+                "Writes a game's task handed to the connection's task (socket not ready).",
+                &self.direct_handoffs,
+            ),
+            (
+                "robodrome_send_windows_total",
+                "Times a game's task held \"seat committed\" updates for a send window.",
+                &self.send_windows,
+            ),
+            ("robodrome_store_commits_total", "Group commits of the SQLite store.", &COMMITS),
+            (
+                "robodrome_store_committed_entries_total",
+                "Log entries in those commits.",
+                &COMMITTED_ENTRIES,
             ),
         ] {
             g(&mut s, name, help, "counter", v.load(Relaxed).to_string());

@@ -47,6 +47,8 @@ pub enum Cmd {
         /// The signed-in identity behind the connection, if any (its blocks hide chat lines).
         viewer: Option<String>,
         out: mpsc::Sender<Frame>,
+        /// The connection's write side, which this task kicks after queuing frames on `out`.
+        direct: Arc<crate::ws::Direct>,
         done: oneshot::Sender<()>,
     },
     Unsubscribe {
@@ -100,6 +102,9 @@ struct Sub {
     observer: Observer,
     viewer: Option<String>,
     out: mpsc::Sender<Frame>,
+    /// Declared after `out`, so dropped after it: the connection's loop, woken by its drop,
+    /// finds the channel closed.
+    direct: crate::ws::DirectHandle,
 }
 
 struct Presence {
@@ -166,6 +171,18 @@ pub struct Room {
     lease: Option<crate::cluster::RoomLease>,
     /// The timers last stored (cluster only): the server's deadline, the rules' clock's.
     timers_stored: Option<(Option<Instant>, Option<Instant>)>,
+    /// The send window (docs/protocol.md "When frames are sent"): what the frames queued by
+    /// the command being handled say to connections other than the actor's. `Some(true)`:
+    /// only that seats committed (part of) their choices (a simultaneous decision going on with
+    /// the same seats or fewer, nobody new owing, the rules' clock unchanged), which may wait; `Some(false)`: anything else, written
+    /// at once; `None`: nothing for the others yet.
+    quiet: Option<bool>,
+    /// Connections written to at once after this command whatever `quiet` says (their own
+    /// ack, error, welcome).
+    urgent: Vec<u64>,
+    /// Frames are held for some connections (quiet updates): all written at this time at the
+    /// latest, or earlier with the next frame that may not wait.
+    flush_at: Option<Instant>,
 }
 
 /// What became of one action of a batch (`Room::handle_acts`).
@@ -286,6 +303,9 @@ impl Room {
             stood_in: false,
             lease,
             timers_stored: None,
+            quiet: None,
+            urgent: Vec::new(),
+            flush_at: None,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -316,6 +336,7 @@ impl Room {
         tokio::pin!(lost);
         let mut armed: Option<Instant> = None;
         loop {
+            self.shared.metrics.room_wakeups.fetch_add(1, Relaxed);
             let wake = self.next_wake();
             if wake != armed {
                 if let Some(t) = wake {
@@ -339,6 +360,9 @@ impl Room {
                                 Err(_) => break,
                             }
                         }
+                        let m = &self.shared.metrics;
+                        m.act_rounds.fetch_add(1, Relaxed);
+                        m.acts_taken.fetch_add(acts.len() as u64, Relaxed);
                         self.handle_acts(acts).await;
                         if let Some(cmd) = other {
                             self.handle(cmd).await;
@@ -355,6 +379,10 @@ impl Room {
                 _ = &mut stop => break,
                 _ = &mut lost => break,
             }
+            if self.flush_at.is_some_and(|t| t <= Instant::now()) {
+                self.quiet = Some(false); // the held frames' time is up
+            }
+            self.kick_connections();
             if *shutdown.borrow() {
                 break;
             }
@@ -376,7 +404,7 @@ impl Room {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Subscribe { conn, observer, viewer, out, done } => {
+            Cmd::Subscribe { conn, observer, viewer, out, direct, done } => {
                 if let Observer::Seat(s) = observer
                     && let Some(p) = self.presence.get_mut(s.index())
                 {
@@ -403,7 +431,10 @@ impl Room {
                     ),
                     hidden,
                 );
-                self.subs.insert(conn, Sub { observer, viewer, out });
+                self.subs.insert(
+                    conn,
+                    Sub { observer, viewer, out, direct: crate::ws::DirectHandle(direct) },
+                );
                 self.send_welcome(conn, true);
                 // What a new connection cannot know otherwise: seats a bot plays for their
                 // player (away, or resigned), and the chat kept so far that it may see.
@@ -427,6 +458,7 @@ impl Room {
                 let _ = done.send(());
             }
             Cmd::Chat { line, speaker } => {
+                self.loud();
                 let finished = self.finished;
                 let frame: Frame = ServerMsg::Chat { line: line.clone() }.to_frame().into();
                 for sub in self.subs.values() {
@@ -519,6 +551,43 @@ impl Room {
                 }
             }
         }
+    }
+
+    /// After each command: every connection with frames queued is written to (or its loop
+    /// woken to write them), all of one command's frames for it in one write (`ws::Direct`) —
+    /// except, within the send window (`Config::send_window`, docs/protocol.md "When frames
+    /// are sent"), the connections other than the actor's when all they were sent says only
+    /// that seats became ready: those are held (still queued, in order) and written with the
+    /// next frame that may not wait, or when the window ends, so that several players'
+    /// "ready" updates reach a connection in one write.
+    fn kick_connections(&mut self) {
+        let direct = self.shared.config.direct_writes;
+        let window = self.shared.config.send_window;
+        let m = &self.shared.metrics;
+        let hold = self.quiet != Some(false) && !window.is_zero();
+        let mut held = false;
+        for (conn, sub) in &self.subs {
+            if hold && !self.urgent.contains(conn) {
+                if sub.out.capacity() < sub.out.max_capacity() {
+                    held = true;
+                }
+                continue;
+            }
+            sub.direct.kick_if_queued(&sub.out, direct, m);
+        }
+        if !hold {
+            self.flush_at = None;
+        } else if held && self.flush_at.is_none() {
+            m.send_windows.fetch_add(1, Relaxed);
+            self.flush_at = Some(Instant::now() + window);
+        }
+        self.quiet = None;
+        self.urgent.clear();
+    }
+
+    /// Frames that may not wait were queued for connections other than the actor's.
+    fn loud(&mut self) {
+        self.quiet = Some(false);
     }
 
     /// The seat a connection's action is for (`None`: the connection is gone), or why it may
@@ -702,6 +771,10 @@ impl Room {
                 self.publish_update(seq, frames);
             }
         }
+        for d in &done {
+            let (Done::Accepted { conn, .. } | Done::Refused { conn, .. }) = d;
+            self.urgent.push(*conn);
+        }
         let mut dead = Vec::new();
         for (c, sub) in &self.subs {
             let mut seq = first;
@@ -809,6 +882,7 @@ impl Room {
                     tracing::info!(game = %self.id, "game over");
                     // The game is over: players now see what the spectators said (not the
                     // lines of those they block).
+                    self.loud();
                     for sub in self.subs.values() {
                         if !matches!(sub.observer, Observer::Seat(_)) {
                             continue;
@@ -1141,6 +1215,14 @@ impl Room {
     }
 
     fn next_wake(&self) -> Option<Instant> {
+        let wake = self.next_game_wake();
+        match (wake, self.flush_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn next_game_wake(&self) -> Option<Instant> {
         if self.finished {
             return self.finish_retry;
         }
@@ -1191,6 +1273,7 @@ impl Room {
                     self.seq,
                     &frame,
                 );
+                self.quiet = Some(false);
                 for sub in self.subs.values() {
                     let _ = sub.out.try_send(frame.clone());
                 }
@@ -1312,7 +1395,17 @@ impl Room {
     /// The update frame of every observer among the connections (at log length `seq`), after
     /// the clocks are restarted for the new position.
     fn update_frames(&mut self, seq: u64, events: &[(Audience, Value)]) -> Vec<(Observer, Frame)> {
+        let (before, clock) = (self.last_waiting.clone(), self.clock);
         self.restart_clocks();
+        // Only "a seat committed (part of) its choice": a simultaneous decision that goes on
+        // with the same seats or fewer and no other, and the rules' clock as it was.
+        let quiet = match (&before, &self.last_waiting) {
+            (Some(Decision::Simultaneous(a)), Some(Decision::Simultaneous(b))) => {
+                !b.is_empty() && b.iter().all(|s| a.contains(s))
+            }
+            _ => false,
+        } && self.clock == clock;
+        self.quiet = Some(self.quiet.unwrap_or(true) && quiet);
         let waiting = self.waiting();
         let time_left_ms = self.time_left_ms();
         let clock_for = self.clock_for();
@@ -1431,6 +1524,7 @@ impl Room {
     }
 
     fn broadcast_all(&mut self, msg: &ServerMsg) {
+        self.loud();
         let frame: Frame = msg.to_frame().into();
         crate::fanout::publish(&self.shared, &self.id, crate::fanout::OTHER, self.seq, &frame);
         let dead: Vec<u64> = self
@@ -1447,6 +1541,7 @@ impl Room {
 
     fn send_to(&mut self, conn: u64, msg: &ServerMsg) {
         let Some(sub) = self.subs.get(&conn) else { return };
+        self.urgent.push(conn);
         if sub.out.try_send(msg.to_frame().into()).is_err() {
             self.shared.metrics.frames_dropped.fetch_add(1, Relaxed);
             self.drop_sub(conn);

@@ -264,6 +264,13 @@ const BATCH: usize = 512;
 const BUSY: std::time::Duration = std::time::Duration::from_millis(20);
 const LINGER: std::time::Duration = std::time::Duration::from_millis(2);
 
+/// Under load (a database file, commits within `BUSY` of each other) the group commit keeps the
+/// writer connection between its commits for this long at most, then gives it back to the pool
+/// for the other writes (docs/benchmarks.md "CPU per accepted action, round 4": every taking
+/// and giving back of a pooled connection costs sqlx's two pings, each a round trip to
+/// SQLite's thread, and a spawned task).
+const HOLD: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// How often the write-ahead log is copied back into the database file (see `append_task`).
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// Every this many checkpoints, the writer finishes one itself so that the log starts over.
@@ -304,9 +311,18 @@ async fn append_task(
     let mut running = false;
     let mut rounds = 0u32;
     let mut last_commit: Option<tokio::time::Instant> = None;
+    // The writer connection kept between commits under load, and when it goes back.
+    let mut held: Option<sqlx::pool::PoolConnection<sqlx::Sqlite>> = None;
+    let mut hold_until: Option<tokio::time::Instant> = None;
+    let release = tokio::time::sleep(std::time::Duration::ZERO);
+    tokio::pin!(release);
     loop {
         tokio::select! {
             n = rx.recv_many(&mut batch, BATCH) => if n == 0 { break },
+            () = &mut release, if held.is_some() => {
+                held = None;
+                continue;
+            }
             _ = tick.tick(), if checkpointer.is_some() && !running => {
                 if let Some(pool) = &checkpointer {
                     running = true;
@@ -322,6 +338,7 @@ async fn append_task(
             Some(restart) = finished.recv() => {
                 running = false;
                 if restart {
+                    held = None;
                     checkpoint(&writer, "writer").await;
                 }
                 continue;
@@ -331,7 +348,8 @@ async fn append_task(
         // so that one commit (one round trip to SQLite's thread, one write of the log's
         // frames) serves several actions. Quiet: commit at once, no added latency.
         let now = tokio::time::Instant::now();
-        if batch.len() < BATCH && last_commit.is_some_and(|t| now - t < BUSY) {
+        let busy = last_commit.is_some_and(|t| now - t < BUSY);
+        if batch.len() < BATCH && busy {
             tokio::time::sleep(LINGER).await;
             while batch.len() < BATCH {
                 match rx.try_recv() {
@@ -342,12 +360,36 @@ async fn append_task(
         }
         last_commit = Some(tokio::time::Instant::now());
         let t = std::time::Instant::now();
-        let r = insert_all(&writer, &batch).await;
+        let mut conn = match held.take() {
+            Some(c) => c,
+            None => match writer.acquire().await {
+                Ok(c) => {
+                    hold_until = (busy && checkpointer.is_some()).then(|| {
+                        let until = tokio::time::Instant::now() + HOLD;
+                        release.as_mut().reset(until);
+                        until
+                    });
+                    c
+                }
+                Err(e) => {
+                    let m = format!("the writer connection: {e}");
+                    for a in batch.drain(..) {
+                        let _ = a.done.send(Err(StoreError::Db(sqlx::Error::Protocol(m.clone()))));
+                    }
+                    continue;
+                }
+            },
+        };
+        let r = insert_all(&mut conn, &batch).await;
         if t.elapsed() > std::time::Duration::from_millis(50) {
             tracing::debug!(rows = batch.len(), ms = t.elapsed().as_millis() as u64, "slow commit");
         }
         match r {
             Ok(()) => {
+                crate::metrics::COMMITS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                let n: usize = batch.iter().map(|a| a.entries.len()).sum();
+                crate::metrics::COMMITTED_ENTRIES
+                    .fetch_add(n as u64, std::sync::atomic::Ordering::Relaxed);
                 for a in batch.drain(..) {
                     let _ = a.done.send(Ok(()));
                 }
@@ -355,7 +397,7 @@ async fn append_task(
             // One bad entry must not fail the others: insert them one by one.
             Err(_) => {
                 for a in batch.drain(..) {
-                    let r = insert_all(&writer, std::slice::from_ref(&a)).await;
+                    let r = insert_all(&mut conn, std::slice::from_ref(&a)).await;
                     let _ = a.done.send(r.map_err(|e| match e {
                         sqlx::Error::Database(d) if d.is_unique_violation() => {
                             StoreError::Gap(a.index)
@@ -364,6 +406,10 @@ async fn append_task(
                     }));
                 }
             }
+        }
+        // Kept for the next commit while the hold lasts (given back by `release` otherwise).
+        if hold_until.is_some_and(|u| tokio::time::Instant::now() < u) {
+            held = Some(conn);
         }
     }
 }
@@ -377,7 +423,10 @@ const CLOCKS_PER_INSERT: usize = 200;
 /// One multi-row `INSERT` per chunk: every statement is one round trip to SQLite's thread (a
 /// statement is atomic by itself; several chunks, and the turn-based clocks of the batch
 /// (`INSERT OR REPLACE`, the last of a game winning), share one transaction).
-async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::Error> {
+async fn insert_all(
+    writer: &mut sqlx::SqliteConnection,
+    batch: &[Append],
+) -> Result<(), sqlx::Error> {
     fn sql(rows: usize) -> String {
         let mut s = String::from("INSERT INTO actions (game_id, idx, entry) VALUES (?, ?, ?)");
         for _ in 1..rows {
@@ -409,10 +458,10 @@ async fn insert_all(writer: &SqlitePool, batch: &[Append]) -> Result<(), sqlx::E
         batch.iter().filter_map(|a| Some((a.id.as_str(), a.clock.as_ref()?))).collect();
     if clocks.is_empty() && rows.len() <= ROWS_PER_INSERT {
         let sql = sql(rows.len());
-        bind(&sql, &rows).execute(writer).await?;
+        bind(&sql, &rows).execute(&mut *writer).await?;
         return Ok(());
     }
-    let mut tx = writer.begin().await?;
+    let mut tx = sqlx::Connection::begin(&mut *writer).await?;
     for chunk in rows.chunks(ROWS_PER_INSERT) {
         let sql = sql(chunk.len());
         bind(&sql, chunk).execute(&mut *tx).await?;
@@ -538,9 +587,12 @@ impl SqliteStore {
                 .journal_mode(SqliteJournalMode::Wal)
                 .synchronous(SqliteSynchronous::Normal)
         };
+        // No ping before handing the writer out: it is a connection to a local file in this
+        // process (each ping is a round trip to SQLite's thread; docs/benchmarks.md "round 4").
         let writer = SqlitePoolOptions::new()
             .max_connections(1)
             .min_connections(1)
+            .test_before_acquire(false)
             .idle_timeout(None)
             .max_lifetime(None)
             .connect_with(if memory {

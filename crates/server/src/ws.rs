@@ -3,12 +3,17 @@
 //! actions to the game's task, and writes the frames the task sends it.
 
 use crate::chat::ChatError;
+use crate::metrics::Metrics;
 use crate::room::Cmd;
 use crate::{Shared, Subscription};
 use futures_util::{Sink, SinkExt, Stream, StreamExt};
 use protocol::{ClientMsg, ErrorCode, ServerMsg};
-use std::sync::Arc;
+use std::collections::VecDeque;
+use std::pin::Pin;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, ready};
+use tokio::sync::{Notify, mpsc};
 use tokio::time::Instant;
 
 /// What arrives from a client, whatever the transport.
@@ -55,17 +60,184 @@ impl RateLimit {
     }
 }
 
-/// Frames written together at most.
-const BURST: usize = 16;
+/// A connection's write side, shared between its loop and its game's task (docs/benchmarks.md
+/// "CPU per accepted action, round 4"). The game's task queues frames on the connection's
+/// channel (bounded: a full queue drops the connection, as before) and, once per command it
+/// handled, *kicks* every connection it queued frames for ([`Direct::kick`]). With direct
+/// writes on (`serve --direct-writes true`; `Config::default()`) the kick writes the queued frames into the
+/// socket itself, all in one write, when the socket takes them at once, so the connection's
+/// task is not woken for them; only a socket that cannot take them now (or is busy with the
+/// loop's own writing) is handed to the connection's loop, which finishes the write when the
+/// socket is ready. With direct writes off, every kick wakes the loop, which writes (one hop
+/// per connection per command, the design before round 4). Frames, their order and their
+/// `seq`s are the same either way: only which task makes the write system call differs.
+pub struct Direct {
+    /// `None` until the connection's loop attaches (and after it ends): tests and in-process
+    /// watchers read the channel themselves.
+    state: Mutex<Option<Attached>>,
+    /// Wakes the connection's loop: frames to write, a write to finish, or the game dropped it.
+    wake: Notify,
+}
+
+/// The writer's hold on a connection's [`Direct`] (the game's task's, or a relay's in
+/// `fanout.rs`): dropping it tells the connection's loop that its writer let it go (the loop
+/// then writes what is queued and ends, finding the channel closed). Declare it after the
+/// writer's `mpsc::Sender`, so that the channel is closed by the time the loop looks.
+pub(crate) struct DirectHandle(pub(crate) Arc<Direct>);
+
+impl DirectHandle {
+    /// After a writer queued frames on `out` (this connection's channel): write or wake.
+    /// Every task that queues frames for a connection must call this (or [`Direct::kick`])
+    /// before it waits again, or the connection's loop never learns of them.
+    pub(crate) fn kick_if_queued(
+        &self,
+        out: &mpsc::Sender<crate::room::Frame>,
+        direct: bool,
+        m: &Metrics,
+    ) {
+        if out.capacity() < out.max_capacity() {
+            self.0.kick(direct, m);
+        }
+    }
+}
+
+impl Drop for DirectHandle {
+    fn drop(&mut self) {
+        self.0.dropped();
+    }
+}
+
+/// The loop's write side once attached.
+struct Attached {
+    rx: mpsc::Receiver<crate::room::Frame>,
+    sink: Pin<Box<dyn Sink<Out, Error = ()> + Send>>,
+    /// Frames of the loop's own (pings, pongs, errors), written after the game's queued ones.
+    own: VecDeque<Out>,
+    /// Frames were fed but not flushed yet.
+    unflushed: bool,
+    /// A write is waiting for the socket: only the loop (with its own waker) drives it.
+    stalled: bool,
+}
+
+/// How a write pass ended.
+enum Wrote {
+    /// Everything queued is in the socket.
+    All,
+    /// The game's task dropped the connection (and nothing is left to write).
+    Gone,
+}
+
+impl Attached {
+    /// Feed every queued frame (the game's, then the loop's own), then flush: one write system call for
+    /// all of them when the socket takes them.
+    fn poll_write(&mut self, cx: &mut Context<'_>, m: &Metrics) -> Poll<Result<Wrote, ()>> {
+        loop {
+            let gone;
+            loop {
+                if self.own.is_empty() && self.rx.is_empty() {
+                    gone = self.rx.is_closed();
+                    break;
+                }
+                ready!(self.sink.as_mut().poll_ready(cx))?;
+                // The game's frames first: a pong (or any frame of the loop's own) follows
+                // every frame queued for the connection before it, held ones included
+                // (docs/protocol.md "When frames are sent").
+                let out = match self.rx.try_recv() {
+                    Ok(f) => Out::Text(f),
+                    Err(_) => match self.own.pop_front() {
+                        Some(o) => o,
+                        None => continue,
+                    },
+                };
+                self.sink.as_mut().start_send(out)?;
+                self.unflushed = true;
+                m.frames_written.fetch_add(1, Relaxed);
+            }
+            if self.unflushed {
+                ready!(self.sink.as_mut().poll_flush(cx))?;
+                self.unflushed = false;
+                m.socket_flushes.fetch_add(1, Relaxed);
+            }
+            if self.own.is_empty() && self.rx.is_empty() {
+                return Poll::Ready(Ok(if gone { Wrote::Gone } else { Wrote::All }));
+            }
+        }
+    }
+}
+
+impl Default for Direct {
+    fn default() -> Self {
+        Direct { state: Mutex::new(None), wake: Notify::new() }
+    }
+}
+
+impl Direct {
+    /// Called by the game's task after it queued frames on this connection's channel: write
+    /// them now without waking the connection's task (`direct`), or wake it to write them.
+    pub fn kick(&self, direct: bool, m: &Metrics) {
+        if !direct {
+            return self.wake.notify_one();
+        }
+        // The loop holds it (writing, attaching, leaving): it looks at the queue again after.
+        let Ok(mut state) = self.state.try_lock() else { return self.wake.notify_one() };
+        let Some(a) = state.as_mut() else { return };
+        if a.stalled {
+            return; // the loop waits for the socket and writes everything queued when it can
+        }
+        let mut cx = Context::from_waker(std::task::Waker::noop());
+        match a.poll_write(&mut cx, m) {
+            Poll::Ready(Ok(Wrote::All)) => {
+                m.direct_writes.fetch_add(1, Relaxed);
+            }
+            // The socket cannot take it all now, or failed, or the game is gone: the loop
+            // finishes with a waker of its own (a noop waker was registered just now, so
+            // nobody else would be woken).
+            _ => {
+                a.stalled = true;
+                m.direct_handoffs.fetch_add(1, Relaxed);
+                self.wake.notify_one();
+            }
+        }
+    }
+
+    /// Called when the game's task drops the connection (its sender is gone by then).
+    pub fn dropped(&self) {
+        self.wake.notify_one();
+    }
+
+    /// The loop's write pass, with its own waker: everything queued written and flushed.
+    async fn write(&self, m: &Metrics) -> Result<Wrote, ()> {
+        std::future::poll_fn(|cx| {
+            let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+            let Some(a) = state.as_mut() else { return Poll::Ready(Err(())) };
+            a.stalled = true;
+            let r = a.poll_write(cx, m);
+            if r.is_ready() {
+                a.stalled = false;
+            }
+            r
+        })
+        .await
+    }
+
+    /// Queue one of the loop's own frames and write it with everything queued.
+    async fn send_own(&self, out: Out, m: &Metrics) -> Result<Wrote, ()> {
+        if let Some(a) = self.state.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            a.own.push_back(out);
+        }
+        self.write(m).await
+    }
+}
 
 /// Run a connection until the client leaves, the game task drops it, the server stops, or the
 /// client says nothing (no message, no pong) for `ws_idle_secs` (pinged every third of it).
-pub async fn run<S, R>(shared: Arc<Shared>, mut sub: Subscription, mut sink: S, mut stream: R)
+pub async fn run<S, R>(shared: Arc<Shared>, mut sub: Subscription, sink: S, mut stream: R)
 where
-    S: Sink<Out> + Unpin,
+    S: Sink<Out> + Send + 'static,
     R: Stream<Item = Incoming> + Unpin,
 {
     shared.metrics.connections.fetch_add(1, Relaxed);
+    let m = &shared.metrics;
     let mut limit = RateLimit::new(shared.config.rate);
     let mut shutdown = shared.shutdown.clone();
     // Made once: a fresh wait on the shutdown signal per loop turn would enter and leave the
@@ -76,7 +248,21 @@ where
     let mut heard = Instant::now();
     let mut ping = tokio::time::interval_at(Instant::now() + idle / 3, idle / 3);
     ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // The write side is shared with the game's task from here (`Direct`); what it queued
+    // before (the welcome) is written at once.
+    let direct = sub.direct.clone();
+    let (_, closed) = mpsc::channel(1);
+    let rx = std::mem::replace(&mut sub.rx, closed);
+    *direct.state.lock().unwrap_or_else(|e| e.into_inner()) = Some(Attached {
+        rx,
+        sink: Box::pin(sink.sink_map_err(|_| ())),
+        own: VecDeque::new(),
+        unflushed: false,
+        stalled: false,
+    });
+    direct.wake.notify_one();
     loop {
+        m.conn_wakeups.fetch_add(1, Relaxed);
         tokio::select! {
             _ = ping.tick() => {
                 let quiet = heard.elapsed();
@@ -87,24 +273,17 @@ where
                 }
                 // A client heard from within the last third needs no ping yet (at 10,000
                 // playing clients, pings were a write and a read per connection every 20 s).
-                if quiet >= idle / 3 && sink.send(Out::Ping).await.is_err() {
+                if quiet >= idle / 3 && !matches!(direct.send_own(Out::Ping, m).await, Ok(Wrote::All)) {
                     break;
                 }
             }
-            frame = sub.rx.recv() => match frame {
-                Some(f) => {
-                    // Frames already queued (an ack and its update) leave in one write.
-                    let mut ok = sink.feed(Out::Text(f)).await.is_ok();
-                    for _ in 0..BURST {
-                        let Ok(f) = sub.rx.try_recv() else { break };
-                        ok = ok && sink.feed(Out::Text(f)).await.is_ok();
-                    }
-                    if !ok || sink.flush().await.is_err() {
-                        break;
-                    }
+            // Frames queued (the game's task kicked, or a direct write needs finishing), or
+            // the game's task dropped this connection (too slow) or ended.
+            _ = direct.wake.notified() => {
+                if !matches!(direct.write(m).await, Ok(Wrote::All)) {
+                    break;
                 }
-                None => break, // dropped by the game task (too slow) or the game task ended
-            },
+            }
             msg = stream.next() => {
                 heard = Instant::now();
                 match msg {
@@ -117,14 +296,14 @@ where
                             }
                         };
                         if let Some(r) = reply
-                            && sink.send(Out::Text(r.to_frame().into())).await.is_err() {
+                            && !matches!(direct.send_own(Out::Text(r.to_frame().into()), m).await, Ok(Wrote::All)) {
                                 break;
                             }
                     }
                     Some(Incoming::Binary(_)) => {
                         shared.metrics.rejected.fetch_add(1, Relaxed);
                         let e = ServerMsg::error(ErrorCode::BinaryNotSupported, "send JSON text frames");
-                        if sink.send(Out::Text(e.to_frame().into())).await.is_err() {
+                        if !matches!(direct.send_own(Out::Text(e.to_frame().into()), m).await, Ok(Wrote::All)) {
                             break;
                         }
                     }
@@ -136,7 +315,10 @@ where
         }
     }
     sub.leave().await;
-    let _ = sink.close().await;
+    let attached = direct.state.lock().unwrap_or_else(|e| e.into_inner()).take();
+    if let Some(mut a) = attached {
+        let _ = a.sink.close().await;
+    }
     shared.metrics.connections.fetch_sub(1, Relaxed);
 }
 
@@ -205,12 +387,23 @@ mod tests {
     use serde_json::{Value, json};
     use tokio::sync::mpsc;
 
-    /// The connection loop on channels: no socket, the real game task behind it.
+    /// The connection loop on channels: no socket, the real game task behind it; its frames
+    /// written by the game's task itself (direct writes) or by the loop.
     #[tokio::test]
     async fn the_loop_on_channels() {
+        the_loop(true).await;
+    }
+
+    #[tokio::test]
+    async fn the_loop_on_channels_without_direct_writes() {
+        the_loop(false).await;
+    }
+
+    async fn the_loop(direct_writes: bool) {
         let store: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
         let (_stop, shutdown) = tokio::sync::watch::channel(false);
-        let shared = Shared::new(Config { web: None, ..Config::default() }, store, shutdown);
+        let config = Config { web: None, direct_writes, ..Config::default() };
+        let shared = Shared::new(config, store, shutdown);
         let g = shared.guest("Ann").await.unwrap();
         let ann = shared.identity(&g.token).await.unwrap().unwrap();
         let req = CreateGame {
@@ -262,6 +455,10 @@ mod tests {
             action: json!({"type": "plot", "car": car, "number": number}),
             id: Some(4),
         };
+        let m = &shared.metrics;
+        let counts =
+            || [&m.frames_written, &m.socket_flushes, &m.direct_writes].map(|c| c.load(Relaxed));
+        let before = counts();
         client_tx.send(Incoming::Text(act.to_frame())).await.unwrap();
         let ack = next(&mut client_rx).await;
         assert_eq!(
@@ -272,6 +469,17 @@ mod tests {
         assert_eq!(update["type"], "update");
         assert_eq!(update["view"]["plots"][0]["number"], number);
         assert_eq!(shared.store.log(&info.id).await.unwrap().len(), 1);
+        // The loop's own pong comes after the game task's write is over (both hold the
+        // connection's write side while writing).
+        client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame())).await.unwrap();
+        assert_eq!(next(&mut client_rx).await["type"], "pong");
+        let after = counts();
+        // Ack and update in one flush, the pong in another; written by the game's task itself
+        // with direct writes, by the loop without.
+        assert_eq!(
+            [after[0] - before[0], after[1] - before[1], after[2] - before[2]],
+            [3, 2, u64::from(direct_writes)]
+        );
         drop(client_tx); // the client leaves
         task.await.unwrap();
     }

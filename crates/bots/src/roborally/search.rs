@@ -14,6 +14,7 @@ use super::{
 };
 use crate::{Bot, Stop, lookahead};
 use engine::{Decision, Game, Rng, Seat};
+use roborally::event::NoEvents;
 use roborally::{Action, Phase, RoboRally};
 use std::time::{Duration, Instant};
 
@@ -307,12 +308,14 @@ impl RrSearch {
 
     /// Play the plan (a candidate and the program meant to follow it) on the determinized `g`, the rest of its turn and `depth` more turns;
     /// the value for `seat` at the end.
+    /// A rollout reads only the state it ends in: no event is built (`NoEvents`), and the other
+    /// seats' random actions are `RoboRally::play_random` (the draws and the game of
+    /// `sample_action` then `apply`; issue 17).
     fn rollout(&mut self, g: &mut RoboRally, seat: Seat, plan: &[Action], rng: &mut Rng) -> f64 {
-        let mut events = Vec::new();
         for (k, a) in plan.iter().enumerate() {
             // The program planned after a use may not fit this determinization (Recompile's
             // new hand): the fast policy then chooses.
-            if g.apply(seat, a, &mut events).is_err() && k == 0 {
+            if g.apply_to(seat, a, &mut NoEvents).is_err() && k == 0 {
                 return f64::MIN / 4.0;
             }
         }
@@ -331,10 +334,12 @@ impl RrSearch {
                     }
                 }
             };
-            let a = if s == seat { self.fast(g, seat, rng) } else { g.sample_action(s, rng) };
-            let Some(a) = a else { break };
-            events.clear();
-            if g.apply(s, &a, &mut events).is_err() {
+            if s == seat {
+                let Some(a) = self.fast(g, seat, rng) else { break };
+                if g.apply_to(s, &a, &mut NoEvents).is_err() {
+                    break;
+                }
+            } else if !matches!(g.play_random(s, rng, &mut NoEvents), Some(Ok(()))) {
                 break;
             }
         }

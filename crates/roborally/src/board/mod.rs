@@ -251,6 +251,7 @@ impl Board {
     }
 
     /// The flag index at a cell, if any.
+    #[inline]
     pub fn flag_at(&self, at: Sq) -> Option<usize> {
         self.flags.iter().position(|&f| f == at)
     }

@@ -4,11 +4,11 @@
 //! robots without a card by dock; so among two finishing in one register, the higher priority
 //! wins). Variant `full_ranking`: a finished robot leaves the board and play goes on.
 
-use crate::event::Event;
+use crate::event::{Event, Sink};
 use crate::{Phase, RoboRally};
 
 impl RoboRally {
-    pub(crate) fn run_checkpoints(&mut self, order: &[usize], events: &mut Vec<Event>) {
+    pub(crate) fn run_checkpoints(&mut self, order: &[usize], events: &mut impl Sink) {
         // Fast path: nobody stands on a flag or a repair site.
         if !self.robots.iter().any(|r| {
             r.cell().is_some_and(|at| self.board.repairs(at))
@@ -31,7 +31,7 @@ impl RoboRally {
         }
     }
 
-    fn checkpoint(&mut self, i: usize, events: &mut Vec<Event>) {
+    fn checkpoint(&mut self, i: usize, events: &mut impl Sink) {
         let arm = !self.robots[i].options.is_empty()
             && self.robots[i].has(crate::OptionCard::MechanicalArm);
         if arm {
@@ -74,7 +74,7 @@ impl RoboRally {
         }
     }
 
-    fn finish(&mut self, i: usize, events: &mut Vec<Event>) {
+    fn finish(&mut self, i: usize, events: &mut impl Sink) {
         let seat = self.robots[i].seat;
         if self.winner.is_none() {
             self.winner = Some(seat);
@@ -90,7 +90,7 @@ impl RoboRally {
         events.push(Event::Finished { seat, place: self.finish_order.len() as u8 });
     }
 
-    pub(crate) fn end_game(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn end_game(&mut self, events: &mut impl Sink) {
         self.phase = Phase::Over;
         self.pending.clear();
         events.push(Event::GameOver { winner: self.winner });

@@ -11,7 +11,7 @@
 //!   way the belt turns: by the quarter turn between its travel and the section's direction.
 
 use crate::RoboRally;
-use crate::event::{Cause, Event};
+use crate::event::{Cause, Sink};
 use crate::setup::MAX_ROBOTS;
 use arrayvec::ArrayVec;
 use grid::{Sq, SqDir};
@@ -31,8 +31,10 @@ struct Carry {
 const NONE: u8 = u8::MAX;
 
 impl RoboRally {
-    pub(crate) fn run_belts(&mut self, express_only: bool, events: &mut Vec<Event>) {
-        let mut carries = self.belt_carries(express_only);
+    pub(crate) fn run_belts(&mut self, express_only: bool, events: &mut impl Sink) {
+        // Filled in place (issue 17: returned by value it was copied whole, 8 carries).
+        let mut carries = ArrayVec::new();
+        self.belt_carries(express_only, &mut carries);
         if carries.as_slice().is_empty() {
             return;
         }
@@ -46,8 +48,8 @@ impl RoboRally {
     }
 
     /// The robots a belt would carry (walls already stop some of them).
-    fn belt_carries(&self, express_only: bool) -> ArrayVec<Carry, MAX_ROBOTS> {
-        let mut out = ArrayVec::new();
+    #[inline]
+    fn belt_carries(&self, express_only: bool, out: &mut ArrayVec<Carry, MAX_ROBOTS>) {
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
             let Some((to, dir)) = self.board.belt_carry(at, express_only) else { continue };
@@ -60,7 +62,6 @@ impl RoboRally {
                 occupant: self.robot_at(to),
             });
         }
-        out
     }
 
     /// Mark the carries that cannot happen, until nothing changes.
@@ -96,7 +97,7 @@ impl RoboRally {
         }
     }
 
-    fn turn_on_section(&mut self, i: usize, at: Sq, travel: SqDir, events: &mut Vec<Event>) {
+    fn turn_on_section(&mut self, i: usize, at: Sq, travel: SqDir, events: &mut impl Sink) {
         let turn = self.board.section_turn(at, travel);
         if turn != 0 && !self.stabilized(i) {
             self.rotate(i, turn, Cause::Belt, events);

@@ -1,10 +1,10 @@
 //! RR-5.3 step 4: gears rotate the robots on them 90°.
 
 use crate::RoboRally;
-use crate::event::{Cause, Event};
+use crate::event::{Cause, Sink};
 
 impl RoboRally {
-    pub(crate) fn run_gears(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn run_gears(&mut self, events: &mut impl Sink) {
         for i in 0..self.robots.len() {
             let Some(at) = self.robots[i].cell() else { continue };
             let turn = self.board.gear_turn(at);

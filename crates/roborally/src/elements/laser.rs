@@ -4,14 +4,38 @@
 //! All lasers fire at once: hits are found first, then damage is dealt (through `damage`).
 
 use crate::RoboRally;
-use crate::event::{Event, Shooter};
+use crate::event::{Event, Shooter, Sink};
 use crate::option::OptionCard;
+use crate::setup::MAX_ROBOTS;
 use engine::Seat;
 use grid::{Sq, SqDir};
 
 /// Where [`RoboRally::beam`] puts a robot that is off the board: far from every board, in line
 /// with none of its cells (boards are at most a few hundred cells wide).
 const OFF: Sq = Sq { x: i32::MIN / 4, y: i32::MIN / 4 };
+
+/// The robots' cells for the laser step, by robot (slots past the last robot, and robots off the
+/// board, hold [`OFF`]): two fixed-size arrays, one per coordinate.
+struct Lineup {
+    xs: [i32; MAX_ROBOTS],
+    ys: [i32; MAX_ROBOTS],
+}
+
+impl Lineup {
+    fn of(robots: &[crate::Robot]) -> Lineup {
+        let mut l = Lineup { xs: [OFF.x; MAX_ROBOTS], ys: [OFF.y; MAX_ROBOTS] };
+        for (i, r) in robots.iter().enumerate().take(MAX_ROBOTS) {
+            let at = r.cell().unwrap_or(OFF);
+            (l.xs[i], l.ys[i]) = (at.x, at.y);
+        }
+        l
+    }
+
+    /// The robot on a cell of the board, if any.
+    fn position(&self, cell: Sq) -> Option<usize> {
+        (0..MAX_ROBOTS).find(|&i| self.xs[i] == cell.x && self.ys[i] == cell.y)
+    }
+}
 
 /// One laser hit: target robot, points, source.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,15 +55,9 @@ impl RoboRally {
 
     /// Call `f` for every hit (the hook where RR-9 laser options will act).
     fn for_each_hit(&self, mut f: impl FnMut(Hit)) {
-        // A robot off the board stands far away, in line with no cell of any board (issue 17:
-        // `beam` compares every robot without a branch on whether it is on the board).
-        let mut cells = [OFF; 16];
-        for (c, r) in cells.iter_mut().zip(&self.robots) {
-            *c = r.cell().unwrap_or(OFF);
-        }
-        let cells = &cells[..self.robots.len()];
+        let lineup = Lineup::of(&self.robots);
         for l in &self.board.lasers {
-            if let Some(t) = self.beam(cells, l.at, l.dir, true) {
+            if let Some(t) = self.beam(&lineup, l.at, l.dir, true) {
                 f(Hit { target: t, points: l.beams, by: Shooter::Board { at: l.at } });
             }
         }
@@ -49,11 +67,11 @@ impl RoboRally {
                 continue;
             }
             if r.options.is_empty() {
-                if let Some(t) = self.beam(cells, at, r.facing, false) {
+                if let Some(t) = self.beam(&lineup, at, r.facing, false) {
                     f(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
                 }
             } else {
-                self.option_hits(cells, r, at, &mut f);
+                self.option_hits(&lineup, r, at, &mut f);
             }
         }
     }
@@ -61,7 +79,7 @@ impl RoboRally {
     /// RR-9: Double-Barreled Laser (2 points), High-Power Laser (through one wall or robot),
     /// Rear-Firing Laser (a second, plain laser backwards).
     #[inline(never)]
-    fn option_hits(&self, cells: &[Sq], r: &crate::Robot, at: Sq, f: &mut impl FnMut(Hit)) {
+    fn option_hits(&self, cells: &Lineup, r: &crate::Robot, at: Sq, f: &mut impl FnMut(Hit)) {
         let by = Shooter::Robot { seat: r.seat };
         let points = if r.has(OptionCard::DoubleBarreledLaser) { 2 } else { 1 };
         if r.has(OptionCard::HighPowerLaser) {
@@ -80,7 +98,7 @@ impl RoboRally {
 
     /// High-Power Laser: the beam goes on through the first wall or robot in its way; up to
     /// two robots are hit.
-    fn piercing_beam(&self, cells: &[Sq], start: Sq, dir: SqDir) -> [Option<usize>; 2] {
+    fn piercing_beam(&self, cells: &Lineup, start: Sq, dir: SqDir) -> [Option<usize>; 2] {
         let mut hits = [None, None];
         let mut pierce = true;
         let mut cell = start;
@@ -95,7 +113,7 @@ impl RoboRally {
             if !self.board.on_board(cell) {
                 return hits;
             }
-            if let Some(t) = cells.iter().position(|&c| c == cell) {
+            if let Some(t) = cells.position(cell) {
                 if hits[0].is_none() {
                     hits[0] = Some(t);
                     if !pierce {
@@ -113,29 +131,30 @@ impl RoboRally {
     /// The first robot along a beam from `start` towards `dir` (including `start` itself for
     /// a board laser), stopping at walls and the board edge. The nearest robot in line is found
     /// first; only the cells up to it are walked for walls (most beams hit nobody).
-    fn beam(&self, cells: &[Sq], start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
+    fn beam(&self, cells: &Lineup, start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
         let (dx, dy) = dir.step();
         // The nearest robot in line: the least (distance, index) key, as a first-found minimum
-        // over the robots in order; computed without a branch per robot.
-        let mut best = u64::MAX;
-        for (i, at) in cells.iter().enumerate() {
-            let (ox, oy) = (at.x - start.x, at.y - start.y);
+        // over the robots in order; computed for all the slots at once, without a branch
+        // (issue 17: fixed-size arrays of `i32`, so the compiler does the slots side by side).
+        let mut best = i32::MAX;
+        for i in 0..MAX_ROBOTS {
+            let (ox, oy) = (cells.xs[i] - start.x, cells.ys[i] - start.y);
             // `dir` is one of the four unit steps: `across` is 0 exactly on the beam's line.
             let along = ox * dx + oy * dy;
             let across = ox * dy - oy * dx;
             let ahead = along > 0 || (along == 0 && include_start);
-            let key =
-                if across == 0 && ahead { ((along as u64) << 8) | i as u64 } else { u64::MAX };
+            // A robot in line is on the board: `along` is below the board's size.
+            let key = if across == 0 && ahead { (along << 8) | i as i32 } else { i32::MAX };
             best = best.min(key);
         }
-        if best == u64::MAX {
+        if best == i32::MAX {
             return None;
         }
-        let (d, target) = ((best >> 8) as i32, (best & 0xff) as usize);
+        let (d, target) = (best >> 8, (best & 0xff) as usize);
         self.board.beam_clear(start, dir, d).then_some(target)
     }
 
-    pub(crate) fn run_lasers(&mut self, events: &mut Vec<Event>) {
+    pub(crate) fn run_lasers(&mut self, events: &mut impl Sink) {
         // All lasers fire at once: find every hit first, then deal the damage hit by hit.
         // On the stack (issue 17: no allocation per register); a board with more beams than
         // that spills the rest into a vector, in the same order.

@@ -5,12 +5,12 @@
 //! (a robot pushed onto another pusher is not pushed again); pushers act in row-major order.
 
 use crate::RoboRally;
-use crate::event::{Cause, Event};
+use crate::event::{Cause, Sink};
 use arrayvec::ArrayVec;
 use grid::{Sq, SqDir};
 
 impl RoboRally {
-    pub(crate) fn run_pushers(&mut self, register: u8, events: &mut Vec<Event>) {
+    pub(crate) fn run_pushers(&mut self, register: u8, events: &mut impl Sink) {
         let mut todo: ArrayVec<(Sq, usize, SqDir), { crate::setup::MAX_ROBOTS }> = ArrayVec::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };

@@ -140,3 +140,122 @@ async fn a_flooding_connection_is_refused_until_its_bucket_refills() {
     drop(client_tx);
     task.await.expect("the connection loop ends when the client leaves");
 }
+
+/// A connection run by the real loop (`ws::run`) on channels: what reaches the client is what
+/// the server wrote into its "socket", when it wrote it.
+struct Conn {
+    to_server: mpsc::Sender<Incoming>,
+    from_server: mpsc::Receiver<String>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Conn {
+    fn open(shared: &Arc<Shared>, sub: Subscription) -> Conn {
+        let (to_client, from_server) = mpsc::channel::<String>(256);
+        let (to_server, from_client) = mpsc::channel::<Incoming>(64);
+        let out = Box::pin(sink::unfold(to_client, |tx, out: ws::Out| async move {
+            if let ws::Out::Text(frame) = out {
+                tx.send(frame.to_string()).await.map_err(|_| ())?;
+            }
+            Ok::<_, ()>(tx)
+        }));
+        let input = Box::pin(stream::unfold(from_client, |mut rx| async move {
+            rx.recv().await.map(|m| (m, rx))
+        }));
+        let task = tokio::spawn(ws::run(shared.clone(), sub, out, input));
+        Conn { to_server, from_server, task }
+    }
+    async fn next(&mut self) -> ServerMsg {
+        let f = self.from_server.recv().await.expect("the connection is open");
+        ServerMsg::from_frame(&f).expect("a server message")
+    }
+    /// The next update's view and waiting seats (other frames skipped).
+    async fn update(&mut self) -> (serde_json::Value, Vec<u8>) {
+        loop {
+            match self.next().await {
+                ServerMsg::Update { view, waiting, .. }
+                | ServerMsg::Welcome { view, waiting, .. } => return (view, waiting),
+                _ => {}
+            }
+        }
+    }
+    /// Plot the first car the view offers (its first number and letter).
+    async fn plot(&mut self, view: &serde_json::Value, id: u64) {
+        let p = &view["choices"]["plots"][0];
+        let mut action = json!({"type": "plot", "car": p["car"], "number": p["numbers"][0]});
+        if let Some(l) = p["letters"].get(0) {
+            action["letter"] = l.clone();
+        }
+        let act = ClientMsg::Act { seat: None, action, id: Some(id) };
+        self.to_server.send(Incoming::Text(act.to_frame())).await.expect("open");
+    }
+    async fn close(self) {
+        drop(self.to_server);
+        self.task.await.expect("the loop ends when the client leaves");
+    }
+}
+
+/// The send window (docs/protocol.md "When frames are sent"), Ann and Bob in a two-seat
+/// Autoscooter game over connection loops: Ann's plots reach her at once; the updates that
+/// only say she plotted reach Bob together exactly one window later; Bob's own plots, the
+/// last of which ends the planning, reach Ann at once, the updates held for her included.
+/// With a window of zero nothing waits.
+#[tokio::test(start_paused = true)]
+async fn updates_that_only_say_a_seat_is_ready_wait_for_the_send_window() {
+    send_window(Duration::from_millis(20)).await;
+    send_window(Duration::ZERO).await;
+}
+
+async fn send_window(window: Duration) {
+    let (shared, _stop) = in_memory(|c| c.send_window = window);
+    let ann = identity(&shared, "Ann").await;
+    let bob = identity(&shared, "Bob").await;
+    let id = create(&shared, &ann, &["me", "open"], 0).await;
+    let join = protocol::JoinGame { seat: None, name: None };
+    shared.join(&bob, &id, join).await.expect("Bob joins");
+    let mut a = Conn::open(&shared, shared.subscribe(&id, Some(&ann.id)).await.expect("Ann"));
+    let mut b = Conn::open(&shared, shared.subscribe(&id, Some(&bob.id)).await.expect("Bob"));
+    let (mut view, waiting) = a.update().await;
+    assert_eq!(waiting, [0, 1], "both plan");
+    let (mut bob_view, _) = b.update().await;
+    // Ann plots all her cars, each acknowledged and shown to her at once.
+    let t0 = Instant::now();
+    let mut ann_plots = 0;
+    while view["choices"]["plots"].as_array().is_some_and(|p| !p.is_empty()) {
+        ann_plots += 1;
+        a.plot(&view, ann_plots).await;
+        assert!(matches!(a.next().await, ServerMsg::Ack { .. }));
+        view = a.update().await.0;
+        assert_eq!(t0.elapsed(), Duration::ZERO, "Ann sees her plot at once");
+    }
+    assert!(ann_plots >= 1);
+    // Bob: every one of Ann's plots, all at once, one window later.
+    for i in 0..ann_plots {
+        let (v, waiting) = b.update().await;
+        let at = t0.elapsed();
+        assert!(at >= window && at <= window + SLACK, "held for the window: {at:?}");
+        if i + 1 == ann_plots {
+            assert_eq!(waiting, [1], "only Bob still plans");
+        }
+        bob_view = v;
+    }
+    // Bob plots; his last plot ends the planning. Ann gets every update at once (the held
+    // ones with the one that may not wait).
+    let t1 = Instant::now();
+    let mut bob_plots = 0;
+    while bob_view["choices"]["plots"].as_array().is_some_and(|p| !p.is_empty()) {
+        bob_plots += 1;
+        b.plot(&bob_view, bob_plots).await;
+        assert!(matches!(b.next().await, ServerMsg::Ack { .. }));
+        bob_view = b.update().await.0;
+    }
+    for i in 0..bob_plots {
+        let (_, waiting) = a.update().await;
+        if i + 1 < bob_plots {
+            assert_eq!(waiting, [1], "Bob still plans");
+        }
+    }
+    assert_eq!(t1.elapsed(), Duration::ZERO, "Ann sees Bob's plots as soon as the last one");
+    a.close().await;
+    b.close().await;
+}
