@@ -23,7 +23,7 @@ pub use random::RandomBot;
 pub use roborally::{
     card_map, distance_map, model as roborally_model, oracle as roborally_oracle, search::RrSearch,
 };
-pub use search::SearchBot;
+pub use search::{DEFAULT_PLAYOUT_SHARE, SearchBot};
 
 use engine::{Game, Rng, Seat};
 use std::fmt;
@@ -81,6 +81,10 @@ impl Stop {
 /// The most threads a `search:NxT` bot may use.
 pub const MAX_SEARCH_THREADS: u8 = 16;
 
+/// The highest playout share a `search:N:share=S` bot may ask for: every playout step plays
+/// the heuristic (shares count in 1/256).
+pub const MAX_PLAYOUT_SHARE: u16 = 256;
+
 /// A bot strength as users name it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotSpec {
@@ -89,9 +93,15 @@ pub enum BotSpec {
     /// Search with this many simulations per decision (reproducible for a given seed and
     /// thread count). `threads` > 1 (`search:NxT`): root parallelism, the simulations shared
     /// among T threads (Autoscooter and Bumping Bots; RoboRally's search runs on one thread).
+    ///
+    /// `share` (`search:N:share=S`, issue 17): the playout's heuristic share in 1/256 — how
+    /// often a playout step plays [`HasBots::playout`] instead of a random action; `None`: the
+    /// default ([`DEFAULT_PLAYOUT_SHARE`]). Only the generic search reads it
+    /// (Autoscooter, Bumping Bots); RoboRally's own search has no random playout steps.
     Search {
         simulations: u32,
         threads: u8,
+        share: Option<u16>,
     },
     /// Search for this many milliseconds per decision (not reproducible: it reads the clock).
     SearchFor {
@@ -104,8 +114,16 @@ impl fmt::Display for BotSpec {
         match self {
             BotSpec::Random => f.write_str("random"),
             BotSpec::Heuristic => f.write_str("heuristic"),
-            BotSpec::Search { simulations, threads: 0 | 1 } => write!(f, "search:{simulations}"),
-            BotSpec::Search { simulations, threads } => write!(f, "search:{simulations}x{threads}"),
+            BotSpec::Search { simulations, threads, share } => {
+                write!(f, "search:{simulations}")?;
+                if *threads > 1 {
+                    write!(f, "x{threads}")?;
+                }
+                match share {
+                    Some(s) => write!(f, ":share={s}"),
+                    None => Ok(()),
+                }
+            }
             BotSpec::SearchFor { millis } => write!(f, "search:{millis}ms"),
         }
     }
@@ -118,9 +136,28 @@ impl std::str::FromStr for BotSpec {
             "random" => Ok(BotSpec::Random),
             "heuristic" => Ok(BotSpec::Heuristic),
             other => match other.strip_prefix("search") {
-                Some("") => Ok(BotSpec::Search { simulations: 1000, threads: 1 }),
+                Some("") => Ok(BotSpec::Search { simulations: 1000, threads: 1, share: None }),
                 Some(rest) => {
                     let budget = rest.strip_prefix(':').unwrap_or("?");
+                    // `search:N:share=S` (issue 17): the playout's heuristic share, 0 to 256.
+                    let (budget, share) = match budget.split_once(':') {
+                        Some((b, opt)) => match opt.strip_prefix("share=").map(str::parse::<u16>) {
+                            Some(Ok(s)) if s <= MAX_PLAYOUT_SHARE && !b.ends_with("ms") => {
+                                (b, Some(s))
+                            }
+                            Some(_) if !b.ends_with("ms") => {
+                                return Err(format!(
+                                    "bad playout share in {other:?} (search:2000:share=64: the playout plays the heuristic in 64 of 256 steps; 0 to {MAX_PLAYOUT_SHARE})"
+                                ));
+                            }
+                            _ => {
+                                return Err(format!(
+                                    "bad search option in {other:?} (the one option is share=S after a simulation budget: search:2000:share=64)"
+                                ));
+                            }
+                        },
+                        None => (budget, None),
+                    };
                     let (number, ms) = match budget.strip_suffix("ms") {
                         Some(n) => (n, true),
                         None => (budget, false),
@@ -139,7 +176,7 @@ impl std::str::FromStr for BotSpec {
                     };
                     match number.parse::<u32>() {
                         Ok(n) if n > 0 && ms => Ok(BotSpec::SearchFor { millis: n }),
-                        Ok(n) if n > 0 => Ok(BotSpec::Search { simulations: n, threads }),
+                        Ok(n) if n > 0 => Ok(BotSpec::Search { simulations: n, threads, share }),
                         _ => Err(format!(
                             "bad search budget in {other:?} (write search:2000 for simulations or search:200ms)"
                         )),
@@ -275,8 +312,9 @@ pub fn make<G: HasBots>(spec: &BotSpec) -> Box<dyn Bot<G>> {
     match spec {
         BotSpec::Random => Box::new(RandomBot),
         BotSpec::Heuristic => Box::new(HeuristicBot),
-        BotSpec::Search { simulations, threads } => Box::new(SearchBot {
+        BotSpec::Search { simulations, threads, share } => Box::new(SearchBot {
             threads: (*threads).max(1) as usize,
+            heuristic_share: share.map_or(DEFAULT_PLAYOUT_SHARE, u32::from),
             ..SearchBot::new(*simulations)
         }),
         BotSpec::SearchFor { millis } => Box::new(SearchBot {
@@ -292,7 +330,16 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print() {
-        for s in ["random", "heuristic", "search:2000", "search:200ms", "search:2000x2"] {
+        for s in [
+            "random",
+            "heuristic",
+            "search:2000",
+            "search:200ms",
+            "search:2000x2",
+            "search:2000:share=64",
+            "search:2000x2:share=0",
+            "search:2000:share=256",
+        ] {
             assert_eq!(s.parse::<BotSpec>().unwrap().to_string(), s);
         }
         assert!("search:0".parse::<BotSpec>().is_err());
@@ -302,8 +349,40 @@ mod tests {
         }
         assert_eq!(
             "search:2000x1".parse::<BotSpec>(),
-            Ok(BotSpec::Search { simulations: 2000, threads: 1 })
+            Ok(BotSpec::Search { simulations: 2000, threads: 1, share: None })
         );
+        assert_eq!(
+            "search:200:share=64".parse::<BotSpec>(),
+            Ok(BotSpec::Search { simulations: 200, threads: 1, share: Some(64) })
+        );
+    }
+
+    /// Issue 17: a bad playout share names what is wrong and what to write.
+    #[test]
+    fn bad_playout_shares_are_refused_with_the_reason() {
+        for (bad, says) in [
+            ("search:200:share=257", "bad playout share"),
+            ("search:200:share=-1", "bad playout share"),
+            ("search:200:share=", "bad playout share"),
+            ("search:200:share=six", "bad playout share"),
+            ("search:200:depth=3", "bad search option"),
+            ("search:200ms:share=64", "bad search option"),
+            ("search::share=64", "bad search budget"),
+            ("search:0:share=64", "bad search budget"),
+        ] {
+            let e = bad.parse::<BotSpec>().expect_err(bad);
+            assert!(e.contains(says) && e.contains(bad), "{bad}: {e}");
+        }
+    }
+
+    /// The share reaches the bot: `search:N:share=S` plays playouts with S/256 heuristic steps,
+    /// and no share keeps the default.
+    #[test]
+    fn the_playout_share_reaches_the_search_bot() {
+        let name = |s: &str| make::<::autoscooter::Autoscooter>(&s.parse().unwrap()).name();
+        assert_eq!(name("search:200:share=64"), "search:200:share=64");
+        assert_eq!(name("search:200"), "search:200");
+        assert_eq!(name("search:200x2:share=0"), "search:200x2:share=0");
         assert!("genius".parse::<BotSpec>().is_err());
     }
 }

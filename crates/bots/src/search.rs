@@ -11,6 +11,11 @@
 use crate::{Bot, HasBots, Stop};
 use engine::{Rng, Seat};
 
+/// The playout's heuristic share by default (in 1/256): half the playout steps play
+/// [`HasBots::playout`], half a random action. `search:N:share=S` sets another
+/// (docs/bots.md, issue 17).
+pub const DEFAULT_PLAYOUT_SHARE: u32 = 128;
+
 /// Determinized root UCB search with playouts.
 pub struct SearchBot {
     pub simulations: u32,
@@ -32,7 +37,7 @@ impl SearchBot {
         SearchBot {
             simulations,
             horizon: 48,
-            heuristic_share: 128,
+            heuristic_share: DEFAULT_PLAYOUT_SHARE,
             exploration: 0.7,
             time_limit: None,
             threads: 1,
@@ -42,10 +47,16 @@ impl SearchBot {
 
 impl<G: HasBots> Bot<G> for SearchBot {
     fn name(&self) -> String {
+        let share = match self.heuristic_share {
+            DEFAULT_PLAYOUT_SHARE => String::new(),
+            s => format!(":share={s}"),
+        };
         match self.time_limit {
-            Some(t) => format!("search:{}ms", t.as_millis()),
-            None if self.threads > 1 => format!("search:{}x{}", self.simulations, self.threads),
-            None => format!("search:{}", self.simulations),
+            Some(t) => format!("search:{}ms{share}", t.as_millis()),
+            None if self.threads > 1 => {
+                format!("search:{}x{}{share}", self.simulations, self.threads)
+            }
+            None => format!("search:{}{share}", self.simulations),
         }
     }
 

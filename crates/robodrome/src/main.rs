@@ -234,7 +234,9 @@ struct TournamentArgs {
     game: String,
     #[command(flatten)]
     setup: SetupArgs,
-    /// Comma-separated bots: random, heuristic, search:N (N simulations per decision).
+    /// Comma-separated bots: random, heuristic, search:N (N simulations per decision),
+    /// search:Nms, search:NxT (T threads), search:N:share=S (S of 256 playout steps heuristic,
+    /// 0 to 256; default 128).
     #[arg(long, value_delimiter = ',', default_value = "random,heuristic")]
     bots: Vec<String>,
     /// Games per pairing.
@@ -330,8 +332,9 @@ struct SimArgs {
     /// Seed of the first game; game i uses seed + i.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Bots by seat, comma-separated and repeated over the seats: random, heuristic, search:N
-    /// (`--strengths` is an alias; a number here is the player count, as Bumping Bots' old
+    /// Bots by seat, comma-separated and repeated over the seats: random, heuristic, search:N,
+    /// search:Nms, search:NxT, search:N:share=S (the playout's heuristic share, 0 to 256 of 256;
+    /// default 128) (`--strengths` is an alias; a number here is the player count, as Bumping Bots' old
     /// `--bots 9` had it).
     #[arg(long, value_delimiter = ',', visible_alias = "strengths")]
     bots: Vec<String>,

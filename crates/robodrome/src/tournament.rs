@@ -248,8 +248,11 @@ mod tests {
         let setup = kind
             .make_setup(&games::SetupRequest { players: 2, ..Default::default() })
             .expect("a setup");
-        let specs =
-            [BotSpec::Random, BotSpec::Heuristic, BotSpec::Search { simulations: 20, threads: 2 }];
+        let specs = [
+            BotSpec::Random,
+            BotSpec::Heuristic,
+            BotSpec::Search { simulations: 20, threads: 2, share: None },
+        ];
         let report = |jobs| {
             let r = run(kind, &setup, &specs, 6, 5, jobs, false).expect("the tournament runs");
             let mut v = serde_json::to_value(&r).expect("serialises");
