@@ -480,6 +480,27 @@ impl Autoscooter {
         }
     }
 
+    /// The seats in first place of a finished game (AS-6: the highest score; equal scores share
+    /// the place), as the first group of the outcome's ranking, without building the ranking
+    /// (issue 17: `robodrome sim` reads only the first place of every game). `None` before the
+    /// end.
+    pub fn winners(&self) -> Option<engine::SeatSet> {
+        if !self.is_over() {
+            return None;
+        }
+        let mut best = i64::MIN;
+        let mut top = engine::SeatSet::EMPTY;
+        for s in (0..self.seats).map(Seat) {
+            let score = self.seat_score(s);
+            if score > best {
+                (best, top) = (score, engine::SeatSet::single(s));
+            } else if score == best {
+                top.insert(s);
+            }
+        }
+        Some(top)
+    }
+
     /// Ranking by score; ties share the place (AS-6).
     pub(crate) fn compute_outcome(&self) -> Outcome {
         let scores: Vec<i64> = (0..self.seats).map(|s| self.seat_score(Seat(s))).collect();

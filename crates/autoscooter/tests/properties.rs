@@ -257,6 +257,25 @@ proptest! {
         }
         prop_assert!(a.is_over() && b.is_over() && loop_n > 11);
     }
+
+    /// `Autoscooter::winners` (what `robodrome sim` counts as first places, issue 17) is the
+    /// first group of the outcome's ranking (AS-6: ties share the place) with every variant,
+    /// and nothing before the end.
+    #[test]
+    fn winners_are_the_first_place_of_the_outcome(seed in any::<u64>(), players in 2usize..=8, bits in 0u8..16, cap in 0u64..60) {
+        let setup = Setup::standard(players, false, variants(bits, players)).unwrap();
+        let mut g = Autoscooter::new(&setup, seed).unwrap();
+        let mut rng = engine::Rng::seeded(seed);
+        g.play_random_game(&mut rng, cap, &mut autoscooter::NoEvents);
+        if !g.is_over() {
+            prop_assert_eq!(g.winners(), None);
+            g.play_random_game(&mut rng, u64::MAX, &mut autoscooter::NoEvents);
+        }
+        let outcome = g.outcome().unwrap();
+        let first: engine::SeatSet = outcome.winners().iter().copied().collect();
+        prop_assert!(!first.is_empty());
+        prop_assert_eq!(g.winners(), Some(first));
+    }
 }
 
 /// A sink that keeps what it is given and declines the summaries.

@@ -127,6 +127,11 @@ impl Registered for Autoscooter {
         Some(self.play_random_game(rng, max_actions as u64, tally))
     }
 
+    /// AS-6's first place from the scores ([`Autoscooter::winners`]), without the ranking.
+    fn sim_winners(&self) -> Option<engine::SeatSet> {
+        self.winners()
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }

@@ -208,6 +208,12 @@ pub trait Registered: Game {
     ) -> Option<u64> {
         None
     }
+    /// The seats in first place of a finished game for `robodrome sim`: the first group of
+    /// [`Game::outcome`]'s ranking, which a game may read without building the whole outcome
+    /// (Autoscooter: `Autoscooter::winners`). `None` while the game is not over.
+    fn sim_winners(&self) -> Option<engine::SeatSet> {
+        self.outcome().map(|o| o.winners().iter().copied().collect())
+    }
     /// The observer's view for machine observers (the Python package's observations,
     /// [`features`]): the view, or a lighter one with the same information — without what a
     /// table derives its controls from (each game's `choices`, computed

@@ -276,8 +276,8 @@ fn play_block<G: Registered>(
             part.wins.resize(g.seats(), 0);
             part.shared.resize(g.seats(), 0);
         }
-        match g.outcome() {
-            Some(o) => count_firsts(&o, &mut part.wins, &mut part.shared),
+        match g.sim_winners() {
+            Some(top) => count_firsts(top, &mut part.wins, &mut part.shared),
             None => part.unfinished += 1,
         }
     }
@@ -286,11 +286,11 @@ fn play_block<G: Registered>(
 
 /// A finished game's first place: one seat alone is a first place (`wins`); seats tied at the
 /// top each count one shared first place (`shared`), and nobody wins that game alone.
-fn count_firsts(o: &engine::Outcome, wins: &mut [u64], shared: &mut [u64]) {
-    match o.winners() {
-        [one] => wins[one.index()] += 1,
-        tied => {
-            for s in tied {
+fn count_firsts(top: engine::SeatSet, wins: &mut [u64], shared: &mut [u64]) {
+    match (top.len(), top.first()) {
+        (1, Some(one)) => wins[one.index()] += 1,
+        _ => {
+            for s in top.iter() {
                 shared[s.index()] += 1;
             }
         }
@@ -415,13 +415,10 @@ mod tests {
     #[test]
     fn a_tie_at_the_top_is_a_shared_first_place_not_a_win() {
         let (mut wins, mut shared) = (vec![0; 3], vec![0; 3]);
-        let tie =
-            engine::Outcome { ranking: vec![vec![Seat(0), Seat(1)], vec![Seat(2)]], scores: None };
-        count_firsts(&tie, &mut wins, &mut shared);
+        let tie: engine::SeatSet = [Seat(0), Seat(1)].into_iter().collect();
+        count_firsts(tie, &mut wins, &mut shared);
         assert_eq!((wins.clone(), shared.clone()), (vec![0, 0, 0], vec![1, 1, 0]));
-        let alone =
-            engine::Outcome { ranking: vec![vec![Seat(2)], vec![Seat(0), Seat(1)]], scores: None };
-        count_firsts(&alone, &mut wins, &mut shared);
+        count_firsts(engine::SeatSet::single(Seat(2)), &mut wins, &mut shared);
         assert_eq!((wins, shared), (vec![0, 0, 1], vec![1, 1, 0]));
     }
 }
