@@ -299,8 +299,10 @@ fn one() -> u8 {
 
 #[derive(Default, Serialize)]
 pub struct AutoscooterTally {
-    /// Crashes by type (AS-5.5), over all games.
-    pub crashes: BTreeMap<&'static str, u64>,
+    /// Crashes by type (AS-5.5), over all games: by `CrashKind as usize`, an array rather than
+    /// a map entry per crash (issue 17), written as a map of the kinds that happened.
+    #[serde(serialize_with = "crash_map")]
+    pub crashes: [u64; 5],
     /// Jolts (AS-7.2) and letters turned straight (AS-4.2).
     pub jolts: u64,
     pub letters_converted: u64,
@@ -315,10 +317,17 @@ pub struct AutoscooterTally {
     winning_sum: u64,
     #[serde(skip)]
     games: u64,
-    /// This game's crashes by kind (`CrashKind as usize`), added to `crashes` when it ends:
-    /// an array, not a map entry, per crash (issue 17).
-    #[serde(skip)]
-    game_crashes: [u64; 5],
+}
+
+/// The crashes by kind as the summary shows them: a map from each kind's name to its count,
+/// the kinds that never happened left out.
+fn crash_map<S: serde::Serializer>(crashes: &[u64; 5], s: S) -> Result<S::Ok, S::Error> {
+    let named: BTreeMap<&'static str, u64> = CrashKind::ALL
+        .into_iter()
+        .map(|k| (k.name(), crashes[k as usize]))
+        .filter(|&(_, n)| n > 0)
+        .collect();
+    serde::Serialize::serialize(&named, s)
 }
 
 /// The tally as the rules' event sink ([`Registered::sim_random_step`]): it reads the events
@@ -335,19 +344,13 @@ impl Tally<Autoscooter> for AutoscooterTally {
     #[inline]
     fn event(&mut self, e: &Event) {
         match e {
-            Event::Crash { kind, .. } => self.game_crashes[*kind as usize] += 1,
+            Event::Crash { kind, .. } => self.crashes[*kind as usize] += 1,
             Event::Jolted { .. } => self.jolts += 1,
             Event::LetterConverted { .. } => self.letters_converted += 1,
             _ => {}
         }
     }
     fn finished(&mut self, g: &Autoscooter) {
-        for k in CrashKind::ALL {
-            let n = std::mem::take(&mut self.game_crashes[k as usize]);
-            if n > 0 {
-                *self.crashes.entry(k.name()).or_default() += n;
-            }
-        }
         for s in 0..g.seats() {
             self.chits_sum += g.chits(Seat(s as u8)).total() as u64;
         }
@@ -366,8 +369,8 @@ impl Tally<Autoscooter> for AutoscooterTally {
         self.average_winning_chits = self.winning_sum as f64 / self.games.max(1) as f64;
     }
     fn merge(&mut self, other: Self) {
-        for (k, n) in other.crashes {
-            *self.crashes.entry(k).or_default() += n;
+        for (total, n) in self.crashes.iter_mut().zip(other.crashes) {
+            *total += n;
         }
         self.jolts += other.jolts;
         self.letters_converted += other.letters_converted;
@@ -386,7 +389,7 @@ impl Tally<Autoscooter> for AutoscooterTally {
         let per_game = |n: u64| n as f64 / self.games.max(1) as f64;
         let mut line = Vec::new();
         for k in CrashKind::ALL {
-            let n = self.crashes.get(k.name()).copied().unwrap_or(0);
+            let n = self.crashes[k as usize];
             line.push(format!("{} {} ({:.2}/game)", k.name(), n, per_game(n)));
         }
         out += &format!("crashes: {}\n", line.join(", "));
