@@ -944,10 +944,13 @@ async fn play_game(
                 continue;
             }
         };
-        // This connection ends by itself after a while for a third of them.
+        // This connection ends by itself after a while for a third of them: within the
+        // soak's own length when that is under a minute (a short soak's games end in a few
+        // seconds; players must still come and go in it).
         let far = Instant::now() + Duration::from_secs(86_400);
+        let span = (args.seconds * 1_000).clamp(2_000, 60_000) as u32;
         let drop_at = if rng.below(3) == 0 {
-            Instant::now() + Duration::from_millis(3_000 + rng.below(60_000) as u64)
+            Instant::now() + Duration::from_millis(1_000 + rng.below(span) as u64)
         } else {
             far
         };
