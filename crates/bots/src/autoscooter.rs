@@ -424,24 +424,29 @@ mod tests {
     use super::*;
     use grid::Hex;
 
+    /// A new game of 2 to 8 players (by `seed`) with the variants `bits` picks (where the player
+    /// count allows them).
+    fn new_game(seed: u64, bits: u64) -> Autoscooter {
+        use autoscooter::{Setup, Variants, setup::WildCar};
+        let players = 2 + (seed % 7) as usize;
+        let colour = bits & 4 != 0;
+        let variants = Variants {
+            wild_car: (bits & 1 != 0 && (5..=7).contains(&players))
+                .then_some(WildCar::Lowest(true)),
+            jolting: bits & 2 != 0,
+            colour_scoring: colour,
+            per_car_scoring: colour && bits & 8 != 0 && players <= 4,
+        };
+        let setup = Setup::standard(players, false, variants).expect("a setup");
+        Autoscooter::new(&setup, seed).expect("a game")
+    }
+
     /// Random positions of every player count and variant, with the seat to move: every
     /// decision of 30 random games (2 to 8 players).
     fn positions(mut each: impl FnMut(&Autoscooter, Seat)) {
-        use autoscooter::{Setup, Variants, setup::WildCar};
         use engine::harness::next_seat;
         for seed in 0..30u64 {
-            let players = 2 + (seed % 7) as usize;
-            let bits = seed / 2;
-            let colour = bits & 4 != 0;
-            let variants = Variants {
-                wild_car: (bits & 1 != 0 && (5..=7).contains(&players))
-                    .then_some(WildCar::Lowest(true)),
-                jolting: bits & 2 != 0,
-                colour_scoring: colour,
-                per_car_scoring: colour && bits & 8 != 0 && players <= 4,
-            };
-            let setup = Setup::standard(players, false, variants).expect("a setup");
-            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut g = new_game(seed, seed / 2);
             let mut rng = Rng::seeded(seed);
             let mut events = Vec::new();
             while let Some(d) = g.decision() {
@@ -498,22 +503,10 @@ mod tests {
     /// steps, to the horizon and to the end.
     #[test]
     fn rollout_is_the_generic_one() {
-        use autoscooter::{Setup, Variants, setup::WildCar};
         use engine::harness::next_seat;
         let mut compared = 0;
         for seed in 0..40u64 {
-            let players = 2 + (seed % 7) as usize;
-            let bits = seed / 3;
-            let colour = bits & 4 != 0;
-            let variants = Variants {
-                wild_car: (bits & 1 != 0 && (5..=7).contains(&players))
-                    .then_some(WildCar::Lowest(true)),
-                jolting: bits & 2 != 0,
-                colour_scoring: colour,
-                per_car_scoring: colour && bits & 8 != 0 && players <= 4,
-            };
-            let setup = Setup::standard(players, false, variants).expect("a setup");
-            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut g = new_game(seed, seed / 3);
             let mut rng = Rng::seeded(seed);
             let mut events = Vec::new();
             let mut n = 0;
