@@ -214,11 +214,19 @@ async function playToEnd(page) {
         await next.click({ timeout: 5000 }).catch(() => {});
       }
       await page.waitForFunction(() => !document.querySelector('#submit-program')?.disabled, null, { timeout: 10000 });
+      // The program is taken once its box is gone or the next turn has begun: the updates of the
+      // draft's places change the table's seq too, so a new seq alone does not say it (and the
+      // next pass would find this turn's box still there and send the program twice).
+      const sent = await page.evaluate(() => [document.querySelector('.table-page')?.dataset.seq, document.querySelector('.board-area')?.dataset.turn]);
       await page.click('#submit-program', { timeout: 5000 }).catch(async (e) => {
-        // Gone: the program was decided meanwhile (a timer, or the frame that ended the phase
-        // came first); the loop goes on with whatever the table shows now.
-        if (await page.locator('#submit-program').count()) throw e;
+        // Gone, or a new turn's box: the program was decided meanwhile (a timer, or the frame that
+        // ended the phase came first); the loop goes on with whatever the table shows now.
+        const turn = await page.evaluate(() => document.querySelector('.board-area')?.dataset.turn);
+        if (await page.locator('#submit-program').count() && turn === sent[1]) throw e;
       });
+      await page.waitForFunction(([x, t]) => document.querySelector('.table-page')?.dataset.seq !== x
+        && !(document.querySelector('#submit-program') && document.querySelector('.board-area')?.dataset.turn === t), sent, { timeout: 15000 }).catch(() => {});
+      continue;
     } else if (await page.locator('#power-up').count()) {
       await page.click('#power-up');
     } else if (await page.locator('.reenter-target').count()) {
