@@ -7,12 +7,13 @@
 //! [`Game::apply`] and [`Autoscooter::preview`], without building an `Action` (whose letter may
 //! own a `String`) or reading the same previews again for every car of a round.
 
-use crate::board::Cell;
+use crate::board::{Cell, NONE};
 use crate::chart::{Letter, LetterInput};
 use crate::error::ActionError;
 use crate::event::Sink;
-use crate::resolve::{Preview, path_of};
-use crate::state::{Autoscooter, Car, EMPTY, Stage};
+use crate::event::{CrashKind, Event};
+use crate::resolve::{Target, path_of, turn};
+use crate::state::{Autoscooter, Car, EMPTY, Effect, Stage};
 use engine::{Rng, Seat};
 
 #[cfg(doc)]
@@ -88,22 +89,50 @@ pub fn below(rng: &mut Rng, n: u32) -> u32 {
     }
 }
 
+/// A move's outcome as a plot heuristic reads it ([`Autoscooter::preview`] by cell): where it
+/// passes and ends, the facing and speed after, whether it crashes and into what, the chits.
+/// Cells, not hexes: on a rink a cell is its hex (`Board::cell`), so comparing cells compares
+/// hexes, and the board's neighbour table answers "the hex ahead" without a hex to look up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// The cells passed, in order (`len` of them: `Preview::path`).
+    pub path: [Cell; 3],
+    pub len: u8,
+    /// The cell the move ends on (`Preview::end`).
+    pub end: Cell,
+    pub facing: grid::HexDir,
+    pub speed: u8,
+    /// The move crashes (`Preview::crash` is some).
+    pub crashed: bool,
+    /// It crashes into the barrier (AS-5.5).
+    pub barrier: bool,
+    pub chits: i32,
+}
+
+impl Move {
+    /// The cells passed.
+    #[inline(always)]
+    pub fn path(&self) -> &[Cell] {
+        &self.path[..self.len as usize]
+    }
+}
+
 /// The previews of every car's letters during one planning phase, each computed once.
 ///
 /// While the players plot, no car moves, so [`Autoscooter::preview`] of a car and a letter
 /// gives the same answer all phase long; a search playout asks for it again and again (for the
 /// car it plots and for the planned moves of the player's other cars). This cache computes it
 /// once per car and per *path* of the chart (letters of one path pass the same hexes and crash
-/// alike, [`Autoscooter::previews`]) and keeps it until the round changes or planning ends.
-/// Use one cache for one game as it plays on ([`PlanPreviews::clear`] before another game):
-/// `get` equals `preview` for that game (`tests::plan_previews_equal_preview`).
+/// alike, [`Autoscooter::previews`]) and keeps it, as a [`Move`], until the round changes or
+/// planning ends. Use one cache for one game as it plays on ([`PlanPreviews::clear`] before
+/// another game): `get_move` equals `preview` for that game (`tests::plan_previews_equal_preview`).
 #[derive(Clone, Debug)]
 pub struct PlanPreviews {
     /// The round the entries belong to (only while planning).
     round: u8,
-    /// Bit `car * 5 + path`: that entry is filled (a moving car's preview and its end cell).
+    /// Bit `car * 5 + path`: that entry is filled (a moving car's move).
     filled: u64,
-    entries: [[(Preview, Cell); 5]; 8],
+    entries: [[Move; 5]; 8],
 }
 
 impl Default for PlanPreviews {
@@ -114,16 +143,17 @@ impl Default for PlanPreviews {
 
 impl PlanPreviews {
     pub fn new() -> Self {
-        let blank = Preview {
-            letter: Letter::straight(1),
-            path: Default::default(),
-            end: Default::default(),
+        let blank = Move {
+            path: [NONE; 3],
+            len: 0,
+            end: NONE,
             facing: grid::HexDir::E,
             speed: 0,
-            crash: None,
+            crashed: false,
+            barrier: false,
             chits: 0,
         };
-        PlanPreviews { round: 0, filled: 0, entries: [[(blank, crate::board::NONE); 5]; 8] }
+        PlanPreviews { round: 0, filled: 0, entries: [[blank; 5]; 8] }
     }
 
     /// Forget every entry (another game, or a state changed other than by playing on).
@@ -132,27 +162,14 @@ impl PlanPreviews {
         self.filled = 0;
     }
 
-    /// [`Autoscooter::preview`] of `car` and `letter` on `game`'s current position.
+    /// [`Autoscooter::preview`] of `car` and `letter` on `game`'s current position, by cell.
     #[inline]
-    pub fn get(&mut self, game: &Autoscooter, car: u8, letter: Letter) -> Option<Preview> {
-        self.get_at(game, car, letter).map(|(p, _)| p)
-    }
-
-    /// [`PlanPreviews::get`] and the cell the move ends on (the cell of `Preview::end`).
-    #[inline]
-    pub fn get_at(
-        &mut self,
-        game: &Autoscooter,
-        car: u8,
-        letter: Letter,
-    ) -> Option<(Preview, Cell)> {
-        if !matches!(game.stage, Stage::Plan) {
+    pub fn get_move(&mut self, game: &Autoscooter, car: u8, letter: Letter) -> Option<Move> {
+        let planning = matches!(game.stage, Stage::Plan);
+        if !planning {
             // Cars move outside planning: nothing to keep.
             self.filled = 0;
-            let p = game.preview(car, letter)?;
-            return Some((p, game.board.cell(p.end).expect("a move ends on the rink")));
-        }
-        if self.round != game.round {
+        } else if self.round != game.round {
             self.round = game.round;
             self.filled = 0;
         }
@@ -161,24 +178,89 @@ impl PlanPreviews {
             return None;
         }
         let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
+        if !planning {
+            return Some(Self::compute(game, &c, letter));
+        }
         let path = path_of(letter);
         let bit = 1u64 << (car as usize * 5 + path);
         let slot = &mut self.entries[car as usize][path];
         if self.filled & bit == 0 {
-            let p = game.preview(car, letter)?;
-            let cell = game.board.cell(p.end).expect("a move ends on the rink");
-            *slot = (p, cell);
+            *slot = Self::compute(game, &c, letter);
             self.filled |= bit;
             return Some(*slot);
         }
         // The same path: the same hexes and crash; an unblocked move ends with the letter's own
         // facing (as `Previews::get`).
-        let (mut p, cell) = *slot;
-        p.letter = letter;
-        if p.crash.is_none() {
-            p.facing = c.facing.turn(letter.chart().end as i32);
+        let mut m = *slot;
+        if !m.crashed {
+            m.facing = turn(c.facing, letter.chart().end as i32);
         }
-        Some((p, cell))
+        Some(m)
+    }
+
+    /// The move of a moving car and a letter allowed at its speed: what `preview_allowed`
+    /// computes (the walk of `trace`, AS-5.2–5.4, and the crash with its chits, AS-5.5), walked
+    /// by cell: no hex looked up on the way, none to find a cell for at the end.
+    #[inline]
+    fn compute(game: &Autoscooter, c: &Car, letter: Letter) -> Move {
+        let chart = letter.chart();
+        let mut m = Move {
+            path: [NONE; 3],
+            len: 0,
+            end: c.cell,
+            facing: turn(c.facing, chart.end as i32),
+            speed: letter.speed(),
+            crashed: false,
+            barrier: false,
+            chits: 0,
+        };
+        for (i, &rel) in chart.steps.iter().enumerate() {
+            let dir = turn(c.facing, rel as i32);
+            let next = game.board.neighbour(m.end, dir);
+            let blocked = if next == NONE {
+                Some(Target::Barrier)
+            } else {
+                match game.occupancy[next as usize] {
+                    EMPTY => None,
+                    other if game.is_nobodys(other) => Some(Target::Barrier),
+                    other => Some(Target::Car(other)),
+                }
+            };
+            if let Some(target) = blocked {
+                // Case B crashes at the round's starting speed, case C at the plotted speed.
+                let speed = if i == 0 { c.speed } else { chart.speed() };
+                m.facing = dir;
+                let (work, crash) = game.crash(c.id, dir, target, speed);
+                if let Event::Crash { kind, .. } = crash {
+                    m.crashed = true;
+                    m.barrier = kind == CrashKind::Barrier;
+                }
+                let me = c.owner;
+                if me.is_some() {
+                    for tr in &work.transfers {
+                        if game.holder_seat(tr.to) == me {
+                            m.chits += tr.amount as i32;
+                        }
+                        if game.holder_seat(tr.from) == me {
+                            m.chits -= tr.amount as i32;
+                        }
+                    }
+                }
+                if let Some(Effect::Speed(_, 0)) =
+                    work.effects.iter().find(|e| matches!(e, Effect::Speed(x, _) if *x == c.id))
+                {
+                    m.speed = 0;
+                } else if i == 0 {
+                    // Not moved (case B): the speed it had.
+                    m.speed = c.speed;
+                }
+                return m;
+            }
+            m.path[i] = next;
+            m.len += 1;
+            m.end = next;
+        }
+        m
     }
 }
 
@@ -200,9 +282,9 @@ mod tests {
         }
     }
 
-    /// `PlanPreviews::get` is `preview` for every car and letter at every decision of random
-    /// games (one cache kept over each whole game, letters asked in a scrambled order), and
-    /// `draw_seat` draws what `next_seat` draws.
+    /// `PlanPreviews::get_move` is `preview` (by cell) for every car and letter at every
+    /// decision of random games (one cache kept over each whole game, letters asked in a
+    /// scrambled order), and `draw_seat` draws what `next_seat` draws.
     #[test]
     fn plan_previews_equal_preview() {
         for seed in 0..24u64 {
@@ -218,10 +300,18 @@ mod tests {
                 for k in 0..40u64 {
                     let car = ((k * 3 + seed) % 8) as u8;
                     let l = Letter::from_index(((k * 7 + seed) % 16) as u8).expect("A–P");
-                    let got = cache.get_at(&g, car, l);
-                    assert_eq!(got.map(|(p, _)| p), g.preview(car, l), "car {car} {l:?}");
-                    if let Some((p, cell)) = got {
-                        assert_eq!(g.board().hex(cell), p.end);
+                    let got = cache.get_move(&g, car, l);
+                    let want = g.preview(car, l);
+                    assert_eq!(got.is_some(), want.is_some(), "car {car} {l:?}");
+                    if let (Some(m), Some(p)) = (got, want) {
+                        let hexes: Vec<_> = m.path().iter().map(|&c| g.board().hex(c)).collect();
+                        assert_eq!(hexes, p.path.as_slice(), "car {car} {l:?}");
+                        assert_eq!(g.board().hex(m.end), p.end);
+                        assert_eq!(m.facing, p.facing);
+                        assert_eq!(m.speed, p.speed);
+                        assert_eq!(m.crashed, p.crash.is_some());
+                        assert_eq!(m.barrier, matches!(p.crash, Some((CrashKind::Barrier, _))));
+                        assert_eq!(m.chits, p.chits);
                     }
                     asked += 1;
                 }

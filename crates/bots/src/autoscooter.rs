@@ -1,9 +1,9 @@
 //! Autoscooter policies: rams that score, no barriers, no frontal losses (AS-5.5).
 
 use crate::HasBots;
-use autoscooter::board::NONE;
-use autoscooter::playout::PlanPreviews;
-use autoscooter::{Action, Autoscooter, CrashKind, Event, Letter, LetterInput, NoEvents, Owed};
+use autoscooter::board::{Cell, NONE};
+use autoscooter::playout::{Move, PlanPreviews};
+use autoscooter::{Action, Autoscooter, Event, Letter, LetterInput, NoEvents, Owed};
 use engine::{Game, Rng, Seat};
 use grid::HexDir;
 
@@ -131,15 +131,24 @@ impl HasBots for Autoscooter {
     }
 }
 
+/// A planned move of one of this player's other cars (AS-5.6: bumping one's own car pays),
+/// by cell: the cells it passes, where it ends and the cell ahead of it there.
+#[derive(Clone, Copy)]
+struct OwnPlan {
+    path: [Cell; 3],
+    len: u8,
+    end: Cell,
+    ahead: Cell,
+}
+
 /// What a plot's score depends on besides the letter: read once per decision, not per letter.
 struct PlotContext {
     car: u8,
     me: Option<Seat>,
     /// Every car's owner, by id (the cars themselves are found by cell: the occupancy).
     owners: [Option<Seat>; 8],
-    /// The planned moves of this player's other cars (AS-5.6: bumping one's own car pays): the
-    /// hexes passed, the end and the facing there.
-    own_plans: arrayvec::ArrayVec<(autoscooter::Path, grid::Hex, HexDir), 8>,
+    /// The planned moves of this player's other cars.
+    own_plans: arrayvec::ArrayVec<OwnPlan, 8>,
     /// Other seats' moving cars: where they are, where they face, how far they reach.
     threats: arrayvec::ArrayVec<(grid::Hex, HexDir, i32), 8>,
 }
@@ -148,86 +157,104 @@ impl PlotContext {
     #[inline(always)]
     fn new(game: &Autoscooter, car: u8, me: Option<Seat>, previews: &mut PlanPreviews) -> Self {
         let board = game.board();
-        let mut owners = [None; 8];
         // At most 8 cars (AS-1): on the stack, no allocation per decision (issue 17).
-        let mut own_plans = arrayvec::ArrayVec::new();
-        let mut threats = arrayvec::ArrayVec::new();
+        let mut ctx = PlotContext {
+            car,
+            me,
+            owners: [None; 8],
+            own_plans: arrayvec::ArrayVec::new(),
+            threats: arrayvec::ArrayVec::new(),
+        };
         for c in game.cars() {
-            owners[c.id as usize] = c.owner;
+            ctx.owners[c.id as usize] = c.owner;
             if c.id == car || c.owner.is_none() {
                 continue;
             }
             if c.owner == me {
-                if let Some(p) =
-                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| previews.get(game, c.id, l))
+                if let Some(m) = game
+                    .plot(c.id)
+                    .and_then(|p| p.letter)
+                    .and_then(|l| previews.get_move(game, c.id, l))
                 {
-                    own_plans.push((p.path, p.end, p.facing));
+                    let ahead = board.neighbour(m.end, m.facing);
+                    ctx.own_plans.push(OwnPlan { path: m.path, len: m.len, end: m.end, ahead });
                 }
             } else if c.speed > 0 {
-                threats.push((board.hex(c.cell), c.facing, (c.speed + 1) as i32));
+                ctx.threats.push((board.hex(c.cell), c.facing, (c.speed + 1) as i32));
             }
         }
-        PlotContext { car, me, owners, own_plans, threats }
+        ctx
     }
 }
 
 /// How good a move looks if made now: chits won, barriers and own cars avoided, room ahead.
-/// Returns the score and whether the move rams for chits.
-/// `previews` are the planning phase's ([`PlanPreviews`]: a path's crash computed once for all
-/// the letters that share it, and once for the whole phase).
+/// Returns the score and whether the move rams for chits, or `None` when even the score before
+/// the penalties for own cars and threats (which only subtract) plus `jitter` cannot beat
+/// `best`: the choice is the same without them (issue 17).
+///
+/// Every term is a multiple of ½ (and the chits' tenfold an integer), so the sum is exact in
+/// any order: it is summed in halves as an integer and is the same `f64` as the sum term by
+/// term it replaces.
 #[inline(always)]
 fn letter_score(
     game: &Autoscooter,
     ctx: &PlotContext,
-    previews: &mut PlanPreviews,
-    letter: Letter,
-) -> (f64, bool) {
-    let Some((p, end)) = previews.get_at(game, ctx.car, letter) else { return (0.0, false) };
-    let mut score = 10.0 * p.chits as f64;
-    if let Some((CrashKind::Barrier, _)) = p.crash {
-        score -= 5.0;
+    m: &Move,
+    jitter: f64,
+    best: f64,
+) -> Option<(f64, bool)> {
+    // In halves.
+    let mut score = 20 * m.chits;
+    if m.barrier {
+        score -= 10;
     }
     // Room ahead after the move: every option starts straight ahead (AS-3.2), so a car that
     // ends facing the barrier must crash next round. (By cell: a board's neighbour table is its
     // hexes' neighbours on the rink.)
     let board = game.board();
-    let ahead = board.neighbour(end, p.facing);
+    let ahead = board.neighbour(m.end, m.facing);
     if ahead == NONE {
-        score -= 6.0 + p.speed as f64;
+        score -= 12 + 2 * m.speed as i32;
     } else {
         match game.car_at(ahead).filter(|&id| id != ctx.car) {
             Some(id) => match ctx.owners[id as usize] {
-                None => score -= 6.0,
-                owner if owner == ctx.me => score -= 2.0,
-                Some(_) => score += 1.0,
+                None => score -= 12,
+                owner if owner == ctx.me => score -= 4,
+                Some(_) => score += 2,
             },
             None => {
-                score += 1.0;
-                if board.neighbour(ahead, p.facing) == NONE {
-                    score -= 1.0;
+                if board.neighbour(ahead, m.facing) != NONE {
+                    score += 2;
                 }
             }
         }
     }
+    // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
+    score += [0, 2, 1, -4][m.speed.min(3) as usize];
+    if !(score as f64 / 2.0 + jitter > best) {
+        return None;
+    }
     // Stay out of the way of this player's own cars' planned moves.
-    let mine = p.path.as_slice();
-    for (path, op_end, op_facing) in &ctx.own_plans {
-        let theirs = path.as_slice();
-        if mine.iter().any(|h| theirs.contains(h)) || theirs.contains(&p.end) {
-            score -= 8.0;
-        } else if p.end.neighbour(p.facing) == *op_end || op_end.neighbour(*op_facing) == p.end {
-            score -= 3.0;
+    let mine = m.path();
+    for op in &ctx.own_plans {
+        let theirs = &op.path[..op.len as usize];
+        if mine.iter().any(|h| theirs.contains(h)) || theirs.contains(&m.end) {
+            score -= 16;
+        } else if ahead == op.end || op.ahead == m.end {
+            score -= 6;
         }
     }
     // Danger at the end of the move: other seats' moving cars that could reach the hex next,
     // straight ahead of them and within their reach next round.
-    for &(from, facing, reach) in &ctx.threats {
-        if threatens(from, facing, reach, p.end) {
-            score -= 1.5;
+    if !ctx.threats.is_empty() {
+        let end = board.hex(m.end);
+        for &(from, facing, reach) in &ctx.threats {
+            if threatens(from, facing, reach, end) {
+                score -= 3;
+            }
         }
     }
-    // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
-    (score + [0.0, 1.0, 0.5, -2.0][p.speed.min(3) as usize], p.chits > 0)
+    Some((score as f64 / 2.0, m.chits > 0))
 }
 
 /// Is `end` straight ahead of a car at `from` facing `facing`, within `reach` hexes? The same
@@ -282,8 +309,14 @@ fn best_plot(
     for k in 0..span.min(tries) {
         let i = if tries >= span { lo + k as u8 } else { lo + rng.below(span) as u8 };
         let l = Letter::from_index(i).expect("A–P");
-        let (score, rams) = letter_score(game, &ctx, previews, l);
-        let s = score + jitter(noise, k);
+        let j = jitter(noise, k);
+        // A moving car always has a move (`PlanPreviews::get_move`); scored 0 otherwise.
+        let scored = match previews.get_move(game, car, l) {
+            Some(m) => letter_score(game, &ctx, &m, j, best.0),
+            None => Some((0.0, false)),
+        };
+        let Some((score, rams)) = scored else { continue };
+        let s = score + j;
         if s > best.0 {
             best = (s, l, rams);
         }
@@ -363,6 +396,11 @@ fn start_choice(
             } else {
                 0.0
             };
+            // The largest target is 3: an option that cannot beat the best so far even with it
+            // is not walked (the same choice as the test below, issue 17).
+            if best.is_some_and(|b| room + 3.0 + 0.125 < b.0) {
+                continue;
+            }
             let mut target = 0.0;
             let mut cell = to;
             for k in 1..=3 {
