@@ -165,6 +165,13 @@ impl PlanPreviews {
     /// [`Autoscooter::preview`] of `car` and `letter` on `game`'s current position, by cell.
     #[inline]
     pub fn get_move(&mut self, game: &Autoscooter, car: u8, letter: Letter) -> Option<Move> {
+        self.on(game).get(car, letter)
+    }
+
+    /// Read moves on `game`'s current position: the entries of another round, or any entry
+    /// outside planning, are forgotten once here rather than at every move read.
+    #[inline]
+    pub fn on<'a>(&'a mut self, game: &'a Autoscooter) -> Moves<'a> {
         let planning = matches!(game.stage, Stage::Plan);
         if !planning {
             // Cars move outside planning: nothing to keep.
@@ -173,29 +180,7 @@ impl PlanPreviews {
             self.round = game.round;
             self.filled = 0;
         }
-        let c = (*game.cars.get(car as usize)?)?;
-        if c.speed == 0 {
-            return None;
-        }
-        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
-        if !planning {
-            return Some(Self::compute(game, &c, letter));
-        }
-        let path = path_of(letter);
-        let bit = 1u64 << (car as usize * 5 + path);
-        let slot = &mut self.entries[car as usize][path];
-        if self.filled & bit == 0 {
-            *slot = Self::compute(game, &c, letter);
-            self.filled |= bit;
-            return Some(*slot);
-        }
-        // The same path: the same hexes and crash; an unblocked move ends with the letter's own
-        // facing (as `Previews::get`).
-        let mut m = *slot;
-        if !m.crashed {
-            m.facing = turn(c.facing, letter.chart().end as i32);
-        }
-        Some(m)
+        Moves { cache: self, game, planning }
     }
 
     /// The move of a moving car and a letter allowed at its speed: what `preview_allowed`
@@ -259,6 +244,55 @@ impl PlanPreviews {
             m.path[i] = next;
             m.len += 1;
             m.end = next;
+        }
+        m
+    }
+}
+
+/// The moves of one position ([`PlanPreviews::on`]): while it lives the game cannot change, so
+/// the cache's entries stay the position's.
+pub struct Moves<'a> {
+    cache: &'a mut PlanPreviews,
+    game: &'a Autoscooter,
+    planning: bool,
+}
+
+impl Moves<'_> {
+    /// [`PlanPreviews::get_move`]: `None` for a car the game does not have or a stationary one,
+    /// a letter not allowed at the car's speed played straight (AS-4.2).
+    #[inline]
+    pub fn get(&mut self, car: u8, letter: Letter) -> Option<Move> {
+        let c = self.game.cars.get(car as usize)?.as_ref()?;
+        if c.speed == 0 {
+            return None;
+        }
+        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
+        Some(self.of(c, letter))
+    }
+
+    /// The move of `c`, a moving car of this game as the game has it, with a letter allowed at
+    /// its speed (as [`Letter::range_at`] lists them): [`Moves::get`] without looking the car
+    /// up or checking the letter again.
+    #[inline(always)]
+    pub fn of(&mut self, c: &Car, letter: Letter) -> Move {
+        debug_assert!(c.speed > 0 && letter.allowed_at(c.speed));
+        debug_assert_eq!(self.game.cars[c.id as usize].as_ref(), Some(c));
+        if !self.planning {
+            return PlanPreviews::compute(self.game, c, letter);
+        }
+        let path = path_of(letter);
+        let bit = 1u64 << (c.id as usize * 5 + path);
+        let slot = &mut self.cache.entries[c.id as usize][path];
+        if self.cache.filled & bit == 0 {
+            *slot = PlanPreviews::compute(self.game, c, letter);
+            self.cache.filled |= bit;
+            return *slot;
+        }
+        // The same path: the same hexes and crash; an unblocked move ends with the letter's own
+        // facing (as `Previews::get`).
+        let mut m = *slot;
+        if !m.crashed {
+            m.facing = turn(c.facing, letter.chart().end as i32);
         }
         m
     }

@@ -2,7 +2,7 @@
 
 use crate::HasBots;
 use autoscooter::board::{Cell, NONE};
-use autoscooter::playout::{Move, PlanPreviews};
+use autoscooter::playout::{Move, Moves, PlanPreviews};
 use autoscooter::{Action, Autoscooter, Event, Letter, LetterInput, NoEvents, Owed};
 use engine::{Game, Rng, Seat};
 use grid::HexDir;
@@ -155,7 +155,7 @@ struct PlotContext {
 
 impl PlotContext {
     #[inline(always)]
-    fn new(game: &Autoscooter, car: u8, me: Option<Seat>, previews: &mut PlanPreviews) -> Self {
+    fn new(game: &Autoscooter, car: u8, me: Option<Seat>, moves: &mut Moves) -> Self {
         let board = game.board();
         // At most 8 cars (AS-1): on the stack, no allocation per decision (issue 17).
         let mut ctx = PlotContext {
@@ -171,10 +171,8 @@ impl PlotContext {
                 continue;
             }
             if c.owner == me {
-                if let Some(m) = game
-                    .plot(c.id)
-                    .and_then(|p| p.letter)
-                    .and_then(|l| previews.get_move(game, c.id, l))
+                if let Some(m) =
+                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| moves.get(c.id, l))
                 {
                     let ahead = board.neighbour(m.end, m.facing);
                     ctx.own_plans.push(OwnPlan { path: m.path, len: m.len, end: m.end, ahead });
@@ -187,23 +185,19 @@ impl PlotContext {
     }
 }
 
-/// How good a move looks if made now: chits won, barriers and own cars avoided, room ahead.
-/// Returns the score and whether the move rams for chits, or `None` when even the score before
-/// the penalties for own cars and threats (which only subtract) plus `jitter` cannot beat
-/// `best`: the choice is the same without them (issue 17).
-///
-/// Every term is a multiple of ½ (and the chits' tenfold an integer), so the sum is exact in
-/// any order: it is summed in halves as an integer and is the same `f64` as the sum term by
-/// term it replaces.
+/// How good a move looks if made now: chits won, barriers and own cars avoided, room ahead,
+/// in halves (every term is a multiple of ½, the chits' tenfold an integer). Returns the score
+/// and whether the move rams for chits, or `None` when the score before the penalties for own
+/// cars and threats (which only subtract) cannot beat `best` with this letter's tie-break
+/// `jitter` ([`key`]): the choice is the same without them (issue 17).
 #[inline(always)]
 fn letter_score(
     game: &Autoscooter,
     ctx: &PlotContext,
     m: &Move,
-    jitter: f64,
-    best: f64,
-) -> Option<(f64, bool)> {
-    // In halves.
+    jitter: u64,
+    best: i64,
+) -> Option<(i32, bool)> {
     let mut score = 20 * m.chits;
     if m.barrier {
         score -= 10;
@@ -231,7 +225,7 @@ fn letter_score(
     }
     // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
     score += [0, 2, 1, -4][m.speed.min(3) as usize];
-    if !(score as f64 / 2.0 + jitter > best) {
+    if key(score, jitter) <= best {
         return None;
     }
     // Stay out of the way of this player's own cars' planned moves.
@@ -254,7 +248,18 @@ fn letter_score(
             }
         }
     }
-    Some((score as f64 / 2.0, m.chits > 0))
+    Some((score, m.chits > 0))
+}
+
+/// An option's rank: its score in halves, then its tie-break's 24 bits ([`jitter_bits`]).
+///
+/// The policies rank options by the `f64` score + [`jitter`], the first of equals kept. Scores
+/// are multiples of ½ far below 2^20 and a tie-break is under 0.1 with distinct bits at least
+/// 2^-24 / 10 apart, far more than the rounding of the sum: so the sum ranks as this key ranks,
+/// equal keys being equal sums (`tests::keys_rank_as_the_sums`), and an integer compares faster.
+#[inline(always)]
+fn key(halves: i32, jitter: u64) -> i64 {
+    ((halves as i64) << 24) | jitter as i64
 }
 
 /// Is `end` straight ahead of a car at `from` facing `facing`, within `reach` hexes? The same
@@ -266,10 +271,17 @@ fn threatens(from: grid::Hex, facing: HexDir, reach: i32, end: grid::Hex) -> boo
 }
 
 /// A small random tie-break in 0..0.1 for the `k`-th option, from one draw per decision.
+#[cfg(test)]
 fn jitter(noise: u64, k: u32) -> f64 {
+    jitter_bits(noise, k) as f64 / (1u64 << 24) as f64 / 10.0
+}
+
+/// [`jitter`]'s 24 bits: the tie-break is these bits / 2^24 / 10.
+#[inline(always)]
+fn jitter_bits(noise: u64, k: u32) -> u64 {
     let x = (noise ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .wrapping_mul(0xd6e8_feb8_6659_fd93);
-    (x >> 40) as f64 / (1u64 << 24) as f64 / 10.0
+    x >> 40
 }
 
 fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
@@ -301,24 +313,23 @@ fn best_plot(
         // Start late, when the others have moved.
         return (last, None);
     }
-    let ctx = PlotContext::new(game, car, c.owner, previews);
+    let mut moves = previews.on(game);
+    let ctx = PlotContext::new(game, car, c.owner, &mut moves);
     let (lo, hi) = Letter::range_at(c.speed);
     let span = (hi - lo + 1) as u32;
-    let mut best = (f64::MIN, Letter::straight(c.speed), false);
+    // The best so far as (key, letter, rams).
+    let mut best = (i64::MIN, Letter::straight(c.speed), false);
     let noise = rng.next_u64();
     for k in 0..span.min(tries) {
         let i = if tries >= span { lo + k as u8 } else { lo + rng.below(span) as u8 };
         let l = Letter::from_index(i).expect("A–P");
-        let j = jitter(noise, k);
-        // A moving car always has a move (`PlanPreviews::get_move`); scored 0 otherwise.
-        let scored = match previews.get_move(game, car, l) {
-            Some(m) => letter_score(game, &ctx, &m, j, best.0),
-            None => Some((0.0, false)),
-        };
-        let Some((score, rams)) = scored else { continue };
-        let s = score + j;
-        if s > best.0 {
-            best = (s, l, rams);
+        let j = jitter_bits(noise, k);
+        // The letter is in the car's range: allowed at its speed.
+        let m = moves.of(&c, l);
+        let Some((score, rams)) = letter_score(game, &ctx, &m, j, best.0) else { continue };
+        let key = key(score, j);
+        if key > best.0 {
+            best = (key, l, rams);
         }
     }
     // Strike first when a ram scores; otherwise act late, when the others have moved.
@@ -354,6 +365,22 @@ fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
     Action::Start { car, to: game.board().hex(to), facing }
 }
 
+/// The five facings a start may take after moving each way (AS-5.4: the five facings A–E allow, from the direction moved), in
+/// the order the options are numbered: `HexDir::ALL[m].turn(-2..=2)`.
+const START_FACINGS: [[HexDir; 5]; 6] = {
+    let mut t = [[HexDir::E; 5]; 6];
+    let mut m = 0;
+    while m < 6 {
+        let mut i = 0;
+        while i < 5 {
+            t[m][i] = HexDir::ALL[m].turn(i as i32 - 2);
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// [`start`]'s cell and facing.
 fn start_choice(
     game: &Autoscooter,
@@ -373,64 +400,51 @@ fn start_choice(
         }
     }
     let other_at = |cell| game.car_at(cell).filter(|&id| id != car);
-    // The best start so far as (score, cell, facing): the action is built once, at the end.
-    let mut best: Option<(f64, autoscooter::board::Cell, HexDir)> = None;
+    // The best start so far as (key, cell, facing): the action is built once, at the end.
+    let mut best: Option<(i64, autoscooter::board::Cell, HexDir)> = None;
     let noise = rng.next_u64();
-    let mut k = 0;
-    for moved in HexDir::ALL {
+    let mut option = 0;
+    for (m, moved) in HexDir::ALL.into_iter().enumerate() {
         let to = board.neighbour(from, moved);
         if to == NONE || other_at(to).is_some() {
             continue;
         }
-        for turn in -2..=2 {
-            let facing = moved.turn(turn);
-            let option = k;
-            k += 1;
-            // A barrier right ahead is a trap; another seat's car ahead is a target.
+        for facing in START_FACINGS[m] {
+            // Room and target in halves ([`key`]). A barrier right ahead is a trap (-5); open
+            // space in front keeps options (+0.5); another seat's car ahead is a target, worth
+            // 3, 2 or 1 as it is 1, 2 or 3 hexes away (the first car ahead decides).
+            let mut halves = 0;
             let ahead = board.neighbour(to, facing);
-            let room = if ahead == NONE {
-                -5.0
-            } else if board.neighbour(ahead, facing) != NONE {
-                // Open space in front keeps options.
-                0.5
+            if ahead == NONE {
+                halves = -10;
             } else {
-                0.0
-            };
-            // The largest target is 3: an option that cannot beat the best so far even with it
-            // is not walked (the same choice as the test below, issue 17).
-            if best.is_some_and(|b| room + 3.0 + 0.125 < b.0) {
-                continue;
-            }
-            let mut target = 0.0;
-            let mut cell = to;
-            for k in 1..=3 {
-                cell = board.neighbour(cell, facing);
-                if cell == NONE {
-                    break;
+                let ahead2 = board.neighbour(ahead, facing);
+                if ahead2 != NONE {
+                    halves = 1;
                 }
-                if let Some(id) = other_at(cell) {
-                    let owner = owners[id as usize];
-                    if owner.is_some() && owner != Some(seat) {
-                        target = 4.0 - k as f64;
+                let mut cell = ahead;
+                for k in 1..=3 {
+                    if k == 2 {
+                        cell = ahead2;
+                    } else if k == 3 {
+                        cell = board.neighbour(cell, facing);
                     }
-                    break;
+                    if cell == NONE {
+                        break;
+                    }
+                    if let Some(id) = other_at(cell) {
+                        let owner = owners[id as usize];
+                        if owner.is_some() && owner != Some(seat) {
+                            halves += 2 * (4 - k);
+                        }
+                        break;
+                    }
                 }
             }
-            // The tie-break is below 0.1: an option that cannot beat the best so far by it is
-            // not scored (the same choice, issue 17).
-            if best.is_some_and(|b| room + target + 0.125 < b.0) {
-                continue;
-            }
-            // The score as it always was summed: tie-break, room, target (the same rounding).
-            let mut s = jitter(noise, option);
-            if room != 0.0 {
-                s += room;
-            }
-            if target != 0.0 {
-                s += target;
-            }
-            if best.is_none_or(|b| s > b.0) {
-                best = Some((s, to, facing));
+            let key = key(halves, jitter_bits(noise, option));
+            option += 1;
+            if best.is_none_or(|b| key > b.0) {
+                best = Some((key, to, facing));
             }
         }
     }
@@ -575,6 +589,51 @@ mod tests {
             }
         }
         assert!(compared > 40 * 4 * 10, "{compared}");
+    }
+
+    /// Issue 17, round 6: an option's integer [`key`] ranks options as the `f64` sums the
+    /// policies ranked them by: a plot's score plus its tie-break, and a start's tie-break plus
+    /// its room plus its target (summed in that order), for scores over the policies' whole
+    /// range and tie-breaks that differ in every bit, in the last bit only, or not at all.
+    #[test]
+    fn keys_rank_as_the_sums() {
+        let mut rng = Rng::seeded(17);
+        let bits = |rng: &mut Rng| rng.next_u64() >> 40;
+        let tie = |j: u64| j as f64 / (1u64 << 24) as f64 / 10.0;
+        assert_eq!(tie(jitter_bits(5, 3)), jitter(5, 3));
+        for _ in 0..200_000 {
+            // Plots: halves from chits' tenfold and the terms of `letter_score`.
+            let (a, b) = (rng.below(2000) as i32 - 1000, rng.below(2000) as i32 - 1000);
+            let b = if rng.below(4) == 0 { a } else { b };
+            let ja = bits(&mut rng);
+            let jb = match rng.below(3) {
+                0 => ja,
+                1 => (ja ^ 1).min((1 << 24) - 1),
+                _ => bits(&mut rng),
+            };
+            let by_sum = a as f64 / 2.0 + tie(ja) > b as f64 / 2.0 + tie(jb);
+            assert_eq!(key(a, ja) > key(b, jb), by_sum, "{a} {ja} / {b} {jb}");
+            // Starts: room in {-5, 0, 0.5}, target in 0..=3.
+            let start = |room: f64, target: f64, j: u64| {
+                let mut s = tie(j);
+                if room != 0.0 {
+                    s += room;
+                }
+                if target != 0.0 {
+                    s += target;
+                }
+                s
+            };
+            let rooms = [-5.0, 0.0, 0.5];
+            let (ra, rb) = (rooms[rng.below(3) as usize], rooms[rng.below(3) as usize]);
+            let (ta, tb) = (rng.below(4) as f64, rng.below(4) as f64);
+            let (ha, hb) = (((ra + ta) * 2.0) as i32, ((rb + tb) * 2.0) as i32);
+            assert_eq!(
+                key(ha, ja) > key(hb, jb),
+                start(ra, ta, ja) > start(rb, tb, jb),
+                "{ra} {ta} {ja} / {rb} {tb} {jb}"
+            );
+        }
     }
 
     /// `threatens` is `line_to` in a straight line within reach, for every pair of hexes of a
