@@ -117,6 +117,16 @@ impl Move {
     }
 }
 
+/// Where a move goes, its crash not scored: a [`Move`]'s cells, end and facing
+/// ([`Moves::route`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub path: [Cell; 3],
+    pub len: u8,
+    pub end: Cell,
+    pub facing: grid::HexDir,
+}
+
 /// The previews of every car's letters during one planning phase, each computed once.
 ///
 /// While the players plot, no car moves, so [`Autoscooter::preview`] of a car and a letter
@@ -270,6 +280,43 @@ impl Moves<'_> {
         Some(self.of(c, letter))
     }
 
+    /// The route of [`Moves::get`]'s move: from the cache when the move is there, else walked
+    /// without scoring the crash that may end it (the planned moves of a player's other cars,
+    /// which the plot heuristic needs only to keep out of their way).
+    #[inline]
+    pub fn route(&mut self, car: u8, letter: Letter) -> Option<Route> {
+        let c = self.game.cars.get(car as usize)?.as_ref()?;
+        if c.speed == 0 {
+            return None;
+        }
+        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
+        let path = path_of(letter);
+        if self.planning && self.cache.filled & (1u64 << (car as usize * 5 + path)) != 0 {
+            let m = self.of(c, letter);
+            return Some(Route { path: m.path, len: m.len, end: m.end, facing: m.facing });
+        }
+        let chart = letter.chart();
+        let mut r = Route {
+            path: [NONE; 3],
+            len: 0,
+            end: c.cell,
+            facing: turn(c.facing, chart.end as i32),
+        };
+        for (i, &rel) in chart.steps.iter().enumerate() {
+            let dir = turn(c.facing, rel as i32);
+            let next = self.game.board.neighbour(r.end, dir);
+            // Blocked as `compute` finds it: the barrier, a car of nobody's or any car.
+            if next == NONE || self.game.occupancy[next as usize] != EMPTY {
+                r.facing = dir;
+                return Some(r);
+            }
+            r.path[i] = next;
+            r.len += 1;
+            r.end = next;
+        }
+        Some(r)
+    }
+
     /// The move of `c`, a moving car of this game as the game has it, with a letter allowed at
     /// its speed (as [`Letter::range_at`] lists them): [`Moves::get`] without looking the car
     /// up or checking the letter again.
@@ -347,6 +394,18 @@ mod tests {
                         assert_eq!(m.barrier, matches!(p.crash, Some((CrashKind::Barrier, _))));
                         assert_eq!(m.chits, p.chits);
                     }
+                    let route = cache.on(&g).route(car, l);
+                    let fresh = PlanPreviews::new().on(&g).route(car, l);
+                    assert_eq!(route, fresh);
+                    assert_eq!(
+                        route,
+                        got.map(|m| Route {
+                            path: m.path,
+                            len: m.len,
+                            end: m.end,
+                            facing: m.facing
+                        })
+                    );
                     asked += 1;
                 }
                 let mut twin = rng.clone();

@@ -154,34 +154,40 @@ struct PlotContext {
 }
 
 impl PlotContext {
+    /// An empty context for `car` of seat `me`, to [`PlotContext::fill`] where it stays (a
+    /// context returned by value was copied, issue 17).
     #[inline(always)]
-    fn new(game: &Autoscooter, car: u8, me: Option<Seat>, moves: &mut Moves) -> Self {
-        let board = game.board();
+    fn empty(car: u8, me: Option<Seat>) -> Self {
         // At most 8 cars (AS-1): on the stack, no allocation per decision (issue 17).
-        let mut ctx = PlotContext {
+        PlotContext {
             car,
             me,
             owners: [None; 8],
             own_plans: arrayvec::ArrayVec::new(),
             threats: arrayvec::ArrayVec::new(),
-        };
+        }
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, game: &Autoscooter, moves: &mut Moves) {
+        let (car, me, board) = (self.car, self.me, game.board());
+        let ctx = self;
         for c in game.cars() {
             ctx.owners[c.id as usize] = c.owner;
             if c.id == car || c.owner.is_none() {
                 continue;
             }
             if c.owner == me {
-                if let Some(m) =
-                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| moves.get(c.id, l))
+                if let Some(r) =
+                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| moves.route(c.id, l))
                 {
-                    let ahead = board.neighbour(m.end, m.facing);
-                    ctx.own_plans.push(OwnPlan { path: m.path, len: m.len, end: m.end, ahead });
+                    let ahead = board.neighbour(r.end, r.facing);
+                    ctx.own_plans.push(OwnPlan { path: r.path, len: r.len, end: r.end, ahead });
                 }
             } else if c.speed > 0 {
                 ctx.threats.push((board.hex(c.cell), c.facing, (c.speed + 1) as i32));
             }
         }
-        ctx
     }
 }
 
@@ -314,7 +320,8 @@ fn best_plot(
         return (last, None);
     }
     let mut moves = previews.on(game);
-    let ctx = PlotContext::new(game, car, c.owner, &mut moves);
+    let mut ctx = PlotContext::empty(car, c.owner);
+    ctx.fill(game, &mut moves);
     let (lo, hi) = Letter::range_at(c.speed);
     let span = (hi - lo + 1) as u32;
     // The best so far as (key, letter, rams).
