@@ -396,58 +396,60 @@ fn start_choice(
     rng: &mut Rng,
 ) -> (autoscooter::board::Cell, HexDir) {
     let board = game.board();
-    // Who stands on each cell: the occupancy (a barrier blocks the view), the car itself
-    // not counted; the owner of each car by id.
-    let mut owners = [None; 8];
+    // What stands on each cell for this seat, by cell, the car itself not counted; the
+    // barrier (`NONE`, the slot after every cell) blocks the view. A table of the stack filled
+    // from the cars (they all stand on the rink): the cells ahead are read without looking up
+    // a car and then its owner (issue 17).
+    const FREE: u8 = 0;
+    const BARRIER: u8 = 1;
+    const CAR: u8 = 2;
+    const TARGET: u8 = 3;
+    let mut on = [FREE; 256];
+    on[NONE as usize] = BARRIER;
     let mut from = NONE;
     for c in game.cars() {
-        owners[c.id as usize] = c.owner;
         if c.id == car {
             from = c.cell;
+        } else {
+            let target = c.owner.is_some() && c.owner != Some(seat);
+            on[c.cell as usize] = if target { TARGET } else { CAR };
         }
     }
-    let other_at = |cell| game.car_at(cell).filter(|&id| id != car);
     // The best start so far as (key, cell, facing): the action is built once, at the end.
     let mut best: Option<(i64, autoscooter::board::Cell, HexDir)> = None;
     let noise = rng.next_u64();
     let mut option = 0;
     for (m, moved) in HexDir::ALL.into_iter().enumerate() {
         let to = board.neighbour(from, moved);
-        if to == NONE || other_at(to).is_some() {
+        if on[to as usize] != FREE {
             continue;
         }
         for facing in START_FACINGS[m] {
             // Room and target in halves ([`key`]). A barrier right ahead is a trap (-5); open
             // space in front keeps options (+0.5); another seat's car ahead is a target, worth
             // 3, 2 or 1 as it is 1, 2 or 3 hexes away (the first car ahead decides).
-            let mut halves = 0;
             let ahead = board.neighbour(to, facing);
-            if ahead == NONE {
-                halves = -10;
+            let halves = if ahead == NONE {
+                -10
             } else {
                 let ahead2 = board.neighbour(ahead, facing);
-                if ahead2 != NONE {
-                    halves = 1;
-                }
-                let mut cell = ahead;
-                for k in 1..=3 {
-                    if k == 2 {
-                        cell = ahead2;
-                    } else if k == 3 {
-                        cell = board.neighbour(cell, facing);
-                    }
-                    if cell == NONE {
-                        break;
-                    }
-                    if let Some(id) = other_at(cell) {
-                        let owner = owners[id as usize];
-                        if owner.is_some() && owner != Some(seat) {
-                            halves += 2 * (4 - k);
-                        }
-                        break;
-                    }
-                }
-            }
+                let (first, second) = (on[ahead as usize], on[ahead2 as usize]);
+                let third = if first == FREE && second == FREE {
+                    on[board.neighbour(ahead2, facing) as usize]
+                } else {
+                    BARRIER
+                };
+                let target = if first == TARGET {
+                    6
+                } else if first == FREE && second == TARGET {
+                    4
+                } else if third == TARGET {
+                    2
+                } else {
+                    0
+                };
+                i32::from(ahead2 != NONE) + target
+            };
             let key = key(halves, jitter_bits(noise, option));
             option += 1;
             if best.is_none_or(|b| key > b.0) {
