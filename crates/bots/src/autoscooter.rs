@@ -59,14 +59,14 @@ impl HasBots for Autoscooter {
         heuristic_share: u32,
         _events: &mut Vec<Event>,
     ) {
-        let mut previews = PlanPreviews::new();
+        let mut phase = Phase::new();
         for _ in 0..steps {
             let Some(s) = game.draw_seat(rng) else { return };
             let applied = if autoscooter::playout::below(rng, 256) < heuristic_share {
                 // `HasBots::playout` then `playout_apply`, the plots without an `Action`.
                 match game.owed(s) {
                     Some(Owed::Plot(car)) => {
-                        let (number, letter) = best_plot(game, car, 3, rng, &mut previews);
+                        let (number, letter) = best_plot(game, car, 3, rng, &mut phase);
                         game.plot_to(s, car, number, letter, &mut NoEvents).is_ok()
                     }
                     Some(Owed::Start(car)) => {
@@ -131,6 +131,57 @@ impl HasBots for Autoscooter {
     }
 }
 
+/// What the plot heuristic keeps for a planning phase, in which no car moves: the previews of
+/// the cars' moves and the cells other cars threaten.
+struct Phase {
+    previews: PlanPreviews,
+    threats: Threats,
+}
+
+impl Phase {
+    fn new() -> Self {
+        Phase { previews: PlanPreviews::new(), threats: Threats { round: None, by_cell: [0; 256] } }
+    }
+}
+
+/// The cells each moving car could reach next round straight ahead, within its speed + 1 hexes
+/// (the plot heuristic's danger, [`threatens`]), as a bit per car id on each cell: built once
+/// per planning phase instead of testing every threat at every letter (issue 17).
+struct Threats {
+    /// The round the table belongs to (it is asked for only while planning: no car moves).
+    round: Option<u8>,
+    by_cell: [u8; 256],
+}
+
+impl Threats {
+    /// The table for `game`'s planning phase.
+    #[inline]
+    fn of(&mut self, game: &Autoscooter) -> &[u8; 256] {
+        if self.round != Some(game.round()) {
+            self.round = Some(game.round());
+            self.by_cell = [0; 256];
+            let board = game.board();
+            for c in game.cars().filter(|c| c.owner.is_some() && c.speed > 0) {
+                // Walked by the neighbour table while on the rink; past a hex off it, by hex
+                // (a rink need not be convex: the line goes on where `threatens` looks).
+                let from = board.hex(c.cell);
+                let mut cell = c.cell;
+                for n in 1..=(c.speed as i32 + 1) {
+                    cell = if cell != NONE {
+                        board.neighbour(cell, c.facing)
+                    } else {
+                        board.cell(from.offset(c.facing, n)).unwrap_or(NONE)
+                    };
+                    if cell != NONE {
+                        self.by_cell[cell as usize] |= 1 << c.id;
+                    }
+                }
+            }
+        }
+        &self.by_cell
+    }
+}
+
 /// A planned move of one of this player's other cars (AS-5.6: bumping one's own car pays),
 /// by cell: the cells it passes, where it ends and the cell ahead of it there.
 #[derive(Clone, Copy)]
@@ -150,7 +201,8 @@ struct PlotContext {
     /// The planned moves of this player's other cars.
     own_plans: arrayvec::ArrayVec<OwnPlan, 8>,
     /// Other seats' moving cars: where they are, where they face, how far they reach.
-    threats: arrayvec::ArrayVec<(grid::Hex, HexDir, i32), 8>,
+    /// Other seats' cars, a bit per id: whose reach next round threatens a move's end.
+    enemies: u8,
 }
 
 impl PlotContext {
@@ -159,13 +211,7 @@ impl PlotContext {
     #[inline(always)]
     fn empty(car: u8, me: Option<Seat>) -> Self {
         // At most 8 cars (AS-1): on the stack, no allocation per decision (issue 17).
-        PlotContext {
-            car,
-            me,
-            owners: [None; 8],
-            own_plans: arrayvec::ArrayVec::new(),
-            threats: arrayvec::ArrayVec::new(),
-        }
+        PlotContext { car, me, owners: [None; 8], own_plans: arrayvec::ArrayVec::new(), enemies: 0 }
     }
 
     #[inline(always)]
@@ -185,7 +231,7 @@ impl PlotContext {
                     ctx.own_plans.push(OwnPlan { path: r.path, len: r.len, end: r.end, ahead });
                 }
             } else if c.speed > 0 {
-                ctx.threats.push((board.hex(c.cell), c.facing, (c.speed + 1) as i32));
+                ctx.enemies |= 1 << c.id;
             }
         }
     }
@@ -201,6 +247,7 @@ fn letter_score(
     game: &Autoscooter,
     ctx: &PlotContext,
     m: &Move,
+    threats: &[u8; 256],
     jitter: u64,
     best: i64,
 ) -> Option<(i32, bool)> {
@@ -246,14 +293,7 @@ fn letter_score(
     }
     // Danger at the end of the move: other seats' moving cars that could reach the hex next,
     // straight ahead of them and within their reach next round.
-    if !ctx.threats.is_empty() {
-        let end = board.hex(m.end);
-        for &(from, facing, reach) in &ctx.threats {
-            if threatens(from, facing, reach, end) {
-                score -= 3;
-            }
-        }
-    }
+    score -= 3 * (threats[m.end as usize] & ctx.enemies).count_ones() as i32;
     Some((score, m.chits > 0))
 }
 
@@ -270,7 +310,9 @@ fn key(halves: i32, jitter: u64) -> i64 {
 
 /// Is `end` straight ahead of a car at `from` facing `facing`, within `reach` hexes? The same
 /// as `from.line_to(end) == Some((facing, n))` with `n <= reach`, without trying the six
-/// directions: `n` steps along `facing` from `from` land on `end` (issue 17).
+/// directions: `n` steps along `facing` from `from` land on `end` (issue 17). The policy reads
+/// it through the phase's [`Threats`] table; the tests check the table against it.
+#[cfg(test)]
 fn threatens(from: grid::Hex, facing: HexDir, reach: i32, end: grid::Hex) -> bool {
     let n = from.distance(end);
     n > 0 && n <= reach && from.offset(facing, n) == end
@@ -296,7 +338,7 @@ fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
 
 /// The best plot among `tries` letters (all of them when `tries` covers the car's options).
 fn plot_among(game: &Autoscooter, car: u8, tries: u32, rng: &mut Rng) -> Action {
-    let (number, letter) = best_plot(game, car, tries, rng, &mut PlanPreviews::new());
+    let (number, letter) = best_plot(game, car, tries, rng, &mut Phase::new());
     Action::plot(car, number, letter)
 }
 
@@ -307,7 +349,7 @@ fn best_plot(
     car: u8,
     tries: u32,
     rng: &mut Rng,
-    previews: &mut PlanPreviews,
+    phase: &mut Phase,
 ) -> (u8, Option<Letter>) {
     let c = *game.car_by_id(car).expect("the car exists");
     let first = c.nth_unused(0).expect("a number is left");
@@ -319,7 +361,8 @@ fn best_plot(
         // Start late, when the others have moved.
         return (last, None);
     }
-    let mut moves = previews.on(game);
+    let threats = phase.threats.of(game);
+    let mut moves = phase.previews.on(game);
     let mut ctx = PlotContext::empty(car, c.owner);
     ctx.fill(game, &mut moves);
     let (lo, hi) = Letter::range_at(c.speed);
@@ -333,7 +376,9 @@ fn best_plot(
         let j = jitter_bits(noise, k);
         // The letter is in the car's range: allowed at its speed.
         let m = moves.of(&c, l);
-        let Some((score, rams)) = letter_score(game, &ctx, &m, j, best.0) else { continue };
+        let Some((score, rams)) = letter_score(game, &ctx, &m, threats, j, best.0) else {
+            continue;
+        };
         let key = key(score, j);
         if key > best.0 {
             best = (key, l, rams);
@@ -528,7 +573,7 @@ mod tests {
     fn heuristics_choose_what_they_chose_before() {
         let (mut plots, mut starts) = (0, 0);
         positions(|g, seat| {
-            let mut cache = PlanPreviews::new();
+            let mut cache = Phase::new();
             for car in g.cars().filter(|c| c.owner == Some(seat)).map(|c| c.id) {
                 if g.plot(car).is_some() || !matches!(g.owed(seat), Some(Owed::Plot(_))) {
                     continue;
@@ -598,6 +643,33 @@ mod tests {
             }
         }
         assert!(compared > 40 * 4 * 10, "{compared}");
+    }
+
+    /// Issue 17, round 6: the phase's threat table marks a cell for a car exactly when
+    /// `threatens` says the car (owned, moving) reaches it, at every decision of random games
+    /// of every player count.
+    #[test]
+    fn threat_table_is_threatens() {
+        let mut tables = 0;
+        let mut marked = 0;
+        positions(|g, _| {
+            let mut phase = Phase::new();
+            let table = *phase.threats.of(g);
+            let board = g.board();
+            for cell in 0..board.len() as u8 {
+                let end = board.hex(cell);
+                let mut want = 0u8;
+                for c in g.cars().filter(|c| c.owner.is_some() && c.speed > 0) {
+                    if threatens(board.hex(c.cell), c.facing, (c.speed + 1) as i32, end) {
+                        want |= 1 << c.id;
+                    }
+                }
+                assert_eq!(table[cell as usize], want, "cell {cell}");
+                marked += want.count_ones();
+            }
+            tables += 1;
+        });
+        assert!(tables > 500 && marked > 1000, "{tables} tables, {marked} marks");
     }
 
     /// Issue 17, round 6: an option's integer [`key`] ranks options as the `f64` sums the
