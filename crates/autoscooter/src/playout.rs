@@ -32,13 +32,30 @@ impl Autoscooter {
                 if n == 0 {
                     return None;
                 }
-                // The `k`-th seat of the set, as `SeatSet::iter().nth(k)` counts them.
-                let k = below(rng, n as u32) as usize;
-                owing.iter().nth(k)
+                // The `k`-th seat of the set, as `SeatSet::iter().nth(k)` counts them (in
+                // ascending order: the first `k` removed, without testing all 16 seats).
+                let k = below(rng, n as u32);
+                let mut rest = owing;
+                for _ in 0..k {
+                    rest.remove(rest.first()?);
+                }
+                rest.first()
             }
             Stage::AwaitStart { seat, .. } | Stage::AwaitPayment { seat, .. } => Some(*seat),
             Stage::Act | Stage::Over => None,
         }
+    }
+
+    /// The car [`Autoscooter::owed`] asks `seat` to plot while planning (AS-4.1): its lowest
+    /// car without a plot, from the seat's bit-set of them rather than a search of the cars.
+    /// `None` when it owes no plot of its own cars (ask `owed`).
+    #[inline]
+    pub fn owed_plot(&self, seat: Seat) -> Option<u8> {
+        if !matches!(self.stage, Stage::Plan) {
+            return None;
+        }
+        let mask = *self.unplotted.get(seat.index())?;
+        (mask != 0).then(|| mask.trailing_zeros() as u8)
     }
 
     /// Plot `car` (AS-4.1) with a known letter, then play on to the next decision: the same
@@ -365,7 +382,8 @@ mod tests {
 
     /// `PlanPreviews::get_move` is `preview` (by cell) for every car and letter at every
     /// decision of random games (one cache kept over each whole game, letters asked in a
-    /// scrambled order), and `draw_seat` draws what `next_seat` draws.
+    /// scrambled order), `draw_seat` draws what `next_seat` draws, and `owed_plot` is `owed`'s
+    /// plot for every seat.
     #[test]
     fn plan_previews_equal_preview() {
         for seed in 0..24u64 {
@@ -407,6 +425,13 @@ mod tests {
                         })
                     );
                     asked += 1;
+                }
+                for s in 0..8 {
+                    let want = match g.owed(Seat(s)) {
+                        Some(crate::Owed::Plot(car)) => Some(car),
+                        _ => None,
+                    };
+                    assert_eq!(g.owed_plot(Seat(s)), want, "seat {s}");
                 }
                 let mut twin = rng.clone();
                 let seat = engine::harness::next_seat(&d, &mut rng).expect("a seat");

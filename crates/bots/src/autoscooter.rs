@@ -63,8 +63,13 @@ impl HasBots for Autoscooter {
         for _ in 0..steps {
             let Some(s) = game.draw_seat(rng) else { return };
             let applied = if autoscooter::playout::below(rng, 256) < heuristic_share {
-                // `HasBots::playout` then `playout_apply`, the plots without an `Action`.
-                match game.owed(s) {
+                // `HasBots::playout` then `playout_apply`, the plots without an `Action`; a
+                // plot of the seat's own cars found without `owed`.
+                let owed = match game.owed_plot(s) {
+                    Some(car) => Some(Owed::Plot(car)),
+                    None => game.owed(s),
+                };
+                match owed {
                     Some(Owed::Plot(car)) => {
                         let (number, letter) = best_plot(game, car, 3, rng, &mut phase);
                         game.plot_to(s, car, number, letter, &mut NoEvents).is_ok()
