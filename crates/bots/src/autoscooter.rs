@@ -171,7 +171,7 @@ impl Threats {
                 // (a rink need not be convex: the line goes on where `threatens` looks).
                 let from = board.hex(c.cell);
                 let mut cell = c.cell;
-                for n in 1..=(c.speed as i32 + 1) {
+                for n in 1..c.speed as i32 + 2 {
                     cell = if cell != NONE {
                         board.neighbour(cell, c.facing)
                     } else {
