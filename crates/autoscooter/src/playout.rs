@@ -7,12 +7,13 @@
 //! [`Game::apply`] and [`Autoscooter::preview`], without building an `Action` (whose letter may
 //! own a `String`) or reading the same previews again for every car of a round.
 
-use crate::board::Cell;
+use crate::board::{Cell, NONE};
 use crate::chart::{Letter, LetterInput};
 use crate::error::ActionError;
 use crate::event::Sink;
-use crate::resolve::{Preview, path_of};
-use crate::state::{Autoscooter, Car, EMPTY, Stage};
+use crate::event::{CrashKind, Event};
+use crate::resolve::{Target, path_of, turn};
+use crate::state::{Autoscooter, Car, EMPTY, Effect, Stage};
 use engine::{Rng, Seat};
 
 #[cfg(doc)]
@@ -31,13 +32,30 @@ impl Autoscooter {
                 if n == 0 {
                     return None;
                 }
-                // The `k`-th seat of the set, as `SeatSet::iter().nth(k)` counts them.
-                let k = below(rng, n as u32) as usize;
-                owing.iter().nth(k)
+                // The `k`-th seat of the set, as `SeatSet::iter().nth(k)` counts them (in
+                // ascending order: the first `k` removed, without testing all 16 seats).
+                let k = below(rng, n as u32);
+                let mut rest = owing;
+                for _ in 0..k {
+                    rest.remove(rest.first()?);
+                }
+                rest.first()
             }
             Stage::AwaitStart { seat, .. } | Stage::AwaitPayment { seat, .. } => Some(*seat),
             Stage::Act | Stage::Over => None,
         }
+    }
+
+    /// The car [`Autoscooter::owed`] asks `seat` to plot while planning (AS-4.1): its lowest
+    /// car without a plot, from the seat's bit-set of them rather than a search of the cars.
+    /// `None` when it owes no plot of its own cars (ask `owed`).
+    #[inline]
+    pub fn owed_plot(&self, seat: Seat) -> Option<u8> {
+        if !matches!(self.stage, Stage::Plan) {
+            return None;
+        }
+        let mask = *self.unplotted.get(seat.index())?;
+        (mask != 0).then(|| mask.trailing_zeros() as u8)
     }
 
     /// Plot `car` (AS-4.1) with a known letter, then play on to the next decision: the same
@@ -88,22 +106,60 @@ pub fn below(rng: &mut Rng, n: u32) -> u32 {
     }
 }
 
+/// A move's outcome as a plot heuristic reads it ([`Autoscooter::preview`] by cell): where it
+/// passes and ends, the facing and speed after, whether it crashes and into what, the chits.
+/// Cells, not hexes: on a rink a cell is its hex (`Board::cell`), so comparing cells compares
+/// hexes, and the board's neighbour table answers "the hex ahead" without a hex to look up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// The cells passed, in order (`len` of them: `Preview::path`).
+    pub path: [Cell; 3],
+    pub len: u8,
+    /// The cell the move ends on (`Preview::end`).
+    pub end: Cell,
+    pub facing: grid::HexDir,
+    pub speed: u8,
+    /// The move crashes (`Preview::crash` is some).
+    pub crashed: bool,
+    /// It crashes into the barrier (AS-5.5).
+    pub barrier: bool,
+    pub chits: i32,
+}
+
+impl Move {
+    /// The cells passed.
+    #[inline(always)]
+    pub fn path(&self) -> &[Cell] {
+        &self.path[..self.len as usize]
+    }
+}
+
+/// Where a move goes, its crash not scored: a [`Move`]'s cells, end and facing
+/// ([`Moves::route`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub path: [Cell; 3],
+    pub len: u8,
+    pub end: Cell,
+    pub facing: grid::HexDir,
+}
+
 /// The previews of every car's letters during one planning phase, each computed once.
 ///
 /// While the players plot, no car moves, so [`Autoscooter::preview`] of a car and a letter
 /// gives the same answer all phase long; a search playout asks for it again and again (for the
 /// car it plots and for the planned moves of the player's other cars). This cache computes it
 /// once per car and per *path* of the chart (letters of one path pass the same hexes and crash
-/// alike, [`Autoscooter::previews`]) and keeps it until the round changes or planning ends.
-/// Use one cache for one game as it plays on ([`PlanPreviews::clear`] before another game):
-/// `get` equals `preview` for that game (`tests::plan_previews_equal_preview`).
+/// alike, [`Autoscooter::previews`]) and keeps it, as a [`Move`], until the round changes or
+/// planning ends. Use one cache for one game as it plays on ([`PlanPreviews::clear`] before
+/// another game): `get_move` equals `preview` for that game (`tests::plan_previews_equal_preview`).
 #[derive(Clone, Debug)]
 pub struct PlanPreviews {
     /// The round the entries belong to (only while planning).
     round: u8,
-    /// Bit `car * 5 + path`: that entry is filled (a moving car's preview and its end cell).
+    /// Bit `car * 5 + path`: that entry is filled (a moving car's move).
     filled: u64,
-    entries: [[(Preview, Cell); 5]; 8],
+    entries: [[Move; 5]; 8],
 }
 
 impl Default for PlanPreviews {
@@ -114,16 +170,17 @@ impl Default for PlanPreviews {
 
 impl PlanPreviews {
     pub fn new() -> Self {
-        let blank = Preview {
-            letter: Letter::straight(1),
-            path: Default::default(),
-            end: Default::default(),
+        let blank = Move {
+            path: [NONE; 3],
+            len: 0,
+            end: NONE,
             facing: grid::HexDir::E,
             speed: 0,
-            crash: None,
+            crashed: false,
+            barrier: false,
             chits: 0,
         };
-        PlanPreviews { round: 0, filled: 0, entries: [[(blank, crate::board::NONE); 5]; 8] }
+        PlanPreviews { round: 0, filled: 0, entries: [[blank; 5]; 8] }
     }
 
     /// Forget every entry (another game, or a state changed other than by playing on).
@@ -132,53 +189,176 @@ impl PlanPreviews {
         self.filled = 0;
     }
 
-    /// [`Autoscooter::preview`] of `car` and `letter` on `game`'s current position.
+    /// [`Autoscooter::preview`] of `car` and `letter` on `game`'s current position, by cell.
     #[inline]
-    pub fn get(&mut self, game: &Autoscooter, car: u8, letter: Letter) -> Option<Preview> {
-        self.get_at(game, car, letter).map(|(p, _)| p)
+    pub fn get_move(&mut self, game: &Autoscooter, car: u8, letter: Letter) -> Option<Move> {
+        self.on(game).get(car, letter)
     }
 
-    /// [`PlanPreviews::get`] and the cell the move ends on (the cell of `Preview::end`).
+    /// Read moves on `game`'s current position: the entries of another round, or any entry
+    /// outside planning, are forgotten once here rather than at every move read.
     #[inline]
-    pub fn get_at(
-        &mut self,
-        game: &Autoscooter,
-        car: u8,
-        letter: Letter,
-    ) -> Option<(Preview, Cell)> {
-        if !matches!(game.stage, Stage::Plan) {
+    pub fn on<'a>(&'a mut self, game: &'a Autoscooter) -> Moves<'a> {
+        let planning = matches!(game.stage, Stage::Plan);
+        if !planning {
             // Cars move outside planning: nothing to keep.
             self.filled = 0;
-            let p = game.preview(car, letter)?;
-            return Some((p, game.board.cell(p.end).expect("a move ends on the rink")));
-        }
-        if self.round != game.round {
+        } else if self.round != game.round {
             self.round = game.round;
             self.filled = 0;
         }
-        let c = (*game.cars.get(car as usize)?)?;
+        Moves { cache: self, game, planning }
+    }
+
+    /// The move of a moving car and a letter allowed at its speed: what `preview_allowed`
+    /// computes (the walk of `trace`, AS-5.2–5.4, and the crash with its chits, AS-5.5), walked
+    /// by cell: no hex looked up on the way, none to find a cell for at the end.
+    #[inline]
+    fn compute(game: &Autoscooter, c: &Car, letter: Letter) -> Move {
+        let chart = letter.chart();
+        let mut m = Move {
+            path: [NONE; 3],
+            len: 0,
+            end: c.cell,
+            facing: turn(c.facing, chart.end as i32),
+            speed: letter.speed(),
+            crashed: false,
+            barrier: false,
+            chits: 0,
+        };
+        for (i, &rel) in chart.steps.iter().enumerate() {
+            let dir = turn(c.facing, rel as i32);
+            let next = game.board.neighbour(m.end, dir);
+            let blocked = if next == NONE {
+                Some(Target::Barrier)
+            } else {
+                match game.occupancy[next as usize] {
+                    EMPTY => None,
+                    other if game.is_nobodys(other) => Some(Target::Barrier),
+                    other => Some(Target::Car(other)),
+                }
+            };
+            if let Some(target) = blocked {
+                // Case B crashes at the round's starting speed, case C at the plotted speed.
+                let speed = if i == 0 { c.speed } else { chart.speed() };
+                m.facing = dir;
+                let (work, crash) = game.crash(c.id, dir, target, speed);
+                if let Event::Crash { kind, .. } = crash {
+                    m.crashed = true;
+                    m.barrier = kind == CrashKind::Barrier;
+                }
+                let me = c.owner;
+                if me.is_some() {
+                    for tr in &work.transfers {
+                        if game.holder_seat(tr.to) == me {
+                            m.chits += tr.amount as i32;
+                        }
+                        if game.holder_seat(tr.from) == me {
+                            m.chits -= tr.amount as i32;
+                        }
+                    }
+                }
+                if let Some(Effect::Speed(_, 0)) =
+                    work.effects.iter().find(|e| matches!(e, Effect::Speed(x, _) if *x == c.id))
+                {
+                    m.speed = 0;
+                } else if i == 0 {
+                    // Not moved (case B): the speed it had.
+                    m.speed = c.speed;
+                }
+                return m;
+            }
+            m.path[i] = next;
+            m.len += 1;
+            m.end = next;
+        }
+        m
+    }
+}
+
+/// The moves of one position ([`PlanPreviews::on`]): while it lives the game cannot change, so
+/// the cache's entries stay the position's.
+pub struct Moves<'a> {
+    cache: &'a mut PlanPreviews,
+    game: &'a Autoscooter,
+    planning: bool,
+}
+
+impl Moves<'_> {
+    /// [`PlanPreviews::get_move`]: `None` for a car the game does not have or a stationary one,
+    /// a letter not allowed at the car's speed played straight (AS-4.2).
+    #[inline]
+    pub fn get(&mut self, car: u8, letter: Letter) -> Option<Move> {
+        let c = self.game.cars.get(car as usize)?.as_ref()?;
+        if c.speed == 0 {
+            return None;
+        }
+        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
+        Some(self.of(c, letter))
+    }
+
+    /// The route of [`Moves::get`]'s move: from the cache when the move is there, else walked
+    /// without scoring the crash that may end it (the planned moves of a player's other cars,
+    /// which the plot heuristic needs only to keep out of their way).
+    #[inline]
+    pub fn route(&mut self, car: u8, letter: Letter) -> Option<Route> {
+        let c = self.game.cars.get(car as usize)?.as_ref()?;
         if c.speed == 0 {
             return None;
         }
         let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
         let path = path_of(letter);
-        let bit = 1u64 << (car as usize * 5 + path);
-        let slot = &mut self.entries[car as usize][path];
-        if self.filled & bit == 0 {
-            let p = game.preview(car, letter)?;
-            let cell = game.board.cell(p.end).expect("a move ends on the rink");
-            *slot = (p, cell);
-            self.filled |= bit;
-            return Some(*slot);
+        if self.planning && self.cache.filled & (1u64 << (car as usize * 5 + path)) != 0 {
+            let m = self.of(c, letter);
+            return Some(Route { path: m.path, len: m.len, end: m.end, facing: m.facing });
+        }
+        let chart = letter.chart();
+        let mut r = Route {
+            path: [NONE; 3],
+            len: 0,
+            end: c.cell,
+            facing: turn(c.facing, chart.end as i32),
+        };
+        for (i, &rel) in chart.steps.iter().enumerate() {
+            let dir = turn(c.facing, rel as i32);
+            let next = self.game.board.neighbour(r.end, dir);
+            // Blocked as `compute` finds it: the barrier, a car of nobody's or any car.
+            if next == NONE || self.game.occupancy[next as usize] != EMPTY {
+                r.facing = dir;
+                return Some(r);
+            }
+            r.path[i] = next;
+            r.len += 1;
+            r.end = next;
+        }
+        Some(r)
+    }
+
+    /// The move of `c`, a moving car of this game as the game has it, with a letter allowed at
+    /// its speed (as [`Letter::range_at`] lists them): [`Moves::get`] without looking the car
+    /// up or checking the letter again.
+    #[inline(always)]
+    pub fn of(&mut self, c: &Car, letter: Letter) -> Move {
+        debug_assert!(c.speed > 0 && letter.allowed_at(c.speed));
+        debug_assert_eq!(self.game.cars[c.id as usize].as_ref(), Some(c));
+        if !self.planning {
+            return PlanPreviews::compute(self.game, c, letter);
+        }
+        let path = path_of(letter);
+        let bit = 1u64 << (c.id as usize * 5 + path);
+        let slot = &mut self.cache.entries[c.id as usize][path];
+        if self.cache.filled & bit == 0 {
+            *slot = PlanPreviews::compute(self.game, c, letter);
+            self.cache.filled |= bit;
+            return *slot;
         }
         // The same path: the same hexes and crash; an unblocked move ends with the letter's own
         // facing (as `Previews::get`).
-        let (mut p, cell) = *slot;
-        p.letter = letter;
-        if p.crash.is_none() {
-            p.facing = c.facing.turn(letter.chart().end as i32);
+        let mut m = *slot;
+        if !m.crashed {
+            m.facing = turn(c.facing, letter.chart().end as i32);
         }
-        Some((p, cell))
+        m
     }
 }
 
@@ -200,9 +380,10 @@ mod tests {
         }
     }
 
-    /// `PlanPreviews::get` is `preview` for every car and letter at every decision of random
-    /// games (one cache kept over each whole game, letters asked in a scrambled order), and
-    /// `draw_seat` draws what `next_seat` draws.
+    /// `PlanPreviews::get_move` is `preview` (by cell) for every car and letter at every
+    /// decision of random games (one cache kept over each whole game, letters asked in a
+    /// scrambled order), `draw_seat` draws what `next_seat` draws, and `owed_plot` is `owed`'s
+    /// plot for every seat.
     #[test]
     fn plan_previews_equal_preview() {
         for seed in 0..24u64 {
@@ -218,12 +399,39 @@ mod tests {
                 for k in 0..40u64 {
                     let car = ((k * 3 + seed) % 8) as u8;
                     let l = Letter::from_index(((k * 7 + seed) % 16) as u8).expect("A–P");
-                    let got = cache.get_at(&g, car, l);
-                    assert_eq!(got.map(|(p, _)| p), g.preview(car, l), "car {car} {l:?}");
-                    if let Some((p, cell)) = got {
-                        assert_eq!(g.board().hex(cell), p.end);
+                    let got = cache.get_move(&g, car, l);
+                    let want = g.preview(car, l);
+                    assert_eq!(got.is_some(), want.is_some(), "car {car} {l:?}");
+                    if let (Some(m), Some(p)) = (got, want) {
+                        let hexes: Vec<_> = m.path().iter().map(|&c| g.board().hex(c)).collect();
+                        assert_eq!(hexes, p.path.as_slice(), "car {car} {l:?}");
+                        assert_eq!(g.board().hex(m.end), p.end);
+                        assert_eq!(m.facing, p.facing);
+                        assert_eq!(m.speed, p.speed);
+                        assert_eq!(m.crashed, p.crash.is_some());
+                        assert_eq!(m.barrier, matches!(p.crash, Some((CrashKind::Barrier, _))));
+                        assert_eq!(m.chits, p.chits);
                     }
+                    let route = cache.on(&g).route(car, l);
+                    let fresh = PlanPreviews::new().on(&g).route(car, l);
+                    assert_eq!(route, fresh);
+                    assert_eq!(
+                        route,
+                        got.map(|m| Route {
+                            path: m.path,
+                            len: m.len,
+                            end: m.end,
+                            facing: m.facing
+                        })
+                    );
                     asked += 1;
+                }
+                for s in 0..8 {
+                    let want = match g.owed(Seat(s)) {
+                        Some(crate::Owed::Plot(car)) => Some(car),
+                        _ => None,
+                    };
+                    assert_eq!(g.owed_plot(Seat(s)), want, "seat {s}");
                 }
                 let mut twin = rng.clone();
                 let seat = engine::harness::next_seat(&d, &mut rng).expect("a seat");

@@ -100,7 +100,7 @@ pub(crate) fn turn(d: HexDir, steps: i32) -> HexDir {
 
 /// What stopped a car's path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
+pub(crate) enum Target {
     /// The barrier, or a car of nobody (AS-1.4).
     Barrier,
     Car(u8),
@@ -416,7 +416,7 @@ impl Autoscooter {
     }
 
     #[inline]
-    fn is_nobodys(&self, car: u8) -> bool {
+    pub(crate) fn is_nobodys(&self, car: u8) -> bool {
         let c = self.car(car);
         c.owner.is_none() && self.wild != Some(car)
     }
@@ -440,7 +440,7 @@ impl Autoscooter {
         }
     }
 
-    fn holder_seat(&self, h: Holder) -> Option<Seat> {
+    pub(crate) fn holder_seat(&self, h: Holder) -> Option<Seat> {
         match h {
             Holder::Player(s) => Some(s),
             Holder::Car(c) => self.car(c).owner,
@@ -461,7 +461,13 @@ impl Autoscooter {
     /// work to do and the [`Event::Crash`] that announces it (no event list, so that a preview
     /// allocates nothing).
     #[inline]
-    fn crash(&self, car: u8, dir: HexDir, target: Target, speed: u8) -> (CrashWork, Event) {
+    pub(crate) fn crash(
+        &self,
+        car: u8,
+        dir: HexDir,
+        target: Target,
+        speed: u8,
+    ) -> (CrashWork, Event) {
         let mut w = CrashWork::default();
         let at = self.board.hex(self.car(car).cell);
         let hit = match target {

@@ -1,9 +1,9 @@
 //! Autoscooter policies: rams that score, no barriers, no frontal losses (AS-5.5).
 
 use crate::HasBots;
-use autoscooter::board::NONE;
-use autoscooter::playout::PlanPreviews;
-use autoscooter::{Action, Autoscooter, CrashKind, Event, Letter, LetterInput, NoEvents, Owed};
+use autoscooter::board::{Cell, NONE};
+use autoscooter::playout::{Move, Moves, PlanPreviews};
+use autoscooter::{Action, Autoscooter, Event, Letter, LetterInput, NoEvents, Owed};
 use engine::{Game, Rng, Seat};
 use grid::HexDir;
 
@@ -59,14 +59,19 @@ impl HasBots for Autoscooter {
         heuristic_share: u32,
         _events: &mut Vec<Event>,
     ) {
-        let mut previews = PlanPreviews::new();
+        let mut phase = Phase::new();
         for _ in 0..steps {
             let Some(s) = game.draw_seat(rng) else { return };
             let applied = if autoscooter::playout::below(rng, 256) < heuristic_share {
-                // `HasBots::playout` then `playout_apply`, the plots without an `Action`.
-                match game.owed(s) {
+                // `HasBots::playout` then `playout_apply`, the plots without an `Action`; a
+                // plot of the seat's own cars found without `owed`.
+                let owed = match game.owed_plot(s) {
+                    Some(car) => Some(Owed::Plot(car)),
+                    None => game.owed(s),
+                };
+                match owed {
                     Some(Owed::Plot(car)) => {
-                        let (number, letter) = best_plot(game, car, 3, rng, &mut previews);
+                        let (number, letter) = best_plot(game, car, 3, rng, &mut phase);
                         game.plot_to(s, car, number, letter, &mut NoEvents).is_ok()
                     }
                     Some(Owed::Start(car)) => {
@@ -131,118 +136,205 @@ impl HasBots for Autoscooter {
     }
 }
 
+/// What the plot heuristic keeps for a planning phase, in which no car moves: the previews of
+/// the cars' moves and the cells other cars threaten.
+struct Phase {
+    previews: PlanPreviews,
+    threats: Threats,
+}
+
+impl Phase {
+    fn new() -> Self {
+        Phase { previews: PlanPreviews::new(), threats: Threats { round: None, by_cell: [0; 256] } }
+    }
+}
+
+/// The cells each moving car could reach next round straight ahead, within its speed + 1 hexes
+/// (the plot heuristic's danger, [`threatens`]), as a bit per car id on each cell: built once
+/// per planning phase instead of testing every threat at every letter (issue 17).
+struct Threats {
+    /// The round the table belongs to (it is asked for only while planning: no car moves).
+    round: Option<u8>,
+    by_cell: [u8; 256],
+}
+
+impl Threats {
+    /// The table for `game`'s planning phase.
+    #[inline]
+    fn of(&mut self, game: &Autoscooter) -> &[u8; 256] {
+        if self.round != Some(game.round()) {
+            self.round = Some(game.round());
+            self.by_cell = [0; 256];
+            let board = game.board();
+            for c in game.cars().filter(|c| c.owner.is_some() && c.speed > 0) {
+                // Walked by the neighbour table while on the rink; past a hex off it, by hex
+                // (a rink need not be convex: the line goes on where `threatens` looks).
+                let from = board.hex(c.cell);
+                let mut cell = c.cell;
+                for n in 1..c.speed as i32 + 2 {
+                    cell = if cell != NONE {
+                        board.neighbour(cell, c.facing)
+                    } else {
+                        board.cell(from.offset(c.facing, n)).unwrap_or(NONE)
+                    };
+                    if cell != NONE {
+                        self.by_cell[cell as usize] |= 1 << c.id;
+                    }
+                }
+            }
+        }
+        &self.by_cell
+    }
+}
+
+/// A planned move of one of this player's other cars (AS-5.6: bumping one's own car pays),
+/// by cell: the cells it passes, where it ends and the cell ahead of it there.
+#[derive(Clone, Copy)]
+struct OwnPlan {
+    path: [Cell; 3],
+    len: u8,
+    end: Cell,
+    ahead: Cell,
+}
+
 /// What a plot's score depends on besides the letter: read once per decision, not per letter.
 struct PlotContext {
     car: u8,
     me: Option<Seat>,
     /// Every car's owner, by id (the cars themselves are found by cell: the occupancy).
     owners: [Option<Seat>; 8],
-    /// The planned moves of this player's other cars (AS-5.6: bumping one's own car pays): the
-    /// hexes passed, the end and the facing there.
-    own_plans: arrayvec::ArrayVec<(autoscooter::Path, grid::Hex, HexDir), 8>,
+    /// The planned moves of this player's other cars.
+    own_plans: arrayvec::ArrayVec<OwnPlan, 8>,
     /// Other seats' moving cars: where they are, where they face, how far they reach.
-    threats: arrayvec::ArrayVec<(grid::Hex, HexDir, i32), 8>,
+    /// Other seats' cars, a bit per id: whose reach next round threatens a move's end.
+    enemies: u8,
 }
 
 impl PlotContext {
+    /// An empty context for `car` of seat `me`, to [`PlotContext::fill`] where it stays (a
+    /// context returned by value was copied, issue 17).
     #[inline(always)]
-    fn new(game: &Autoscooter, car: u8, me: Option<Seat>, previews: &mut PlanPreviews) -> Self {
-        let board = game.board();
-        let mut owners = [None; 8];
+    fn empty(car: u8, me: Option<Seat>) -> Self {
         // At most 8 cars (AS-1): on the stack, no allocation per decision (issue 17).
-        let mut own_plans = arrayvec::ArrayVec::new();
-        let mut threats = arrayvec::ArrayVec::new();
+        PlotContext { car, me, owners: [None; 8], own_plans: arrayvec::ArrayVec::new(), enemies: 0 }
+    }
+
+    #[inline(always)]
+    fn fill(&mut self, game: &Autoscooter, moves: &mut Moves) {
+        let (car, me, board) = (self.car, self.me, game.board());
+        let ctx = self;
         for c in game.cars() {
-            owners[c.id as usize] = c.owner;
+            ctx.owners[c.id as usize] = c.owner;
             if c.id == car || c.owner.is_none() {
                 continue;
             }
             if c.owner == me {
-                if let Some(p) =
-                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| previews.get(game, c.id, l))
+                if let Some(r) =
+                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| moves.route(c.id, l))
                 {
-                    own_plans.push((p.path, p.end, p.facing));
+                    let ahead = board.neighbour(r.end, r.facing);
+                    ctx.own_plans.push(OwnPlan { path: r.path, len: r.len, end: r.end, ahead });
                 }
             } else if c.speed > 0 {
-                threats.push((board.hex(c.cell), c.facing, (c.speed + 1) as i32));
+                ctx.enemies |= 1 << c.id;
             }
         }
-        PlotContext { car, me, owners, own_plans, threats }
     }
 }
 
-/// How good a move looks if made now: chits won, barriers and own cars avoided, room ahead.
-/// Returns the score and whether the move rams for chits.
-/// `previews` are the planning phase's ([`PlanPreviews`]: a path's crash computed once for all
-/// the letters that share it, and once for the whole phase).
+/// How good a move looks if made now: chits won, barriers and own cars avoided, room ahead,
+/// in halves (every term is a multiple of ½, the chits' tenfold an integer). Returns the score
+/// and whether the move rams for chits, or `None` when the score before the penalties for own
+/// cars and threats (which only subtract) cannot beat `best` with this letter's tie-break
+/// `jitter` ([`key`]): the choice is the same without them (issue 17).
 #[inline(always)]
 fn letter_score(
     game: &Autoscooter,
     ctx: &PlotContext,
-    previews: &mut PlanPreviews,
-    letter: Letter,
-) -> (f64, bool) {
-    let Some((p, end)) = previews.get_at(game, ctx.car, letter) else { return (0.0, false) };
-    let mut score = 10.0 * p.chits as f64;
-    if let Some((CrashKind::Barrier, _)) = p.crash {
-        score -= 5.0;
+    m: &Move,
+    threats: &[u8; 256],
+    jitter: u64,
+    best: i64,
+) -> Option<(i32, bool)> {
+    let mut score = 20 * m.chits;
+    if m.barrier {
+        score -= 10;
     }
     // Room ahead after the move: every option starts straight ahead (AS-3.2), so a car that
     // ends facing the barrier must crash next round. (By cell: a board's neighbour table is its
     // hexes' neighbours on the rink.)
     let board = game.board();
-    let ahead = board.neighbour(end, p.facing);
+    let ahead = board.neighbour(m.end, m.facing);
     if ahead == NONE {
-        score -= 6.0 + p.speed as f64;
+        score -= 12 + 2 * m.speed as i32;
     } else {
         match game.car_at(ahead).filter(|&id| id != ctx.car) {
             Some(id) => match ctx.owners[id as usize] {
-                None => score -= 6.0,
-                owner if owner == ctx.me => score -= 2.0,
-                Some(_) => score += 1.0,
+                None => score -= 12,
+                owner if owner == ctx.me => score -= 4,
+                Some(_) => score += 2,
             },
             None => {
-                score += 1.0;
-                if board.neighbour(ahead, p.facing) == NONE {
-                    score -= 1.0;
+                if board.neighbour(ahead, m.facing) != NONE {
+                    score += 2;
                 }
             }
         }
     }
+    // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
+    score += [0, 2, 1, -4][m.speed.min(3) as usize];
+    if key(score, jitter) <= best {
+        return None;
+    }
     // Stay out of the way of this player's own cars' planned moves.
-    let mine = p.path.as_slice();
-    for (path, op_end, op_facing) in &ctx.own_plans {
-        let theirs = path.as_slice();
-        if mine.iter().any(|h| theirs.contains(h)) || theirs.contains(&p.end) {
-            score -= 8.0;
-        } else if p.end.neighbour(p.facing) == *op_end || op_end.neighbour(*op_facing) == p.end {
-            score -= 3.0;
+    let mine = m.path();
+    for op in &ctx.own_plans {
+        let theirs = &op.path[..op.len as usize];
+        if mine.iter().any(|h| theirs.contains(h)) || theirs.contains(&m.end) {
+            score -= 16;
+        } else if ahead == op.end || op.ahead == m.end {
+            score -= 6;
         }
     }
     // Danger at the end of the move: other seats' moving cars that could reach the hex next,
     // straight ahead of them and within their reach next round.
-    for &(from, facing, reach) in &ctx.threats {
-        if threatens(from, facing, reach, p.end) {
-            score -= 1.5;
-        }
-    }
-    // Slow cars turn sharply and lose little in a crash; speed 3 can only go straight on.
-    (score + [0.0, 1.0, 0.5, -2.0][p.speed.min(3) as usize], p.chits > 0)
+    score -= 3 * (threats[m.end as usize] & ctx.enemies).count_ones() as i32;
+    Some((score, m.chits > 0))
+}
+
+/// An option's rank: its score in halves, then its tie-break's 24 bits ([`jitter_bits`]).
+///
+/// The policies rank options by the `f64` score + [`jitter`], the first of equals kept. Scores
+/// are multiples of ½ far below 2^20 and a tie-break is under 0.1 with distinct bits at least
+/// 2^-24 / 10 apart, far more than the rounding of the sum: so the sum ranks as this key ranks,
+/// equal keys being equal sums (`tests::keys_rank_as_the_sums`), and an integer compares faster.
+#[inline(always)]
+fn key(halves: i32, jitter: u64) -> i64 {
+    ((halves as i64) << 24) | jitter as i64
 }
 
 /// Is `end` straight ahead of a car at `from` facing `facing`, within `reach` hexes? The same
 /// as `from.line_to(end) == Some((facing, n))` with `n <= reach`, without trying the six
-/// directions: `n` steps along `facing` from `from` land on `end` (issue 17).
+/// directions: `n` steps along `facing` from `from` land on `end` (issue 17). The policy reads
+/// it through the phase's [`Threats`] table; the tests check the table against it.
+#[cfg(test)]
 fn threatens(from: grid::Hex, facing: HexDir, reach: i32, end: grid::Hex) -> bool {
     let n = from.distance(end);
     n > 0 && n <= reach && from.offset(facing, n) == end
 }
 
 /// A small random tie-break in 0..0.1 for the `k`-th option, from one draw per decision.
+#[cfg(test)]
 fn jitter(noise: u64, k: u32) -> f64 {
+    jitter_bits(noise, k) as f64 / (1u64 << 24) as f64 / 10.0
+}
+
+/// [`jitter`]'s 24 bits: the tie-break is these bits / 2^24 / 10.
+#[inline(always)]
+fn jitter_bits(noise: u64, k: u32) -> u64 {
     let x = (noise ^ (k as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
         .wrapping_mul(0xd6e8_feb8_6659_fd93);
-    (x >> 40) as f64 / (1u64 << 24) as f64 / 10.0
+    x >> 40
 }
 
 fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
@@ -251,7 +343,7 @@ fn plot(game: &Autoscooter, car: u8, rng: &mut Rng) -> Action {
 
 /// The best plot among `tries` letters (all of them when `tries` covers the car's options).
 fn plot_among(game: &Autoscooter, car: u8, tries: u32, rng: &mut Rng) -> Action {
-    let (number, letter) = best_plot(game, car, tries, rng, &mut PlanPreviews::new());
+    let (number, letter) = best_plot(game, car, tries, rng, &mut Phase::new());
     Action::plot(car, number, letter)
 }
 
@@ -262,7 +354,7 @@ fn best_plot(
     car: u8,
     tries: u32,
     rng: &mut Rng,
-    previews: &mut PlanPreviews,
+    phase: &mut Phase,
 ) -> (u8, Option<Letter>) {
     let c = *game.car_by_id(car).expect("the car exists");
     let first = c.nth_unused(0).expect("a number is left");
@@ -274,18 +366,27 @@ fn best_plot(
         // Start late, when the others have moved.
         return (last, None);
     }
-    let ctx = PlotContext::new(game, car, c.owner, previews);
+    let threats = phase.threats.of(game);
+    let mut moves = phase.previews.on(game);
+    let mut ctx = PlotContext::empty(car, c.owner);
+    ctx.fill(game, &mut moves);
     let (lo, hi) = Letter::range_at(c.speed);
     let span = (hi - lo + 1) as u32;
-    let mut best = (f64::MIN, Letter::straight(c.speed), false);
+    // The best so far as (key, letter, rams).
+    let mut best = (i64::MIN, Letter::straight(c.speed), false);
     let noise = rng.next_u64();
     for k in 0..span.min(tries) {
         let i = if tries >= span { lo + k as u8 } else { lo + rng.below(span) as u8 };
         let l = Letter::from_index(i).expect("A–P");
-        let (score, rams) = letter_score(game, &ctx, previews, l);
-        let s = score + jitter(noise, k);
-        if s > best.0 {
-            best = (s, l, rams);
+        let j = jitter_bits(noise, k);
+        // The letter is in the car's range: allowed at its speed.
+        let m = moves.of(&c, l);
+        let Some((score, rams)) = letter_score(game, &ctx, &m, threats, j, best.0) else {
+            continue;
+        };
+        let key = key(score, j);
+        if key > best.0 {
+            best = (key, l, rams);
         }
     }
     // Strike first when a ram scores; otherwise act late, when the others have moved.
@@ -321,6 +422,22 @@ fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
     Action::Start { car, to: game.board().hex(to), facing }
 }
 
+/// The five facings a start may take after moving each way (AS-5.4: the five facings A–E allow, from the direction moved), in
+/// the order the options are numbered: `HexDir::ALL[m].turn(-2..=2)`.
+const START_FACINGS: [[HexDir; 5]; 6] = {
+    let mut t = [[HexDir::E; 5]; 6];
+    let mut m = 0;
+    while m < 6 {
+        let mut i = 0;
+        while i < 5 {
+            t[m][i] = HexDir::ALL[m].turn(i as i32 - 2);
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// [`start`]'s cell and facing.
 fn start_choice(
     game: &Autoscooter,
@@ -329,70 +446,64 @@ fn start_choice(
     rng: &mut Rng,
 ) -> (autoscooter::board::Cell, HexDir) {
     let board = game.board();
-    // Who stands on each cell: the occupancy (a barrier blocks the view), the car itself
-    // not counted; the owner of each car by id.
-    let mut owners = [None; 8];
+    // What stands on each cell for this seat, by cell, the car itself not counted; the
+    // barrier (`NONE`, the slot after every cell) blocks the view. A table of the stack filled
+    // from the cars (they all stand on the rink): the cells ahead are read without looking up
+    // a car and then its owner (issue 17).
+    const FREE: u8 = 0;
+    const BARRIER: u8 = 1;
+    const CAR: u8 = 2;
+    const TARGET: u8 = 3;
+    let mut on = [FREE; 256];
+    on[NONE as usize] = BARRIER;
     let mut from = NONE;
     for c in game.cars() {
-        owners[c.id as usize] = c.owner;
         if c.id == car {
             from = c.cell;
+        } else {
+            let target = c.owner.is_some() && c.owner != Some(seat);
+            on[c.cell as usize] = if target { TARGET } else { CAR };
         }
     }
-    let other_at = |cell| game.car_at(cell).filter(|&id| id != car);
-    // The best start so far as (score, cell, facing): the action is built once, at the end.
-    let mut best: Option<(f64, autoscooter::board::Cell, HexDir)> = None;
+    // The best start so far as (key, cell, facing): the action is built once, at the end.
+    let mut best: Option<(i64, autoscooter::board::Cell, HexDir)> = None;
     let noise = rng.next_u64();
-    let mut k = 0;
-    for moved in HexDir::ALL {
+    let mut option = 0;
+    for (m, moved) in HexDir::ALL.into_iter().enumerate() {
         let to = board.neighbour(from, moved);
-        if to == NONE || other_at(to).is_some() {
+        if on[to as usize] != FREE {
             continue;
         }
-        for turn in -2..=2 {
-            let facing = moved.turn(turn);
-            let option = k;
-            k += 1;
-            // A barrier right ahead is a trap; another seat's car ahead is a target.
+        for facing in START_FACINGS[m] {
+            // Room and target in halves ([`key`]). A barrier right ahead is a trap (-5); open
+            // space in front keeps options (+0.5); another seat's car ahead is a target, worth
+            // 3, 2 or 1 as it is 1, 2 or 3 hexes away (the first car ahead decides).
             let ahead = board.neighbour(to, facing);
-            let room = if ahead == NONE {
-                -5.0
-            } else if board.neighbour(ahead, facing) != NONE {
-                // Open space in front keeps options.
-                0.5
+            let halves = if ahead == NONE {
+                -10
             } else {
-                0.0
+                let ahead2 = board.neighbour(ahead, facing);
+                let (first, second) = (on[ahead as usize], on[ahead2 as usize]);
+                let third = if first == FREE && second == FREE {
+                    on[board.neighbour(ahead2, facing) as usize]
+                } else {
+                    BARRIER
+                };
+                let target = if first == TARGET {
+                    6
+                } else if first == FREE && second == TARGET {
+                    4
+                } else if third == TARGET {
+                    2
+                } else {
+                    0
+                };
+                i32::from(ahead2 != NONE) + target
             };
-            let mut target = 0.0;
-            let mut cell = to;
-            for k in 1..=3 {
-                cell = board.neighbour(cell, facing);
-                if cell == NONE {
-                    break;
-                }
-                if let Some(id) = other_at(cell) {
-                    let owner = owners[id as usize];
-                    if owner.is_some() && owner != Some(seat) {
-                        target = 4.0 - k as f64;
-                    }
-                    break;
-                }
-            }
-            // The tie-break is below 0.1: an option that cannot beat the best so far by it is
-            // not scored (the same choice, issue 17).
-            if best.is_some_and(|b| room + target + 0.125 < b.0) {
-                continue;
-            }
-            // The score as it always was summed: tie-break, room, target (the same rounding).
-            let mut s = jitter(noise, option);
-            if room != 0.0 {
-                s += room;
-            }
-            if target != 0.0 {
-                s += target;
-            }
-            if best.is_none_or(|b| s > b.0) {
-                best = Some((s, to, facing));
+            let key = key(halves, jitter_bits(noise, option));
+            option += 1;
+            if best.is_none_or(|b| key > b.0) {
+                best = Some((key, to, facing));
             }
         }
     }
@@ -467,7 +578,7 @@ mod tests {
     fn heuristics_choose_what_they_chose_before() {
         let (mut plots, mut starts) = (0, 0);
         positions(|g, seat| {
-            let mut cache = PlanPreviews::new();
+            let mut cache = Phase::new();
             for car in g.cars().filter(|c| c.owner == Some(seat)).map(|c| c.id) {
                 if g.plot(car).is_some() || !matches!(g.owed(seat), Some(Owed::Plot(_))) {
                     continue;
@@ -537,6 +648,78 @@ mod tests {
             }
         }
         assert!(compared > 40 * 4 * 10, "{compared}");
+    }
+
+    /// Issue 17, round 6: the phase's threat table marks a cell for a car exactly when
+    /// `threatens` says the car (owned, moving) reaches it, at every decision of random games
+    /// of every player count.
+    #[test]
+    fn threat_table_is_threatens() {
+        let mut tables = 0;
+        let mut marked = 0;
+        positions(|g, _| {
+            let mut phase = Phase::new();
+            let table = *phase.threats.of(g);
+            let board = g.board();
+            for cell in 0..board.len() as u8 {
+                let end = board.hex(cell);
+                let mut want = 0u8;
+                for c in g.cars().filter(|c| c.owner.is_some() && c.speed > 0) {
+                    if threatens(board.hex(c.cell), c.facing, (c.speed + 1) as i32, end) {
+                        want |= 1 << c.id;
+                    }
+                }
+                assert_eq!(table[cell as usize], want, "cell {cell}");
+                marked += want.count_ones();
+            }
+            tables += 1;
+        });
+        assert!(tables > 500 && marked > 1000, "{tables} tables, {marked} marks");
+    }
+
+    /// Issue 17, round 6: an option's integer [`key`] ranks options as the `f64` sums the
+    /// policies ranked them by: a plot's score plus its tie-break, and a start's tie-break plus
+    /// its room plus its target (summed in that order), for scores over the policies' whole
+    /// range and tie-breaks that differ in every bit, in the last bit only, or not at all.
+    #[test]
+    fn keys_rank_as_the_sums() {
+        let mut rng = Rng::seeded(17);
+        let bits = |rng: &mut Rng| rng.next_u64() >> 40;
+        let tie = |j: u64| j as f64 / (1u64 << 24) as f64 / 10.0;
+        assert_eq!(tie(jitter_bits(5, 3)), jitter(5, 3));
+        for _ in 0..200_000 {
+            // Plots: halves from chits' tenfold and the terms of `letter_score`.
+            let (a, b) = (rng.below(2000) as i32 - 1000, rng.below(2000) as i32 - 1000);
+            let b = if rng.below(4) == 0 { a } else { b };
+            let ja = bits(&mut rng);
+            let jb = match rng.below(3) {
+                0 => ja,
+                1 => (ja ^ 1).min((1 << 24) - 1),
+                _ => bits(&mut rng),
+            };
+            let by_sum = a as f64 / 2.0 + tie(ja) > b as f64 / 2.0 + tie(jb);
+            assert_eq!(key(a, ja) > key(b, jb), by_sum, "{a} {ja} / {b} {jb}");
+            // Starts: room in {-5, 0, 0.5}, target in 0..=3.
+            let start = |room: f64, target: f64, j: u64| {
+                let mut s = tie(j);
+                if room != 0.0 {
+                    s += room;
+                }
+                if target != 0.0 {
+                    s += target;
+                }
+                s
+            };
+            let rooms = [-5.0, 0.0, 0.5];
+            let (ra, rb) = (rooms[rng.below(3) as usize], rooms[rng.below(3) as usize]);
+            let (ta, tb) = (rng.below(4) as f64, rng.below(4) as f64);
+            let (ha, hb) = (((ra + ta) * 2.0) as i32, ((rb + tb) * 2.0) as i32);
+            assert_eq!(
+                key(ha, ja) > key(hb, jb),
+                start(ra, ta, ja) > start(rb, tb, jb),
+                "{ra} {ta} {ja} / {rb} {tb} {jb}"
+            );
+        }
     }
 
     /// `threatens` is `line_to` in a straight line within reach, for every pair of hexes of a

@@ -151,13 +151,18 @@ impl SearchBot {
             } else {
                 let ln = (sim as f64).ln();
                 let c = self.exploration * (hi - lo).max(1e-9);
-                (0..candidates.len())
-                    .max_by(|&a, &b| {
-                        let ua = value[a] / visits[a] as f64 + c * (ln / visits[a] as f64).sqrt();
-                        let ub = value[b] / visits[b] as f64 + c * (ln / visits[b] as f64).sqrt();
-                        ua.total_cmp(&ub)
-                    })
-                    .expect("candidates")
+                let ucb =
+                    |a: usize| value[a] / visits[a] as f64 + c * (ln / visits[a] as f64).sqrt();
+                // `max_by` of `total_cmp` (the last of equal maxima), each bound computed once
+                // rather than once per comparison (issue 17).
+                let mut best = (0, ucb(0));
+                for a in 1..candidates.len() {
+                    let u = ucb(a);
+                    if u.total_cmp(&best.1).is_ge() {
+                        best = (a, u);
+                    }
+                }
+                best.0
             };
             let mut g = game.determinize(seat, rng);
             events.clear();
