@@ -305,6 +305,16 @@ impl Game for Autoscooter {
     }
 }
 
+/// Why [`Autoscooter::plan_round_random`] stopped.
+enum Planned {
+    /// Every car has its plot.
+    All,
+    /// After the most plots it was allowed.
+    Capped,
+    /// Where [`Autoscooter::play_random`] returns `None`: a seat owes a plot it cannot draw.
+    Stuck,
+}
+
 /// A uniformly random letter allowed at `speed` (none for a stationary car).
 #[inline]
 fn random_letter(speed: u8, rng: &mut Rng) -> Option<Letter> {
@@ -452,6 +462,19 @@ impl Autoscooter {
         let mut n = 0;
         while n < max_actions {
             let seat = match &self.stage {
+                // Without the wild car's letters, a planning phase is every seat's cars in order:
+                // played in one loop (issue 17 round 6).
+                Stage::Plan if !self.wild_moving && !self.owing.is_empty() => {
+                    let (played, planned) = self.plan_round_random(rng, max_actions - n, events);
+                    n += played;
+                    match planned {
+                        // The last plot's `play_random` runs the action phase.
+                        Planned::All => self.run(events),
+                        Planned::Capped => {}
+                        Planned::Stuck => break,
+                    }
+                    continue;
+                }
                 Stage::Plan => match self.owing.first() {
                     Some(s) => s,
                     None => break,
@@ -465,6 +488,55 @@ impl Autoscooter {
             }
         }
         n
+    }
+
+    /// The plots of [`Self::play_random_game`]'s actions in a planning phase without the wild
+    /// car's letters (`wild_moving` false): the first seat that owes plots its lowest car without
+    /// a plot, again and again — [`Self::plan_random`]'s draws and state, [`Self::do_plot`]'s
+    /// events — without going through [`Self::play_random`] for each plot. Stops after `max`
+    /// plots. Returns the plots made and why it stopped; does not [`Self::run`].
+    #[inline]
+    fn plan_round_random(
+        &mut self,
+        rng: &mut Rng,
+        max: u64,
+        events: &mut impl Sink,
+    ) -> (u64, Planned) {
+        debug_assert!(self.stage == Stage::Plan && !self.wild_moving);
+        let mut n = 0;
+        while let Some(seat) = self.owing.first() {
+            let mut mask = self.unplotted[seat.index()];
+            if mask == 0 {
+                // `plan_random` finds nothing to plot (no wild car letter to owe).
+                return (n, Planned::Stuck);
+            }
+            while mask != 0 {
+                if n == max {
+                    return (n, Planned::Capped);
+                }
+                let car = mask.trailing_zeros() as u8;
+                let c = *self.car(car);
+                let free = sheet::ROUNDS as u32 - state::ones16(c.used);
+                let k = rng.below(free.max(1));
+                let Some(number) = c.nth_unused(k) else {
+                    return (n, Planned::Stuck);
+                };
+                let letter = random_letter(c.speed, rng);
+                debug_assert!(
+                    self.check_plot(seat, car, number as u32, &letter.map(LetterInput::Valid))
+                        .is_ok()
+                );
+                self.plots[car as usize] = Some(Plot { number, letter });
+                mask &= mask - 1;
+                self.unplotted[seat.index()] = mask;
+                events.push(Event::Committed { seat, car });
+                events.push(Event::Plotted { seat, car, number, letter });
+                n += 1;
+            }
+            // `refresh_owing_of`: no car left, and no wild car letter owed.
+            self.owing.remove(seat);
+        }
+        (n, Planned::All)
     }
 
     /// A seat's final score: chits; chits × colours (AS-7.3); its best car's (AS-7.4).

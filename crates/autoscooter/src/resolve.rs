@@ -288,9 +288,10 @@ impl Autoscooter {
                 // Case B (AS-5.2) crashes without moving, at the round's starting speed.
                 let (work, crash) = self.crash(turn.car, dir, target, speed);
                 events.push(crash);
-                self.work = Some(work);
-                // Scored at once (what `run` does next), unless a seat chooses colours.
-                if !self.continue_work(events) {
+                // Scored at once (what `run` does next), unless a seat chooses colours. The work
+                // goes to the state only then: written field by field and read back whole at
+                // once, it stalled the load (issue 17 round 6).
+                if !self.settle(work, events) {
                     return true;
                 }
                 self.step += 1;
@@ -566,7 +567,14 @@ impl Autoscooter {
     /// Pay the crash's transfers, then apply its effects. Returns `false` when a seat must
     /// choose colours first (AS-7.3).
     fn continue_work(&mut self, events: &mut impl Sink) -> bool {
-        let mut w = self.work.take().expect("work in progress");
+        let w = self.work.take().expect("work in progress");
+        self.settle(w, events)
+    }
+
+    /// [`Self::continue_work`] of the work `w`, held by the caller: it is stored in the state
+    /// only when a seat must choose colours (returns `false`).
+    #[inline]
+    fn settle(&mut self, mut w: CrashWork, events: &mut impl Sink) -> bool {
         if !self.variants.colour_scoring {
             // Plain chits (all of colour 0, `purse`'s module): each transfer is the amount or
             // what the payer holds, as `single_colour_payment` and `pay` compute it.
