@@ -392,18 +392,9 @@ impl Autoscooter {
             }
             Stage::AwaitStart { car, seat: s } if *s == seat => {
                 let car = *car;
-                let c = *self.car(car);
-                let (free, n) = self.free_directions(c.cell);
-                let d = free[rng.index(n.max(1))];
-                let facing = d.turn(rng.below(5) as i32 - 2);
-                let to = self.board.neighbour(c.cell, d);
-                if !self.is_free(to) {
-                    // No free hex (the rules never ask then, AS-5.4): `apply` refuses the
-                    // start `sample_action` draws, with its own error.
-                    let a = Action::Start { car, to: self.board.hex(to), facing };
-                    return Some(self.apply_to(seat, &a, events));
+                if let Some(refused) = self.start_random(seat, car, rng, events) {
+                    return Some(refused);
                 }
-                self.do_start(seat, car, to, facing, events);
             }
             Stage::AwaitPayment { seat: s, .. } if *s == seat => {
                 let all = self.legal_actions(seat);
@@ -414,6 +405,34 @@ impl Autoscooter {
         }
         self.run(events);
         Some(Ok(()))
+    }
+
+    /// The start step of [`Self::play_random`] (case D, AS-5.4: `seat` starts `car`): the
+    /// draws of [`Game::sample_action`], played as `apply` would. `Some` of `apply`'s answer
+    /// when it went through `apply` (a refused start: the rules never ask when no hex is free),
+    /// else `None`. Does not [`Self::run`].
+    #[inline]
+    fn start_random(
+        &mut self,
+        seat: Seat,
+        car: u8,
+        rng: &mut Rng,
+        events: &mut impl Sink,
+    ) -> Option<Result<(), ActionError>> {
+        let c = *self.car(car);
+        let (free, n) = self.free_directions(c.cell);
+        let d = free[rng.index(n.max(1))];
+        // `HexDir::turn` by table, without its `rem_euclid` (issue 17 round 6).
+        let facing = resolve::turn(d, rng.below(5) as i32 - 2);
+        let to = self.board.neighbour(c.cell, d);
+        if !self.is_free(to) {
+            // No free hex (the rules never ask then, AS-5.4): `apply` refuses the start
+            // `sample_action` draws, with its own error.
+            let a = Action::Start { car, to: self.board.hex(to), facing };
+            return Some(self.apply_to(seat, &a, events));
+        }
+        self.do_start(seat, car, to, facing, events);
+        None
     }
 
     /// The planning step of [`Self::play_random`]: the seat's first car without a plot gets a
@@ -473,6 +492,16 @@ impl Autoscooter {
                         Planned::Capped => {}
                         Planned::Stuck => break,
                     }
+                    continue;
+                }
+                // A start (case D) without the round trip through `play_random`.
+                &Stage::AwaitStart { car, seat } if seat.index() < self.seats as usize => {
+                    match self.start_random(seat, car, rng, events) {
+                        None => self.run(events),
+                        Some(Ok(())) => {}
+                        Some(Err(_)) => break,
+                    }
+                    n += 1;
                     continue;
                 }
                 Stage::Plan => match self.owing.first() {
@@ -540,6 +569,7 @@ impl Autoscooter {
     }
 
     /// A seat's final score: chits; chits × colours (AS-7.3); its best car's (AS-7.4).
+    #[inline]
     pub fn seat_score(&self, seat: Seat) -> i64 {
         if self.variants.per_car_scoring {
             self.cars()
@@ -613,6 +643,7 @@ impl Autoscooter {
     }
 
     /// Is the game over (AS-6)? [`Game::outcome`] without building the ranking.
+    #[inline]
     pub fn is_over(&self) -> bool {
         self.stage == Stage::Over
     }
