@@ -305,6 +305,16 @@ impl Game for Autoscooter {
     }
 }
 
+/// Why [`Autoscooter::plan_round_random`] stopped.
+enum Planned {
+    /// Every car has its plot.
+    All,
+    /// After the most plots it was allowed.
+    Capped,
+    /// Where [`Autoscooter::play_random`] returns `None`: a seat owes a plot it cannot draw.
+    Stuck,
+}
+
 /// A uniformly random letter allowed at `speed` (none for a stationary car).
 #[inline]
 fn random_letter(speed: u8, rng: &mut Rng) -> Option<Letter> {
@@ -382,18 +392,9 @@ impl Autoscooter {
             }
             Stage::AwaitStart { car, seat: s } if *s == seat => {
                 let car = *car;
-                let c = *self.car(car);
-                let (free, n) = self.free_directions(c.cell);
-                let d = free[rng.index(n.max(1))];
-                let facing = d.turn(rng.below(5) as i32 - 2);
-                let to = self.board.neighbour(c.cell, d);
-                if !self.is_free(to) {
-                    // No free hex (the rules never ask then, AS-5.4): `apply` refuses the
-                    // start `sample_action` draws, with its own error.
-                    let a = Action::Start { car, to: self.board.hex(to), facing };
-                    return Some(self.apply_to(seat, &a, events));
+                if let Some(refused) = self.start_random(seat, car, rng, events) {
+                    return Some(refused);
                 }
-                self.do_start(seat, car, to, facing, events);
             }
             Stage::AwaitPayment { seat: s, .. } if *s == seat => {
                 let all = self.legal_actions(seat);
@@ -404,6 +405,34 @@ impl Autoscooter {
         }
         self.run(events);
         Some(Ok(()))
+    }
+
+    /// The start step of [`Self::play_random`] (case D, AS-5.4: `seat` starts `car`): the
+    /// draws of [`Game::sample_action`], played as `apply` would. `Some` of `apply`'s answer
+    /// when it went through `apply` (a refused start: the rules never ask when no hex is free),
+    /// else `None`. Does not [`Self::run`].
+    #[inline]
+    fn start_random(
+        &mut self,
+        seat: Seat,
+        car: u8,
+        rng: &mut Rng,
+        events: &mut impl Sink,
+    ) -> Option<Result<(), ActionError>> {
+        let c = *self.car(car);
+        let (free, n) = self.free_directions(c.cell);
+        let d = free[rng.index(n.max(1))];
+        // `HexDir::turn` by table, without its `rem_euclid` (issue 17 round 6).
+        let facing = resolve::turn(d, rng.below(5) as i32 - 2);
+        let to = self.board.neighbour(c.cell, d);
+        if !self.is_free(to) {
+            // No free hex (the rules never ask then, AS-5.4): `apply` refuses the start
+            // `sample_action` draws, with its own error.
+            let a = Action::Start { car, to: self.board.hex(to), facing };
+            return Some(self.apply_to(seat, &a, events));
+        }
+        self.do_start(seat, car, to, facing, events);
+        None
     }
 
     /// The planning step of [`Self::play_random`]: the seat's first car without a plot gets a
@@ -452,6 +481,29 @@ impl Autoscooter {
         let mut n = 0;
         while n < max_actions {
             let seat = match &self.stage {
+                // Without the wild car's letters, a planning phase is every seat's cars in order:
+                // played in one loop (issue 17 round 6).
+                Stage::Plan if !self.wild_moving && !self.owing.is_empty() => {
+                    let (played, planned) = self.plan_round_random(rng, max_actions - n, events);
+                    n += played;
+                    match planned {
+                        // The last plot's `play_random` runs the action phase.
+                        Planned::All => self.run(events),
+                        Planned::Capped => {}
+                        Planned::Stuck => break,
+                    }
+                    continue;
+                }
+                // A start (case D) without the round trip through `play_random`.
+                &Stage::AwaitStart { car, seat } if seat.index() < self.seats as usize => {
+                    match self.start_random(seat, car, rng, events) {
+                        None => self.run(events),
+                        Some(Ok(())) => {}
+                        Some(Err(_)) => break,
+                    }
+                    n += 1;
+                    continue;
+                }
                 Stage::Plan => match self.owing.first() {
                     Some(s) => s,
                     None => break,
@@ -467,7 +519,57 @@ impl Autoscooter {
         n
     }
 
+    /// The plots of [`Self::play_random_game`]'s actions in a planning phase without the wild
+    /// car's letters (`wild_moving` false): the first seat that owes plots its lowest car without
+    /// a plot, again and again — [`Self::plan_random`]'s draws and state, [`Self::do_plot`]'s
+    /// events — without going through [`Self::play_random`] for each plot. Stops after `max`
+    /// plots. Returns the plots made and why it stopped; does not [`Self::run`].
+    #[inline]
+    fn plan_round_random(
+        &mut self,
+        rng: &mut Rng,
+        max: u64,
+        events: &mut impl Sink,
+    ) -> (u64, Planned) {
+        debug_assert!(self.stage == Stage::Plan && !self.wild_moving);
+        let mut n = 0;
+        while let Some(seat) = self.owing.first() {
+            let mut mask = self.unplotted[seat.index()];
+            if mask == 0 {
+                // `plan_random` finds nothing to plot (no wild car letter to owe).
+                return (n, Planned::Stuck);
+            }
+            while mask != 0 {
+                if n == max {
+                    return (n, Planned::Capped);
+                }
+                let car = mask.trailing_zeros() as u8;
+                let c = *self.car(car);
+                let free = sheet::ROUNDS as u32 - state::ones16(c.used);
+                let k = rng.below(free.max(1));
+                let Some(number) = c.nth_unused(k) else {
+                    return (n, Planned::Stuck);
+                };
+                let letter = random_letter(c.speed, rng);
+                debug_assert!(
+                    self.check_plot(seat, car, number as u32, &letter.map(LetterInput::Valid))
+                        .is_ok()
+                );
+                self.plots[car as usize] = Some(Plot { number, letter });
+                mask &= mask - 1;
+                self.unplotted[seat.index()] = mask;
+                events.push(Event::Committed { seat, car });
+                events.push(Event::Plotted { seat, car, number, letter });
+                n += 1;
+            }
+            // `refresh_owing_of`: no car left, and no wild car letter owed.
+            self.owing.remove(seat);
+        }
+        (n, Planned::All)
+    }
+
     /// A seat's final score: chits; chits × colours (AS-7.3); its best car's (AS-7.4).
+    #[inline]
     pub fn seat_score(&self, seat: Seat) -> i64 {
         if self.variants.per_car_scoring {
             self.cars()
@@ -541,6 +643,7 @@ impl Autoscooter {
     }
 
     /// Is the game over (AS-6)? [`Game::outcome`] without building the ranking.
+    #[inline]
     pub fn is_over(&self) -> bool {
         self.stage == Stage::Over
     }

@@ -16,6 +16,7 @@ impl Purse {
         p.0[0] = n.min(u16::MAX as u32) as u16;
         p
     }
+    #[inline]
     pub fn total(&self) -> u32 {
         self.0.iter().map(|&n| n as u32).sum()
     }

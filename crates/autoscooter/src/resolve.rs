@@ -250,7 +250,9 @@ impl Autoscooter {
         let car = *self.car(turn.car);
         if car.speed == 0 {
             // Case D (AS-5.4): the plot is ignored; the player chooses where to start.
-            if HexDir::ALL.iter().any(|&d| self.is_free(self.board.neighbour(car.cell, d))) {
+            // Any free hex beside it, read as a set: stopping at the first free one was a
+            // branch on the position (issue 17 round 6).
+            if self.free_mask(car.cell) != 0 {
                 self.stage = Stage::AwaitStart { car: turn.car, seat: turn.mover };
                 return true;
             }
@@ -288,9 +290,10 @@ impl Autoscooter {
                 // Case B (AS-5.2) crashes without moving, at the round's starting speed.
                 let (work, crash) = self.crash(turn.car, dir, target, speed);
                 events.push(crash);
-                self.work = Some(work);
-                // Scored at once (what `run` does next), unless a seat chooses colours.
-                if !self.continue_work(events) {
+                // Scored at once (what `run` does next), unless a seat chooses colours. The work
+                // goes to the state only then: written field by field and read back whole at
+                // once, it stalled the load (issue 17 round 6).
+                if !self.settle(work, events) {
                     return true;
                 }
                 self.step += 1;
@@ -430,6 +433,7 @@ impl Autoscooter {
     }
 
     /// Who pays and receives for a car (AS-5.6, AS-7.1, AS-7.4).
+    #[inline]
     fn holder(&self, car: u8) -> Holder {
         if self.wild == Some(car) {
             Holder::Box
@@ -440,6 +444,7 @@ impl Autoscooter {
         }
     }
 
+    #[inline]
     pub(crate) fn holder_seat(&self, h: Holder) -> Option<Seat> {
         match h {
             Holder::Player(s) => Some(s),
@@ -449,6 +454,7 @@ impl Autoscooter {
     }
 
     /// A transfer between two cars' holders; bumping one's own car pays the box (AS-5.6).
+    #[inline]
     fn transfer(&self, from_car: u8, to_car: u8, amount: u32) -> Transfer {
         let (from, mut to) = (self.holder(from_car), self.holder(to_car));
         if from != Holder::Box && self.holder_seat(from) == self.holder_seat(to) {
@@ -572,7 +578,15 @@ impl Autoscooter {
     /// Pay the crash's transfers, then apply its effects. Returns `false` when a seat must
     /// choose colours first (AS-7.3).
     fn continue_work(&mut self, events: &mut impl Sink) -> bool {
-        let mut w = self.work.take().expect("work in progress");
+        let w = self.work.take().expect("work in progress");
+        self.settle(w, events)
+    }
+
+    /// [`Self::continue_work`] of the work `w`, held by the caller: it is stored in the state
+    /// only when a seat must choose colours (returns `false`).
+    // Always inlined: called apart, the work went through memory again (issue 17 round 6).
+    #[inline(always)]
+    fn settle(&mut self, mut w: CrashWork, events: &mut impl Sink) -> bool {
         if !self.variants.colour_scoring {
             // Plain chits (all of colour 0, `purse`'s module): each transfer is the amount or
             // what the payer holds, as `single_colour_payment` and `pay` compute it.
@@ -629,6 +643,7 @@ impl Autoscooter {
         true
     }
 
+    #[inline]
     fn purse(&self, h: Holder) -> &Purse {
         match h {
             Holder::Player(s) => &self.players[s.index()],
@@ -636,6 +651,7 @@ impl Autoscooter {
             Holder::Box => &self.box_purse,
         }
     }
+    #[inline]
     fn purse_mut(&mut self, h: Holder) -> &mut Purse {
         match h {
             Holder::Player(s) => &mut self.players[s.index()],
@@ -724,6 +740,7 @@ impl Autoscooter {
         Ok(cell)
     }
 
+    #[inline]
     pub(crate) fn do_start(
         &mut self,
         seat: Seat,

@@ -243,8 +243,9 @@ impl Autoscooter {
         let mut rng = Rng::seeded(seed);
         // The lots' draw, in place (no vector per seat: issue 17, a setup per simulated game).
         let mut all: [u8; 8] = std::array::from_fn(|c| c as u8);
-        let dealt: Vec<&[u8]> = match setup.lots {
-            None => setup.players.iter().map(|p| p.cars.as_slice()).collect(),
+        // At most 8 seats (more is a problem above, and an error below): no vector (issue 17).
+        let dealt: ArrayVec<&[u8], 8> = match setup.lots {
+            None => setup.players.iter().take(8).map(|p| p.cars.as_slice()).collect(),
             Some(each) => {
                 if setup.players.iter().any(|p| !p.cars.is_empty()) {
                     problems
@@ -254,7 +255,7 @@ impl Autoscooter {
                     problems.push(format!(
                         "lots: {seats} players cannot draw {each} of the 8 cars each (AS-1.3)"
                     ));
-                    vec![&[][..]; seats]
+                    (0..seats.min(8)).map(|_| &[][..]).collect()
                 } else {
                     rng.shuffle(&mut all);
                     all.chunks_mut(each as usize)
@@ -312,9 +313,11 @@ impl Autoscooter {
             // AS-2.1: a player's car uses one number a round, so it needs one for this round
             // and each later one (else the timer's default would have no number to plot).
             let rounds_left = (sheet::ROUNDS + 1).saturating_sub(setup.round) as usize;
-            let distinct: std::collections::BTreeSet<u32> =
-                place.used_numbers.iter().copied().collect();
-            let numbers_left = (sheet::ROUNDS as usize).saturating_sub(distinct.len());
+            let distinct = match place.used_numbers.len() {
+                0 => 0,
+                _ => place.used_numbers.iter().collect::<std::collections::BTreeSet<_>>().len(),
+            };
+            let numbers_left = (sheet::ROUNDS as usize).saturating_sub(distinct);
             if owner[id as usize].is_some() && numbers_left < rounds_left {
                 problems.push(format!(
                     "car {id} has {numbers_left} turn numbers left for {rounds_left} rounds (rounds {}..11): a car uses one number a round (AS-2.1)",
@@ -439,18 +442,27 @@ impl Autoscooter {
             rng,
         };
         g.begin_planning();
-        let mut events = Vec::new();
-        g.run(&mut events);
+        g.run(&mut crate::event::NoEvents);
         Ok(g)
     }
 
+    #[inline]
     pub(crate) fn begin_planning(&mut self) {
         self.stage = Stage::Plan;
         self.plots = [None; 8];
         self.wild_plots.iter_mut().for_each(|w| *w = None);
         self.wild_moving =
             self.wild.and_then(|w| self.cars[w as usize]).is_some_and(|c| c.speed > 0);
-        self.refresh_owing();
+        // `refresh_owing` with no plot yet: each seat's cars, read without the plots (a round's
+        // start in every random game, issue 17 round 6).
+        let mut unplotted = [0u8; 8];
+        for c in self.cars.iter().flatten() {
+            if let Some(o) = c.owner {
+                unplotted[o.index()] |= 1 << c.id;
+            }
+        }
+        self.unplotted = unplotted;
+        self.refresh_owing_from_unplotted();
     }
 
     // ----- small accessors -----
@@ -487,6 +499,7 @@ impl Autoscooter {
     }
 
     /// Seats that still owe something in planning (AS-4.1, AS-7.1).
+    #[inline]
     pub(crate) fn owing(&self) -> SeatSet {
         if self.stage == Stage::Plan { self.owing } else { SeatSet::EMPTY }
     }
@@ -494,6 +507,13 @@ impl Autoscooter {
     /// Recompute [`Self::owing`] and [`Self::unplotted`] after the plots changed.
     pub(crate) fn refresh_owing(&mut self) {
         self.unplotted = self.count_unplotted();
+        self.refresh_owing_from_unplotted();
+    }
+
+    /// [`Self::owing`] from [`Self::unplotted`] (up to date).
+    #[inline]
+    fn refresh_owing_from_unplotted(&mut self) {
+        debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted cars");
         // `compute_owing` from the sets just counted: a seat owes a plot when it has a car
         // without one (the wild car's letters as there).
         if self.wild_moving {
@@ -555,6 +575,7 @@ impl Autoscooter {
     }
 
     /// A seat's chits: its purse, or with per-car scoring the sum of its cars' purses.
+    #[inline]
     pub fn chits(&self, seat: Seat) -> Purse {
         if self.variants.per_car_scoring {
             let mut p = Purse::default();
@@ -673,6 +694,17 @@ impl Autoscooter {
         (cell != NONE) & (self.occupancy[cell as usize] == EMPTY)
     }
 
+    /// The free hexes beside `cell` as a set (bit `d`: [`HexDir::ALL`]`[d]`), found without a
+    /// branch on the position (issue 17).
+    #[inline]
+    pub(crate) fn free_mask(&self, cell: Cell) -> usize {
+        let mut mask = 0usize;
+        for d in HexDir::ALL {
+            mask |= (self.is_free(self.board.neighbour(cell, d)) as usize) << d.index();
+        }
+        mask
+    }
+
     /// The free hexes beside `cell`, in [`HexDir::ALL`]'s order, and how many (a case D
     /// start's choices, AS-5.4: `legal_actions`, `sample_action`, `play_random`, encoding).
     #[inline]
@@ -680,10 +712,7 @@ impl Autoscooter {
         // The free directions as a set of bits, then the set's members in order (E in the slots
         // from `n` on, which a caller drawing from no free hex reads): no branch on the random
         // position (issue 17).
-        let mut mask = 0usize;
-        for d in HexDir::ALL {
-            mask |= (self.is_free(self.board.neighbour(cell, d)) as usize) << d.index();
-        }
+        let mask = self.free_mask(cell);
         let select = &SELECT8[mask];
         let free = std::array::from_fn(|i| DIR_OR_E[select[i] as usize]);
         (free, ONES8[mask] as usize)

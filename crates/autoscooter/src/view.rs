@@ -105,6 +105,7 @@ impl Autoscooter {
     }
 
     /// Score of a purse: chits, or chits × colours with `colour_scoring` (AS-7.3).
+    #[inline]
     pub(crate) fn score_of(&self, p: &Purse) -> i64 {
         let chits = p.total() as i64;
         if self.variants.colour_scoring { chits * p.colours() as i64 } else { chits }

@@ -351,18 +351,25 @@ impl Tally<Autoscooter> for AutoscooterTally {
         }
     }
     fn finished(&mut self, g: &Autoscooter) {
+        // The ranking's first seat (AS-6: highest score, the lowest seat among equals, as
+        // `compute_outcome` orders them) from the scores, without building the ranking, in the
+        // same pass as the chits (issue 17 round 6).
+        let over = g.is_over();
+        let mut top: Option<(i64, u64)> = None;
         for s in 0..g.seats() {
-            self.chits_sum += g.chits(Seat(s as u8)).total() as u64;
+            let seat = Seat(s as u8);
+            let chits = g.chits(seat).total() as u64;
+            self.chits_sum += chits;
+            if over {
+                let score = g.seat_score(seat);
+                if top.is_none_or(|(best, _)| score > best) {
+                    top = Some((score, chits));
+                }
+            }
         }
         self.players += g.seats() as u64;
-        // The ranking's first seat (AS-6: highest score, the lowest seat among equals, as
-        // `compute_outcome` orders them) from the scores, without building the ranking.
-        if g.is_over() {
-            let seats = (0..g.seats() as u8).map(Seat);
-            let top = seats.min_by_key(|&s| (std::cmp::Reverse(g.seat_score(s)), s.0));
-            if let Some(w) = top {
-                self.winning_sum += g.chits(w).total() as u64;
-            }
+        if let Some((_, chits)) = top {
+            self.winning_sum += chits;
         }
         self.games += 1;
         self.average_chits = self.chits_sum as f64 / self.players.max(1) as f64;
