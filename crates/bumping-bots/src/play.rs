@@ -322,6 +322,29 @@ impl BumpingBots {
         self.advance(&mut Vec::new());
     }
 
+    /// A random race nobody watches (issue 17; `robodrome sim` through
+    /// `games::Registered::sim_random_game`): at most `max_actions` actions, each what
+    /// [`Game::sample_action`] draws from `rng` for the seat that owes the decision, played as
+    /// [`Game::apply`] plays it, until the race ends. The same `owing` → `view::sample` → `act`
+    /// → `advance` as `decision` → `sample_action` → `apply`, with the events dropped where
+    /// they are written ([`NoEvents`]: the compiler removes their construction), so the same
+    /// race from the same draws (`tests/random_race.rs`). Returns the actions played.
+    pub fn play_random_race(&mut self, rng: &mut Rng, max_actions: u64) -> u64 {
+        let mut n = 0;
+        while n < max_actions {
+            let Some(seat) = self.owing() else { break };
+            let action = crate::view::sample(self, rng);
+            // `owing` just named the seat: `act`'s own checks would repeat it.
+            let played = self.act_owed(seat, &action, &mut NoEvents);
+            if played.is_err() {
+                break;
+            }
+            self.advance(&mut NoEvents);
+            n += 1;
+        }
+        n
+    }
+
     pub fn phase_name(&self) -> &'static str {
         self.phase.name()
     }
@@ -430,25 +453,6 @@ impl Game for BumpingBots {
             return None;
         }
         Some(crate::view::sample(self, rng))
-    }
-
-    /// The random race without events (issue 17): the same `owing` → `view::sample` → `act` →
-    /// `advance` as `decision` → `sample_action` → `apply`, with the events dropped where they
-    /// are written ([`NoEvents`]: the compiler removes their construction).
-    fn play_random_unobserved(&mut self, rng: &mut Rng, max_actions: usize) -> Option<u64> {
-        let mut n = 0;
-        while n < max_actions {
-            let Some(seat) = self.owing() else { break };
-            let action = crate::view::sample(self, rng);
-            // `owing` just named the seat: `act`'s own checks would repeat it.
-            let played = self.act_owed(seat, &action, &mut NoEvents);
-            if played.is_err() {
-                break;
-            }
-            self.advance(&mut NoEvents);
-            n += 1;
-        }
-        Some(n as u64)
     }
 
     fn view(&self, observer: Observer) -> View {
