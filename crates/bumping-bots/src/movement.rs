@@ -101,7 +101,7 @@ impl BumpingBots {
         }
         let d = self.travel_dir(bot);
         let from = self.pos(bot);
-        let kf = self.board.idx(from).expect("a bot on the board");
+        let kf = self.cell_of(bot);
         let (found, kt) = self.probe_at(kf, d);
         match found {
             Occ::Solid => {
@@ -134,6 +134,10 @@ impl BumpingBots {
 
     /// BB-6.2/6.3 rotation before the last cell, BB-9.5 quick rotations at this point.
     fn take_planned_rotations(&mut self, t: &mut Turn, bot: usize, ev: &mut impl EventSink) {
+        // Most steps have neither (the random lean turns after the move only): one test.
+        if t.quick.is_empty() && t.mv.before_last == 0 {
+            return;
+        }
         let taken = t.mv.taken;
         let mut turns = [0i8; 2];
         if let Some(i) = t.quick.iter().position(|q| q.at_cell == taken) {
