@@ -78,6 +78,7 @@ impl BumpingBots {
     }
 
     /// One step of the active bot's move.
+    #[inline(always)]
     pub(crate) fn step_move(&mut self, t: &mut Turn, ev: &mut impl EventSink) -> Step {
         let bot = t.bot;
         // BB-9.1: no rotation before or during the leap: it comes before this point's rotations.

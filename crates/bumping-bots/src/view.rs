@@ -344,6 +344,12 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
         Phase::Turn(t) => t,
         Phase::Over => return Action::Orient { turn: 0 },
     };
+    sample_turn(g, t, rng)
+}
+
+/// [`sample`] during the turn `t` (which the caller may hold outside the phase: it is the
+/// turn in progress, BB-4).
+pub(crate) fn sample_turn(g: &BumpingBots, t: &Turn, rng: &mut Rng) -> Action {
     let bot = t.bot;
     match &t.step {
         TurnStep::Speed => sample_card(g, t, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
