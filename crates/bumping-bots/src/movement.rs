@@ -32,6 +32,7 @@ impl BumpingBots {
     }
 
     /// Validate a `move` (BB-6.2, BB-6.3, BB-9.5) and start the cursor.
+    #[inline(always)]
     pub(crate) fn start_move(
         &mut self,
         t: &mut Turn,

@@ -90,6 +90,7 @@ impl BumpingBots {
     /// except after a throw (BB-8.4) and under a quick rotation card, whose rules replace the
     /// classic rotations and may not be mixed with them (BB-9.5; the booklet: "il n'est pas
     /// possible de cumuler les règles classiques et ces règles spéciales").
+    #[inline(always)]
     fn end_move(&mut self, t: &mut Turn) {
         let bot = t.bot;
         let finished = self.bots[bot].finished;

@@ -442,13 +442,23 @@ impl BumpingBots {
 
     /// Turn a motorised obstacle's arms.
     pub(crate) fn set_motor_arm(&mut self, m: usize, arm: HexDir) {
-        for c in self.obstacles[m].arm_cells() {
-            self.mark(c, 0);
+        // The arm cells are the centre's neighbours: dense steps from the centre's index, no
+        // coordinates looked up (issue 17; the centre stands on the track, BB-12).
+        let k = self.motor_centre(m);
+        let old = self.obstacles[m].arm;
+        for d in [old, old.opposite()] {
+            self.occ[self.board.step_idx(k, d)] = 0;
         }
         self.obstacles[m].set_arm(arm);
-        for c in self.obstacles[m].arm_cells() {
-            self.mark(c, OBSTACLE + m as u8);
+        for d in [arm, arm.opposite()] {
+            self.occ[self.board.step_idx(k, d)] = OBSTACLE + m as u8;
         }
+    }
+
+    /// The dense index of motorised obstacle `m`'s centre (on the track, BB-12).
+    #[inline]
+    pub(crate) fn motor_centre(&self, m: usize) -> usize {
+        self.board.idx(self.obstacles[m].at).expect("a motorised obstacle stands on the track")
     }
 
     /// Fill the occupancy table from the pieces (setup).

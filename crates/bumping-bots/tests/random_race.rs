@@ -36,6 +36,9 @@ fn check(setup: &Setup, seed: u64, warmup: usize, max_actions: usize) {
     assert!(fast == slow, "seed {seed}, warm-up {warmup}, {nf} actions: the states differ");
     assert_eq!(rf, rs, "seed {seed}: the caller's generator moved differently");
     assert_eq!(fast.outcome(), slow.outcome());
+    // The first place read without the ranking is the ranking's first group.
+    let first = slow.outcome().map(|o| o.winners().iter().copied().collect());
+    assert_eq!(fast.winners(), first, "seed {seed}: winners");
 }
 
 #[test]

@@ -104,6 +104,11 @@ impl Registered for BumpingBots {
         Some(self.play_random_race(rng, max_actions as u64))
     }
 
+    /// BB-10's first place ([`BumpingBots::winners`]), without the ranking.
+    fn sim_winners(&self) -> Option<engine::SeatSet> {
+        self.winners()
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }
