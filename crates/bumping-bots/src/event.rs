@@ -245,7 +245,7 @@ impl Serialize for Ranking {
 }
 
 /// Where the rules write their events (issue 17): a `Vec<Event>` for everyone who reads them,
-/// or [`NoEvents`] for a random race nobody watches (`BumpingBots::play_random_unobserved`).
+/// or [`NoEvents`] for a random race nobody watches (`BumpingBots::play_random_race`).
 /// The rules' functions are generic over it, so with `NoEvents` the compiler removes the
 /// events' construction altogether; the state changes are the same code either way.
 pub trait EventSink {

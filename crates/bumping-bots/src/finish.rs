@@ -89,6 +89,23 @@ impl BumpingBots {
         out
     }
 
+    /// The first group of a finished race's ranking (`Game::outcome`): the seats with the best
+    /// place (tied bots share it, BB-10), without building the ranking (`robodrome sim` reads
+    /// it for every race, issue 17). `None` while the race is not over.
+    pub fn winners(&self) -> Option<engine::SeatSet> {
+        if self.phase != crate::state::Phase::Over {
+            return None;
+        }
+        let best = self.bots.iter().filter_map(|b| b.finished_place).min();
+        Some(
+            self.bots
+                .iter()
+                .filter(|b| best.is_some() && b.finished_place == best)
+                .map(|b| b.seat)
+                .collect(),
+        )
+    }
+
     /// BB-11.1: the points each seat earned in this race (0 until placed).
     pub fn race_points(&self) -> Vec<i32> {
         let n = self.bots.len();

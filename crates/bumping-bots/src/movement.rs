@@ -32,6 +32,7 @@ impl BumpingBots {
     }
 
     /// Validate a `move` (BB-6.2, BB-6.3, BB-9.5) and start the cursor.
+    #[inline(always)]
     pub(crate) fn start_move(
         &mut self,
         t: &mut Turn,
@@ -78,6 +79,7 @@ impl BumpingBots {
     }
 
     /// One step of the active bot's move.
+    #[inline(always)]
     pub(crate) fn step_move(&mut self, t: &mut Turn, ev: &mut impl EventSink) -> Step {
         let bot = t.bot;
         // BB-9.1: no rotation before or during the leap: it comes before this point's rotations.
@@ -101,7 +103,7 @@ impl BumpingBots {
         }
         let d = self.travel_dir(bot);
         let from = self.pos(bot);
-        let kf = self.board.idx(from).expect("a bot on the board");
+        let kf = self.cell_of(bot);
         let (found, kt) = self.probe_at(kf, d);
         match found {
             Occ::Solid => {
@@ -134,6 +136,10 @@ impl BumpingBots {
 
     /// BB-6.2/6.3 rotation before the last cell, BB-9.5 quick rotations at this point.
     fn take_planned_rotations(&mut self, t: &mut Turn, bot: usize, ev: &mut impl EventSink) {
+        // Most steps have neither (the random lean turns after the move only): one test.
+        if t.quick.is_empty() && t.mv.before_last == 0 {
+            return;
+        }
         let taken = t.mv.taken;
         let mut turns = [0i8; 2];
         if let Some(i) = t.quick.iter().position(|q| q.at_cell == taken) {

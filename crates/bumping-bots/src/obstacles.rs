@@ -128,10 +128,11 @@ impl BumpingBots {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
         let arm = o.arm.turn(steps);
-        // The common case: both cells the arms step onto are free; the arms just turn.
-        if self.occupant(o.at.neighbour(arm)) == Occ::Free
-            && self.occupant(o.at.neighbour(arm.opposite())) == Occ::Free
-        {
+        // The common case: both cells the arms step onto are free; the arms just turn. (The
+        // centre's neighbours by dense index: it stands on the track, BB-12; issue 17.)
+        let k = self.motor_centre(m);
+        let free = |d: HexDir| self.occupant_at(self.board.step_idx(k, d)) == Occ::Free;
+        if free(arm) && free(arm.opposite()) {
             self.set_motor_arm(m, arm);
             ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
             return;

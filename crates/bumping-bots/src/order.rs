@@ -234,7 +234,7 @@ impl BumpingBots {
         ev: &mut impl EventSink,
     ) -> (grid::Hex, usize) {
         let from = self.pos(bot);
-        let kf = self.board.idx(from).expect("a bot on the board");
+        let kf = self.cell_of(bot);
         let kt = self.board.step_idx(kf, d);
         let to = self.step_bot_from(bot, from, kf, d, kt, kind, ev);
         (to, kt)

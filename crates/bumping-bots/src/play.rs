@@ -39,24 +39,31 @@ impl BumpingBots {
                 return;
             }
         };
+        if self.advance_turn(&mut t, ev) {
+            self.phase = Phase::Turn(t);
+        }
+    }
+
+    /// [`Self::advance`] with the turn `t` held outside the phase: plays on to the next
+    /// decision (true; `t` is then the turn that owes it) or to the end of the race (false:
+    /// `end_round` set the phase).
+    #[inline(always)]
+    fn advance_turn(&mut self, t: &mut Turn, ev: &mut impl EventSink) -> bool {
         // The steps in the order a turn takes them, each tested once per pass (a chain of
         // well-predicted branches rather than one indirect jump per step, issue 17).
         loop {
             if matches!(t.step, TurnStep::Moving) {
                 loop {
-                    match self.step_move(&mut t, ev) {
+                    match self.step_move(t, ev) {
                         Step::Continue => {}
-                        Step::Wait => {
-                            self.phase = Phase::Turn(t);
-                            return;
-                        }
+                        Step::Wait => return true,
                         Step::Done => break,
                     }
                 }
                 t.step = TurnStep::EndMove;
             }
             if matches!(t.step, TurnStep::EndMove) {
-                self.end_move(&mut t);
+                self.end_move(t);
             }
             if matches!(t.step, TurnStep::MagnetCheck) {
                 let bot = t.bot;
@@ -70,20 +77,20 @@ impl BumpingBots {
                 };
             }
             if !matches!(t.step, TurnStep::EndTurn) {
-                break;
+                return true;
             }
-            if !self.next_bot(&mut t, ev) {
+            if !self.next_bot(t, ev) {
                 // The race is over: `end_round` set the phase.
-                return;
+                return false;
             }
         }
-        self.phase = Phase::Turn(t);
     }
 
     /// BB-7.1 / BB-8.4 / BB-10 after the move: finished bots leave; orient after a collision,
     /// except after a throw (BB-8.4) and under a quick rotation card, whose rules replace the
     /// classic rotations and may not be mixed with them (BB-9.5; the booklet: "il n'est pas
     /// possible de cumuler les règles classiques et ces règles spéciales").
+    #[inline(always)]
     fn end_move(&mut self, t: &mut Turn) {
         let bot = t.bot;
         let finished = self.bots[bot].finished;
@@ -99,6 +106,7 @@ impl BumpingBots {
     }
 
     /// Makes `t` the next bot's turn; false when the race is over.
+    #[inline(always)]
     fn next_bot(&mut self, t: &mut Turn, ev: &mut impl EventSink) -> bool {
         self.cursor += 1;
         while self.cursor < self.order.len() && self.bots[self.order[self.cursor].index()].finished
@@ -183,6 +191,7 @@ impl BumpingBots {
     }
 
     /// [`Self::act`] during a turn.
+    #[inline(always)]
     fn act_turn(
         &mut self,
         t: &mut Turn,
@@ -322,6 +331,63 @@ impl BumpingBots {
         self.advance(&mut Vec::new());
     }
 
+    /// A random race nobody watches (issue 17; `robodrome sim` through
+    /// `games::Registered::sim_random_game`): at most `max_actions` actions, each what
+    /// [`Game::sample_action`] draws from `rng` for the seat that owes the decision, played as
+    /// [`Game::apply`] plays it, until the race ends. The same `owing` → `view::sample` → `act`
+    /// → `advance` as `decision` → `sample_action` → `apply`, with the events dropped where
+    /// they are written ([`NoEvents`]: the compiler removes their construction), so the same
+    /// race from the same draws (`tests/random_race.rs`). Returns the actions played.
+    ///
+    /// During the turns (all of a race but `choose_cards`' picks) the turn is taken out of the
+    /// phase once and played on outside it, decision after decision, the sampler and the rules
+    /// reading it there, instead of being taken out and put back twice per action (issue 17).
+    pub fn play_random_race(&mut self, rng: &mut Rng, max_actions: u64) -> u64 {
+        let mut n = 0;
+        while n < max_actions {
+            if !matches!(self.phase, Phase::Turn(_)) {
+                let Some(seat) = self.owing() else { break };
+                let action = crate::view::sample(self, rng);
+                // `owing` just named the seat: `act`'s own checks would repeat it.
+                if self.act_owed(seat, &action, &mut NoEvents).is_err() {
+                    break;
+                }
+                self.advance(&mut NoEvents);
+                n += 1;
+                continue;
+            }
+            let Phase::Turn(mut t) = std::mem::replace(&mut self.phase, Phase::Over) else {
+                unreachable!("a turn's phase")
+            };
+            loop {
+                // What `owing` asks: a step that waits for the active bot's decision.
+                let owes = matches!(
+                    t.step,
+                    TurnStep::Speed
+                        | TurnStep::Move
+                        | TurnStep::Shock(_)
+                        | TurnStep::Orient
+                        | TurnStep::Magnet
+                );
+                if n >= max_actions || !owes {
+                    self.phase = Phase::Turn(t);
+                    return n;
+                }
+                let action = crate::view::sample_turn(self, &t, rng);
+                if self.act_turn(&mut t, &action, &mut NoEvents).is_err() {
+                    self.phase = Phase::Turn(t);
+                    return n;
+                }
+                n += 1;
+                if !self.advance_turn(&mut t, &mut NoEvents) {
+                    // The race is over: `end_round` set the phase.
+                    return n;
+                }
+            }
+        }
+        n
+    }
+
     pub fn phase_name(&self) -> &'static str {
         self.phase.name()
     }
@@ -430,25 +496,6 @@ impl Game for BumpingBots {
             return None;
         }
         Some(crate::view::sample(self, rng))
-    }
-
-    /// The random race without events (issue 17): the same `owing` → `view::sample` → `act` →
-    /// `advance` as `decision` → `sample_action` → `apply`, with the events dropped where they
-    /// are written ([`NoEvents`]: the compiler removes their construction).
-    fn play_random_unobserved(&mut self, rng: &mut Rng, max_actions: usize) -> Option<u64> {
-        let mut n = 0;
-        while n < max_actions {
-            let Some(seat) = self.owing() else { break };
-            let action = crate::view::sample(self, rng);
-            // `owing` just named the seat: `act`'s own checks would repeat it.
-            let played = self.act_owed(seat, &action, &mut NoEvents);
-            if played.is_err() {
-                break;
-            }
-            self.advance(&mut NoEvents);
-            n += 1;
-        }
-        Some(n as u64)
     }
 
     fn view(&self, observer: Observer) -> View {

@@ -294,6 +294,8 @@ fn bot_from(s: &BotSetup) -> Bot {
         used_cards: Vec::new(),
         engine_turns: s.engine_turns,
         changed_direction: s.changed_direction,
+        // Set with the occupancy table, once the board is known (`fill_occupancy`).
+        k: 0,
     }
 }
 

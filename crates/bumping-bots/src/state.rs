@@ -31,6 +31,11 @@ pub struct Bot {
     pub engine_turns: u8,
     /// BB-5.4: changed direction on its last turn.
     pub changed_direction: bool,
+    /// The dense board index of `at` (0 off the track), kept with it by
+    /// [`BumpingBots::place_bot`], [`BumpingBots::place_bot_at`] and
+    /// [`BumpingBots::fill_occupancy`]: the hot loops read a bot's cell tables without
+    /// computing the index from the coordinates (issue 17; [`BumpingBots::cell_of`]).
+    pub(crate) k: u32,
 }
 
 /// An obstacle as it stands now (BB-8). Fixed obstacles and bumpers never move.
@@ -416,6 +421,7 @@ impl BumpingBots {
             self.mark(to, 1 + bot as u8);
         }
         self.bots[bot].at = to;
+        self.bots[bot].k = to.and_then(|h| self.board.idx(h)).unwrap_or(0) as u32;
     }
 
     /// A bot on the track at dense index `kf` steps to `to`, at dense index `kt`.
@@ -424,6 +430,7 @@ impl BumpingBots {
         self.occ[kf] = 0;
         self.occ[kt] = 1 + bot as u8;
         self.bots[bot].at = Some(to);
+        self.bots[bot].k = kt as u32;
     }
 
     /// Move a mobile obstacle.
@@ -435,13 +442,23 @@ impl BumpingBots {
 
     /// Turn a motorised obstacle's arms.
     pub(crate) fn set_motor_arm(&mut self, m: usize, arm: HexDir) {
-        for c in self.obstacles[m].arm_cells() {
-            self.mark(c, 0);
+        // The arm cells are the centre's neighbours: dense steps from the centre's index, no
+        // coordinates looked up (issue 17; the centre stands on the track, BB-12).
+        let k = self.motor_centre(m);
+        let old = self.obstacles[m].arm;
+        for d in [old, old.opposite()] {
+            self.occ[self.board.step_idx(k, d)] = 0;
         }
         self.obstacles[m].set_arm(arm);
-        for c in self.obstacles[m].arm_cells() {
-            self.mark(c, OBSTACLE + m as u8);
+        for d in [arm, arm.opposite()] {
+            self.occ[self.board.step_idx(k, d)] = OBSTACLE + m as u8;
         }
+    }
+
+    /// The dense index of motorised obstacle `m`'s centre (on the track, BB-12).
+    #[inline]
+    pub(crate) fn motor_centre(&self, m: usize) -> usize {
+        self.board.idx(self.obstacles[m].at).expect("a motorised obstacle stands on the track")
     }
 
     /// Fill the occupancy table from the pieces (setup).
@@ -459,10 +476,20 @@ impl BumpingBots {
             }
         }
         for i in 0..self.bots.len() {
-            if let Some(h) = self.bots[i].at {
+            let at = self.bots[i].at;
+            if let Some(h) = at {
                 self.mark(h, 1 + i as u8);
             }
+            self.bots[i].k = at.and_then(|h| self.board.idx(h)).unwrap_or(0) as u32;
         }
+    }
+
+    /// The dense index of the cell of a bot on the track (its [`Bot::k`]).
+    #[inline(always)]
+    pub(crate) fn cell_of(&self, bot: usize) -> usize {
+        let b = &self.bots[bot];
+        debug_assert_eq!(b.at.and_then(|h| self.board.idx(h)), Some(b.k as usize), "bot {bot}");
+        b.k as usize
     }
 
     pub(crate) fn pos(&self, bot: usize) -> Hex {

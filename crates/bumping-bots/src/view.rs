@@ -344,6 +344,12 @@ pub(crate) fn sample(g: &BumpingBots, rng: &mut Rng) -> Action {
         Phase::Turn(t) => t,
         Phase::Over => return Action::Orient { turn: 0 },
     };
+    sample_turn(g, t, rng)
+}
+
+/// [`sample`] during the turn `t` (which the caller may hold outside the phase: it is the
+/// turn in progress, BB-4).
+pub(crate) fn sample_turn(g: &BumpingBots, t: &Turn, rng: &mut Rng) -> Action {
     let bot = t.bot;
     match &t.step {
         TurnStep::Speed => sample_card(g, t, bot, rng).unwrap_or_else(|| sample_speed(g, bot, rng)),
@@ -401,7 +407,7 @@ fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
 /// Is the cell in direction `d` from the bot free and without a bumper arrow?
 #[inline]
 fn clear(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
-    g.bots[bot].at.and_then(|at| g.board.idx(at)).is_some_and(|k| clear_at(g, k, d))
+    g.bots[bot].at.is_some() && clear_at(g, g.cell_of(bot), d)
 }
 
 /// [`clear`] from the cell at dense index `k`.
@@ -424,7 +430,10 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
         if b.reverse { f.opposite() } else { f }
     };
     // The bot's cell looked up once for the four questions.
-    let Some(k) = b.at.and_then(|at| g.board.idx(at)) else { return want };
+    if b.at.is_none() {
+        return want;
+    }
+    let k = g.cell_of(bot);
     [want, 1, -1, 0].into_iter().find(|&t| clear_at(g, k, travel(t))).unwrap_or(want)
 }
 

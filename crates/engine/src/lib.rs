@@ -186,16 +186,6 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
     /// One legal action drawn uniformly or near-uniformly, without listing them all.
     fn sample_action(&self, seat: Seat, rng: &mut Rng) -> Option<Self::Action>;
-    /// A game's fast path for random play nobody watches (issue 17, Bumping Bots' simulations):
-    /// at most `max_actions` actions, each the [`Game::sample_action`] from `rng` of the seat
-    /// that owes the decision (the first of several), applied without writing events, until the
-    /// game ends. It must play exactly what the loop `decision` → `sample_action` → `apply`
-    /// plays from the same `rng` (the same draws in the same order: the same game), stopping
-    /// where that loop stops. Returns the actions played, or `None` (the default: no fast path,
-    /// nothing played; the caller runs that loop itself).
-    fn play_random_unobserved(&mut self, _rng: &mut Rng, _max_actions: usize) -> Option<u64> {
-        None
-    }
     /// The state as an observer may see it.
     fn view(&self, observer: Observer) -> Self::View;
     /// The game's static part ([`Game::Static`]): the same value from the first decision to

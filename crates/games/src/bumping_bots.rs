@@ -92,6 +92,23 @@ impl Registered for BumpingBots {
         out
     }
 
+    /// The whole random race by [`BumpingBots::play_random_race`], without events: the tally
+    /// reads none and no race is cut short by a limit of the sim's own, so this is the loop of
+    /// `sim_random_step` (`bumping-bots/tests/random_race.rs`; issue 17).
+    fn sim_random_game(
+        &mut self,
+        rng: &mut engine::Rng,
+        _tally: &mut BumpingBotsTally,
+        max_actions: usize,
+    ) -> Option<u64> {
+        Some(self.play_random_race(rng, max_actions as u64))
+    }
+
+    /// BB-10's first place ([`BumpingBots::winners`]), without the ranking.
+    fn sim_winners(&self) -> Option<engine::SeatSet> {
+        self.winners()
+    }
+
     fn bot(spec: &BotSpec) -> Box<dyn Bot<Self>> {
         <Self as HasBots>::bot(spec)
     }
@@ -257,8 +274,6 @@ pub struct BumpingBotsTally {
 }
 
 impl Tally<BumpingBots> for BumpingBotsTally {
-    /// No event is read and no race is cut short: random races take the engine's fast path.
-    const UNOBSERVED: bool = true;
     fn event(&mut self, _e: &bumping_bots::Event) {}
     fn finished(&mut self, g: &BumpingBots) {
         self.races += 1;

@@ -61,10 +61,6 @@ pub struct Summary<S: Serialize> {
 
 /// A game-specific tally of events and final states.
 pub trait Tally<G: Game>: Default + Serialize + Send {
-    /// True when this tally reads no event and the game's `sim_limit_reached` is never true:
-    /// all-random games may then be played by [`Game::play_random_unobserved`], the game's
-    /// fast path without events (issue 17; Bumping Bots). The same games either way.
-    const UNOBSERVED: bool = false;
     fn event(&mut self, e: &G::Event);
     fn finished(&mut self, g: &G);
     /// Add the figures of later games (`other` tallied games that come after this one's): a
@@ -257,13 +253,7 @@ fn play_block<G: Registered>(
         // The events are tallied after each action, in order, and dropped: the list stays
         // small and in cache instead of holding a whole game's events (issue 17).
         let tally = &mut part.tally;
-        let fast = if all_random && <G::Tally as Tally<G>>::UNOBSERVED {
-            g.play_random_unobserved(&mut rng, max_actions)
-        } else if all_random {
-            g.sim_random_game(&mut rng, tally, max_actions)
-        } else {
-            None
-        };
+        let fast = if all_random { g.sim_random_game(&mut rng, tally, max_actions) } else { None };
         part.actions += if let Some(n) = fast {
             n
         } else if all_random {

@@ -1,4 +1,4 @@
-//! The random race without events (issue 17, `Game::play_random_unobserved`) plays exactly the
+//! The random race without events (issue 17, `BumpingBots::play_random_race`) plays exactly the
 //! race of the engine's ordinary loop — `decision` → `sample_action` → `apply` — from the same
 //! random generator: the same state at the end (bots, obstacles, cards, the race's own
 //! generator), the same number of actions, and the caller's generator at the same point. On
@@ -30,16 +30,19 @@ fn check(setup: &Setup, seed: u64, warmup: usize, max_actions: usize) {
     ordinary(&mut start, &mut rng, warmup);
     let (mut fast, mut slow) = (start.clone(), start);
     let (mut rf, mut rs) = (rng.clone(), rng);
-    let nf = fast.play_random_unobserved(&mut rf, max_actions).expect("Bumping Bots has one");
+    let nf = fast.play_random_race(&mut rf, max_actions as u64);
     let ns = ordinary(&mut slow, &mut rs, max_actions);
     assert_eq!(nf, ns, "seed {seed}, warm-up {warmup}: actions");
     assert!(fast == slow, "seed {seed}, warm-up {warmup}, {nf} actions: the states differ");
     assert_eq!(rf, rs, "seed {seed}: the caller's generator moved differently");
     assert_eq!(fast.outcome(), slow.outcome());
+    // The first place read without the ranking is the ranking's first group.
+    let first = slow.outcome().map(|o| o.winners().iter().copied().collect());
+    assert_eq!(fast.winners(), first, "seed {seed}: winners");
 }
 
 #[test]
-fn the_unobserved_race_is_the_ordinary_race() {
+fn the_random_race_is_the_ordinary_race() {
     for (t, (name, _)) in SHIPPED.iter().enumerate() {
         let board = shipped(name).expect("shipped");
         for bots in [2u8, 5, 9] {
