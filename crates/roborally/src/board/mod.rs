@@ -130,9 +130,18 @@ impl Board {
         at.x >= 0 && at.y >= 0 && at.x < self.width && at.y < self.height
     }
 
+    /// Issue 17 (about a hundred look-ups a register): two unsigned comparisons (a negative
+    /// coordinate wraps above every width), then the index checked against the cells, which
+    /// answers for a board with a width or height of 0 or less too (`Board::new` gives it no
+    /// cells) and lets the compiler drop the cells' own bounds check.
     #[inline]
     fn index(&self, at: Sq) -> Option<usize> {
-        self.in_bounds(at).then(|| (at.y * self.width + at.x) as usize)
+        if (at.x as u32) < (self.width as u32) && (at.y as u32) < (self.height as u32) {
+            let i = at.y.wrapping_mul(self.width).wrapping_add(at.x) as usize;
+            (i < self.cells.len()).then_some(i)
+        } else {
+            None
+        }
     }
 
     /// The row-major index of a cell of the rectangle (`None` outside it), for tables kept
@@ -151,6 +160,13 @@ impl Board {
     #[inline]
     pub fn cell(&self, at: Sq) -> Cell {
         self.index(at).map_or(Cell::Void, |i| self.cells[i])
+    }
+
+    /// The cell and its wall mask at a row-major index of the rectangle ([`Board::index_of`]):
+    /// for a caller that has the index already (issue 17: one index computed per look-up).
+    #[inline]
+    pub(crate) fn at_index(&self, k: usize) -> (Cell, u8) {
+        (self.cells[k], self.walls[k])
     }
 
     pub fn set_cell(&mut self, at: Sq, cell: Cell) {
@@ -188,9 +204,14 @@ impl Board {
     /// `d` is at most this ([`Board::beam_clear`]).
     #[inline]
     pub fn reach(&self, start: Sq, dir: SqDir) -> Option<u32> {
-        let i = self.index(start)?;
+        self.reach_at(self.index(start)?, dir)
+    }
+
+    /// [`Board::reach`] from the row-major index of the start ([`Board::index_of`]).
+    #[inline]
+    pub(crate) fn reach_at(&self, k: usize, dir: SqDir) -> Option<u32> {
         let table = self.reach.0.get_or_init(|| self.reach_table());
-        let r = table[i][dir.index() as usize];
+        let r = table[k][dir.index() as usize];
         (r != u16::MAX).then_some(u32::from(r))
     }
 
