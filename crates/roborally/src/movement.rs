@@ -81,6 +81,12 @@ impl RoboRally {
                 return false;
             }
         }
+        // Most steps push nobody: no wall, nobody ahead (issue 17: no chain built).
+        let to = from.neighbour(dir);
+        if !self.board.wall(from, dir) && self.robot_at(to).is_none() {
+            self.arrive(i, from, to, by, events);
+            return self.robots[i].cell().is_some();
+        }
         let Some(chain) = self.push_chain(from, dir) else {
             events.push(Event::Blocked { seat: self.robots[i].seat, at: from, dir });
             return false;
@@ -88,7 +94,7 @@ impl RoboRally {
         for &j in chain.iter().rev() {
             self.displace(usize::from(j), dir, Cause::Push, events);
         }
-        self.arrive(i, from, from.neighbour(dir), by, events);
+        self.arrive(i, from, to, by, events);
         self.robots[i].cell().is_some()
     }
 
