@@ -9,11 +9,15 @@ impl RoboRally {
         self.repairs(events);
         self.circuit_breakers(events);
         self.discard_programs();
-        let mut queue: crate::PerRobot<usize> = (0..self.robots.len())
+        let mut queue: crate::PerRobot<u8> = (0..self.robots.len())
             .filter(|&i| self.robots[i].destroyed && self.robots[i].active())
+            .map(|i| i as u8)
             .collect();
         // RR-8.3: in order of destruction; at the same moment, lower start dock first.
-        queue.sort_by_key(|&i| (self.robots[i].destroyed_at, self.robots[i].dock));
+        queue.sort_by_key(|&i| {
+            let r = &self.robots[usize::from(i)];
+            (r.destroyed_at, r.dock)
+        });
         self.phase = Phase::Reenter { queue };
     }
 

@@ -333,11 +333,12 @@ impl RoboRally {
                     .ok_or_else(|| bad("a re-entry view names the re-entering robot"))?
                     .seat
                     .index();
-                let mut queue: crate::PerRobot<usize> = (0..n)
+                let mut queue: crate::PerRobot<u8> = (0..n)
                     .filter(|&i| i != head && g.robots[i].destroyed && g.robots[i].active())
+                    .map(|i| i as u8)
                     .collect();
-                queue.sort_by_key(|&i| g.robots[i].dock);
-                queue.insert(0, head);
+                queue.sort_by_key(|&i| g.robots[usize::from(i)].dock);
+                queue.insert(0, head as u8);
                 Phase::Reenter { queue }
             }
             "execute" => {
@@ -353,8 +354,9 @@ impl RoboRally {
                         let order = g.move_order(register);
                         let next = order
                             .iter()
-                            .position(|&i| i == s.index())
-                            .ok_or_else(|| bad("a move option of a robot not moving"))?;
+                            .position(|&i| usize::from(i) == s.index())
+                            .ok_or_else(|| bad("a move option of a robot not moving"))?
+                            as u8;
                         Step::Move { order, next }
                     }
                     Some(QuestionIn::Arm { .. }) => {

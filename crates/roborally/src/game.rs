@@ -54,7 +54,9 @@ impl Game for RoboRally {
             Phase::StayDown { owes, .. } | Phase::Program { owes } => {
                 Some(Decision::Simultaneous(set(owes)))
             }
-            Phase::Reenter { queue } => queue.first().map(|&i| Decision::One(self.robots[i].seat)),
+            Phase::Reenter { queue } => {
+                queue.first().map(|&i| Decision::One(self.robots[usize::from(i)].seat))
+            }
             Phase::Execute { .. } => None,
         }
     }
@@ -445,9 +447,10 @@ impl RoboRally {
         match &self.phase {
             Phase::Program { owes: o } => owes(o).then_some(Owed::Program),
             Phase::StayDown { owes: o, .. } => owes(o).then_some(Owed::StayDown),
-            Phase::Reenter { queue } => {
-                queue.first().is_some_and(|&h| self.robots[h].seat == seat).then_some(Owed::Reenter)
-            }
+            Phase::Reenter { queue } => queue
+                .first()
+                .is_some_and(|&h| self.robots[usize::from(h)].seat == seat)
+                .then_some(Owed::Reenter),
             Phase::Execute { .. } | Phase::Over => None,
         }
     }

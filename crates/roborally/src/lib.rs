@@ -131,7 +131,9 @@ pub fn per_robot<T: Copy>(value: T, n: usize) -> PerRobot<T> {
     std::iter::repeat_n(value, n).collect()
 }
 
-/// Where the game stands: the resumable cursor of a turn (RR-3).
+/// Where the game stands: the resumable cursor of a turn (RR-3). Robots are named by their
+/// index as a `u8` (a game has at most [`setup::MAX_ROBOTS`]): the cursor is 20 bytes, not 96
+/// (issue 17: the state is moved and cloned whole; serialised as the same numbers).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "phase", rename_all = "snake_case")]
 pub enum Phase {
@@ -151,7 +153,7 @@ pub enum Phase {
     },
     /// RR-8.3: destroyed robots re-entering, in order; the head decides.
     Reenter {
-        queue: PerRobot<usize>,
+        queue: PerRobot<u8>,
     },
     Over,
 }
@@ -163,8 +165,8 @@ pub enum Step {
     Reveal,
     /// Robots in descending priority; `next` indexes `order`.
     Move {
-        order: PerRobot<usize>,
-        next: usize,
+        order: PerRobot<u8>,
+        next: u8,
     },
     Express,
     Belts,
@@ -172,7 +174,7 @@ pub enum Step {
     Gears,
     Lasers,
     Checkpoints {
-        order: PerRobot<usize>,
+        order: PerRobot<u8>,
     },
 }
 
@@ -328,15 +330,21 @@ impl RoboRally {
     /// one, RR-5.3): the cell a robot leaves is cleared only if it is still marked as its own.
     #[inline]
     pub(crate) fn set_at(&mut self, i: usize, to: Option<Sq>) {
+        let k = to.and_then(|to| self.board.index_of(to));
+        self.set_at_index(i, to, k);
+    }
+
+    /// [`RoboRally::set_at`] with the index of `to` in the rectangle known (`k`, `None` outside
+    /// it or for `None`).
+    #[inline]
+    pub(crate) fn set_at_index(&mut self, i: usize, to: Option<Sq>, k: Option<usize>) {
         if let Some(from) = self.robots[i].at
-            && let Some(k) = self.board.index_of(from)
-            && self.occupancy[k] == i as u8
+            && let Some(f) = self.board.index_of(from)
+            && self.occupancy[f] == i as u8
         {
-            self.occupancy[k] = NO_ROBOT;
+            self.occupancy[f] = NO_ROBOT;
         }
-        if let Some(to) = to
-            && let Some(k) = self.board.index_of(to)
-        {
+        if let Some(k) = k {
             self.occupancy[k] = i as u8;
         }
         self.robots[i].at = to;
@@ -375,4 +383,4 @@ impl RoboRally {
 }
 
 /// No robot on this cell (in [`RoboRally`]'s occupancy table).
-const NO_ROBOT: u8 = u8::MAX;
+pub(crate) const NO_ROBOT: u8 = u8::MAX;

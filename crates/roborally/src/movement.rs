@@ -81,20 +81,26 @@ impl RoboRally {
                 return false;
             }
         }
+        // Most steps push nobody: no wall, nobody ahead (issue 17: no chain built).
+        let to = from.neighbour(dir);
+        if !self.board.wall(from, dir) && self.robot_at(to).is_none() {
+            self.arrive(i, from, to, by, events);
+            return self.robots[i].cell().is_some();
+        }
         let Some(chain) = self.push_chain(from, dir) else {
             events.push(Event::Blocked { seat: self.robots[i].seat, at: from, dir });
             return false;
         };
         for &j in chain.iter().rev() {
-            self.displace(j, dir, Cause::Push, events);
+            self.displace(usize::from(j), dir, Cause::Push, events);
         }
-        self.displace(i, dir, by, events);
+        self.arrive(i, from, to, by, events);
         self.robots[i].cell().is_some()
     }
 
     /// The robots a step from `from` towards `dir` would push, nearest first; `None` when a
     /// wall stops the mover or any robot of the chain (then nobody moves).
-    pub(crate) fn push_chain(&self, from: Sq, dir: SqDir) -> Option<crate::PerRobot<usize>> {
+    pub(crate) fn push_chain(&self, from: Sq, dir: SqDir) -> Option<crate::PerRobot<u8>> {
         if self.board.wall(from, dir) {
             return None;
         }
@@ -104,7 +110,7 @@ impl RoboRally {
             if self.board.wall(cell, dir) {
                 return None;
             }
-            chain.push(j);
+            chain.push(j as u8);
             cell = cell.neighbour(dir);
         }
         Some(chain)
@@ -121,9 +127,11 @@ impl RoboRally {
     /// Put robot `j` on `to` (from `from`), destroying it when `to` is a pit or off the board.
     pub(crate) fn arrive(&mut self, j: usize, from: Sq, to: Sq, by: Cause, events: &mut impl Sink) {
         let seat = self.robots[j].seat;
-        self.set_at(j, Some(to));
+        // One index for the occupancy and the cell (issue 17); outside the rectangle is void.
+        let k = self.board.index_of(to);
+        self.set_at_index(j, Some(to), k);
         events.push(Event::Moved { seat, from, to, by });
-        match self.board.cell(to) {
+        match k.map_or(Cell::Void, |k| self.board.at_index(k).0) {
             Cell::Void => self.destroy(j, DestroyCause::OffBoard, events),
             Cell::Pit => self.destroy(j, DestroyCause::Pit, events),
             _ => {}

@@ -66,7 +66,7 @@ impl RoboRally {
                     true
                 }
                 Some(&i) => {
-                    if self.reentry_nowhere(i) {
+                    if self.reentry_nowhere(usize::from(i)) {
                         self.pop_reentry();
                         return true;
                     }
@@ -104,10 +104,11 @@ impl RoboRally {
                 Step::Move { order: self.reveal(register, events), next: 0 }
             }
             Step::Move { order, next } => {
-                let Some(&i) = order.get(*next) else {
+                let Some(&i) = order.get(usize::from(*next)) else {
                     self.set_step(register, Step::Express);
                     return;
                 };
+                let i = usize::from(i);
                 let card = self.card_of(i, register as usize - 1);
                 if let (Some(card), true) =
                     (card, self.robots[i].cell().is_some() && !self.robots[i].powered_down)
@@ -181,7 +182,7 @@ impl RoboRally {
     }
 
     /// RR-5.1: reveal every robot's card for this register; returns the move order (RR-5.2).
-    fn reveal(&mut self, register: u8, events: &mut impl Sink) -> crate::PerRobot<usize> {
+    fn reveal(&mut self, register: u8, events: &mut impl Sink) -> crate::PerRobot<u8> {
         let k = register as usize - 1;
         let mut cards = crate::PerRobot::new();
         for r in &mut self.robots {
@@ -239,21 +240,26 @@ impl RoboRally {
     }
 
     /// Robots with a card this register, on the board and powered on, by descending priority.
-    pub(crate) fn move_order(&self, register: u8) -> crate::PerRobot<usize> {
+    pub(crate) fn move_order(&self, register: u8) -> crate::PerRobot<u8> {
+        const N: usize = crate::setup::MAX_ROBOTS;
         let k = register as usize - 1;
-        // (priority key, robot) packed in one integer (a robot index is below 256), so the
-        // sort compares integers (issue 17): the order of the (key, robot) pairs.
-        let mut keyed: arrayvec::ArrayVec<u64, { crate::setup::MAX_ROBOTS }> =
-            arrayvec::ArrayVec::new();
-        let key = |p: u64, i: usize| (p << 8) | i as u64;
-        for (i, r) in self.robots.iter().enumerate() {
+        // (priority key, robot) packed in one `i32` (a priority is a `u16`, a robot index is
+        // below 256), so the order of the (key, robot) pairs is the order of integers; a slot
+        // without a robot moving holds -1, below every key.
+        let mut keys = [-1i32; N];
+        let mut n = 0;
+        let key = |p: u16, radio: bool, i: usize| {
+            ((i32::from(p) * 2 + i32::from(!radio)) << 8) | i as i32
+        };
+        for (i, r) in self.robots.iter().enumerate().take(N) {
             if r.cell().is_none() || r.powered_down {
                 continue;
             }
             // RR-9 Radio Control: a controlled robot runs its controller's card, right after it.
             if let Some(by) = r.opt.radio {
                 if let Some(c) = self.robots[by.index()].registers[k] {
-                    keyed.push(key(c.priority as u64 * 2, i));
+                    keys[i] = key(c.priority, true, i);
+                    n += 1;
                 }
                 continue;
             }
@@ -263,17 +269,66 @@ impl RoboRally {
                 } else {
                     c.priority
                 };
-                keyed.push(key(p as u64 * 2 + 1, i));
+                keys[i] = key(p, false, i);
+                n += 1;
             }
         }
-        // Descending: each key goes to its rank, the number of greater keys (the keys are
-        // distinct: the robot is in them), without a branch per comparison (issue 17).
-        let keyed = keyed.as_slice();
-        let mut order = [0usize; crate::setup::MAX_ROBOTS];
-        for &key in keyed {
-            let rank = keyed.iter().fold(0, |n, &other| n + usize::from(other > key));
-            order[rank] = (key & 0xff) as usize;
+        // Descending (the keys are distinct: the robot is in them), the empty slots last.
+        sort_descending(&mut keys);
+        keys[..n].iter().map(|&key| (key & 0xff) as u8).collect()
+    }
+}
+
+/// The eight slots in descending order by a sorting network: 19 compare-exchanges, each a
+/// maximum and a minimum without a branch (issue 17: the move order is sorted twice a
+/// register; a comparison sort's branches follow random priorities).
+/// `resolve::tests::the_network_sorts` checks it on every 0-1 input (which proves a network)
+/// and against the slice sort.
+#[inline]
+fn sort_descending(keys: &mut [i32; crate::setup::MAX_ROBOTS]) {
+    #[inline(always)]
+    fn exchange(keys: &mut [i32; crate::setup::MAX_ROBOTS], a: usize, b: usize) {
+        let (x, y) = (keys[a], keys[b]);
+        keys[a] = x.max(y);
+        keys[b] = x.min(y);
+    }
+    // Written out (a loop over a table of pairs stays a loop, with the keys in memory).
+    for (a, b) in [(0, 2), (1, 3), (4, 6), (5, 7)] {
+        exchange(keys, a, b);
+    }
+    for (a, b) in [(0, 4), (1, 5), (2, 6), (3, 7)] {
+        exchange(keys, a, b);
+    }
+    for (a, b) in [(0, 1), (2, 3), (4, 5), (6, 7)] {
+        exchange(keys, a, b);
+    }
+    for (a, b) in [(2, 4), (3, 5), (1, 4), (3, 6), (1, 2), (3, 4), (5, 6)] {
+        exchange(keys, a, b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_descending;
+
+    /// The sorting network sorts: every 0-1 input (the 0-1 principle: a comparator network
+    /// that sorts those sorts everything), and seeded random keys as the slice sort does.
+    #[test]
+    fn the_network_sorts() {
+        for bits in 0u32..256 {
+            let mut keys: [i32; 8] = std::array::from_fn(|i| ((bits >> i) & 1) as i32);
+            let mut want = keys;
+            want.sort_unstable_by(|a, b| b.cmp(a));
+            sort_descending(&mut keys);
+            assert_eq!(keys, want, "{bits:08b}");
         }
-        order[..keyed.len()].iter().copied().collect()
+        let mut rng = engine::Rng::seeded(17);
+        for _ in 0..1000 {
+            let mut keys: [i32; 8] = std::array::from_fn(|_| rng.below(2000) as i32 - 1);
+            let mut want = keys;
+            want.sort_unstable_by(|a, b| b.cmp(a));
+            sort_descending(&mut keys);
+            assert_eq!(keys, want);
+        }
     }
 }

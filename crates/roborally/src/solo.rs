@@ -25,8 +25,10 @@ impl Board {
     /// in step 1, or a wall in the way).
     #[inline]
     pub fn belt_carry(&self, at: Sq, express_only: bool) -> Option<(Sq, SqDir)> {
-        let Cell::Belt(b) = self.cell(at) else { return None };
-        if (express_only && !b.express) || self.wall(at, b.dir) {
+        // Outside the rectangle is void: no belt. Inside, the cell's own wall mask is its walls
+        // (`Board::wall`); both from one index.
+        let (Cell::Belt(b), walls) = self.at_index(self.index_of(at)?) else { return None };
+        if (express_only && !b.express) || walls & (1 << b.dir.index()) != 0 {
             return None;
         }
         Some((at.neighbour(b.dir), b.dir))

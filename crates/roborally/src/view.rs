@@ -261,7 +261,7 @@ impl View {
                 _ => None,
             },
             reentry: match &g.phase {
-                Phase::Reenter { queue } => queue.first().map(|&i| reentry_view(g, i)),
+                Phase::Reenter { queue } => queue.first().map(|&i| reentry_view(g, usize::from(i))),
                 _ => None,
             },
             question: g.pending.front().map(|p| {

@@ -94,7 +94,36 @@ pub struct Board {
     /// serialised.
     #[serde(skip)]
     reach: Reach,
+    /// Which element kinds the cells hold (see [`Elements`]), built on first use and dropped by
+    /// every change of a cell; derived, so neither compared nor serialised.
+    #[serde(skip)]
+    elements: Derived<Elements>,
 }
+
+/// Which kinds of board element any cell holds (RR-2), so that a register step whose element
+/// the board lacks looks up no robot's cell (issue 17: Dizzy Dash has no gear and no repair
+/// cell; its flags are checked apart, `Board::flags` being a public list).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Elements {
+    pub(crate) belts: bool,
+    pub(crate) express: bool,
+    /// The registers in which some pusher is active (bit r = register r, as `Cell::Pusher`).
+    pub(crate) pushers: u8,
+    pub(crate) gears: bool,
+    /// A repair site cell (single or double); flags, also repair sites, are not counted.
+    pub(crate) repair_cells: bool,
+}
+
+/// A value derived from the cells, built on first use (as [`Reach`]): equal for every board.
+#[derive(Clone, Debug, Default)]
+struct Derived<T>(std::sync::OnceLock<T>);
+
+impl<T> PartialEq for Derived<T> {
+    fn eq(&self, _: &Derived<T>) -> bool {
+        true
+    }
+}
+impl<T> Eq for Derived<T> {}
 
 /// Per cell of the rectangle (row-major) and side (`SqDir::index`), the cells a beam from the
 /// cell crosses towards that side before a wall or the board's edge stops it (RR-5.4), capped
@@ -122,6 +151,7 @@ impl Board {
             flags: Vec::new(),
             docks: Vec::new(),
             reach: Reach::default(),
+            elements: Derived::default(),
         }
     }
 
@@ -130,9 +160,18 @@ impl Board {
         at.x >= 0 && at.y >= 0 && at.x < self.width && at.y < self.height
     }
 
+    /// Issue 17 (about a hundred look-ups a register): two unsigned comparisons (a negative
+    /// coordinate wraps above every width), then the index checked against the cells, which
+    /// answers for a board with a width or height of 0 or less too (`Board::new` gives it no
+    /// cells) and lets the compiler drop the cells' own bounds check.
     #[inline]
     fn index(&self, at: Sq) -> Option<usize> {
-        self.in_bounds(at).then(|| (at.y * self.width + at.x) as usize)
+        if (at.x as u32) < (self.width as u32) && (at.y as u32) < (self.height as u32) {
+            let i = at.y.wrapping_mul(self.width).wrapping_add(at.x) as usize;
+            (i < self.cells.len()).then_some(i)
+        } else {
+            None
+        }
     }
 
     /// The row-major index of a cell of the rectangle (`None` outside it), for tables kept
@@ -153,10 +192,18 @@ impl Board {
         self.index(at).map_or(Cell::Void, |i| self.cells[i])
     }
 
+    /// The cell and its wall mask at a row-major index of the rectangle ([`Board::index_of`]):
+    /// for a caller that has the index already (issue 17: one index computed per look-up).
+    #[inline]
+    pub(crate) fn at_index(&self, k: usize) -> (Cell, u8) {
+        (self.cells[k], self.walls[k])
+    }
+
     pub fn set_cell(&mut self, at: Sq, cell: Cell) {
         if let Some(i) = self.index(at) {
             self.cells[i] = cell;
             self.reach = Reach::default();
+            self.elements = Derived::default();
         }
     }
 
@@ -188,9 +235,14 @@ impl Board {
     /// `d` is at most this ([`Board::beam_clear`]).
     #[inline]
     pub fn reach(&self, start: Sq, dir: SqDir) -> Option<u32> {
-        let i = self.index(start)?;
+        self.reach_at(self.index(start)?, dir)
+    }
+
+    /// [`Board::reach`] from the row-major index of the start ([`Board::index_of`]).
+    #[inline]
+    pub(crate) fn reach_at(&self, k: usize, dir: SqDir) -> Option<u32> {
         let table = self.reach.0.get_or_init(|| self.reach_table());
-        let r = table[i][dir.index() as usize];
+        let r = table[k][dir.index() as usize];
         (r != u16::MAX).then_some(u32::from(r))
     }
 
@@ -259,7 +311,29 @@ impl Board {
     /// RR-2/RR-6.1: a flag cell is also a single repair site.
     #[inline]
     pub fn repairs(&self, at: Sq) -> bool {
-        matches!(self.cell(at), Cell::Repair | Cell::RepairOption) || self.flag_at(at).is_some()
+        (self.elements().repair_cells && matches!(self.cell(at), Cell::Repair | Cell::RepairOption))
+            || self.flag_at(at).is_some()
+    }
+
+    /// Which element kinds the cells hold.
+    #[inline]
+    pub(crate) fn elements(&self) -> Elements {
+        *self.elements.0.get_or_init(|| {
+            let mut e = Elements::default();
+            for c in &self.cells {
+                match *c {
+                    Cell::Belt(b) => {
+                        e.belts = true;
+                        e.express |= b.express;
+                    }
+                    Cell::Pusher { registers, .. } => e.pushers |= registers,
+                    Cell::Gear(_) => e.gears = true,
+                    Cell::Repair | Cell::RepairOption => e.repair_cells = true,
+                    Cell::Void | Cell::Floor | Cell::Pit => {}
+                }
+            }
+            e
+        })
     }
 
     pub fn dock(&self, number: u8) -> Option<&Dock> {

@@ -8,7 +8,7 @@ use crate::event::{Event, Sink};
 use crate::{Phase, RoboRally};
 
 impl RoboRally {
-    pub(crate) fn run_checkpoints(&mut self, order: &[usize], events: &mut impl Sink) {
+    pub(crate) fn run_checkpoints(&mut self, order: &[u8], events: &mut impl Sink) {
         // Fast path: nobody stands on a flag or a repair site.
         if !self.robots.iter().any(|r| {
             r.cell().is_some_and(|at| self.board.repairs(at))
@@ -18,12 +18,12 @@ impl RoboRally {
         }
         let mut rest: arrayvec::ArrayVec<(u8, usize), { crate::setup::MAX_ROBOTS }> =
             arrayvec::ArrayVec::new();
-        for i in (0..self.robots.len()).filter(|i| !order.contains(i)) {
+        for i in (0..self.robots.len()).filter(|&i| !order.contains(&(i as u8))) {
             rest.push((self.robots[i].dock, i));
         }
         rest.as_mut_slice().sort_unstable();
         let rest = rest.as_slice().iter().map(|&(_, i)| i);
-        for i in order.iter().copied().chain(rest) {
+        for i in order.iter().map(|&i| usize::from(i)).chain(rest) {
             self.checkpoint(i, events);
             if self.phase == Phase::Over {
                 return;

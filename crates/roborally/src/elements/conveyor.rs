@@ -32,6 +32,10 @@ const NONE: u8 = u8::MAX;
 
 impl RoboRally {
     pub(crate) fn run_belts(&mut self, express_only: bool, events: &mut impl Sink) {
+        let kinds = self.board.elements();
+        if !(if express_only { kinds.express } else { kinds.belts }) {
+            return;
+        }
         // Filled in place (issue 17: returned by value it was copied whole, 8 carries).
         let mut carries = ArrayVec::new();
         self.belt_carries(express_only, &mut carries);

@@ -5,6 +5,9 @@ use crate::event::{Cause, Sink};
 
 impl RoboRally {
     pub(crate) fn run_gears(&mut self, events: &mut impl Sink) {
+        if !self.board.elements().gears {
+            return;
+        }
         for i in 0..self.robots.len() {
             let Some(at) = self.robots[i].cell() else { continue };
             let turn = self.board.gear_turn(at);

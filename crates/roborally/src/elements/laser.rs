@@ -55,9 +55,8 @@ impl RoboRally {
 
     /// Call `f` for every hit (the hook where RR-9 laser options will act).
     fn for_each_hit(&self, mut f: impl FnMut(Hit)) {
-        let lineup = Lineup::of(&self.robots);
         for l in &self.board.lasers {
-            if let Some(t) = self.beam(&lineup, l.at, l.dir, true) {
+            if let Some(t) = self.beam(l.at, l.dir, true) {
                 f(Hit { target: t, points: l.beams, by: Shooter::Board { at: l.at } });
             }
         }
@@ -67,11 +66,11 @@ impl RoboRally {
                 continue;
             }
             if r.options.is_empty() {
-                if let Some(t) = self.beam(&lineup, at, r.facing, false) {
+                if let Some(t) = self.beam(at, r.facing, false) {
                     f(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
                 }
             } else {
-                self.option_hits(&lineup, r, at, &mut f);
+                self.option_hits(r, at, &mut f);
             }
         }
     }
@@ -79,18 +78,19 @@ impl RoboRally {
     /// RR-9: Double-Barreled Laser (2 points), High-Power Laser (through one wall or robot),
     /// Rear-Firing Laser (a second, plain laser backwards).
     #[inline(never)]
-    fn option_hits(&self, cells: &Lineup, r: &crate::Robot, at: Sq, f: &mut impl FnMut(Hit)) {
+    fn option_hits(&self, r: &crate::Robot, at: Sq, f: &mut impl FnMut(Hit)) {
         let by = Shooter::Robot { seat: r.seat };
         let points = if r.has(OptionCard::DoubleBarreledLaser) { 2 } else { 1 };
         if r.has(OptionCard::HighPowerLaser) {
-            for t in self.piercing_beam(cells, at, r.facing).into_iter().flatten() {
+            let cells = Lineup::of(&self.robots);
+            for t in self.piercing_beam(&cells, at, r.facing).into_iter().flatten() {
                 f(Hit { target: t, points, by });
             }
-        } else if let Some(t) = self.beam(cells, at, r.facing, false) {
+        } else if let Some(t) = self.beam(at, r.facing, false) {
             f(Hit { target: t, points, by });
         }
         if r.has(OptionCard::RearFiringLaser)
-            && let Some(t) = self.beam(cells, at, r.facing.opposite(), false)
+            && let Some(t) = self.beam(at, r.facing.opposite(), false)
         {
             f(Hit { target: t, points: 1, by: Shooter::Rear { seat: r.seat } });
         }
@@ -129,22 +129,64 @@ impl RoboRally {
     }
 
     /// The first robot along a beam from `start` towards `dir` (including `start` itself for
-    /// a board laser), stopping at walls and the board edge. The nearest robot in line is found
-    /// first; only the cells up to it are walked for walls (most beams hit nobody).
-    fn beam(&self, cells: &Lineup, start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
+    /// a board laser), stopping at walls and the board edge: the cells up to the beam's reach
+    /// (looked up, [`crate::Board::reach`]) read in the occupancy table, nearest first (issue
+    /// 17: a few bytes read instead of every robot's coordinates compared; robots never share
+    /// a cell, so the first robot found is the nearest). Every cell within the reach is on the
+    /// board, so in the rectangle. A start outside it (or a reach too long for the table) goes
+    /// to [`RoboRally::beam_by_robots`].
+    #[inline]
+    fn beam(&self, start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
+        let Some((at, reach)) =
+            self.board.index_of(start).and_then(|k| Some((k, self.board.reach_at(k, dir)?)))
+        else {
+            return self.beam_by_robots(start, dir, include_start);
+        };
         let (dx, dy) = dir.step();
+        let stride = dx as isize + dy as isize * self.board.width as isize;
+        let mut k = at as isize;
+        if !include_start {
+            if reach == 0 {
+                return None;
+            }
+            k += stride;
+        }
+        let n = reach as usize + usize::from(include_start);
+        for _ in 0..n {
+            let j = self.occupancy[k as usize];
+            if j != crate::NO_ROBOT {
+                return Some(usize::from(j));
+            }
+            k += stride;
+        }
+        None
+    }
+
+    /// [`RoboRally::beam`] from the robots' coordinates: the nearest robot in line is found
+    /// first; only the cells up to it are walked for walls.
+    #[inline(never)]
+    fn beam_by_robots(&self, start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
+        let cells = &Lineup::of(&self.robots);
+        let (dx, dy) = dir.step();
+        // The beam's axis and the other one: a robot is in line when its coordinate across
+        // equals the start's, and its distance is the difference along, negated for a beam
+        // towards lower coordinates (`back`: all ones). No multiplication (issue 17: so the
+        // compiler does the eight slots side by side in the baseline x86-64 vector unit).
+        let (along, across, a0, c0) = if dx != 0 {
+            (&cells.xs, &cells.ys, start.x, start.y)
+        } else {
+            (&cells.ys, &cells.xs, start.y, start.x)
+        };
+        let back = -i32::from(dx + dy < 0);
+        let least = i32::from(!include_start);
         // The nearest robot in line: the least (distance, index) key, as a first-found minimum
-        // over the robots in order; computed for all the slots at once, without a branch
-        // (issue 17: fixed-size arrays of `i32`, so the compiler does the slots side by side).
+        // over the robots in order; computed for all the slots at once, without a branch.
         let mut best = i32::MAX;
         for i in 0..MAX_ROBOTS {
-            let (ox, oy) = (cells.xs[i] - start.x, cells.ys[i] - start.y);
-            // `dir` is one of the four unit steps: `across` is 0 exactly on the beam's line.
-            let along = ox * dx + oy * dy;
-            let across = ox * dy - oy * dx;
-            let ahead = along > 0 || (along == 0 && include_start);
-            // A robot in line is on the board: `along` is below the board's size.
-            let key = if across == 0 && ahead { (along << 8) | i as i32 } else { i32::MAX };
+            let d = ((along[i] - a0) ^ back) - back;
+            // A robot in line is on the board: `d` is below the board's size (a robot off the
+            // board is at `OFF`, in line with no cell).
+            let key = if across[i] == c0 && d >= least { (d << 8) | i as i32 } else { i32::MAX };
             best = best.min(key);
         }
         if best == i32::MAX {
@@ -166,7 +208,8 @@ impl RoboRally {
             }
         });
         let asked_before = self.pending.len();
-        for h in hits.into_iter().chain(more) {
+        // Read in place (moving the array out copied its 32 slots, issue 17).
+        for &h in hits.iter().chain(&more) {
             events.push(Event::Shot { seat: Seat(h.target as u8), by: h.by, beams: h.points });
             // RR-9: a main laser whose robot holds a weapon usable on the target asks first.
             if let Shooter::Robot { seat } = h.by

@@ -11,6 +11,9 @@ use grid::{Sq, SqDir};
 
 impl RoboRally {
     pub(crate) fn run_pushers(&mut self, register: u8, events: &mut impl Sink) {
+        if self.board.elements().pushers & (1 << register) == 0 {
+            return;
+        }
         let mut todo: ArrayVec<(Sq, usize, SqDir), { crate::setup::MAX_ROBOTS }> = ArrayVec::new();
         for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
