@@ -682,9 +682,13 @@ pub(crate) fn serve_socket<G: Send + 'static>(
 ) -> Response {
     // Frames up to 1 MiB are read so that those over 64 KiB get a typed error, not a dropped socket.
     // Small buffers keep an idle connection cheap; frames are written when the connection's
-    // loop flushes (after the frames already queued for it), or as soon as 64 KiB wait.
+    // loop flushes (after the frames already queued for it), or as soon as 64 KiB wait. The
+    // read buffer is what one read asks of the socket, and tungstenite zeroes the part of it it
+    // reads into before every read: a client's messages are a few hundred bytes (an action),
+    // so 2 KiB (not 8) takes one in one read and zeroes a quarter as much per action
+    // (docs/benchmarks.md "CPU per accepted action, round 7"); a longer one takes more reads.
     let up = up
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(2 * 1024)
         .write_buffer_size(64 * 1024)
         .max_message_size(1 << 20)
         .max_frame_size(1 << 20);

@@ -46,6 +46,7 @@ pub struct Metrics {
     pub relays: AtomicI64,
     /// Steps a relay found missing on a game's channel (it then asked for a fresh welcome).
     pub relay_gaps: AtomicU64,
+    /// Actions whose latency fell in each bucket (above the one before it): not cumulative.
     buckets: [AtomicU64; BUCKETS_MS.len()],
     latency_count: AtomicU64,
     latency_sum_us: AtomicU64,
@@ -87,11 +88,12 @@ pub static COMMITTED_ENTRIES: AtomicU64 = AtomicU64::new(0);
 impl Metrics {
     /// Time from receiving an action to having sent its update to every connection.
     pub fn observe_latency(&self, d: Duration) {
+        // One counter per observation (the bucket it falls in, none past the last); the
+        // cumulative counts Prometheus reads are summed in `render`: each action used to add
+        // to every bucket above its latency, up to 11 atomic writes shared by all threads.
         let ms = d.as_secs_f64() * 1000.0;
-        for (i, b) in BUCKETS_MS.iter().enumerate() {
-            if ms <= *b {
-                self.buckets[i].fetch_add(1, Relaxed);
-            }
+        if let Some(i) = BUCKETS_MS.iter().position(|b| ms <= *b) {
+            self.buckets[i].fetch_add(1, Relaxed);
         }
         self.latency_count.fetch_add(1, Relaxed);
         self.latency_sum_us.fetch_add(d.as_micros() as u64, Relaxed);
@@ -240,13 +242,10 @@ impl Metrics {
             s,
             "# HELP {name} Time from receiving an action to broadcasting its update.\n# TYPE {name} histogram"
         );
+        let mut below = 0;
         for (i, b) in BUCKETS_MS.iter().enumerate() {
-            let _ = writeln!(
-                s,
-                "{name}_bucket{{le=\"{}\"}} {}",
-                b / 1000.0,
-                self.buckets[i].load(Relaxed)
-            );
+            below += self.buckets[i].load(Relaxed);
+            let _ = writeln!(s, "{name}_bucket{{le=\"{}\"}} {below}", b / 1000.0);
         }
         let n = self.latency_count.load(Relaxed);
         let _ = writeln!(s, "{name}_bucket{{le=\"+Inf\"}} {n}");
@@ -385,4 +384,27 @@ fn resident_bytes() -> Option<u64> {
     let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
     let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
     Some(pages * 4096)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The histogram Prometheus reads is cumulative although each observation adds to one bucket.
+    #[test]
+    fn latency_buckets_are_cumulative_in_the_text() {
+        let m = Metrics::default();
+        for ms in [0.3, 0.5, 3.0, 3.0, 40.0, 2_000.0] {
+            m.observe_latency(Duration::from_secs_f64(ms / 1000.0));
+        }
+        let text = m.render();
+        let bucket = |le: &str| {
+            let key = format!("robodrome_action_latency_seconds_bucket{{le=\"{le}\"}} ");
+            let line = text.lines().find(|l| l.starts_with(&key)).unwrap();
+            line[key.len()..].parse::<u64>().unwrap()
+        };
+        let got: Vec<u64> =
+            ["0.0005", "0.001", "0.002", "0.005", "0.05", "1", "+Inf"].map(bucket).to_vec();
+        assert_eq!(got, [2, 2, 2, 4, 5, 5, 6]);
+    }
 }

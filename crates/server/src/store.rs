@@ -271,6 +271,14 @@ const LINGER: std::time::Duration = std::time::Duration::from_millis(2);
 /// SQLite's thread, and a spawned task).
 const HOLD: std::time::Duration = std::time::Duration::from_millis(20);
 
+/// The writer connection's page cache, in KiB (SQLite's `cache_size` as a negative number):
+/// every live game appends to a leaf page of its own (the log's key is (game, index)), so
+/// SQLite's default of 2 MiB (500 pages) held only a fifth of 2,500 games' pages and most
+/// appends read their page back from the write-ahead log or the file first (a system call and
+/// a 4 KiB copy per action: docs/benchmarks.md "CPU per accepted action, round 7"). 32 MiB
+/// holds about 8,000 games' pages; SQLite allocates them as they are used.
+const WRITER_CACHE_KIB: &str = "-32768";
+
 /// How often the write-ahead log is copied back into the database file (see `append_task`).
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// Every this many checkpoints, the writer finishes one itself so that the log starts over.
@@ -414,8 +422,14 @@ async fn append_task(
     }
 }
 
-/// Rows per `INSERT` statement: 3 parameters each, under SQLite's smallest limit of 999.
-const ROWS_PER_INSERT: usize = 300;
+/// Rows per `INSERT` statement: 3 parameters each, under the limit of 32,766 of the SQLite
+/// bundled with sqlx (3.32 and later). A group commit of up to this many entries is one
+/// statement on its own, committed by itself; above it (or with turn-based clocks) the
+/// statements share a transaction, where SQLite also copies every page a statement changes to
+/// a statement journal first (a temporary file past 64 KiB). With 300 here, a server whose
+/// commits fell behind (several hundred entries each) paid that copy on every page:
+/// docs/benchmarks.md "CPU per accepted action, round 7".
+const ROWS_PER_INSERT: usize = 4096;
 
 /// Turn-based clocks per `INSERT` statement: 4 parameters each.
 const CLOCKS_PER_INSERT: usize = 200;
@@ -601,6 +615,7 @@ impl SqliteStore {
                 opts.clone()
                     .pragma("wal_autocheckpoint", "0")
                     .pragma("journal_size_limit", "67108864")
+                    .pragma("cache_size", WRITER_CACHE_KIB)
             })
             .await?;
         // An in-memory database lives in one connection.

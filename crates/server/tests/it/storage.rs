@@ -178,6 +178,29 @@ async fn several_entries_append_together_or_not_at_all() {
     }
 }
 
+/// A batch larger than one `INSERT` statement holds (SQLite: 4,096 rows, then the statements
+/// share a transaction) is stored whole, in order; on SQLite one that meets a taken index in
+/// its second statement leaves nothing of itself behind (PostgreSQL's one-by-one default stores
+/// what comes before the taken index and says how much).
+#[tokio::test]
+async fn a_batch_of_more_entries_than_one_statement_holds_is_stored_whole() {
+    for (name, s, _dir) in backends("big").await {
+        let many: Vec<_> = (0..4500).map(|i| act((i % 2) as u8, i)).collect();
+        s.insert_game(&row("a", "c", Status::Running, vec![])).await.unwrap();
+        let (n, e) = s.append_many("a", 0, &many).await;
+        assert_eq!((n, e.is_none()), (4500, true), "{name}");
+        assert_eq!(s.log("a").await.unwrap(), many, "{name}");
+        s.insert_game(&row("b", "c", Status::Running, vec![])).await.unwrap();
+        let (n, e) = s.append_many("b", 4100, &many[..5]).await;
+        assert_eq!((n, e.is_none()), (5, true), "{name}");
+        let (n, e) = s.append_many("b", 0, &many).await;
+        assert!(e.is_some(), "{name}: index 4,100 is taken");
+        let kept = if name == "sqlite" { 0 } else { 4100 };
+        assert_eq!(n, kept, "{name}");
+        assert_eq!(s.log("b").await.unwrap().len(), 5 + kept, "{name}");
+    }
+}
+
 /// Group commit: many games appending at once each get every entry, in order, acknowledged
 /// only once stored (read back through a second store on the same database where there is one).
 #[tokio::test]
