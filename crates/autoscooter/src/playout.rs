@@ -12,7 +12,7 @@ use crate::chart::{Letter, LetterInput};
 use crate::error::ActionError;
 use crate::event::Sink;
 use crate::event::{CrashKind, Event};
-use crate::resolve::{Target, path_of, turn};
+use crate::resolve::{path_of, turn};
 use crate::state::{Autoscooter, Car, EMPTY, Effect, Stage};
 use engine::{Rng, Seat};
 
@@ -229,16 +229,7 @@ impl PlanPreviews {
         for (i, &rel) in chart.steps.iter().enumerate() {
             let dir = turn(c.facing, rel as i32);
             let next = game.board.neighbour(m.end, dir);
-            let blocked = if next == NONE {
-                Some(Target::Barrier)
-            } else {
-                match game.occupancy[next as usize] {
-                    EMPTY => None,
-                    other if game.is_nobodys(other) => Some(Target::Barrier),
-                    other => Some(Target::Car(other)),
-                }
-            };
-            if let Some(target) = blocked {
+            if let Some(target) = game.blocker(next) {
                 // Case B crashes at the round's starting speed, case C at the plotted speed.
                 let speed = if i == 0 { c.speed } else { chart.speed() };
                 m.facing = dir;
@@ -284,17 +275,25 @@ pub struct Moves<'a> {
     planning: bool,
 }
 
-impl Moves<'_> {
+impl<'a> Moves<'a> {
     /// [`PlanPreviews::get_move`]: `None` for a car the game does not have or a stationary one,
     /// a letter not allowed at the car's speed played straight (AS-4.2).
     #[inline]
     pub fn get(&mut self, car: u8, letter: Letter) -> Option<Move> {
-        let c = self.game.cars.get(car as usize)?.as_ref()?;
+        let (c, letter) = self.moving(car, letter)?;
+        Some(self.of(c, letter))
+    }
+
+    /// The car if it moves, with the letter it plays: one not allowed at its speed is played
+    /// straight (AS-4.2).
+    #[inline]
+    fn moving(&self, car: u8, letter: Letter) -> Option<(&'a Car, Letter)> {
+        let game: &'a Autoscooter = self.game;
+        let c = game.cars.get(car as usize)?.as_ref()?;
         if c.speed == 0 {
             return None;
         }
-        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
-        Some(self.of(c, letter))
+        Some((c, if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) }))
     }
 
     /// The route of [`Moves::get`]'s move: from the cache when the move is there, else walked
@@ -302,11 +301,7 @@ impl Moves<'_> {
     /// which the plot heuristic needs only to keep out of their way).
     #[inline]
     pub fn route(&mut self, car: u8, letter: Letter) -> Option<Route> {
-        let c = self.game.cars.get(car as usize)?.as_ref()?;
-        if c.speed == 0 {
-            return None;
-        }
-        let letter = if letter.allowed_at(c.speed) { letter } else { Letter::straight(c.speed) };
+        let (c, letter) = self.moving(car, letter)?;
         let path = path_of(letter);
         if self.planning && self.cache.filled & (1u64 << (car as usize * 5 + path)) != 0 {
             let m = self.of(c, letter);

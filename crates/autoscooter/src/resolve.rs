@@ -331,16 +331,7 @@ impl Autoscooter {
         for (i, &rel) in chart.steps.iter().enumerate() {
             let dir = turn(car.facing, rel as i32);
             let next = self.board.neighbour(t.cell, dir);
-            let blocked = if next == NONE {
-                Some(Target::Barrier)
-            } else {
-                match self.occupancy[next as usize] {
-                    EMPTY => None,
-                    other if self.is_nobodys(other) => Some(Target::Barrier),
-                    other => Some(Target::Car(other)),
-                }
-            };
-            if let Some(target) = blocked {
+            if let Some(target) = self.blocker(next) {
                 // Case B crashes at the round's starting speed, case C at the plotted speed.
                 let speed = if i == 0 { car.speed } else { chart.speed() };
                 t.facing = dir;
@@ -422,6 +413,20 @@ impl Autoscooter {
     pub(crate) fn is_nobodys(&self, car: u8) -> bool {
         let c = self.car(car);
         c.owner.is_none() && self.wild != Some(car)
+    }
+
+    /// What a car stepping onto `next` (a neighbour, [`NONE`] off the rink) runs into: the
+    /// barrier, an unowned car (standing like a barrier), another car, or nothing (AS-5).
+    #[inline]
+    pub(crate) fn blocker(&self, next: Cell) -> Option<Target> {
+        if next == NONE {
+            return Some(Target::Barrier);
+        }
+        match self.occupancy[next as usize] {
+            EMPTY => None,
+            other if self.is_nobodys(other) => Some(Target::Barrier),
+            other => Some(Target::Car(other)),
+        }
     }
 
     #[inline]
