@@ -122,34 +122,11 @@ impl GameEvent for Event {
     }
 }
 
-/// Where the rules write the events of what they do: a list (`Vec<Event>`, what
-/// [`engine::Game::apply`] fills), or a sink that keeps only what its reader needs — the
-/// simulator's tally counts crashes, a search playout reads nothing ([`NoEvents`]). The game
-/// plays the same with any sink: only the events written differ (issue 17: a random playout
-/// need not build the ≈ 1,100 events of a game nobody reads).
-pub trait Sink {
-    /// Whether the sink reads the events that summarise a step and cost work to build —
-    /// [`Event::NumbersRevealed`] (the acting order) and [`Event::GameOver`] (the ranking) —
-    /// both of which the state itself shows after the step. A sink that says `false` never
-    /// receives them; every other event is pushed to every sink.
-    const SUMMARIES: bool = true;
-    /// Take one event.
-    fn push(&mut self, e: Event);
-}
+pub use engine::NoEvents;
 
-impl Sink for Vec<Event> {
-    #[inline]
-    fn push(&mut self, e: Event) {
-        Vec::push(self, e);
-    }
-}
+/// [`engine::Sink`] of Autoscooter's events: a list, the simulator's crash tally, or
+/// [`NoEvents`] for a playout. Its summaries ([`engine::Sink::SUMMARIES`]) are
+/// [`Event::NumbersRevealed`] (the acting order) and [`Event::GameOver`] (the ranking).
+pub trait Sink: engine::Sink<Event> {}
 
-/// A sink that reads no event: for playouts whose only reader is the final state.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoEvents;
-
-impl Sink for NoEvents {
-    const SUMMARIES: bool = false;
-    #[inline(always)]
-    fn push(&mut self, _e: Event) {}
-}
+impl<T: engine::Sink<Event> + ?Sized> Sink for T {}

@@ -281,7 +281,7 @@ proptest! {
 /// A sink that keeps what it is given and declines the summaries.
 struct Quiet(Vec<Event>);
 
-impl autoscooter::Sink for Quiet {
+impl engine::Sink<autoscooter::Event> for Quiet {
     const SUMMARIES: bool = false;
     fn push(&mut self, e: Event) {
         self.0.push(e);

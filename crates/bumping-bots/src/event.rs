@@ -248,24 +248,11 @@ impl Serialize for Ranking {
 /// or [`NoEvents`] for a random race nobody watches (`BumpingBots::play_random_race`).
 /// The rules' functions are generic over it, so with `NoEvents` the compiler removes the
 /// events' construction altogether; the state changes are the same code either way.
-pub trait EventSink {
-    fn push(&mut self, e: Event);
-}
+pub trait EventSink: engine::Sink<Event> {}
 
-impl EventSink for Vec<Event> {
-    #[inline(always)]
-    fn push(&mut self, e: Event) {
-        Vec::push(self, e);
-    }
-}
+impl<T: engine::Sink<Event> + ?Sized> EventSink for T {}
 
-/// Events dropped as they are written.
-pub struct NoEvents;
-
-impl EventSink for NoEvents {
-    #[inline(always)]
-    fn push(&mut self, _e: Event) {}
-}
+pub use engine::NoEvents;
 
 #[cfg(test)]
 mod tests {

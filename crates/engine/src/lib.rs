@@ -122,6 +122,38 @@ pub trait RuleError: std::error::Error + Debug + Clone + PartialEq + Send + Sync
     fn code(&self) -> &'static str;
 }
 
+/// Where a game's rules write the events of what they do: a list (`Vec<E>`, what
+/// [`Game::apply`] fills), or a sink that keeps only what its reader needs (a simulator's tally),
+/// or nothing ([`NoEvents`], for random games and playouts whose only reader is the state). A
+/// game plays the same with any sink: only the events written differ; rules generic over the
+/// sink compile, for [`NoEvents`], to code that builds no event at all (issue 17).
+pub trait Sink<E> {
+    /// Whether the sink reads the events that summarise a step and cost work to build (a game
+    /// says which: Autoscooter's acting order and ranking), all of which the state itself shows
+    /// after the step. A sink that says `false` never receives them; every other event is
+    /// pushed to every sink.
+    const SUMMARIES: bool = true;
+    /// Take one event.
+    fn push(&mut self, e: E);
+}
+
+impl<E> Sink<E> for Vec<E> {
+    #[inline(always)]
+    fn push(&mut self, e: E) {
+        Vec::push(self, e);
+    }
+}
+
+/// A sink that reads no event: for random games and playouts whose only reader is the state.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoEvents;
+
+impl<E> Sink<E> for NoEvents {
+    const SUMMARIES: bool = false;
+    #[inline(always)]
+    fn push(&mut self, _e: E) {}
+}
+
 /// Something that happened, for the log, animations and replays.
 pub trait GameEvent: Clone + Debug + Serialize + PartialEq + Send + Sync + 'static {
     fn audience(&self) -> Audience;

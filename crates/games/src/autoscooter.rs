@@ -332,7 +332,7 @@ fn crash_map<S: serde::Serializer>(crashes: &[u64; 5], s: S) -> Result<S::Ok, S:
 
 /// The tally as the rules' event sink ([`Registered::sim_random_step`]): it reads the events
 /// [`Tally::event`] reads, straight from the rules, and declines the summaries it ignores.
-impl autoscooter::Sink for AutoscooterTally {
+impl engine::Sink<autoscooter::Event> for AutoscooterTally {
     const SUMMARIES: bool = false;
     #[inline]
     fn push(&mut self, e: Event) {

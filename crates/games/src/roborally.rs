@@ -326,7 +326,7 @@ pub struct RoboRallyTally {
 
 /// The tally as the rules' event sink ([`Registered::sim_random_step`]): it reads the events
 /// [`Tally::event`] reads, straight from the rules.
-impl roborally::event::Sink for RoboRallyTally {
+impl engine::Sink<roborally::Event> for RoboRallyTally {
     #[inline]
     fn push(&mut self, e: RrEvent) {
         Tally::<RoboRally>::event(self, &e);

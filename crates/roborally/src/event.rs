@@ -260,29 +260,10 @@ impl GameEvent for Event {
     }
 }
 
-/// Where the rules write the events of what they do: a list (`Vec<Event>`, what
-/// [`engine::Game::apply`] fills), or a sink that keeps only what its reader needs — the
-/// simulator's tally counts flags, destructions, damage and registers; a random game nobody
-/// watches reads nothing ([`NoEvents`]). The game plays the same with any sink: only the events
-/// written differ. The rules are generic over the sink, so the copy compiled for [`NoEvents`]
-/// builds no event at all (issue 17, as Autoscooter's and Bumping Bots' sinks).
-pub trait Sink {
-    /// Take one event.
-    fn push(&mut self, e: Event);
-}
+pub use engine::NoEvents;
 
-impl Sink for Vec<Event> {
-    #[inline]
-    fn push(&mut self, e: Event) {
-        Vec::push(self, e);
-    }
-}
+/// [`engine::Sink`] of RoboRally's events: a list, the simulator's tally (flags, destructions,
+/// damage, registers) or [`NoEvents`]. The rules are generic over it.
+pub trait Sink: engine::Sink<Event> {}
 
-/// A sink that reads no event: for random games and playouts whose only reader is the state.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoEvents;
-
-impl Sink for NoEvents {
-    #[inline(always)]
-    fn push(&mut self, _e: Event) {}
-}
+impl<T: engine::Sink<Event> + ?Sized> Sink for T {}
