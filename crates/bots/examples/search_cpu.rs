@@ -10,6 +10,8 @@
 //!
 //! A third argument sets the playout's heuristic share (in 1/256; the bot's is 128), to
 //! measure what a cheaper playout policy would buy (docs/benchmarks.md, issue 17 round 5).
+//! The line ends with the generator's next draw after the search: two builds that print the
+//! same choice and the same draw made the same draws (issue 17 round 7).
 
 #[path = "../benches/common/positions.rs"]
 mod positions;
@@ -21,9 +23,17 @@ fn search<G: bots::HasBots>(g: &G, sims: u32, share: Option<u32>) {
     let started = std::time::Instant::now();
     let mut bot = SearchBot::new(sims);
     bot.heuristic_share = share.unwrap_or(bot.heuristic_share);
-    let a = bot.act(g, Seat(0), &mut Rng::seeded(1));
+    let mut rng = Rng::seeded(1);
+    let a = bot.act(g, Seat(0), &mut rng);
     let t = started.elapsed().as_secs_f64();
-    println!("{sims} simulations in {:.3} s wall clock ({:.0}/s): {a:?}", t, sims as f64 / t);
+    // The generator's next draw after the search: every simulation draws from it, so a change
+    // that keeps the search's draws (issue 17) keeps this number too, not only the choice.
+    let next = rng.next_u64();
+    println!(
+        "{sims} simulations in {:.3} s wall clock ({:.0}/s): {a:?}, next draw {next:016x}",
+        t,
+        sims as f64 / t
+    );
 }
 
 fn main() {
