@@ -267,6 +267,20 @@ impl PlanPreviews {
     }
 }
 
+/// [`path_of`] of each letter, as a table in memory: a call of the `const fn` built its array
+/// on the stack every time (13 stores per move read, issue 17 round 7).
+static PATH_OF: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        if let Some(l) = Letter::from_index(i as u8) {
+            t[i] = path_of(l) as u8;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The moves of one position ([`PlanPreviews::on`]): while it lives the game cannot change, so
 /// the cache's entries stay the position's.
 pub struct Moves<'a> {
@@ -302,7 +316,7 @@ impl<'a> Moves<'a> {
     #[inline]
     pub fn route(&mut self, car: u8, letter: Letter) -> Option<Route> {
         let (c, letter) = self.moving(car, letter)?;
-        let path = path_of(letter);
+        let path = PATH_OF[letter.index() as usize] as usize;
         if self.planning && self.cache.filled & (1u64 << (car as usize * 5 + path)) != 0 {
             let m = self.of(c, letter);
             return Some(Route { path: m.path, len: m.len, end: m.end, facing: m.facing });
@@ -339,7 +353,7 @@ impl<'a> Moves<'a> {
         if !self.planning {
             return PlanPreviews::compute(self.game, c, letter);
         }
-        let path = path_of(letter);
+        let path = PATH_OF[letter.index() as usize] as usize;
         let bit = 1u64 << (c.id as usize * 5 + path);
         let slot = &mut self.cache.entries[c.id as usize][path];
         if self.cache.filled & bit == 0 {
