@@ -136,54 +136,113 @@ impl HasBots for Autoscooter {
     }
 }
 
-/// What the plot heuristic keeps for a planning phase, in which no car moves: the previews of
-/// the cars' moves and the cells other cars threaten.
+/// What the plot heuristic keeps for a planning phase, in which no car moves and a plot, once
+/// made, stays (AS-4.1): the previews of the cars' moves and the phase's [`Tables`].
 struct Phase {
     previews: PlanPreviews,
-    threats: Threats,
+    tables: Tables,
 }
 
 impl Phase {
     fn new() -> Self {
-        Phase { previews: PlanPreviews::new(), threats: Threats { round: None, by_cell: [0; 256] } }
+        Phase {
+            previews: PlanPreviews::new(),
+            tables: Tables {
+                round: None,
+                by_cell: [0; 256],
+                owners: [None; 8],
+                cars_of: [0; 8],
+                moving: 0,
+                planned: 0,
+                plans: [None; 8],
+            },
+        }
     }
 }
 
-/// The cells each moving car could reach next round straight ahead, within its speed + 1 hexes
-/// (the plot heuristic's danger, [`threatens`]), as a bit per car id on each cell: built once
-/// per planning phase instead of testing every threat at every letter (issue 17).
-struct Threats {
-    /// The round the table belongs to (it is asked for only while planning: no car moves).
+/// What every plot of one planning phase reads, built once per phase (issue 17): the cars'
+/// owners and who is moving do not change while the players plot, and a car's plan, once
+/// made, stays until the round's action (AS-4.1: a second plot is refused).
+struct Tables {
+    /// The round the tables belong to (they are asked for only while planning: no car moves).
     round: Option<u8>,
+    /// The cells each moving car could reach next round straight ahead, within its speed + 1
+    /// hexes (the plot heuristic's danger, [`threatens`]), as a bit per car id on each cell,
+    /// instead of testing every threat at every letter.
     by_cell: [u8; 256],
+    /// Every car's owner, by id.
+    owners: [Option<Seat>; 8],
+    /// Each seat's cars, a bit per id.
+    cars_of: [u8; 8],
+    /// The owned cars that move (speed > 0), a bit per id.
+    moving: u8,
+    /// The cars whose entry in `plans` is known: plotted this phase.
+    planned: u8,
+    /// A plotted car's planned move ([`OwnPlan`]; `None`: it does not move).
+    plans: [Option<OwnPlan>; 8],
 }
 
-impl Threats {
-    /// The table for `game`'s planning phase.
+impl Tables {
+    /// The tables for `game`'s planning phase.
     #[inline]
-    fn of(&mut self, game: &Autoscooter) -> &[u8; 256] {
+    fn of(&mut self, game: &Autoscooter) -> &mut Tables {
         if self.round != Some(game.round()) {
-            self.round = Some(game.round());
-            self.by_cell = [0; 256];
-            let board = game.board();
-            for c in game.cars().filter(|c| c.owner.is_some() && c.speed > 0) {
-                // Walked by the neighbour table while on the rink; past a hex off it, by hex
-                // (a rink need not be convex: the line goes on where `threatens` looks).
-                let from = board.hex(c.cell);
-                let mut cell = c.cell;
-                for n in 1..c.speed as i32 + 2 {
-                    cell = if cell != NONE {
-                        board.neighbour(cell, c.facing)
-                    } else {
-                        board.cell(from.offset(c.facing, n)).unwrap_or(NONE)
-                    };
-                    if cell != NONE {
-                        self.by_cell[cell as usize] |= 1 << c.id;
-                    }
+            self.build(game);
+        }
+        self
+    }
+
+    #[inline(never)]
+    fn build(&mut self, game: &Autoscooter) {
+        self.round = Some(game.round());
+        self.by_cell = [0; 256];
+        self.owners = [None; 8];
+        self.cars_of = [0; 8];
+        self.moving = 0;
+        self.planned = 0;
+        let board = game.board();
+        for c in game.cars() {
+            self.owners[c.id as usize] = c.owner;
+            let Some(owner) = c.owner else { continue };
+            if let Some(mine) = self.cars_of.get_mut(owner.index()) {
+                *mine |= 1 << c.id;
+            }
+            if c.speed == 0 {
+                continue;
+            }
+            self.moving |= 1 << c.id;
+            // Walked by the neighbour table while on the rink; past a hex off it, by hex
+            // (a rink need not be convex: the line goes on where `threatens` looks).
+            let mut cell = c.cell;
+            for n in 1..c.speed as i32 + 2 {
+                cell = if cell != NONE {
+                    board.neighbour(cell, c.facing)
+                } else {
+                    board.cell(board.hex(c.cell).offset(c.facing, n)).unwrap_or(NONE)
+                };
+                if cell != NONE {
+                    self.by_cell[cell as usize] |= 1 << c.id;
                 }
             }
         }
-        &self.by_cell
+    }
+
+    /// The planned move of car `id` if it has a plot this phase (walked once, then kept).
+    #[inline]
+    fn plan(&mut self, game: &Autoscooter, moves: &mut Moves, id: u8) -> Option<OwnPlan> {
+        if self.planned & (1 << id) != 0 {
+            return self.plans[id as usize];
+        }
+        let plot = game.plot(id)?;
+        let plan = plot.letter.and_then(|l| moves.route(id, l)).map(|r| OwnPlan {
+            path: r.path,
+            len: r.len,
+            end: r.end,
+            ahead: game.board().neighbour(r.end, r.facing),
+        });
+        self.plans[id as usize] = plan;
+        self.planned |= 1 << id;
+        plan
     }
 }
 
@@ -205,8 +264,7 @@ struct PlotContext {
     owners: [Option<Seat>; 8],
     /// The planned moves of this player's other cars.
     own_plans: arrayvec::ArrayVec<OwnPlan, 8>,
-    /// Other seats' moving cars: where they are, where they face, how far they reach.
-    /// Other seats' cars, a bit per id: whose reach next round threatens a move's end.
+    /// Other seats' moving cars, a bit per id: whose reach next round threatens a move's end.
     enemies: u8,
 }
 
@@ -219,24 +277,19 @@ impl PlotContext {
         PlotContext { car, me, owners: [None; 8], own_plans: arrayvec::ArrayVec::new(), enemies: 0 }
     }
 
+    /// The context from the phase's tables: the other cars of this seat with a plan, and the
+    /// other seats' moving cars (a car of nobody's is neither).
     #[inline(always)]
-    fn fill(&mut self, game: &Autoscooter, moves: &mut Moves) {
-        let (car, me, board) = (self.car, self.me, game.board());
-        let ctx = self;
-        for c in game.cars() {
-            ctx.owners[c.id as usize] = c.owner;
-            if c.id == car || c.owner.is_none() {
-                continue;
-            }
-            if c.owner == me {
-                if let Some(r) =
-                    game.plot(c.id).and_then(|p| p.letter).and_then(|l| moves.route(c.id, l))
-                {
-                    let ahead = board.neighbour(r.end, r.facing);
-                    ctx.own_plans.push(OwnPlan { path: r.path, len: r.len, end: r.end, ahead });
-                }
-            } else if c.speed > 0 {
-                ctx.enemies |= 1 << c.id;
+    fn fill(&mut self, game: &Autoscooter, tables: &mut Tables, moves: &mut Moves) {
+        self.owners = tables.owners;
+        let mine = self.me.and_then(|s| tables.cars_of.get(s.index()).copied()).unwrap_or(0);
+        self.enemies = tables.moving & !mine & !(1 << self.car);
+        let mut others = mine & !(1 << self.car);
+        while others != 0 {
+            let id = others.trailing_zeros() as u8;
+            others &= others - 1;
+            if let Some(plan) = tables.plan(game, moves, id) {
+                self.own_plans.push(plan);
             }
         }
     }
@@ -366,10 +419,11 @@ fn best_plot(
         // Start late, when the others have moved.
         return (last, None);
     }
-    let threats = phase.threats.of(game);
+    let tables = phase.tables.of(game);
     let mut moves = phase.previews.on(game);
     let mut ctx = PlotContext::empty(car, c.owner);
-    ctx.fill(game, &mut moves);
+    ctx.fill(game, tables, &mut moves);
+    let threats = &tables.by_cell;
     let (lo, hi) = Letter::range_at(c.speed);
     let span = (hi - lo + 1) as u32;
     // The best so far as (key, letter, rams).
@@ -659,7 +713,7 @@ mod tests {
         let mut marked = 0;
         positions(|g, _| {
             let mut phase = Phase::new();
-            let table = *phase.threats.of(g);
+            let table = phase.tables.of(g).by_cell;
             let board = g.board();
             for cell in 0..board.len() as u8 {
                 let end = board.hex(cell);

@@ -129,6 +129,11 @@ impl SearchBot {
     ) -> (Vec<u32>, Vec<f64>) {
         let mut visits = vec![0u32; candidates.len()];
         let mut value = vec![0f64; candidates.len()];
+        // Each candidate's mean reward and visits as `f64`, kept as they change (one candidate
+        // per simulation) rather than divided and converted for every candidate at every
+        // selection: the same numbers, so the same choices (issue 17 round 7).
+        let mut mean = vec![0f64; candidates.len()];
+        let mut tries = vec![0f64; candidates.len()];
         let mut events = Vec::new();
         // Rewards can differ by little (an evaluation squashed to 0..1): scale exploration to
         // the spread of the rewards seen so far.
@@ -151,8 +156,7 @@ impl SearchBot {
             } else {
                 let ln = (sim as f64).ln();
                 let c = self.exploration * (hi - lo).max(1e-9);
-                let ucb =
-                    |a: usize| value[a] / visits[a] as f64 + c * (ln / visits[a] as f64).sqrt();
+                let ucb = |a: usize| mean[a] + c * (ln / tries[a]).sqrt();
                 // `max_by` of `total_cmp` (the last of equal maxima), each bound computed once
                 // rather than once per comparison (issue 17).
                 let mut best = (0, ucb(0));
@@ -178,6 +182,8 @@ impl SearchBot {
             };
             visits[i] += 1;
             value[i] += reward;
+            mean[i] = value[i] / visits[i] as f64;
+            tries[i] = visits[i] as f64;
             lo = lo.min(reward);
             hi = hi.max(reward);
         }
