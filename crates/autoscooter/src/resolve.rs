@@ -109,14 +109,14 @@ pub(crate) enum Target {
 /// Which edge of the hit car the rammer crossed (AS-5.5), from the hit car's facing
 /// and the direction the rammer travelled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Edge {
+pub(crate) enum Edge {
     Front,
     Rear,
     /// A side edge, and the turn (±1) it gives the hit car.
     Side(i32),
 }
 
-fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
+pub(crate) fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
     // The rammer enters through the hit car's side pointing back along `travel`.
     // −5..=5, into 0..6 without a division.
     let back = travel.index() as i32 + 3;
