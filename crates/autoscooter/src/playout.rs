@@ -10,11 +10,12 @@
 use crate::board::{Cell, NONE};
 use crate::chart::{Letter, LetterInput};
 use crate::error::ActionError;
+use crate::event::CrashKind;
 use crate::event::Sink;
-use crate::event::{CrashKind, Event};
-use crate::resolve::{path_of, turn};
-use crate::state::{Autoscooter, Car, EMPTY, Effect, Stage};
+use crate::resolve::{Edge, Target, impact_edge, path_of, turn};
+use crate::state::{Autoscooter, Car, EMPTY, Stage};
 use engine::{Rng, Seat};
+use grid::HexDir;
 
 #[cfg(doc)]
 use engine::Game;
@@ -233,25 +234,12 @@ impl PlanPreviews {
                 // Case B crashes at the round's starting speed, case C at the plotted speed.
                 let speed = if i == 0 { c.speed } else { chart.speed() };
                 m.facing = dir;
-                let (work, crash) = game.crash(c.id, dir, target, speed);
-                if let Event::Crash { kind, .. } = crash {
-                    m.crashed = true;
-                    m.barrier = kind == CrashKind::Barrier;
-                }
-                let me = c.owner;
-                if me.is_some() {
-                    for tr in &work.transfers {
-                        if game.holder_seat(tr.to) == me {
-                            m.chits += tr.amount as i32;
-                        }
-                        if game.holder_seat(tr.from) == me {
-                            m.chits -= tr.amount as i32;
-                        }
-                    }
-                }
-                if let Some(Effect::Speed(_, 0)) =
-                    work.effects.iter().find(|e| matches!(e, Effect::Speed(x, _) if *x == c.id))
-                {
+                let (chits, kind) = crash_score(game, c.id, dir, target, speed);
+                m.crashed = true;
+                m.barrier = kind == CrashKind::Barrier;
+                m.chits = chits;
+                if matches!(kind, CrashKind::Barrier | CrashKind::Stationary | CrashKind::Front) {
+                    // The crash stops the mover (`Effect::Speed(car, 0)`).
                     m.speed = 0;
                 } else if i == 0 {
                     // Not moved (case B): the speed it had.
@@ -280,6 +268,110 @@ static PATH_OF: [u8; 16] = {
     }
     t
 };
+
+/// A crash of `car` travelling `dir` at `speed` into `target` as the plot heuristic reads it:
+/// the chits the mover's seat gains (negative: pays) and the crash's kind. The same rules as
+/// [`Autoscooter::crash`] (AS-5.5, AS-5.6, AS-7.1, AS-7.2: the transfers it lists, counted for
+/// the mover's seat) without building its work and event, which a planning phase's moves
+/// computed for every car and path (issue 17 round 7; `tests::crash_score_is_crash`).
+#[inline]
+fn crash_score(
+    game: &Autoscooter,
+    car: u8,
+    dir: HexDir,
+    target: Target,
+    speed: u8,
+) -> (i32, CrashKind) {
+    let me = game.car(car).owner;
+    if me.is_none() {
+        // Nobody to count for: the kind only.
+        return (0, crash_kind(game, dir, target));
+    }
+    // The seat paying or paid for a car: the wild car's chits are the box's (AS-7.1).
+    let seat_of = |x: u8| if game.wild == Some(x) { None } else { game.car(x).owner };
+    // The mover's seat's gain from a transfer between two cars' holders; bumping one's own car
+    // pays the box (AS-5.6).
+    let gain = |from: u8, to: u8, amount: u8| {
+        let (f, t) = (seat_of(from), seat_of(to));
+        let t = if game.wild != Some(from) && f == t { None } else { t };
+        i32::from(amount) * (i32::from(t == me) - i32::from(f == me))
+    };
+    let hit = match target {
+        Target::Barrier => {
+            let pays = game.wild != Some(car) && seat_of(car) == me;
+            return (-i32::from(speed) * i32::from(pays), CrashKind::Barrier);
+        }
+        Target::Car(x) => x,
+    };
+    let (last, travel) = struck(game, hit, dir);
+    let l = game.car(last);
+    if l.speed == 0 {
+        return (gain(last, car, speed), CrashKind::Stationary);
+    }
+    match impact_edge(l.facing, travel) {
+        Edge::Front => {
+            let chits = if speed > l.speed {
+                gain(last, car, speed - l.speed)
+            } else if l.speed > speed {
+                gain(car, last, l.speed - speed)
+            } else {
+                0
+            };
+            (chits, CrashKind::Front)
+        }
+        Edge::Side(_) => (gain(last, car, speed + l.speed), CrashKind::Side),
+        Edge::Rear => {
+            let mut chits = gain(last, car, speed);
+            if game.variants.jolting {
+                let ahead = game.board.neighbour(l.cell, l.facing);
+                let jolted = ahead != NONE && game.occupancy[ahead as usize] == EMPTY;
+                // Jolted into a barrier: it pays its own speed to the box.
+                if !jolted && game.wild != Some(last) && seat_of(last) == me {
+                    chits -= i32::from(l.speed);
+                }
+            }
+            (chits, CrashKind::Rear)
+        }
+    }
+}
+
+/// [`crash_score`]'s kind alone.
+fn crash_kind(game: &Autoscooter, dir: HexDir, target: Target) -> CrashKind {
+    let Target::Car(hit) = target else { return CrashKind::Barrier };
+    let (last, travel) = struck(game, hit, dir);
+    let l = game.car(last);
+    if l.speed == 0 {
+        return CrashKind::Stationary;
+    }
+    match impact_edge(l.facing, travel) {
+        Edge::Front => CrashKind::Front,
+        Edge::Rear => CrashKind::Rear,
+        Edge::Side(_) => CrashKind::Side,
+    }
+}
+
+/// The car a crash into `hit` travelling `dir` strikes, and the direction of the blow: a rear
+/// hit on a moving car passes along the line of cars in front of it (AS-7.2, jolting).
+#[inline]
+fn struck(game: &Autoscooter, hit: u8, dir: HexDir) -> (u8, HexDir) {
+    let h = game.car(hit);
+    if !(game.variants.jolting && h.speed > 0 && impact_edge(h.facing, dir) == Edge::Rear) {
+        return (hit, dir);
+    }
+    let mut last = hit;
+    loop {
+        let next = game.board.neighbour(game.car(last).cell, h.facing);
+        if next == NONE {
+            break;
+        }
+        match game.occupancy[next as usize] {
+            EMPTY => break,
+            o if game.is_nobodys(o) => break,
+            o => last = o,
+        }
+    }
+    (last, h.facing)
+}
 
 /// The moves of one position ([`PlanPreviews::on`]): while it lives the game cannot change, so
 /// the cache's entries stay the position's.
@@ -452,6 +544,102 @@ mod tests {
             assert_eq!(g.draw_seat(&mut rng.clone()), None);
             assert!(asked > 11 * 40, "{asked}");
         }
+    }
+
+    /// `crash_score` is `crash` counted for the mover's seat: the chits of the transfers it
+    /// lists (as `compute` counted them before, issue 17 round 6) and the kind of its event
+    /// (and, into the barrier or what stands ahead, the mover stops — `compute`'s speed 0 —
+    /// exactly when its work stops it), for every car of somebody's or the wild car, every
+    /// direction and speed 0–3, into the barrier, what stands ahead and every other car of
+    /// somebody's, at every third decision of random games of every player count and variant
+    /// (jolting, per-car scoring, the wild car).
+    #[test]
+    fn crash_score_is_crash() {
+        use crate::event::Event;
+        use crate::state::Effect;
+        let mut compared = 0;
+        let mut chits_seen = 0;
+        for seed in 0..24u64 {
+            let players = 2 + (seed % 7) as usize;
+            let setup =
+                Setup::standard(players, false, variants(seed * 7 / 2, players)).expect("a setup");
+            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            let mut n = 0;
+            while let Some(d) = g.decision() {
+                // A car of nobody's stands like a barrier (AS-1.4): it never rams.
+                let movers = g.cars().filter(|c| !g.is_nobodys(c.id)).copied();
+                for c in (n % 3 == 0).then_some(movers).into_iter().flatten() {
+                    for dir in HexDir::ALL {
+                        let mut targets = vec![Target::Barrier];
+                        let ahead = g.blocker(g.board.neighbour(c.cell, dir));
+                        targets.extend(ahead);
+                        targets.extend(
+                            g.cars()
+                                .filter(|o| o.id != c.id && !g.is_nobodys(o.id))
+                                .map(|o| Target::Car(o.id)),
+                        );
+                        for (target, speed) in
+                            targets.iter().flat_map(|&t| (0..4).map(move |s| (t, s)))
+                        {
+                            let (work, event) = g.crash(c.id, dir, target, speed);
+                            let Event::Crash { kind, .. } = event else { panic!("{event:?}") };
+                            let me = c.owner;
+                            let mut chits = 0;
+                            for tr in work.transfers.iter().filter(|_| me.is_some()) {
+                                if g.holder_seat(tr.to) == me {
+                                    chits += tr.amount as i32;
+                                }
+                                if g.holder_seat(tr.from) == me {
+                                    chits -= tr.amount as i32;
+                                }
+                            }
+                            let stops = matches!(
+                                work.effects
+                                    .iter()
+                                    .find(|e| matches!(e, Effect::Speed(x, _) if *x == c.id)),
+                                Some(Effect::Speed(_, 0))
+                            );
+                            let what = format!(
+                                "seed {seed}, car {}, {dir:?}, {target:?}, speed {speed}",
+                                c.id
+                            );
+                            assert_eq!(
+                                crash_score(&g, c.id, dir, target, speed),
+                                (chits, kind),
+                                "{what}"
+                            );
+                            // A struck line of cars never reaches back to a mover that
+                            // stands right behind it: so for what stands ahead (not any car).
+                            if target == Target::Barrier || Some(target) == ahead {
+                                assert_eq!(
+                                    stops,
+                                    matches!(
+                                        kind,
+                                        CrashKind::Barrier
+                                            | CrashKind::Stationary
+                                            | CrashKind::Front
+                                    ),
+                                    "{what}"
+                                );
+                            }
+                            compared += 1;
+                            chits_seen += usize::from(chits != 0);
+                        }
+                    }
+                }
+                let seat = engine::harness::next_seat(&d, &mut rng).expect("a seat");
+                let a = g.sample_action(seat, &mut rng).expect("an action");
+                g.apply(seat, &a, &mut events).expect("legal");
+                events.clear();
+                n += 1;
+            }
+        }
+        assert!(
+            compared > 100_000 && chits_seen > 10_000,
+            "{compared} crashes, {chits_seen} with chits"
+        );
     }
 
     /// `below` is `Rng::below`: the same numbers and the same generator after, for powers of
