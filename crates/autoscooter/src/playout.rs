@@ -75,8 +75,43 @@ impl Autoscooter {
         }
         let plot = self.check_plot(seat, car, number as u32, &letter.map(LetterInput::Valid))?;
         self.do_plot(seat, car, plot, events);
-        self.run(events);
+        // `run` goes on only once nobody owes a plot (AS-4.1): skip the call before, as
+        // `play_random` does (issue 17 round 7).
+        if self.owing.is_empty() {
+            self.run(events);
+        }
         Ok(())
+    }
+
+    /// Start `car` (AS-5.4) on the cell next to it in direction `moved`, facing `facing`, then
+    /// play on to the next decision: the same checks, state after and events as [`Game::apply`]
+    /// of `Action::Start` to that hex, by cell when the neighbour table has the cell (no hex
+    /// built and looked up again, issue 17 round 7); anything else (a refusal, a cell across an
+    /// edge the table does not cross) through `apply` itself.
+    pub fn start_to(
+        &mut self,
+        seat: Seat,
+        car: u8,
+        moved: HexDir,
+        facing: HexDir,
+        events: &mut impl Sink,
+    ) -> Result<(), ActionError> {
+        if let Stage::AwaitStart { car: expected, seat: chooser } = self.stage
+            && (chooser, expected) == (seat, car)
+            && moved.turn_to(facing).abs() <= 2
+        {
+            let to = self.board.neighbour(self.car(car).cell, moved);
+            if to != NONE && self.occupancy[to as usize] == EMPTY {
+                self.do_start(seat, car, to, facing, events);
+                self.run(events);
+                return Ok(());
+            }
+        }
+        let to = match self.car_by_id(car) {
+            Some(c) => self.board.hex(c.cell).neighbour(moved),
+            None => grid::Hex::new(0, 0),
+        };
+        self.apply_to(seat, &crate::Action::Start { car, to, facing }, events)
     }
 
     /// The car with this id, if the game has it.
@@ -640,6 +675,54 @@ mod tests {
             compared > 100_000 && chits_seen > 10_000,
             "{compared} crashes, {chits_seen} with chits"
         );
+    }
+
+    /// `start_to` is `apply` of the start to the hex in that direction: the same result, state
+    /// and events, for every direction and facing (the legal ones and the refused: occupied,
+    /// off the rink, a facing turned too far) and for the wrong seat and car, at every start of
+    /// random games of every player count and variant.
+    #[test]
+    fn start_to_is_apply_of_the_start() {
+        let (mut starts, mut accepted) = (0, 0);
+        for seed in 0..40u64 {
+            let players = 2 + (seed % 7) as usize;
+            let setup =
+                Setup::standard(players, false, variants(seed / 2, players)).expect("a setup");
+            let mut g = Autoscooter::new(&setup, seed).expect("a game");
+            let mut rng = Rng::seeded(seed);
+            let mut events = Vec::new();
+            while let Some(d) = g.decision() {
+                let seat = engine::harness::next_seat(&d, &mut rng).expect("a seat");
+                if let Stage::AwaitStart { car, .. } = g.stage {
+                    let from = g.board.hex(g.car(car).cell);
+                    for (s, c) in [(seat, car), (Seat(seat.0 ^ 1), car), (seat, car ^ 1), (seat, 9)]
+                    {
+                        for moved in HexDir::ALL {
+                            for facing in HexDir::ALL {
+                                let (mut x, mut y) = (g.clone(), g.clone());
+                                let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+                                let a = crate::Action::Start {
+                                    car: c,
+                                    to: from.neighbour(moved),
+                                    facing,
+                                };
+                                let want = x.apply(s, &a, &mut theirs);
+                                let got = y.start_to(s, c, moved, facing, &mut ours);
+                                assert_eq!(got, want, "seed {seed}, {a:?}");
+                                assert_eq!(y, x, "seed {seed}, {a:?}");
+                                assert_eq!(ours, theirs, "seed {seed}, {a:?}");
+                                starts += 1;
+                                accepted += usize::from(got.is_ok());
+                            }
+                        }
+                    }
+                }
+                let a = g.sample_action(seat, &mut rng).expect("an action");
+                g.apply(seat, &a, &mut events).expect("legal");
+                events.clear();
+            }
+        }
+        assert!(starts > 10_000 && accepted > 1_000, "{starts} starts, {accepted} accepted");
     }
 
     /// `below` is `Rng::below`: the same numbers and the same generator after, for powers of
