@@ -75,8 +75,9 @@ impl HasBots for Autoscooter {
                         game.plot_to(s, car, number, letter, &mut NoEvents).is_ok()
                     }
                     Some(Owed::Start(car)) => {
-                        let action = start(game, s, car, rng);
-                        game.apply_to(s, &action, &mut NoEvents).is_ok()
+                        // The start by cell, without an `Action` (issue 17 round 7).
+                        let (moved, _, facing) = start_choice(game, s, car, rng);
+                        game.start_to(s, car, moved, facing, &mut NoEvents).is_ok()
                     }
                     _ => {
                         let action = Self::heuristic(game, s, rng);
@@ -472,7 +473,7 @@ fn plot_wild(game: &Autoscooter, seat: Seat, rng: &mut Rng) -> Action {
 }
 
 fn start(game: &Autoscooter, seat: Seat, car: u8, rng: &mut Rng) -> Action {
-    let (to, facing) = start_choice(game, seat, car, rng);
+    let (_, to, facing) = start_choice(game, seat, car, rng);
     Action::Start { car, to: game.board().hex(to), facing }
 }
 
@@ -492,13 +493,13 @@ const START_FACINGS: [[HexDir; 5]; 6] = {
     t
 };
 
-/// [`start`]'s cell and facing.
+/// [`start`]'s direction moved, cell and facing.
 fn start_choice(
     game: &Autoscooter,
     seat: Seat,
     car: u8,
     rng: &mut Rng,
-) -> (autoscooter::board::Cell, HexDir) {
+) -> (HexDir, autoscooter::board::Cell, HexDir) {
     let board = game.board();
     // What stands on each cell for this seat, by cell, the car itself not counted; the
     // barrier (`NONE`, the slot after every cell) blocks the view. A table of the stack filled
@@ -520,7 +521,7 @@ fn start_choice(
         }
     }
     // The best start so far as (key, cell, facing): the action is built once, at the end.
-    let mut best: Option<(i64, autoscooter::board::Cell, HexDir)> = None;
+    let mut best: Option<(i64, HexDir, autoscooter::board::Cell, HexDir)> = None;
     let noise = rng.next_u64();
     let mut option = 0;
     for (m, moved) in HexDir::ALL.into_iter().enumerate() {
@@ -557,12 +558,12 @@ fn start_choice(
             let key = key(halves, jitter_bits(noise, option));
             option += 1;
             if best.is_none_or(|b| key > b.0) {
-                best = Some((key, to, facing));
+                best = Some((key, moved, to, facing));
             }
         }
     }
-    let (_, to, facing) = best.expect("a start is owed only when a neighbour is free");
-    (to, facing)
+    let (_, moved, to, facing) = best.expect("a start is owed only when a neighbour is free");
+    (moved, to, facing)
 }
 
 fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {
