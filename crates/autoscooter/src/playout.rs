@@ -13,7 +13,7 @@ use crate::error::ActionError;
 use crate::event::CrashKind;
 use crate::event::Sink;
 use crate::resolve::{Edge, Target, impact_edge, path_of, turn};
-use crate::state::{Autoscooter, Car, EMPTY, Stage};
+use crate::state::{Autoscooter, Car, EMPTY, Plot, Stage};
 use engine::{Rng, Seat};
 use grid::HexDir;
 
@@ -73,7 +73,18 @@ impl Autoscooter {
         if seat.index() >= self.seats as usize {
             return Err(self.wrong_time(seat));
         }
-        let plot = self.check_plot(seat, car, number as u32, &letter.map(LetterInput::Valid))?;
+        // By the state's bits first (issue 17 round 7): planning, a car of the seat's without a
+        // plot, an unused number of its column (AS-4.1, AS-2.1); `check_plot`, for its error,
+        // when one fails.
+        let unplotted = matches!(self.stage, Stage::Plan)
+            && car < 8
+            && self.unplotted[seat.index()] & (1 << car) != 0;
+        let plot = match crate::sheet::row_of(car, number as u32) {
+            Some(row) if unplotted && self.car(car).used & (1 << row) == 0 => {
+                Plot { number, letter }
+            }
+            _ => self.check_plot(seat, car, number as u32, &letter.map(LetterInput::Valid))?,
+        };
         self.do_plot(seat, car, plot, events);
         // `run` goes on only once nobody owes a plot (AS-4.1): skip the call before, as
         // `play_random` does (issue 17 round 7).
@@ -751,13 +762,24 @@ mod tests {
             while let Some(d) = g.decision() {
                 let seat = engine::harness::next_seat(&d, &mut rng).expect("a seat");
                 let a = g.sample_action(seat, &mut rng).expect("an action");
-                // Wrong inputs first: every refusal matches `apply`'s and changes nothing.
-                for (s, car, number) in [(seat.0, 9, 1), (seat.0 ^ 1, 0, 1), (40, 0, 1)] {
+                // Wrong inputs first: every refusal matches `apply`'s and changes nothing. Also
+                // every car with its first used and first unused number (a plotted car, another
+                // seat's, a used number: refused; the seat's own unplotted: accepted).
+                let mut tries = vec![(seat.0, 9, 1), (seat.0 ^ 1, 0, 1), (40, 0, 1)];
+                for c in g.cars() {
+                    for n in c.used_numbers().take(1).chain(c.unused_numbers().take(1)) {
+                        tries.push((seat.0, c.id, n));
+                    }
+                }
+                for (s, car, number) in tries {
                     for n in [number, 88, 5] {
                         let (mut x, mut y) = (g.clone(), g.clone());
-                        let want = x.apply(Seat(s), &Action::plot(car, n, None), &mut Vec::new());
-                        let got = y.plot_to(Seat(s), car, n, None, &mut Vec::new());
+                        let (mut theirs, mut ours) = (Vec::new(), Vec::new());
+                        let want = x.apply(Seat(s), &Action::plot(car, n, None), &mut theirs);
+                        let got = y.plot_to(Seat(s), car, n, None, &mut ours);
                         assert_eq!(got, want);
+                        assert_eq!(y, x);
+                        assert_eq!(ours, theirs);
                         if got.is_err() {
                             assert_eq!(y, g);
                         }
