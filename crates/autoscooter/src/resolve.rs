@@ -1,14 +1,14 @@
 //! The action phase (AS-5): cars act in turn-number order; crashes are scored at once.
 
 use crate::board::{Cell, NONE};
-use crate::chart::Letter;
+use crate::chart::{CHART, Letter};
 use crate::error::ActionError;
 use crate::event::{CrashKind, Event, Holder, Path, Sink};
 use crate::purse::{Purse, box_takings, payments};
 use crate::sheet;
-use crate::state::{Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
+use crate::state::{self, Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
 use arrayvec::ArrayVec;
-use engine::Seat;
+use engine::{Rng, Seat};
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
 
@@ -22,6 +22,64 @@ struct Trace {
     /// What stopped it, the direction it was going, and the crash speed.
     blocked: Option<(Target, HexDir, u8)>,
 }
+
+/// Who plays a case D start (AS-5.4) when the action phase reaches one: the seat, as a
+/// decision ([`AwaitStarts`]: the stage becomes [`Stage::AwaitStart`]), or random play drawing
+/// it at once ([`RandomStarts`]), without leaving [`Autoscooter::run`] (issue 17 round 7).
+pub(crate) trait Starts {
+    /// The start of a car whose free directions are the set `free` (not empty): its direction
+    /// and the turn of its facing from it (−2..=2), or `None` to ask the seat.
+    fn draw(&mut self, free: usize) -> Option<(HexDir, i32)>;
+}
+
+/// Every start is the seat's decision.
+pub(crate) struct AwaitStarts;
+
+impl Starts for AwaitStarts {
+    #[inline]
+    fn draw(&mut self, _free: usize) -> Option<(HexDir, i32)> {
+        None
+    }
+}
+
+/// Starts drawn as [`Game::sample_action`](engine::Game::sample_action) draws them (a free
+/// direction, then a turn of −2..=2), at most `left` of them.
+pub(crate) struct RandomStarts<'a> {
+    pub rng: &'a mut Rng,
+    pub left: u64,
+}
+
+impl Starts for RandomStarts<'_> {
+    #[inline]
+    fn draw(&mut self, free: usize) -> Option<(HexDir, i32)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        // `free_directions`' list read at the drawn place, without building it.
+        let d = state::nth_dir(free, self.rng.below(state::dir_count(free)));
+        Some((d, self.rng.below(5) as i32 - 2))
+    }
+}
+
+/// Each letter's steps padded to three with straight ahead, and how many are its own: a move
+/// walked as three steps, of which the first blocked one among its own ends it, without a
+/// branch per step on the position (issue 17 round 7).
+const STEPS3: [([i8; 3], usize); 16] = {
+    let mut t = [([0i8; 3], 0usize); 16];
+    let mut l = 0;
+    while l < 16 {
+        let steps = CHART[l].steps;
+        let mut i = 0;
+        while i < steps.len() {
+            t[l].0[i] = steps[i];
+            i += 1;
+        }
+        t[l].1 = steps.len();
+        l += 1;
+    }
+    t
+};
 
 /// The outcome of a move if it were made now ([`Autoscooter::preview`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,6 +199,21 @@ fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
 impl Autoscooter {
     /// Play on by itself to the next decision or the end.
     pub(crate) fn run(&mut self, events: &mut impl Sink) {
+        self.run_with(&mut AwaitStarts, events);
+    }
+
+    /// [`Self::run`], where random play draws up to `left` case D starts itself (the draws of
+    /// [`Game::sample_action`](engine::Game::sample_action), in the order the loop of
+    /// `play_random` makes them) instead of stopping at them. Returns the starts played.
+    #[inline]
+    pub(crate) fn run_random(&mut self, rng: &mut Rng, left: u64, events: &mut impl Sink) -> u64 {
+        let mut starts = RandomStarts { rng, left };
+        self.run_with(&mut starts, events);
+        left - starts.left
+    }
+
+    #[inline]
+    fn run_with(&mut self, starts: &mut impl Starts, events: &mut impl Sink) {
         loop {
             match self.stage {
                 Stage::Plan => {
@@ -162,7 +235,7 @@ impl Autoscooter {
                         continue;
                     }
                     let turn = self.turns[self.step];
-                    if self.act(turn, events) {
+                    if self.act(turn, starts, events) {
                         return;
                     }
                 }
@@ -174,10 +247,11 @@ impl Autoscooter {
     /// All plots are in: reveal the numbers and set the acting order (AS-4.1, AS-2.2, AS-7.1).
     fn begin_action<S: Sink>(&mut self, events: &mut S) {
         self.turns.clear();
-        // The turns in id order, and the set of their numbers (a bit per number 0..255).
+        // The turns in id order, and the set of their numbers (a bit per number: the sheet's
+        // are 1..=88, AS-2.1; a rebuilt state's placeholders may be larger).
         let mut by_id: ArrayVec<Turn, 8> = ArrayVec::new();
-        let mut numbers = [0u64; 4];
-        let mut index_of = [0u8; 256];
+        let mut numbers = 0u128;
+        let mut index_of = [0u8; 128];
         let mut distinct = true;
         for id in 0..8u8 {
             let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else {
@@ -188,22 +262,21 @@ impl Autoscooter {
                 self.car_mut(id).used |= 1 << row;
             }
             let n = plot.number as usize;
-            let bit = 1u64 << (n % 64);
-            distinct &= numbers[n / 64] & bit == 0;
-            numbers[n / 64] |= bit;
-            index_of[n] = by_id.len() as u8;
+            let bit = 1u128 << (n & 127);
+            distinct &= (n < 128) & (numbers & bit == 0);
+            numbers |= bit;
+            index_of[n & 127] = by_id.len() as u8;
             by_id.push(Turn { car: id, number: plot.number, mover: owner, letter: plot.letter });
         }
         if distinct {
             // All 88 numbers are distinct (AS-2.2): the acting order is the set's, ascending —
             // read from the bits, without comparing (issue 17: an insertion's place is random in
-            // random play, so each was a mispredicted branch).
-            for (w, mut set) in numbers.into_iter().enumerate() {
-                while set != 0 {
-                    let n = w * 64 + set.trailing_zeros() as usize;
-                    self.turns.push(by_id[index_of[n] as usize]);
-                    set &= set - 1;
-                }
+            // random play, so each was a mispredicted branch), one bit per turn (a loop over
+            // the set's words ended at random places: round 7).
+            for _ in 0..by_id.len() {
+                let n = numbers.trailing_zeros() as usize;
+                self.turns.push(by_id[index_of[n & 127] as usize]);
+                numbers &= numbers - 1;
             }
         } else {
             // Equal numbers (only a rebuilt state's placeholders) keep id order.
@@ -246,13 +319,20 @@ impl Autoscooter {
     }
 
     /// One car's turn. Returns `true` when a seat must decide before play goes on.
-    fn act(&mut self, turn: Turn, events: &mut impl Sink) -> bool {
+    fn act(&mut self, turn: Turn, starts: &mut impl Starts, events: &mut impl Sink) -> bool {
         let car = *self.car(turn.car);
         if car.speed == 0 {
             // Case D (AS-5.4): the plot is ignored; the player chooses where to start.
             // Any free hex beside it, read as a set: stopping at the first free one was a
             // branch on the position (issue 17 round 6).
-            if self.free_mask(car.cell) != 0 {
+            let free = self.free_mask(car.cell);
+            if free != 0 {
+                if let Some((d, t)) = starts.draw(free) {
+                    // Random play's start, from the set just found (issue 17 round 7).
+                    let to = self.board.neighbour(car.cell, d);
+                    self.do_start(turn.mover, turn.car, to, self::turn(d, t), events);
+                    return false;
+                }
                 self.stage = Stage::AwaitStart { car: turn.car, seat: turn.mover };
                 return true;
             }
@@ -318,29 +398,45 @@ impl Autoscooter {
     }
 
     /// Walk a chart move from the car's position (AS-5.1–5.3) without changing anything.
-    #[inline]
+    ///
+    /// The three steps of the letter's path padded to three are all taken, and the first
+    /// blocked one among the letter's own ends the move: which one is a random outcome in random
+    /// play, so it is found by arithmetic rather than by a branch per step (issue 17 round 7).
+    // Always inlined: returned through memory, the trace's fields were stored and read back.
+    #[inline(always)]
     fn trace(&self, car: &Car, letter: Letter) -> Trace {
         let chart = letter.chart();
+        let (rel, len) = STEPS3[(letter.index() & 15) as usize];
+        // `at[i]`: the cell after `i` steps (the neighbour table maps NONE to NONE).
+        let mut at = [car.cell; 4];
+        let mut dirs = [car.facing; 3];
+        let mut stops = 0u32;
+        for i in 0..3 {
+            dirs[i] = turn(car.facing, rel[i] as i32);
+            let next = self.board.neighbour(at[i], dirs[i]);
+            at[i + 1] = next;
+            // The barrier (NONE) or a car; the occupancy's NONE slot is always EMPTY.
+            stops |= (((next == NONE) | (self.occupancy[next as usize] != EMPTY)) as u32) << i;
+        }
+        // The first blocked step of the letter's own, or `len` when none is.
+        let first = ((stops | (1 << len)).trailing_zeros() as usize).min(3);
+        let hex = |i: usize| {
+            if i < first { self.board.hex_of(at[i + 1]) } else { grid::Hex::default() }
+        };
         let mut t = Trace {
-            path: Path::default(),
-            cell: car.cell,
+            path: Path::from_hexes(first as u8, [hex(0), hex(1), hex(2)]),
+            cell: at[first],
             facing: turn(car.facing, chart.end as i32),
-            moved: false,
+            moved: first > 0,
             blocked: None,
         };
-        for (i, &rel) in chart.steps.iter().enumerate() {
-            let dir = turn(car.facing, rel as i32);
-            let next = self.board.neighbour(t.cell, dir);
-            if let Some(target) = self.blocker(next) {
-                // Case B crashes at the round's starting speed, case C at the plotted speed.
-                let speed = if i == 0 { car.speed } else { chart.speed() };
-                t.facing = dir;
-                t.blocked = Some((target, dir, speed));
-                return t;
-            }
-            t.path.push(self.board.hex(next));
-            t.cell = next;
-            t.moved = true;
+        if first < len {
+            let dir = dirs[first.min(2)];
+            let target = self.blocker(at[(first + 1).min(3)]).unwrap_or(Target::Barrier);
+            // Case B crashes at the round's starting speed, case C at the plotted speed.
+            let speed = if first == 0 { car.speed } else { chart.speed() };
+            t.facing = dir;
+            t.blocked = Some((target, dir, speed));
         }
         t
     }
@@ -480,7 +576,7 @@ impl Autoscooter {
         speed: u8,
     ) -> (CrashWork, Event) {
         let mut w = CrashWork::default();
-        let at = self.board.hex(self.car(car).cell);
+        let at = self.board.hex_of(self.car(car).cell);
         let hit = match target {
             Target::Barrier => {
                 let event = Event::Crash {
@@ -641,7 +737,7 @@ impl Autoscooter {
                 }
                 Effect::Jolt(c, to) => {
                     self.place(c, to);
-                    events.push(Event::Jolted { car: c, to: self.board.hex(to) });
+                    events.push(Event::Jolted { car: c, to: self.board.hex_of(to) });
                 }
             }
         }
@@ -758,7 +854,7 @@ impl Autoscooter {
         let c = self.car_mut(car);
         c.facing = facing;
         c.speed = 1;
-        events.push(Event::Started { car, seat, to: self.board.hex(cell), facing });
+        events.push(Event::Started { car, seat, to: self.board.hex_of(cell), facing });
         self.stage = Stage::Act;
         self.step += 1;
     }
