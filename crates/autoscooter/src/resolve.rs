@@ -7,7 +7,6 @@ use crate::event::{CrashKind, Event, Holder, Path, Sink};
 use crate::purse::{Purse, box_takings, payments};
 use crate::sheet;
 use crate::state::{self, Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
-use arrayvec::ArrayVec;
 use engine::{Rng, Seat};
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
@@ -62,20 +61,36 @@ impl Starts for RandomStarts<'_> {
     }
 }
 
-/// Each letter's steps padded to three with straight ahead, and how many are its own: a move
-/// walked as three steps, of which the first blocked one among its own ends it, without a
-/// branch per step on the position (issue 17 round 7).
-const STEPS3: [([i8; 3], usize); 16] = {
-    let mut t = [([0i8; 3], 0usize); 16];
+/// A letter's move from one facing: the direction of each of its steps padded to three with
+/// straight ahead, how many are its own, and the facing at its end.
+#[derive(Clone, Copy)]
+struct Walk {
+    dirs: [HexDir; 3],
+    len: usize,
+    end: HexDir,
+}
+
+/// [`Walk`]s by letter and facing (the facings 6 and 7, which no direction has, E): a move walked
+/// as three steps, of which the first blocked one among its own ends it, without a branch per
+/// step on the position and without turning each step (issue 17 round 7).
+const WALKS: [[Walk; 8]; 16] = {
+    let mut t = [[Walk { dirs: [HexDir::E; 3], len: 0, end: HexDir::E }; 8]; 16];
     let mut l = 0;
     while l < 16 {
-        let steps = CHART[l].steps;
-        let mut i = 0;
-        while i < steps.len() {
-            t[l].0[i] = steps[i];
-            i += 1;
+        let chart = &CHART[l];
+        let mut f = 0;
+        while f < 6 {
+            let w = &mut t[l][f];
+            let mut i = 0;
+            while i < 3 {
+                let rel = if i < chart.steps.len() { chart.steps[i] } else { 0 };
+                w.dirs[i] = HexDir::ALL[(f as i32 + rel as i32).rem_euclid(6) as usize];
+                i += 1;
+            }
+            w.len = chart.steps.len();
+            w.end = HexDir::ALL[(f as i32 + chart.end as i32).rem_euclid(6) as usize];
+            f += 1;
         }
-        t[l].1 = steps.len();
         l += 1;
     }
     t
@@ -249,7 +264,8 @@ impl Autoscooter {
         self.turns.clear();
         // The turns in id order, and the set of their numbers (a bit per number: the sheet's
         // are 1..=88, AS-2.1; a rebuilt state's placeholders may be larger).
-        let mut by_id: ArrayVec<Turn, 8> = ArrayVec::new();
+        let mut by_id = [Turn { car: 0, number: 0, mover: Seat(0), letter: None }; 8];
+        let mut count = 0;
         let mut numbers = 0u128;
         let mut index_of = [0u8; 128];
         let mut distinct = true;
@@ -265,22 +281,26 @@ impl Autoscooter {
             let bit = 1u128 << (n & 127);
             distinct &= (n < 128) & (numbers & bit == 0);
             numbers |= bit;
-            index_of[n & 127] = by_id.len() as u8;
-            by_id.push(Turn { car: id, number: plot.number, mover: owner, letter: plot.letter });
+            index_of[n & 127] = count as u8;
+            // At most one turn per id: `count` stays below 8.
+            by_id[count & 7] =
+                Turn { car: id, number: plot.number, mover: owner, letter: plot.letter };
+            count += 1;
         }
+        let by_id = &by_id[..count];
         if distinct {
             // All 88 numbers are distinct (AS-2.2): the acting order is the set's, ascending —
             // read from the bits, without comparing (issue 17: an insertion's place is random in
             // random play, so each was a mispredicted branch), one bit per turn (a loop over
             // the set's words ended at random places: round 7).
-            for _ in 0..by_id.len() {
+            for _ in 0..count {
                 let n = numbers.trailing_zeros() as usize;
-                self.turns.push(by_id[index_of[n & 127] as usize]);
+                self.turns.push(by_id[index_of[n & 127] as usize & 7]);
                 numbers &= numbers - 1;
             }
         } else {
             // Equal numbers (only a rebuilt state's placeholders) keep id order.
-            for turn in by_id {
+            for &turn in by_id {
                 let at =
                     self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
                 self.turns.insert(at, turn);
@@ -406,13 +426,12 @@ impl Autoscooter {
     #[inline(always)]
     fn trace(&self, car: &Car, letter: Letter) -> Trace {
         let chart = letter.chart();
-        let (rel, len) = STEPS3[(letter.index() & 15) as usize];
+        let walk = WALKS[(letter.index() & 15) as usize][(car.facing.index() & 7) as usize];
+        let (dirs, len) = (walk.dirs, walk.len);
         // `at[i]`: the cell after `i` steps (the neighbour table maps NONE to NONE).
         let mut at = [car.cell; 4];
-        let mut dirs = [car.facing; 3];
         let mut stops = 0u32;
         for i in 0..3 {
-            dirs[i] = turn(car.facing, rel[i] as i32);
             let next = self.board.neighbour(at[i], dirs[i]);
             at[i + 1] = next;
             // The barrier (NONE) or a car; the occupancy's NONE slot is always EMPTY.
@@ -426,7 +445,7 @@ impl Autoscooter {
         let mut t = Trace {
             path: Path::from_hexes(first as u8, [hex(0), hex(1), hex(2)]),
             cell: at[first],
-            facing: turn(car.facing, chart.end as i32),
+            facing: walk.end,
             moved: first > 0,
             blocked: None,
         };
@@ -567,7 +586,8 @@ impl Autoscooter {
     /// Score a crash of `car` travelling `dir` at `speed` into `target` (AS-5.5, AS-7.2): the
     /// work to do and the [`Event::Crash`] that announces it (no event list, so that a preview
     /// allocates nothing).
-    #[inline]
+    // Always inlined: called apart, its work and event went through memory (issue 17 round 7).
+    #[inline(always)]
     pub(crate) fn crash(
         &self,
         car: u8,
@@ -914,6 +934,24 @@ impl Autoscooter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every letter's walk from every facing turns its steps and its end as the chart says.
+    #[test]
+    fn walks_are_the_chart_turned() {
+        for (l, chart) in CHART.iter().enumerate() {
+            for f in HexDir::ALL {
+                let w = WALKS[l][f.index() as usize];
+                assert_eq!(w.len, chart.steps.len(), "letter {l}");
+                for (i, &rel) in chart.steps.iter().enumerate() {
+                    assert_eq!(w.dirs[i], f.turn(rel as i32), "letter {l}, facing {f:?}, step {i}");
+                }
+                // The padding is straight ahead (walked, never used: blocked or not, it is past
+                // the letter's own steps).
+                assert!(w.dirs[chart.steps.len()..].iter().all(|&d| d == f));
+                assert_eq!(w.end, f.turn(chart.end as i32), "letter {l}, facing {f:?}");
+            }
+        }
+    }
 
     #[test]
     fn the_turn_table_is_hexdir_turn() {

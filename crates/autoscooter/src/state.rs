@@ -470,13 +470,23 @@ impl Autoscooter {
         // `refresh_owing` with no plot yet: each seat's cars, read without the plots (a round's
         // start in every random game, issue 17 round 6).
         let mut unplotted = [0u8; 8];
+        let mut owing = SeatSet::EMPTY;
         for c in self.cars.iter().flatten() {
             if let Some(o) = c.owner {
                 unplotted[o.index()] |= 1 << c.id;
+                owing.insert(o);
             }
         }
         self.unplotted = unplotted;
-        self.refresh_owing_from_unplotted();
+        if self.wild_moving {
+            self.refresh_owing_from_unplotted();
+        } else {
+            // Every seat with a car owes its plots (`refresh_owing_from_unplotted` without a
+            // second loop over the seats, issue 17 round 7).
+            debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted cars");
+            debug_assert_eq!(owing, self.compute_owing());
+            self.owing = owing;
+        }
     }
 
     // ----- small accessors -----
