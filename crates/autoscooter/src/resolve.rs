@@ -7,6 +7,7 @@ use crate::event::{CrashKind, Event, Holder, Path, Sink};
 use crate::purse::{Purse, box_takings, payments};
 use crate::sheet;
 use crate::state::{self, Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
+use arrayvec::ArrayVec;
 use engine::{Rng, Seat};
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
@@ -211,6 +212,54 @@ fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
     }
 }
 
+/// `turns` (at most 8) in acting order (AS-2.2: by turn number; equal numbers, which only a
+/// rebuilt state's placeholders have, in the given order), pushed to `out`.
+///
+/// Each turn's place is the number of turns with a number at most its own, counted in the eight
+/// bytes of one word at once (issue 17: an insertion's place, or the end of a walk over a set of
+/// numbers, is random in random play, so each was a mispredicted branch; round 7: the places
+/// are independent of each other, so they are counted side by side).
+#[inline]
+fn acting_order(turns: &[Turn], out: &mut ArrayVec<Turn, 9>) {
+    const FILL: u64 = 0x7f;
+    const LANES: u64 = 0x0101_0101_0101_0101;
+    let turns = &turns[..turns.len().min(8)];
+    // Byte `k`: the `k`-th turn's number; the bytes past the last turn hold `FILL`, above every
+    // number ranked this way (the sheet's are 1..=88, AS-2.1).
+    let mut packed = FILL * LANES;
+    let mut small = true;
+    for (k, t) in turns.iter().enumerate() {
+        small &= (t.number as u64) < FILL;
+        let lane = 8 * k;
+        packed = (packed & !(0xff << lane)) | ((t.number as u64 & FILL) << lane);
+    }
+    let mut order = [0u8; 8];
+    // The places taken (bit `p`: place `p`, counted from 1): all distinct, each once.
+    let mut ranked = 0u32;
+    if small {
+        for k in 0..turns.len() {
+            let x = (packed >> (8 * k)) & 0xff;
+            // Byte `j`'s top bit: is `x` at least turn `j`'s number? (`x | 0x80` minus a number
+            // below 0x80 borrows nothing from the next byte.)
+            let at_most = (((x * LANES) | (0x80 * LANES)) - packed) & (0x80 * LANES);
+            // How many bytes say so, its own included: its place counted from 1.
+            let place = ((at_most >> 7).wrapping_mul(LANES) >> 56) as u32;
+            order[(place.wrapping_sub(1) & 7) as usize] = k as u8;
+            ranked |= 1 << place;
+        }
+    }
+    if small && ranked == ((1 << turns.len()) - 1) << 1 {
+        for &k in &order[..turns.len()] {
+            out.push(turns[k as usize & 7]);
+        }
+    } else {
+        for &turn in turns {
+            let at = out.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
+            out.insert(at, turn);
+        }
+    }
+}
+
 impl Autoscooter {
     /// Play on by itself to the next decision or the end.
     pub(crate) fn run(&mut self, events: &mut impl Sink) {
@@ -262,13 +311,9 @@ impl Autoscooter {
     /// All plots are in: reveal the numbers and set the acting order (AS-4.1, AS-2.2, AS-7.1).
     fn begin_action<S: Sink>(&mut self, events: &mut S) {
         self.turns.clear();
-        // The turns in id order, and the set of their numbers (a bit per number: the sheet's
-        // are 1..=88, AS-2.1; a rebuilt state's placeholders may be larger).
+        // The turns in id order.
         let mut by_id = [Turn { car: 0, number: 0, mover: Seat(0), letter: None }; 8];
         let mut count = 0;
-        let mut numbers = 0u128;
-        let mut index_of = [0u8; 128];
-        let mut distinct = true;
         for id in 0..8u8 {
             let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else {
                 continue;
@@ -277,35 +322,12 @@ impl Autoscooter {
             if let Some(row) = sheet::row_of(id, plot.number as u32) {
                 self.car_mut(id).used |= 1 << row;
             }
-            let n = plot.number as usize;
-            let bit = 1u128 << (n & 127);
-            distinct &= (n < 128) & (numbers & bit == 0);
-            numbers |= bit;
-            index_of[n & 127] = count as u8;
             // At most one turn per id: `count` stays below 8.
             by_id[count & 7] =
                 Turn { car: id, number: plot.number, mover: owner, letter: plot.letter };
             count += 1;
         }
-        let by_id = &by_id[..count];
-        if distinct {
-            // All 88 numbers are distinct (AS-2.2): the acting order is the set's, ascending —
-            // read from the bits, without comparing (issue 17: an insertion's place is random in
-            // random play, so each was a mispredicted branch), one bit per turn (a loop over
-            // the set's words ended at random places: round 7).
-            for _ in 0..count {
-                let n = numbers.trailing_zeros() as usize;
-                self.turns.push(by_id[index_of[n & 127] as usize & 7]);
-                numbers &= numbers - 1;
-            }
-        } else {
-            // Equal numbers (only a rebuilt state's placeholders) keep id order.
-            for &turn in by_id {
-                let at =
-                    self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
-                self.turns.insert(at, turn);
-            }
-        }
+        acting_order(&by_id[..count], &mut self.turns);
         if S::SUMMARIES {
             events.push(Event::NumbersRevealed {
                 order: self.turns.iter().map(|t| (t.car, t.number)).collect(),
@@ -934,6 +956,30 @@ impl Autoscooter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The acting order by places counted in bytes is a stable sort by number, for every count
+    /// of turns, with small and large numbers and repeated ones (a rebuilt state's placeholders).
+    #[test]
+    fn acting_order_is_a_stable_sort_by_number() {
+        let mut rng = Rng::seeded(17);
+        for case in 0..20_000 {
+            let len = rng.index(9);
+            let top = [8, 89, 127, 128, 256][case % 5];
+            let turns: Vec<Turn> = (0..len)
+                .map(|k| Turn {
+                    car: k as u8,
+                    number: rng.below(top) as u8,
+                    mover: Seat(0),
+                    letter: None,
+                })
+                .collect();
+            let mut expected = turns.clone();
+            expected.sort_by_key(|t| t.number);
+            let mut got = ArrayVec::new();
+            acting_order(&turns, &mut got);
+            assert_eq!(got.as_slice(), expected.as_slice(), "{turns:?}");
+        }
+    }
 
     /// Every letter's walk from every facing turns its steps and its end as the chart says.
     #[test]
