@@ -73,7 +73,15 @@ pub struct Board {
     width: i32,
     height: i32,
     index: Vec<Cell>,
-    nbr: Vec<[Cell; 6]>,
+    /// The neighbour of each cell index (a `u8`: every one, [`NONE`] and the indices past the
+    /// last cell included, whose rows are all [`NONE`]) by direction (6 and 7: [`NONE`]): a
+    /// lookup that needs no bounds check, so a move's steps can be walked without a branch on
+    /// the position (issue 17 round 7).
+    nbr: Box<[[Cell; 8]; 256]>,
+    /// The hex of each cell index, and `Hex::default()` past the last cell: for the events of
+    /// the hot path, whose hexes a sink that does not read them then never computes (a bounds
+    /// check would keep each lookup alive).
+    hexes: Box<[Hex; 256]>,
     starts: Vec<Start>,
 }
 
@@ -121,7 +129,8 @@ impl Board {
             width,
             height,
             index: vec![NONE; (width * height).max(0) as usize],
-            nbr: Vec::new(),
+            nbr: Box::new([[NONE; 8]; 256]),
+            hexes: Box::new([Hex::default(); 256]),
             starts: spec.starts.clone(),
         };
         for (i, h) in spec.cells.iter().enumerate() {
@@ -131,11 +140,12 @@ impl Board {
             }
             board.index[slot] = i as Cell;
         }
-        board.nbr = spec
-            .cells
-            .iter()
-            .map(|h| HexDir::ALL.map(|d| board.cell(h.neighbour(d)).unwrap_or(NONE)))
-            .collect();
+        for (i, h) in spec.cells.iter().enumerate() {
+            for d in HexDir::ALL {
+                board.nbr[i][d.index() as usize] = board.cell(h.neighbour(d)).unwrap_or(NONE);
+            }
+            board.hexes[i] = *h;
+        }
         for (i, s) in spec.starts.iter().enumerate() {
             if board.cell(s.at).is_none() {
                 problems.push(format!("start space {i} at {} is off the board", s.at));
@@ -164,10 +174,17 @@ impl Board {
     pub fn hex(&self, c: Cell) -> Hex {
         self.cells[c as usize]
     }
-    /// The neighbouring cell, or [`NONE`] when the edge is a barrier.
+    /// The hex of a cell index without a bounds check: `Hex::default()` for an index that is
+    /// no cell (for events that a sink may never read, issue 17 round 7).
+    #[inline]
+    pub(crate) fn hex_of(&self, c: Cell) -> Hex {
+        self.hexes[c as usize]
+    }
+    /// The neighbouring cell, or [`NONE`] when the edge is a barrier (and from [`NONE`]).
     #[inline]
     pub fn neighbour(&self, c: Cell, d: HexDir) -> Cell {
-        self.nbr[c as usize][d.index() as usize]
+        // `& 7`: a direction is 0..6, and the table's rows have 8 slots (no bounds check).
+        self.nbr[c as usize][(d.index() & 7) as usize]
     }
     pub fn len(&self) -> usize {
         self.cells.len()

@@ -24,6 +24,13 @@ pub struct Path {
 }
 
 impl Path {
+    /// The first `len` of `hexes` (at most three; the others must be `Hex::default()`, as
+    /// [`Path::push`] leaves them).
+    #[inline]
+    pub(crate) fn from_hexes(len: u8, hexes: [Hex; 3]) -> Path {
+        debug_assert!(len <= 3 && hexes[len as usize..].iter().all(|h| *h == Hex::default()));
+        Path { len, hexes }
+    }
     pub fn push(&mut self, h: Hex) {
         self.hexes[self.len as usize] = h;
         self.len += 1;

@@ -487,8 +487,9 @@ impl Autoscooter {
                     let (played, planned) = self.plan_round_random(rng, max_actions - n, events);
                     n += played;
                     match planned {
-                        // The last plot's `play_random` runs the action phase.
-                        Planned::All => self.run(events),
+                        // The last plot's `play_random` runs the action phase; the starts it
+                        // meets are drawn there, each an action of the cap (issue 17 round 7).
+                        Planned::All => n += self.run_random(rng, max_actions - n, events),
                         Planned::Capped => {}
                         Planned::Stuck => break,
                     }
@@ -497,11 +498,13 @@ impl Autoscooter {
                 // A start (case D) without the round trip through `play_random`.
                 &Stage::AwaitStart { car, seat } if seat.index() < self.seats as usize => {
                     match self.start_random(seat, car, rng, events) {
-                        None => self.run(events),
-                        Some(Ok(())) => {}
+                        None => {
+                            n += 1;
+                            n += self.run_random(rng, max_actions - n, events);
+                        }
+                        Some(Ok(())) => n += 1,
                         Some(Err(_)) => break,
                     }
-                    n += 1;
                     continue;
                 }
                 Stage::Plan => match self.owing.first() {

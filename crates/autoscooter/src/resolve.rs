@@ -1,14 +1,14 @@
 //! The action phase (AS-5): cars act in turn-number order; crashes are scored at once.
 
 use crate::board::{Cell, NONE};
-use crate::chart::Letter;
+use crate::chart::{CHART, Letter};
 use crate::error::ActionError;
 use crate::event::{CrashKind, Event, Holder, Path, Sink};
 use crate::purse::{Purse, box_takings, payments};
 use crate::sheet;
-use crate::state::{Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
+use crate::state::{self, Autoscooter, Car, CrashWork, EMPTY, Effect, Stage, Transfer, Turn};
 use arrayvec::ArrayVec;
-use engine::Seat;
+use engine::{Rng, Seat};
 use grid::{Hex, HexDir};
 use std::collections::BTreeMap;
 
@@ -22,6 +22,80 @@ struct Trace {
     /// What stopped it, the direction it was going, and the crash speed.
     blocked: Option<(Target, HexDir, u8)>,
 }
+
+/// Who plays a case D start (AS-5.4) when the action phase reaches one: the seat, as a
+/// decision ([`AwaitStarts`]: the stage becomes [`Stage::AwaitStart`]), or random play drawing
+/// it at once ([`RandomStarts`]), without leaving [`Autoscooter::run`] (issue 17 round 7).
+pub(crate) trait Starts {
+    /// The start of a car whose free directions are the set `free` (not empty): its direction
+    /// and the turn of its facing from it (−2..=2), or `None` to ask the seat.
+    fn draw(&mut self, free: usize) -> Option<(HexDir, i32)>;
+}
+
+/// Every start is the seat's decision.
+pub(crate) struct AwaitStarts;
+
+impl Starts for AwaitStarts {
+    #[inline]
+    fn draw(&mut self, _free: usize) -> Option<(HexDir, i32)> {
+        None
+    }
+}
+
+/// Starts drawn as [`Game::sample_action`](engine::Game::sample_action) draws them (a free
+/// direction, then a turn of −2..=2), at most `left` of them.
+pub(crate) struct RandomStarts<'a> {
+    pub rng: &'a mut Rng,
+    pub left: u64,
+}
+
+impl Starts for RandomStarts<'_> {
+    #[inline]
+    fn draw(&mut self, free: usize) -> Option<(HexDir, i32)> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        // `free_directions`' list read at the drawn place, without building it.
+        let d = state::nth_dir(free, self.rng.below(state::dir_count(free)));
+        Some((d, self.rng.below(5) as i32 - 2))
+    }
+}
+
+/// A letter's move from one facing: the direction of each of its steps padded to three with
+/// straight ahead, how many are its own, and the facing at its end.
+#[derive(Clone, Copy)]
+struct Walk {
+    dirs: [HexDir; 3],
+    len: usize,
+    end: HexDir,
+}
+
+/// [`Walk`]s by letter and facing (the facings 6 and 7, which no direction has, E): a move walked
+/// as three steps, of which the first blocked one among its own ends it, without a branch per
+/// step on the position and without turning each step (issue 17 round 7).
+const WALKS: [[Walk; 8]; 16] = {
+    let mut t = [[Walk { dirs: [HexDir::E; 3], len: 0, end: HexDir::E }; 8]; 16];
+    let mut l = 0;
+    while l < 16 {
+        let chart = &CHART[l];
+        let mut f = 0;
+        while f < 6 {
+            let w = &mut t[l][f];
+            let mut i = 0;
+            while i < 3 {
+                let rel = if i < chart.steps.len() { chart.steps[i] } else { 0 };
+                w.dirs[i] = HexDir::ALL[(f as i32 + rel as i32).rem_euclid(6) as usize];
+                i += 1;
+            }
+            w.len = chart.steps.len();
+            w.end = HexDir::ALL[(f as i32 + chart.end as i32).rem_euclid(6) as usize];
+            f += 1;
+        }
+        l += 1;
+    }
+    t
+};
 
 /// The outcome of a move if it were made now ([`Autoscooter::preview`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,9 +212,72 @@ pub(crate) fn impact_edge(hit_facing: HexDir, travel: HexDir) -> Edge {
     }
 }
 
+/// `turns` (at most 8) in acting order (AS-2.2: by turn number; equal numbers, which only a
+/// rebuilt state's placeholders have, in the given order), pushed to `out`.
+///
+/// Each turn's place is the number of turns with a number at most its own, counted in the eight
+/// bytes of one word at once (issue 17: an insertion's place, or the end of a walk over a set of
+/// numbers, is random in random play, so each was a mispredicted branch; round 7: the places
+/// are independent of each other, so they are counted side by side).
+#[inline]
+fn acting_order(turns: &[Turn], out: &mut ArrayVec<Turn, 9>) {
+    const FILL: u64 = 0x7f;
+    const LANES: u64 = 0x0101_0101_0101_0101;
+    let turns = &turns[..turns.len().min(8)];
+    // Byte `k`: the `k`-th turn's number; the bytes past the last turn hold `FILL`, above every
+    // number ranked this way (the sheet's are 1..=88, AS-2.1).
+    let mut packed = FILL * LANES;
+    let mut small = true;
+    for (k, t) in turns.iter().enumerate() {
+        small &= (t.number as u64) < FILL;
+        let lane = 8 * k;
+        packed = (packed & !(0xff << lane)) | ((t.number as u64 & FILL) << lane);
+    }
+    let mut order = [0u8; 8];
+    // The places taken (bit `p`: place `p`, counted from 1): all distinct, each once.
+    let mut ranked = 0u32;
+    if small {
+        for k in 0..turns.len() {
+            let x = (packed >> (8 * k)) & 0xff;
+            // Byte `j`'s top bit: is `x` at least turn `j`'s number? (`x | 0x80` minus a number
+            // below 0x80 borrows nothing from the next byte.)
+            let at_most = (((x * LANES) | (0x80 * LANES)) - packed) & (0x80 * LANES);
+            // How many bytes say so, its own included: its place counted from 1.
+            let place = ((at_most >> 7).wrapping_mul(LANES) >> 56) as u32;
+            order[(place.wrapping_sub(1) & 7) as usize] = k as u8;
+            ranked |= 1 << place;
+        }
+    }
+    if small && ranked == ((1 << turns.len()) - 1) << 1 {
+        for &k in &order[..turns.len()] {
+            out.push(turns[k as usize & 7]);
+        }
+    } else {
+        for &turn in turns {
+            let at = out.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
+            out.insert(at, turn);
+        }
+    }
+}
+
 impl Autoscooter {
     /// Play on by itself to the next decision or the end.
     pub(crate) fn run(&mut self, events: &mut impl Sink) {
+        self.run_with(&mut AwaitStarts, events);
+    }
+
+    /// [`Self::run`], where random play draws up to `left` case D starts itself (the draws of
+    /// [`Game::sample_action`](engine::Game::sample_action), in the order the loop of
+    /// `play_random` makes them) instead of stopping at them. Returns the starts played.
+    #[inline]
+    pub(crate) fn run_random(&mut self, rng: &mut Rng, left: u64, events: &mut impl Sink) -> u64 {
+        let mut starts = RandomStarts { rng, left };
+        self.run_with(&mut starts, events);
+        left - starts.left
+    }
+
+    #[inline]
+    fn run_with(&mut self, starts: &mut impl Starts, events: &mut impl Sink) {
         loop {
             match self.stage {
                 Stage::Plan => {
@@ -162,7 +299,7 @@ impl Autoscooter {
                         continue;
                     }
                     let turn = self.turns[self.step];
-                    if self.act(turn, events) {
+                    if self.act(turn, starts, events) {
                         return;
                     }
                 }
@@ -174,11 +311,9 @@ impl Autoscooter {
     /// All plots are in: reveal the numbers and set the acting order (AS-4.1, AS-2.2, AS-7.1).
     fn begin_action<S: Sink>(&mut self, events: &mut S) {
         self.turns.clear();
-        // The turns in id order, and the set of their numbers (a bit per number 0..255).
-        let mut by_id: ArrayVec<Turn, 8> = ArrayVec::new();
-        let mut numbers = [0u64; 4];
-        let mut index_of = [0u8; 256];
-        let mut distinct = true;
+        // The turns in id order.
+        let mut by_id = [Turn { car: 0, number: 0, mover: Seat(0), letter: None }; 8];
+        let mut count = 0;
         for id in 0..8u8 {
             let (Some(car), Some(plot)) = (self.cars[id as usize], self.plots[id as usize]) else {
                 continue;
@@ -187,32 +322,12 @@ impl Autoscooter {
             if let Some(row) = sheet::row_of(id, plot.number as u32) {
                 self.car_mut(id).used |= 1 << row;
             }
-            let n = plot.number as usize;
-            let bit = 1u64 << (n % 64);
-            distinct &= numbers[n / 64] & bit == 0;
-            numbers[n / 64] |= bit;
-            index_of[n] = by_id.len() as u8;
-            by_id.push(Turn { car: id, number: plot.number, mover: owner, letter: plot.letter });
+            // At most one turn per id: `count` stays below 8.
+            by_id[count & 7] =
+                Turn { car: id, number: plot.number, mover: owner, letter: plot.letter };
+            count += 1;
         }
-        if distinct {
-            // All 88 numbers are distinct (AS-2.2): the acting order is the set's, ascending —
-            // read from the bits, without comparing (issue 17: an insertion's place is random in
-            // random play, so each was a mispredicted branch).
-            for (w, mut set) in numbers.into_iter().enumerate() {
-                while set != 0 {
-                    let n = w * 64 + set.trailing_zeros() as usize;
-                    self.turns.push(by_id[index_of[n] as usize]);
-                    set &= set - 1;
-                }
-            }
-        } else {
-            // Equal numbers (only a rebuilt state's placeholders) keep id order.
-            for turn in by_id {
-                let at =
-                    self.turns.iter().rposition(|t| t.number <= turn.number).map_or(0, |i| i + 1);
-                self.turns.insert(at, turn);
-            }
-        }
+        acting_order(&by_id[..count], &mut self.turns);
         if S::SUMMARIES {
             events.push(Event::NumbersRevealed {
                 order: self.turns.iter().map(|t| (t.car, t.number)).collect(),
@@ -246,13 +361,20 @@ impl Autoscooter {
     }
 
     /// One car's turn. Returns `true` when a seat must decide before play goes on.
-    fn act(&mut self, turn: Turn, events: &mut impl Sink) -> bool {
+    fn act(&mut self, turn: Turn, starts: &mut impl Starts, events: &mut impl Sink) -> bool {
         let car = *self.car(turn.car);
         if car.speed == 0 {
             // Case D (AS-5.4): the plot is ignored; the player chooses where to start.
             // Any free hex beside it, read as a set: stopping at the first free one was a
             // branch on the position (issue 17 round 6).
-            if self.free_mask(car.cell) != 0 {
+            let free = self.free_mask(car.cell);
+            if free != 0 {
+                if let Some((d, t)) = starts.draw(free) {
+                    // Random play's start, from the set just found (issue 17 round 7).
+                    let to = self.board.neighbour(car.cell, d);
+                    self.do_start(turn.mover, turn.car, to, self::turn(d, t), events);
+                    return false;
+                }
                 self.stage = Stage::AwaitStart { car: turn.car, seat: turn.mover };
                 return true;
             }
@@ -318,29 +440,44 @@ impl Autoscooter {
     }
 
     /// Walk a chart move from the car's position (AS-5.1–5.3) without changing anything.
-    #[inline]
+    ///
+    /// The three steps of the letter's path padded to three are all taken, and the first
+    /// blocked one among the letter's own ends the move: which one is a random outcome in random
+    /// play, so it is found by arithmetic rather than by a branch per step (issue 17 round 7).
+    // Always inlined: returned through memory, the trace's fields were stored and read back.
+    #[inline(always)]
     fn trace(&self, car: &Car, letter: Letter) -> Trace {
         let chart = letter.chart();
+        let walk = WALKS[(letter.index() & 15) as usize][(car.facing.index() & 7) as usize];
+        let (dirs, len) = (walk.dirs, walk.len);
+        // `at[i]`: the cell after `i` steps (the neighbour table maps NONE to NONE).
+        let mut at = [car.cell; 4];
+        let mut stops = 0u32;
+        for i in 0..3 {
+            let next = self.board.neighbour(at[i], dirs[i]);
+            at[i + 1] = next;
+            // The barrier (NONE) or a car; the occupancy's NONE slot is always EMPTY.
+            stops |= (((next == NONE) | (self.occupancy[next as usize] != EMPTY)) as u32) << i;
+        }
+        // The first blocked step of the letter's own, or `len` when none is.
+        let first = ((stops | (1 << len)).trailing_zeros() as usize).min(3);
+        let hex = |i: usize| {
+            if i < first { self.board.hex_of(at[i + 1]) } else { grid::Hex::default() }
+        };
         let mut t = Trace {
-            path: Path::default(),
-            cell: car.cell,
-            facing: turn(car.facing, chart.end as i32),
-            moved: false,
+            path: Path::from_hexes(first as u8, [hex(0), hex(1), hex(2)]),
+            cell: at[first],
+            facing: walk.end,
+            moved: first > 0,
             blocked: None,
         };
-        for (i, &rel) in chart.steps.iter().enumerate() {
-            let dir = turn(car.facing, rel as i32);
-            let next = self.board.neighbour(t.cell, dir);
-            if let Some(target) = self.blocker(next) {
-                // Case B crashes at the round's starting speed, case C at the plotted speed.
-                let speed = if i == 0 { car.speed } else { chart.speed() };
-                t.facing = dir;
-                t.blocked = Some((target, dir, speed));
-                return t;
-            }
-            t.path.push(self.board.hex(next));
-            t.cell = next;
-            t.moved = true;
+        if first < len {
+            let dir = dirs[first.min(2)];
+            let target = self.blocker(at[(first + 1).min(3)]).unwrap_or(Target::Barrier);
+            // Case B crashes at the round's starting speed, case C at the plotted speed.
+            let speed = if first == 0 { car.speed } else { chart.speed() };
+            t.facing = dir;
+            t.blocked = Some((target, dir, speed));
         }
         t
     }
@@ -471,7 +608,8 @@ impl Autoscooter {
     /// Score a crash of `car` travelling `dir` at `speed` into `target` (AS-5.5, AS-7.2): the
     /// work to do and the [`Event::Crash`] that announces it (no event list, so that a preview
     /// allocates nothing).
-    #[inline]
+    // Always inlined: called apart, its work and event went through memory (issue 17 round 7).
+    #[inline(always)]
     pub(crate) fn crash(
         &self,
         car: u8,
@@ -480,7 +618,7 @@ impl Autoscooter {
         speed: u8,
     ) -> (CrashWork, Event) {
         let mut w = CrashWork::default();
-        let at = self.board.hex(self.car(car).cell);
+        let at = self.board.hex_of(self.car(car).cell);
         let hit = match target {
             Target::Barrier => {
                 let event = Event::Crash {
@@ -641,7 +779,7 @@ impl Autoscooter {
                 }
                 Effect::Jolt(c, to) => {
                     self.place(c, to);
-                    events.push(Event::Jolted { car: c, to: self.board.hex(to) });
+                    events.push(Event::Jolted { car: c, to: self.board.hex_of(to) });
                 }
             }
         }
@@ -758,7 +896,7 @@ impl Autoscooter {
         let c = self.car_mut(car);
         c.facing = facing;
         c.speed = 1;
-        events.push(Event::Started { car, seat, to: self.board.hex(cell), facing });
+        events.push(Event::Started { car, seat, to: self.board.hex_of(cell), facing });
         self.stage = Stage::Act;
         self.step += 1;
     }
@@ -818,6 +956,48 @@ impl Autoscooter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The acting order by places counted in bytes is a stable sort by number, for every count
+    /// of turns, with small and large numbers and repeated ones (a rebuilt state's placeholders).
+    #[test]
+    fn acting_order_is_a_stable_sort_by_number() {
+        let mut rng = Rng::seeded(17);
+        for case in 0..20_000 {
+            let len = rng.index(9);
+            let top = [8, 89, 127, 128, 256][case % 5];
+            let turns: Vec<Turn> = (0..len)
+                .map(|k| Turn {
+                    car: k as u8,
+                    number: rng.below(top) as u8,
+                    mover: Seat(0),
+                    letter: None,
+                })
+                .collect();
+            let mut expected = turns.clone();
+            expected.sort_by_key(|t| t.number);
+            let mut got = ArrayVec::new();
+            acting_order(&turns, &mut got);
+            assert_eq!(got.as_slice(), expected.as_slice(), "{turns:?}");
+        }
+    }
+
+    /// Every letter's walk from every facing turns its steps and its end as the chart says.
+    #[test]
+    fn walks_are_the_chart_turned() {
+        for (l, chart) in CHART.iter().enumerate() {
+            for f in HexDir::ALL {
+                let w = WALKS[l][f.index() as usize];
+                assert_eq!(w.len, chart.steps.len(), "letter {l}");
+                for (i, &rel) in chart.steps.iter().enumerate() {
+                    assert_eq!(w.dirs[i], f.turn(rel as i32), "letter {l}, facing {f:?}, step {i}");
+                }
+                // The padding is straight ahead (walked, never used: blocked or not, it is past
+                // the letter's own steps).
+                assert!(w.dirs[chart.steps.len()..].iter().all(|&d| d == f));
+                assert_eq!(w.end, f.turn(chart.end as i32), "letter {l}, facing {f:?}");
+            }
+        }
+    }
 
     #[test]
     fn the_turn_table_is_hexdir_turn() {

@@ -93,6 +93,20 @@ const DIR_OR_E: [HexDir; 9] = {
     t
 };
 
+/// The free directions of a set of them ([`Autoscooter::free_mask`]): how many, and the `k`-th
+/// (`k` below that count) — a case D start's draw without listing the six (issue 17 round 7).
+#[inline]
+pub(crate) fn dir_count(free: usize) -> u32 {
+    ONES8[free & 0xff] as u32
+}
+
+/// The `k`-th direction (0-based, in [`HexDir::ALL`]'s order) of the set `free`; E when there
+/// is no such direction.
+#[inline]
+pub(crate) fn nth_dir(free: usize, k: u32) -> HexDir {
+    DIR_OR_E[SELECT8[free & 0xff][(k & 7) as usize] as usize]
+}
+
 /// The position of the `k`-th set bit of `x` (0-based, from the lowest), if `x` has more than
 /// `k`: a table lookup per byte instead of clearing `k` bits one by one (whose loop ends at a
 /// random place in random play: a mispredicted branch per plot; issue 17).
@@ -456,13 +470,23 @@ impl Autoscooter {
         // `refresh_owing` with no plot yet: each seat's cars, read without the plots (a round's
         // start in every random game, issue 17 round 6).
         let mut unplotted = [0u8; 8];
+        let mut owing = SeatSet::EMPTY;
         for c in self.cars.iter().flatten() {
             if let Some(o) = c.owner {
                 unplotted[o.index()] |= 1 << c.id;
+                owing.insert(o);
             }
         }
         self.unplotted = unplotted;
-        self.refresh_owing_from_unplotted();
+        if self.wild_moving {
+            self.refresh_owing_from_unplotted();
+        } else {
+            // Every seat with a car owes its plots (`refresh_owing_from_unplotted` without a
+            // second loop over the seats, issue 17 round 7).
+            debug_assert_eq!(self.unplotted, self.count_unplotted(), "unplotted cars");
+            debug_assert_eq!(owing, self.compute_owing());
+            self.owing = owing;
+        }
     }
 
     // ----- small accessors -----
