@@ -9,6 +9,7 @@
 //! are listed. `tests/choices.rs` checks that the factored form expands to exactly the listing.
 
 use crate::chart::Letter;
+use crate::state::Stage;
 use crate::{Action, Autoscooter};
 use engine::{Game, Seat};
 use grid::{Hex, HexDir};
@@ -83,7 +84,53 @@ pub struct StartCell {
 }
 
 /// The choices of `seat` now; `None` when it owes nothing.
+///
+/// Planning is factored straight from the state, as `legal_actions` lists it (AS-4.1: each car
+/// of the seat without a plot, its unused numbers, the letters of its speed's range, AS-3.3;
+/// the wild car's letters, AS-7.1) without listing every number × letter (11 × 15 actions a
+/// car): the server builds each seat's view after every action (docs/benchmarks.md "CPU per
+/// accepted action, round 8"). The other decisions are few and come from the listing.
+/// `tests::choices_equal_the_listing_factored` checks both ways give the same.
 pub fn choices(g: &Autoscooter, seat: Seat) -> Option<Choices> {
+    if g.stage != Stage::Plan {
+        return from_listing(g, seat);
+    }
+    let mut c =
+        Choices { plots: vec![], wild: None, wild_previews: vec![], start: None, payments: vec![] };
+    for car in g.cars().filter(|c| c.owner == Some(seat) && g.plot(c.id).is_none()) {
+        let mut numbers: Vec<u8> = car.unused_numbers().collect();
+        let letters = letters_at(car.speed);
+        // A car with nothing to list is not listed (none in play: 11 numbers for 11 rounds).
+        if numbers.is_empty() || (car.speed > 0 && letters.is_empty()) {
+            continue;
+        }
+        numbers.sort();
+        let previews = previews(g, car.id, &letters);
+        c.plots.push(PlotChoice { car: car.id, numbers, letters, previews });
+    }
+    if g.check_plot_wild(seat, &None).is_ok()
+        && let Some(w) = g.wild_car()
+    {
+        let letters = letters_at(g.car(w).speed);
+        if !letters.is_empty() {
+            c.wild_previews = previews(g, w, &letters);
+            c.wild = Some(letters);
+        }
+    }
+    (!c.plots.is_empty() || c.wild.is_some()).then_some(c)
+}
+
+/// The letters allowed at `speed`, in order (AS-3.3; none standing still).
+fn letters_at(speed: u8) -> Vec<Letter> {
+    if speed == 0 {
+        return Vec::new();
+    }
+    let (lo, hi) = Letter::range_at(speed);
+    (lo..=hi).filter_map(Letter::from_index).collect()
+}
+
+/// The choices factored from `legal_actions` (a start, a payment: a few actions).
+fn from_listing(g: &Autoscooter, seat: Seat) -> Option<Choices> {
     let listed = g.legal_actions(seat);
     if listed.is_empty() {
         return None;
@@ -142,12 +189,14 @@ pub fn choices(g: &Autoscooter, seat: Seat) -> Option<Choices> {
     Some(c)
 }
 
-/// The engine's preview of each letter for `car` ([`Autoscooter::preview`]).
+/// The engine's preview of each letter for `car` ([`Autoscooter::preview`], through
+/// [`Autoscooter::previews`]: the path, crash and chits once per path of the chart).
 fn previews(g: &Autoscooter, car: u8, letters: &[Letter]) -> Vec<LetterPreview> {
+    let mut all = g.previews(car);
     letters
         .iter()
         .filter_map(|&l| {
-            let v = g.preview(car, l)?;
+            let v = all.get(l)?;
             Some(LetterPreview {
                 letter: v.letter,
                 path: v.path,
@@ -159,4 +208,58 @@ fn previews(g: &Autoscooter, car: u8, letters: &[Letter]) -> Vec<LetterPreview> 
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Setup, Variants, WildCar};
+    use engine::Rng;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// The planning choices built from the state are the ones factored from the engine's
+        /// listing (`from_listing`, the way every decision's choices were built before), for
+        /// every seat at every step of random games with and without a wild car, and every
+        /// preview is `Autoscooter::preview`'s.
+        #[test]
+        fn choices_equal_the_listing_factored(seed in any::<u64>(), players in 2usize..=8, bits in 0u8..4) {
+            let variants = Variants {
+                wild_car: (bits & 1 != 0).then_some(WildCar::Lowest(true)),
+                jolting: bits & 2 != 0,
+                ..Variants::default()
+            };
+            // (a wild car needs a car of nobody: not every table size has one)
+            let g = Setup::standard(players, false, variants)
+                .ok()
+                .and_then(|s| Autoscooter::new(&s, seed).ok());
+            prop_assume!(g.is_some());
+            let mut g = g.unwrap();
+            let mut rng = Rng::seeded(seed);
+            let mut planned = 0;
+            for _ in 0..300 {
+                let Some(d) = g.decision() else { break };
+                for s in 0..g.seats() {
+                    let seat = Seat(s as u8);
+                    let c = choices(&g, seat);
+                    prop_assert_eq!(&c, &from_listing(&g, seat), "seat {}", s);
+                    for p in c.iter().flat_map(|c| &c.plots) {
+                        planned += 1;
+                        for (l, v) in p.letters.iter().zip(&p.previews) {
+                            let w = g.preview(p.car, *l).unwrap();
+                            prop_assert_eq!((v.letter, v.path, v.end, v.facing, v.speed, v.chits),
+                                (w.letter, w.path, w.end, w.facing, w.speed, w.chits));
+                            prop_assert_eq!(v.crash.as_ref().map(|c| (c.kind, c.car)), w.crash);
+                        }
+                    }
+                }
+                let seat = d.seats().first().unwrap();
+                let a = g.sample_action(seat, &mut rng).unwrap();
+                g.apply(seat, &a, &mut Vec::new()).unwrap();
+            }
+            prop_assert!(planned > 0);
+        }
+    }
 }

@@ -34,6 +34,10 @@ pub trait AnyGame: Send + Sync {
     fn view_json(&self, observer: Observer) -> Value;
     /// The same view as JSON text, serialised directly (no JSON value built on the way).
     fn view_text(&self, observer: Observer) -> String;
+    /// The same text as [`AnyGame::view_text`], appended to `out`: a buffer the caller keeps
+    /// from view to view, so that a view of a few KB is not grown by reallocation and copies
+    /// as it is written (the server writes one per seat after every action).
+    fn view_into(&self, observer: Observer, out: &mut Vec<u8>);
     fn outcome_json(&self) -> Option<Value>;
     /// The game's static part (`Game::static_data`) as JSON text: sent once per connection,
     /// never inside views.
@@ -148,7 +152,8 @@ impl<G: Registered> AnyGame for G {
         Game::clock(self)
     }
     fn apply_json(&mut self, seat: Seat, action: &Value) -> Result<Applied, ActError> {
-        let action: G::Action = serde_json::from_value(action.clone())
+        // Read from the borrowed value: no copy of it first.
+        let action = <G::Action as serde::Deserialize>::deserialize(action)
             .map_err(|e| ActError::BadAction(e.to_string()))?;
         let mut events = Vec::new();
         self.apply(seat, &action, &mut events)
@@ -167,6 +172,13 @@ impl<G: Registered> AnyGame for G {
     }
     fn view_text(&self, observer: Observer) -> String {
         serde_json::to_string(&self.view(observer)).unwrap_or_else(|_| "null".into())
+    }
+    fn view_into(&self, observer: Observer, out: &mut Vec<u8>) {
+        let start = out.len();
+        if serde_json::to_writer(&mut *out, &self.view(observer)).is_err() {
+            out.truncate(start);
+            out.extend_from_slice(b"null");
+        }
     }
     fn outcome_json(&self) -> Option<Value> {
         self.outcome().map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
@@ -323,4 +335,47 @@ fn find_nth<G: Registered>(g: &G, seat: Seat, index: usize) -> Result<G::Action,
             seat.0
         ))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Registry, SetupRequest};
+
+    /// `view_into` appends exactly `view_text` for every observer,
+    /// at every step of random games of every registered game, into a buffer kept across views.
+    #[test]
+    fn view_into_appends_the_view_text() {
+        let mut buf = Vec::new();
+        for kind in Registry::everything().kinds() {
+            let name = kind.info.name;
+            let players = kind.info.min_players.max(2).min(kind.info.max_players);
+            let setup = kind.make_setup(&SetupRequest { players, ..Default::default() }).unwrap();
+            for seed in 0..2u64 {
+                let mut g = kind.start(&setup, seed).unwrap();
+                let mut rng = Rng::seeded(seed);
+                for step in 0..60 {
+                    let observers = (0..g.seats() as u8)
+                        .map(|s| Observer::Seat(Seat(s)))
+                        .chain([Observer::Spectator, Observer::Omniscient]);
+                    for o in observers {
+                        buf.clear();
+                        buf.extend_from_slice(b"kept");
+                        g.view_into(o, &mut buf);
+                        let text = g.view_text(o);
+                        assert_eq!(&buf[..4], b"kept", "{name} {step}: what was there stays");
+                        assert_eq!(
+                            std::str::from_utf8(&buf[4..]),
+                            Ok(text.as_str()),
+                            "{name} {step}"
+                        );
+                    }
+                    let Some(d) = g.decision() else { break };
+                    let seat = d.seats().first().unwrap();
+                    let a = g.sample_action_json(seat, &mut rng).unwrap();
+                    g.apply_json(seat, &a).unwrap();
+                }
+            }
+        }
+    }
 }

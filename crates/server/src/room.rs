@@ -107,6 +107,61 @@ struct Sub {
     direct: crate::ws::DirectHandle,
 }
 
+thread_local! {
+    /// The buffer each worker thread writes views into before they are copied into their
+    /// frames (`update_frame`): kept from view to view, so a view of a few KB is written
+    /// without growing a fresh string by reallocation (docs/benchmarks.md "CPU per accepted
+    /// action, round 8"). One per thread rather than per game: it costs no memory per game.
+    static VIEW_BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `observer`'s view of `game` written into this thread's view buffer (`AnyGame::view_into`),
+/// then handed to `frame` as text, which builds the frame from it.
+fn update_frame(
+    game: &dyn AnyGame,
+    observer: Observer,
+    frame: impl FnOnce(&str) -> String,
+) -> Frame {
+    VIEW_BUF.with_borrow_mut(|buf| {
+        buf.clear();
+        game.view_into(observer, buf);
+        // serde_json writes UTF-8; "null" stands for a view that would not serialise, as in
+        // `AnyGame::view_text`.
+        frame(std::str::from_utf8(buf).unwrap_or("null")).into()
+    })
+}
+
+/// The text of an event object with `"private": true` added: the same text as the object with
+/// that key inserted (`serde_json`'s map keeps its keys sorted), written without copying the
+/// map first.
+fn private_event_text(m: &serde_json::Map<String, Value>) -> String {
+    struct Marked<'a>(&'a serde_json::Map<String, Value>);
+    impl serde::Serialize for Marked<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            const KEY: &str = "private";
+            let had = self.0.contains_key(KEY);
+            let mut map = s.serialize_map(Some(self.0.len() + usize::from(!had)))?;
+            let mut done = false;
+            for (k, v) in self.0 {
+                if !done && k.as_str() >= KEY {
+                    map.serialize_entry(KEY, &true)?;
+                    done = true;
+                    if k == KEY {
+                        continue;
+                    }
+                }
+                map.serialize_entry(k, v)?;
+            }
+            if !done {
+                map.serialize_entry(KEY, &true)?;
+            }
+            map.end()
+        }
+    }
+    serde_json::to_string(&Marked(m)).unwrap_or_default()
+}
+
 struct Presence {
     conns: usize,
     /// Since when no connection holds this human seat.
@@ -1414,11 +1469,7 @@ impl Room {
         let events: Vec<(Audience, String)> = events
             .iter()
             .map(|(a, e)| match (a, e) {
-                (Audience::Seat(_), Value::Object(m)) => {
-                    let mut m = m.clone();
-                    m.insert("private".into(), Value::Bool(true));
-                    (*a, Value::Object(m).to_string())
-                }
+                (Audience::Seat(_), Value::Object(m)) => (*a, private_event_text(m)),
                 _ => (*a, e.to_string()),
             })
             .collect();
@@ -1430,10 +1481,9 @@ impl Room {
             }
             let seen =
                 events.iter().filter(|(a, _)| a.admits(sub.observer)).map(|(_, e)| e.as_str());
-            let view = self.game.view_text(sub.observer);
-            let f: Frame =
-                ServerMsg::update_frame(seq, seen, &view, &waiting, time_left_ms, &clock_for)
-                    .into();
+            let f = update_frame(&*self.game, sub.observer, |view| {
+                ServerMsg::update_frame(seq, seen, view, &waiting, time_left_ms, &clock_for)
+            });
             frames.push((sub.observer, f));
         }
         // Spectators on other nodes (`fanout`): the spectators' frame is always made.
@@ -1443,10 +1493,9 @@ impl Room {
                 .iter()
                 .filter(|(a, _)| a.admits(Observer::Spectator))
                 .map(|(_, e)| e.as_str());
-            let view = self.game.view_text(Observer::Spectator);
-            let f: Frame =
-                ServerMsg::update_frame(seq, seen, &view, &waiting, time_left_ms, &clock_for)
-                    .into();
+            let f = update_frame(&*self.game, Observer::Spectator, |view| {
+                ServerMsg::update_frame(seq, seen, view, &waiting, time_left_ms, &clock_for)
+            });
             frames.push((Observer::Spectator, f));
         }
         frames
@@ -1572,6 +1621,31 @@ impl Room {
             {
                 p.away_since = Some(Instant::now());
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The private marker written while serialising is the text of the map with the key
+    /// inserted, wherever the key sorts among the others, and when the event had it already.
+    #[test]
+    fn private_event_text_is_the_map_with_the_key_inserted() {
+        let events = [
+            serde_json::json!({}),
+            serde_json::json!({"type": "plotted", "car": 3, "number": 5, "letter": "C", "seat": 1}),
+            serde_json::json!({"a": 1}),
+            serde_json::json!({"z": [1, {"private": false}], "pr": "x", "privatf": null}),
+            serde_json::json!({"private": false, "q": 1}),
+            serde_json::json!({"prival": 1, "private": 2, "privatz": 3}),
+        ];
+        for e in events {
+            let Value::Object(m) = &e else { unreachable!() };
+            let mut inserted = m.clone();
+            inserted.insert("private".into(), Value::Bool(true));
+            assert_eq!(private_event_text(m), Value::Object(inserted).to_string(), "{e}");
         }
     }
 }
