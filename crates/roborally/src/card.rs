@@ -27,25 +27,21 @@ impl CardKind {
         CardKind::Move3,
     ];
 
-    /// Forward steps (negative: back up), or 0 for a rotation (RR-5.2).
+    /// Forward steps (negative: back up), or 0 for a rotation (RR-5.2). Looked up by kind
+    /// (issue 17: a random card's kind mispredicted the `match`'s branches).
+    #[inline]
     pub const fn steps(self) -> i32 {
-        match self {
-            CardKind::Move1 => 1,
-            CardKind::Move2 => 2,
-            CardKind::Move3 => 3,
-            CardKind::Backup => -1,
-            _ => 0,
-        }
+        // Uturn, Left, Right, Backup, Move1, Move2, Move3.
+        const STEPS: [i8; 7] = [0, 0, 0, -1, 1, 2, 3];
+        STEPS[self as usize] as i32
     }
 
-    /// Quarter turns clockwise (RR-5.2: left −1, right +1, U-turn +2).
+    /// Quarter turns clockwise (RR-5.2: left −1, right +1, U-turn +2), looked up by kind.
+    #[inline]
     pub const fn turn(self) -> i32 {
-        match self {
-            CardKind::Left => -1,
-            CardKind::Right => 1,
-            CardKind::Uturn => 2,
-            _ => 0,
-        }
+        // Uturn, Left, Right, Backup, Move1, Move2, Move3.
+        const TURNS: [i8; 7] = [2, -1, 1, 0, 0, 0, 0];
+        TURNS[self as usize] as i32
     }
 
     /// How many cards of this kind the deck holds (RR-1.1).
@@ -130,6 +126,18 @@ mod tests {
             assert_eq!(TABLE[k].0, kind);
             let n = full_deck().iter().filter(|c| c.card == kind).count();
             assert_eq!(kind.count() as usize, n, "{kind:?}");
+        }
+    }
+
+    /// RR-5.2: what each kind does, as the rules list it (the kinds' tables are indexed by
+    /// declaration order).
+    #[test]
+    fn rr_5_2_steps_and_turns_by_kind() {
+        use CardKind::*;
+        let want = [(Uturn, 0, 2), (Left, 0, -1), (Right, 0, 1), (Backup, -1, 0)];
+        let moves = [(Move1, 1, 0), (Move2, 2, 0), (Move3, 3, 0)];
+        for (kind, steps, turn) in want.into_iter().chain(moves) {
+            assert_eq!((kind.steps(), kind.turn()), (steps, turn), "{kind:?}");
         }
     }
 

@@ -292,6 +292,7 @@ impl RoboRally {
             return Err(bad(format!("two robots on {at}")));
         }
         g.occupancy = RoboRally::occupancy_of(&g.board, &g.robots);
+        g.cell_index = RoboRally::cell_index_of(&g.board, &g.robots);
         let own = &mut g.robots[me];
         own.hand = mine;
         if let Some(d) = v.robots[me].draft {

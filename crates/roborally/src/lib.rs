@@ -233,6 +233,11 @@ pub struct RoboRally {
     /// kept in step with every robot's `at` by [`RoboRally::set_at`], the one place a robot's
     /// cell changes (issue 17: `robot_at` without a scan of the robots).
     pub(crate) occupancy: Vec<u8>,
+    /// Each robot's [`Robot::at`] as a row-major index of the board's rectangle ([`NOWHERE`]:
+    /// off the board or outside it), kept in step by [`RoboRally::set_at`] with the occupancy
+    /// and checked with it (issue 17 round 7: the register's steps read a robot's cell, its
+    /// belt, walls and beam reach from here instead of computing the index each time).
+    pub(crate) cell_index: [u32; setup::MAX_ROBOTS],
     pub(crate) deck: Deck,
     pub(crate) option_deck: Vec<OptionCard>,
     pub(crate) option_discard: Vec<OptionCard>,
@@ -338,16 +343,35 @@ impl RoboRally {
     /// it or for `None`).
     #[inline]
     pub(crate) fn set_at_index(&mut self, i: usize, to: Option<Sq>, k: Option<usize>) {
-        if let Some(from) = self.robots[i].at
-            && let Some(f) = self.board.index_of(from)
-            && self.occupancy[f] == i as u8
+        debug_assert_eq!(k, to.and_then(|to| self.board.index_of(to)));
+        let f = self.cell_index[i] as usize;
+        if let Some(o) = self.occupancy.get_mut(f)
+            && *o == i as u8
         {
-            self.occupancy[f] = NO_ROBOT;
+            *o = NO_ROBOT;
         }
         if let Some(k) = k {
             self.occupancy[k] = i as u8;
         }
+        self.cell_index[i] = k.map_or(NOWHERE, |k| k as u32);
         self.robots[i].at = to;
+    }
+
+    /// The row-major index of robot `i`'s cell ([`RoboRally::cell_index`]), `None` when it is
+    /// off the board (or, for a moment before its destruction, outside the rectangle).
+    #[inline]
+    pub(crate) fn index_of_robot(&self, i: usize) -> Option<usize> {
+        let k = self.cell_index[i];
+        (k != NOWHERE).then_some(k as usize)
+    }
+
+    /// Each robot's cell index as [`RoboRally::cell_index`] keeps it.
+    pub(crate) fn cell_index_of(board: &Board, robots: &[Robot]) -> [u32; setup::MAX_ROBOTS] {
+        let mut cells = [NOWHERE; setup::MAX_ROBOTS];
+        for (c, r) in cells.iter_mut().zip(robots) {
+            *c = r.at.and_then(|at| board.index_of(at)).map_or(NOWHERE, |k| k as u32);
+        }
+        cells
     }
 
     /// The occupancy table of the robots' cells as they are (the first robot of a cell wins,
@@ -369,6 +393,9 @@ impl RoboRally {
     /// setups and views that say otherwise are refused). Checked after every action and
     /// step in debug builds, so every test checks it; allocates nothing.
     pub(crate) fn occupancy_consistent(&self) -> bool {
+        if self.cell_index != RoboRally::cell_index_of(&self.board, &self.robots) {
+            return false;
+        }
         let mut on = 0;
         for (i, r) in self.robots.iter().enumerate() {
             if let Some(k) = r.at.and_then(|at| self.board.index_of(at)) {
@@ -384,3 +411,6 @@ impl RoboRally {
 
 /// No robot on this cell (in [`RoboRally`]'s occupancy table).
 pub(crate) const NO_ROBOT: u8 = u8::MAX;
+
+/// No cell (in [`RoboRally`]'s robot cell index): the robot is off the board.
+pub(crate) const NOWHERE: u32 = u32::MAX;

@@ -81,10 +81,17 @@ impl RoboRally {
                 return false;
             }
         }
-        // Most steps push nobody: no wall, nobody ahead (issue 17: no chain built).
+        // Most steps push nobody: no wall, nobody ahead (issue 17: no chain built; the walls
+        // read by the robot's cell index, the cell ahead indexed once for the occupancy and
+        // the arrival).
         let to = from.neighbour(dir);
-        if !self.board.wall(from, dir) && self.robot_at(to).is_none() {
-            self.arrive(i, from, to, by, events);
+        let walled = match self.index_of_robot(i) {
+            Some(f) => self.board.wall_at_index(f, dir),
+            None => self.board.wall(from, dir),
+        };
+        let k = self.board.index_of(to);
+        if !walled && k.is_none_or(|k| self.occupancy[k] == crate::NO_ROBOT) {
+            self.arrive_at(i, from, to, k, by, events);
             return self.robots[i].cell().is_some();
         }
         let Some(chain) = self.push_chain(from, dir) else {
@@ -126,9 +133,23 @@ impl RoboRally {
 
     /// Put robot `j` on `to` (from `from`), destroying it when `to` is a pit or off the board.
     pub(crate) fn arrive(&mut self, j: usize, from: Sq, to: Sq, by: Cause, events: &mut impl Sink) {
+        let k = self.board.index_of(to);
+        self.arrive_at(j, from, to, k, by, events);
+    }
+
+    /// [`RoboRally::arrive`] with the index of `to` known (`k`: [`crate::Board::index_of`]).
+    #[inline]
+    pub(crate) fn arrive_at(
+        &mut self,
+        j: usize,
+        from: Sq,
+        to: Sq,
+        k: Option<usize>,
+        by: Cause,
+        events: &mut impl Sink,
+    ) {
         let seat = self.robots[j].seat;
         // One index for the occupancy and the cell (issue 17); outside the rectangle is void.
-        let k = self.board.index_of(to);
         self.set_at_index(j, Some(to), k);
         events.push(Event::Moved { seat, from, to, by });
         match k.map_or(Cell::Void, |k| self.board.at_index(k).0) {

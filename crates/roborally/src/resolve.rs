@@ -143,12 +143,8 @@ impl RoboRally {
             }
             Step::Lasers => {
                 self.run_lasers(events);
-                let on_sites = self.robots.iter().any(|r| {
-                    r.cell().is_some_and(|at| self.board.repairs(at))
-                        || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm))
-                });
                 Step::Checkpoints {
-                    order: if on_sites {
+                    order: if self.anyone_on_sites() {
                         self.move_order(register)
                     } else {
                         crate::PerRobot::new()

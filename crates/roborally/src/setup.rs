@@ -248,10 +248,12 @@ impl RoboRally {
             StartPhase::Program => Phase::Program { owes: crate::per_robot(false, robots.len()) },
         };
         let occupancy = RoboRally::occupancy_of(&board, &robots);
+        let cell_index = RoboRally::cell_index_of(&board, &robots);
         let mut g = RoboRally {
             board,
             robots,
             occupancy,
+            cell_index,
             deck: Deck { draw, discard: Vec::new() },
             option_deck,
             option_discard: Vec::new(),

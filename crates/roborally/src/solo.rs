@@ -25,9 +25,20 @@ impl Board {
     /// in step 1, or a wall in the way).
     #[inline]
     pub fn belt_carry(&self, at: Sq, express_only: bool) -> Option<(Sq, SqDir)> {
-        // Outside the rectangle is void: no belt. Inside, the cell's own wall mask is its walls
-        // (`Board::wall`); both from one index.
-        let (Cell::Belt(b), walls) = self.at_index(self.index_of(at)?) else { return None };
+        // Outside the rectangle is void: no belt.
+        self.belt_carry_at(self.index_of(at)?, at, express_only)
+    }
+
+    /// [`Board::belt_carry`] from `at` and its row-major index `k` ([`Board::index_of`]).
+    #[inline]
+    pub(crate) fn belt_carry_at(
+        &self,
+        k: usize,
+        at: Sq,
+        express_only: bool,
+    ) -> Option<(Sq, SqDir)> {
+        // The cell's own wall mask is its walls (`Board::wall`); both from one index.
+        let (Cell::Belt(b), walls) = self.at_index(k) else { return None };
         if (express_only && !b.express) || walls & (1 << b.dir.index()) != 0 {
             return None;
         }
@@ -38,7 +49,13 @@ impl Board {
     /// `travel`: a rotating section turns it the way the belt turns; anything else 0.
     #[inline]
     pub fn section_turn(&self, at: Sq, travel: SqDir) -> i32 {
-        let Cell::Belt(b) = self.cell(at) else { return 0 };
+        self.section_turn_of(self.cell(at), travel)
+    }
+
+    /// [`Board::section_turn`] for the cell a robot was carried onto.
+    #[inline]
+    pub(crate) fn section_turn_of(&self, cell: Cell, travel: SqDir) -> i32 {
+        let Cell::Belt(b) = cell else { return 0 };
         if b.from.is_none() {
             0
         } else if b.dir == travel.turn(1) {
@@ -54,7 +71,13 @@ impl Board {
     /// (away from its wall), if there is one active.
     #[inline]
     pub fn pusher_push(&self, at: Sq, register: u8) -> Option<SqDir> {
-        match self.cell(at) {
+        Self::pusher_push_of(self.cell(at), register)
+    }
+
+    /// [`Board::pusher_push`] for the cell a robot stands on.
+    #[inline]
+    pub(crate) fn pusher_push_of(cell: Cell, register: u8) -> Option<SqDir> {
+        match cell {
             Cell::Pusher { side, registers } if registers & (1 << register) != 0 => {
                 Some(side.opposite())
             }
@@ -65,7 +88,13 @@ impl Board {
     /// RR-5.3 step 4: the quarter turns a gear on `at` gives (0: no gear).
     #[inline]
     pub fn gear_turn(&self, at: Sq) -> i32 {
-        match self.cell(at) {
+        Self::gear_turn_of(self.cell(at))
+    }
+
+    /// [`Board::gear_turn`] for the cell a robot stands on.
+    #[inline]
+    pub(crate) fn gear_turn_of(cell: Cell) -> i32 {
+        match cell {
             Cell::Gear(t) => t.quarter_turns(),
             _ => 0,
         }

@@ -98,6 +98,11 @@ pub struct Board {
     /// every change of a cell; derived, so neither compared nor serialised.
     #[serde(skip)]
     elements: Derived<Elements>,
+    /// The row-major indices of the repair site cells (single and double; flags are kept
+    /// apart, `flags` being public), built on first use and dropped by every change of a cell;
+    /// derived, so neither compared nor serialised.
+    #[serde(skip)]
+    repair_cells: Derived<Vec<u32>>,
 }
 
 /// Which kinds of board element any cell holds (RR-2), so that a register step whose element
@@ -152,6 +157,7 @@ impl Board {
             docks: Vec::new(),
             reach: Reach::default(),
             elements: Derived::default(),
+            repair_cells: Derived::default(),
         }
     }
 
@@ -204,6 +210,7 @@ impl Board {
             self.cells[i] = cell;
             self.reach = Reach::default();
             self.elements = Derived::default();
+            self.repair_cells = Derived::default();
         }
     }
 
@@ -270,6 +277,12 @@ impl Board {
         table
     }
 
+    /// [`Board::wall`] on side `side` of the cell of row-major index `k` ([`Board::index_of`]).
+    #[inline]
+    pub(crate) fn wall_at_index(&self, k: usize, side: SqDir) -> bool {
+        self.walls[k] & (1 << side.index()) != 0
+    }
+
     /// A wall on side `side` of `at` (RR-2): blocks crossing that edge both ways.
     #[inline]
     pub fn wall(&self, at: Sq, side: SqDir) -> bool {
@@ -313,6 +326,18 @@ impl Board {
     pub fn repairs(&self, at: Sq) -> bool {
         (self.elements().repair_cells && matches!(self.cell(at), Cell::Repair | Cell::RepairOption))
             || self.flag_at(at).is_some()
+    }
+
+    /// The row-major indices ([`Board::index_of`]) of the repair site cells, single and double
+    /// (not the flags, also repair sites: [`Board::repairs`]).
+    #[inline]
+    pub(crate) fn repair_cells(&self) -> &[u32] {
+        self.repair_cells.0.get_or_init(|| {
+            (0..self.cells.len())
+                .filter(|&k| matches!(self.cells[k], Cell::Repair | Cell::RepairOption))
+                .map(|k| k as u32)
+                .collect()
+        })
     }
 
     /// Which element kinds the cells hold.

@@ -10,10 +10,7 @@ use crate::{Phase, RoboRally};
 impl RoboRally {
     pub(crate) fn run_checkpoints(&mut self, order: &[u8], events: &mut impl Sink) {
         // Fast path: nobody stands on a flag or a repair site.
-        if !self.robots.iter().any(|r| {
-            r.cell().is_some_and(|at| self.board.repairs(at))
-                || (!r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm))
-        }) {
+        if !self.anyone_on_sites() {
             return;
         }
         let mut rest: arrayvec::ArrayVec<(u8, usize), { crate::setup::MAX_ROBOTS }> =
@@ -29,6 +26,23 @@ impl RoboRally {
                 return;
             }
         }
+    }
+
+    /// Some robot stands on a flag or a repair site (RR-5.5), or holds a Mechanical Arm (RR-9:
+    /// it may touch one nearby): the checkpoint step has work. Asked by the laser step (for the
+    /// move order) and again by the checkpoint step (questions between the two may move
+    /// robots). Issue 17 round 7: the few site cells looked up in the occupancy table (a robot
+    /// stands on a cell of the rectangle exactly when it is marked there) instead of every
+    /// robot's cell compared with every flag and looked up on the board.
+    #[inline]
+    pub(crate) fn anyone_on_sites(&self) -> bool {
+        let occupied = |k: usize| self.occupancy[k] != crate::NO_ROBOT;
+        self.board.flags.iter().any(|&f| self.board.index_of(f).is_some_and(occupied))
+            || self.board.repair_cells().iter().any(|&k| occupied(k as usize))
+            || self
+                .robots
+                .iter()
+                .any(|r| !r.options.is_empty() && r.has(crate::OptionCard::MechanicalArm))
     }
 
     fn checkpoint(&mut self, i: usize, events: &mut impl Sink) {

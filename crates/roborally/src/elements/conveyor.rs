@@ -11,20 +11,33 @@
 //!   way the belt turns: by the quarter turn between its travel and the section's direction.
 
 use crate::RoboRally;
+use crate::board::Cell;
 use crate::event::{Cause, Sink};
 use crate::setup::MAX_ROBOTS;
 use arrayvec::ArrayVec;
 use grid::{Sq, SqDir};
 
+/// One robot a belt would carry. Indices as bytes and `u32` (issue 17 round 7: 24 bytes, not
+/// 64; `settle` copies carries while it compares them).
 #[derive(Clone, Copy, Default)]
 struct Carry {
-    robot: usize,
     from: Sq,
     to: Sq,
+    /// The row-major index of `to` ([`crate::Board::index_of`]; [`crate::NOWHERE`] outside the
+    /// rectangle).
+    to_index: u32,
+    robot: u8,
+    /// The robot standing on `to` now ([`crate::NO_ROBOT`]: none).
+    occupant: u8,
     dir: SqDir,
     moving: bool,
-    /// The robot standing on `to` now, if any.
-    occupant: Option<usize>,
+}
+
+impl Carry {
+    /// The index of `to`, `None` outside the rectangle.
+    fn target(&self) -> Option<usize> {
+        (self.to_index != crate::NOWHERE).then_some(self.to_index as usize)
+    }
 }
 
 /// No carry for this robot.
@@ -44,9 +57,11 @@ impl RoboRally {
         }
         self.settle(carries.as_mut_slice());
         for c in carries.as_slice().iter().filter(|c| c.moving) {
-            self.arrive(c.robot, c.from, c.to, Cause::Belt, events);
-            if self.robots[c.robot].cell().is_some() {
-                self.turn_on_section(c.robot, c.to, c.dir, events);
+            let i = usize::from(c.robot);
+            self.arrive_at(i, c.from, c.to, c.target(), Cause::Belt, events);
+            // Still on the board: on a cell of the rectangle.
+            if let (Some(_), Some(k)) = (self.robots[i].cell(), c.target()) {
+                self.turn_on_section(i, k, c.dir, events);
             }
         }
     }
@@ -55,26 +70,32 @@ impl RoboRally {
     #[inline]
     fn belt_carries(&self, express_only: bool, out: &mut ArrayVec<Carry, MAX_ROBOTS>) {
         for (i, r) in self.robots.iter().enumerate() {
-            let Some(at) = r.cell() else { continue };
-            let Some((to, dir)) = self.board.belt_carry(at, express_only) else { continue };
+            // Off the board, or outside the rectangle (no belt there): not carried.
+            let (Some(at), Some(k)) = (r.cell(), self.index_of_robot(i)) else { continue };
+            let Some((to, dir)) = self.board.belt_carry_at(k, at, express_only) else { continue };
+            let to_index = self.board.index_of(to);
             out.push(Carry {
-                robot: i,
                 from: at,
                 to,
+                to_index: to_index.map_or(crate::NOWHERE, |k| k as u32),
+                robot: i as u8,
+                occupant: to_index.map_or(crate::NO_ROBOT, |k| self.occupancy[k]),
                 dir,
                 moving: true,
-                occupant: self.robot_at(to),
             });
         }
     }
 
     /// Mark the carries that cannot happen, until nothing changes.
     fn settle(&self, carries: &mut [Carry]) {
-        let falls = |s: Sq| self.board.falls(s);
+        // Void outside the rectangle; inside, the cell read by its index.
+        let falls = |c: &Carry| {
+            c.target().is_none_or(|k| matches!(self.board.at_index(k).0, Cell::Void | Cell::Pit))
+        };
         for k in 0..carries.len() {
             let c = carries[k];
             let conflict =
-                carries.iter().enumerate().any(|(m, o)| m != k && o.to == c.to) && !falls(c.to);
+                carries.iter().enumerate().any(|(m, o)| m != k && o.to == c.to) && !falls(&c);
             let swap = carries.iter().any(|o| o.from == c.to && o.to == c.from);
             if conflict || swap {
                 carries[k].moving = false;
@@ -83,12 +104,15 @@ impl RoboRally {
         // carry_of[robot] = index of its carry
         let mut carry_of = [NONE; MAX_ROBOTS];
         for (k, c) in carries.iter().enumerate() {
-            carry_of[c.robot] = k as u8;
+            carry_of[usize::from(c.robot)] = k as u8;
         }
         loop {
             let mut changed = false;
             for k in 0..carries.len() {
-                let Some(j) = carries[k].occupant.filter(|_| carries[k].moving) else { continue };
+                let j = usize::from(carries[k].occupant);
+                if !carries[k].moving || j == usize::from(crate::NO_ROBOT) {
+                    continue;
+                }
                 let leaves = carry_of[j] != NONE && carries[carry_of[j] as usize].moving;
                 if !leaves {
                     carries[k].moving = false;
@@ -101,8 +125,9 @@ impl RoboRally {
         }
     }
 
-    fn turn_on_section(&mut self, i: usize, at: Sq, travel: SqDir, events: &mut impl Sink) {
-        let turn = self.board.section_turn(at, travel);
+    /// The turn of a robot carried onto the cell of row-major index `k`.
+    fn turn_on_section(&mut self, i: usize, k: usize, travel: SqDir, events: &mut impl Sink) {
+        let turn = self.board.section_turn_of(self.board.at_index(k).0, travel);
         if turn != 0 && !self.stabilized(i) {
             self.rotate(i, turn, Cause::Belt, events);
         }

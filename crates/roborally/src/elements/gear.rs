@@ -9,8 +9,8 @@ impl RoboRally {
             return;
         }
         for i in 0..self.robots.len() {
-            let Some(at) = self.robots[i].cell() else { continue };
-            let turn = self.board.gear_turn(at);
+            let Some(k) = self.index_of_robot(i) else { continue };
+            let turn = crate::Board::gear_turn_of(self.board.at_index(k).0);
             if turn != 0 && !self.stabilized(i) {
                 self.rotate(i, turn, Cause::Gear, events);
             }

@@ -60,13 +60,13 @@ impl RoboRally {
                 f(Hit { target: t, points: l.beams, by: Shooter::Board { at: l.at } });
             }
         }
-        for r in &self.robots {
+        for (i, r) in self.robots.iter().enumerate() {
             let Some(at) = r.cell() else { continue };
             if r.powered_down {
                 continue;
             }
             if r.options.is_empty() {
-                if let Some(t) = self.beam(at, r.facing, false) {
+                if let Some(t) = self.beam_from(self.index_of_robot(i), at, r.facing, false) {
                     f(Hit { target: t, points: 1, by: Shooter::Robot { seat: r.seat } });
                 }
             } else {
@@ -137,9 +137,20 @@ impl RoboRally {
     /// to [`RoboRally::beam_by_robots`].
     #[inline]
     fn beam(&self, start: Sq, dir: SqDir, include_start: bool) -> Option<usize> {
-        let Some((at, reach)) =
-            self.board.index_of(start).and_then(|k| Some((k, self.board.reach_at(k, dir)?)))
-        else {
+        self.beam_from(self.board.index_of(start), start, dir, include_start)
+    }
+
+    /// [`RoboRally::beam`] with the row-major index of `start` known (`k`: a robot's
+    /// [`RoboRally::index_of_robot`]).
+    #[inline]
+    fn beam_from(
+        &self,
+        k: Option<usize>,
+        start: Sq,
+        dir: SqDir,
+        include_start: bool,
+    ) -> Option<usize> {
+        let Some((at, reach)) = k.and_then(|k| Some((k, self.board.reach_at(k, dir)?))) else {
             return self.beam_by_robots(start, dir, include_start);
         };
         let (dx, dy) = dir.step();

@@ -16,8 +16,8 @@ impl RoboRally {
         }
         let mut todo: ArrayVec<(Sq, usize, SqDir), { crate::setup::MAX_ROBOTS }> = ArrayVec::new();
         for (i, r) in self.robots.iter().enumerate() {
-            let Some(at) = r.cell() else { continue };
-            if let Some(dir) = self.board.pusher_push(at, register) {
+            let (Some(at), Some(k)) = (r.cell(), self.index_of_robot(i)) else { continue };
+            if let Some(dir) = crate::Board::pusher_push_of(self.board.at_index(k).0, register) {
                 todo.push((at, i, dir));
             }
         }
