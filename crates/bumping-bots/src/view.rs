@@ -419,7 +419,8 @@ fn clear_at(g: &BumpingBots, k: usize, d: HexDir) -> bool {
 }
 
 /// Orient after a collision: towards the racing direction, unless that faces a blocked cell.
-fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
+#[inline(always)]
+pub(crate) fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
     let b = &g.bots[bot];
     let want = steer(g, bot).unwrap_or(0);
     if rng.below(LEAN) == 0 {
@@ -438,23 +439,34 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
 }
 
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
+    let (choice, new_speed) = sample_speed_choice(g, bot, rng);
+    Action::Speed { choice, new_speed }
+}
+
+/// [`sample_speed`]'s draw as the action's fields (the random race plays it without building
+/// the action, issue 17).
+#[inline(always)]
+pub(crate) fn sample_speed_choice(
+    g: &BumpingBots,
+    bot: usize,
+    rng: &mut Rng,
+) -> (SpeedChoice, Option<u8>) {
     let b = &g.bots[bot];
     if rng.below(LEAN) != 0 {
         let blocked = !clear(g, bot, b.facing);
-        let sensible = if b.reverse && !blocked && !b.changed_direction {
-            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(2) }
+        return if b.reverse && !blocked && !b.changed_direction {
+            (SpeedChoice::Reverse, Some(2))
         } else if b.reverse {
-            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
+            (SpeedChoice::Keep, None)
         } else if blocked {
-            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(1) }
+            (SpeedChoice::Reverse, Some(1))
         } else if b.speed == 1 && !b.changed_direction {
-            Action::Speed { choice: SpeedChoice::AccelerateTo3, new_speed: None }
+            (SpeedChoice::AccelerateTo3, None)
         } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 6 {
-            Action::Speed { choice: SpeedChoice::Accelerate, new_speed: None }
+            (SpeedChoice::Accelerate, None)
         } else {
-            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
+            (SpeedChoice::Keep, None)
         };
-        return sensible;
     }
     let mut legal = [SpeedChoice::Keep; 5];
     let mut n = 0;
@@ -467,10 +479,10 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     }
     let choice = legal[rng.index(n)];
     let new_speed = (choice == SpeedChoice::Reverse).then(|| 1 + rng.below(2) as u8);
-    Action::Speed { choice, new_speed }
+    (choice, new_speed)
 }
 
-fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<Action> {
+pub(crate) fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<Action> {
     let b = &g.bots[bot];
     let played = t.card.is_some();
     if played || b.cards.is_empty() || rng.below(6) != 0 {
@@ -500,9 +512,17 @@ fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<A
 }
 
 fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
+    let (rotate_before_last, rotate_after) = sample_move_turns(g, t, bot, rng);
+    Action::Move { rotate_before_last, rotate_after }
+}
+
+/// [`sample_move`]'s draw as the action's fields: the rotations before the last cell and after
+/// the move (the random race plays it without building the action, issue 17).
+#[inline(always)]
+pub(crate) fn sample_move_turns(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> (i8, i8) {
     let b = &g.bots[bot];
     if t.quick_card {
-        return Action::Move { rotate_before_last: 0, rotate_after: 0 };
+        return (0, 0);
     }
     let cells =
         g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
@@ -511,7 +531,7 @@ fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
     let before_ok = cells > 1 && !landing_last;
     if rng.below(LEAN) != 0 {
         let s = steer_at(g, bot, cells).unwrap_or(0);
-        return Action::Move { rotate_before_last: 0, rotate_after: s };
+        return (0, s);
     }
     let (mut bl, mut af) = (rng.below(3) as i8 - 1, rng.below(3) as i8 - 1);
     if !before_ok {
@@ -520,7 +540,7 @@ fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
     if !b.reverse && bl != 0 && af != 0 {
         if rng.below(2) == 0 { bl = 0 } else { af = 0 }
     }
-    Action::Move { rotate_before_last: bl, rotate_after: af }
+    (bl, af)
 }
 
 #[cfg(test)]
