@@ -131,9 +131,13 @@ impl BumpingBots {
         // The common case: both cells the arms step onto are free; the arms just turn. (The
         // centre's neighbours by dense index: it stands on the track, BB-12; issue 17.)
         let k = self.motor_centre(m);
-        let free = |d: HexDir| self.occupant_at(self.board.step_idx(k, d)) == Occ::Free;
-        if free(arm) && free(arm.opposite()) {
-            self.set_motor_arm(m, arm);
+        let (k1, k2) = (self.board.step_idx(k, arm), self.board.step_idx(k, arm.opposite()));
+        if self.free_at(k1) && self.free_at(k2) {
+            // The arms leave their cells for the two free ones (`set_motor_arm` with the
+            // centre's index and the new cells' already known, issue 17).
+            let old = o.arm;
+            let (o1, o2) = (self.board.step_idx(k, old), self.board.step_idx(k, old.opposite()));
+            self.set_motor_arm_at(m, arm, [o1, o2], [k1, k2]);
             ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
             return;
         }

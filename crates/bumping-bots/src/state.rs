@@ -455,6 +455,34 @@ impl BumpingBots {
         }
     }
 
+    /// [`Self::set_motor_arm`] with the dense indices of the arms' old cells and new ones.
+    #[inline(always)]
+    pub(crate) fn set_motor_arm_at(
+        &mut self,
+        m: usize,
+        arm: HexDir,
+        old: [usize; 2],
+        new: [usize; 2],
+    ) {
+        for k in old {
+            self.occ[k] = 0;
+        }
+        self.obstacles[m].set_arm(arm);
+        for k in new {
+            self.occ[k] = OBSTACLE + m as u8;
+        }
+    }
+
+    /// Is the cell at dense index `k` free (`occupant_at(k) == Occ::Free`): on the track,
+    /// not solid, nothing standing on it.
+    #[inline(always)]
+    pub(crate) fn free_at(&self, k: usize) -> bool {
+        let c = self.board.cell_at(k);
+        let free = c.on && !c.solid && self.occ[k] == 0;
+        debug_assert_eq!(free, self.occupant_at(k) == Occ::Free);
+        free
+    }
+
     /// The dense index of motorised obstacle `m`'s centre (on the track, BB-12).
     #[inline]
     pub(crate) fn motor_centre(&self, m: usize) -> usize {
