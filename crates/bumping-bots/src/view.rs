@@ -376,32 +376,58 @@ pub(crate) fn sample_turn(g: &BumpingBots, t: &Turn, rng: &mut Rng) -> Action {
     }
 }
 
+/// The steering turn by facing and racing direction (`Cell::pref`: direction + 1, 0 none):
+/// 0 when they agree or there is none, +1 when the racing direction is 1 to 3 sides
+/// clockwise, else −1 (what `HexDir::turn_to` gives, folded; a table, issue 17).
+const STEER: [[i8; 7]; 6] = {
+    let mut t = [[0i8; 7]; 6];
+    let mut f = 0;
+    while f < 6 {
+        let mut p = 1;
+        while p < 7 {
+            t[f][p] = match HexDir::wrapping(f as i32).turn_to(HexDir::wrapping(p as i32 - 1)) {
+                0 => 0,
+                1..=3 => 1,
+                _ => -1,
+            };
+            p += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
+/// The steering turn from `facing` towards racing direction `pref` (direction + 1; 0 none:
+/// no turn).
+#[inline(always)]
+fn steer_to(facing: HexDir, pref: u8) -> i8 {
+    STEER[facing.index() as usize][usize::from(pref.min(6))]
+}
+
 /// The turn (±1, or 0) that brings the bot's facing towards the racing direction of its cell.
 fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
     let b = &g.bots[bot];
-    let want = g.board.pref(b.at?)?;
-    Some(match b.facing.turn_to(want) {
-        0 => 0,
-        1..=3 => 1,
-        _ => -1,
-    })
+    b.at?;
+    let pref = g.board.cell_at(g.cell_of(bot)).pref;
+    (pref != 0).then(|| steer_to(b.facing, pref))
 }
 
 /// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
+#[inline(always)]
 fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let b = &g.bots[bot];
     let dir = if b.reverse { b.facing.opposite() } else { b.facing };
     let from = b.at?;
-    let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
-    // The cell ahead if it is on the track, else the bot's own: one lookup when on (issue 17).
-    let c = g.board.cell(ahead);
-    let c = if c.on { c } else { g.board.cell(from) };
-    let want = c.pref.checked_sub(1).and_then(HexDir::new)?;
-    Some(match b.facing.turn_to(want) {
-        0 => 0,
-        1..=3 => 1,
-        _ => -1,
-    })
+    let n = cells.saturating_sub(1);
+    // The cell ahead if it is on the track, else the bot's own: from the board's table by
+    // cell, side and distance (issue 17), or from the cells beyond its reach.
+    let pref = if n < crate::track::AHEAD {
+        g.board.pref_ahead(g.cell_of(bot), dir, n)
+    } else {
+        let c = g.board.cell(from.offset(dir, i32::from(n)));
+        if c.on { c.pref } else { g.board.cell(from).pref }
+    };
+    (pref != 0).then(|| steer_to(b.facing, pref))
 }
 
 /// Is the cell in direction `d` from the bot free and without a bumper arrow?
@@ -551,6 +577,38 @@ mod tests {
     use crate::{BumpingBots, Setup};
     use engine::{Decision, Game, Rng};
     use grid::HexDir;
+
+    /// The board's table of racing directions straight ahead gives what the cells say, and
+    /// the steering table what `HexDir::turn_to` gives, for every track cell, side and
+    /// distance on every shipped track.
+    #[test]
+    fn the_ahead_table_answers_as_the_cells_do() {
+        for (name, _) in SHIPPED {
+            let spec = shipped(name).expect("shipped");
+            let board = crate::track::Board::build(&spec).expect("a shipped track builds");
+            for c in &spec.cells {
+                let k = board.idx(c.at).expect("on the board");
+                for d in HexDir::ALL {
+                    for n in 0..crate::track::AHEAD {
+                        let ahead = board.cell(c.at.offset(d, i32::from(n)));
+                        let want = if ahead.on { ahead.pref } else { board.cell(c.at).pref };
+                        assert_eq!(board.pref_ahead(k, d, n), want, "{name} {} {d:?} {n}", c.at);
+                    }
+                }
+            }
+        }
+        for facing in HexDir::ALL {
+            assert_eq!(super::steer_to(facing, 0), 0);
+            for want in HexDir::ALL {
+                let by_turn = match facing.turn_to(want) {
+                    0 => 0,
+                    1..=3 => 1,
+                    _ => -1,
+                };
+                assert_eq!(super::steer_to(facing, want.index() + 1), by_turn);
+            }
+        }
+    }
 
     /// The sampler's "is the cell ahead clear" from the board's table and the occupancy gives
     /// what the cells say (an open side onto a free cell without a bumper arrow), for every bot
