@@ -41,8 +41,13 @@ impl BumpingBots {
     fn sorted_order_narrow(&self) -> Option<([Seat; MAX_BOTS], usize)> {
         const LAPS_OFF: u64 = (1 << 14) - 1;
         let n = self.bots.len();
-        let mut keys = [0u64; MAX_BOTS];
-        for (i, &s) in self.order.iter().enumerate() {
+        // At most 9 bots (BB-1.1): said here, the loops below carry no bounds check on `keys`.
+        if n > MAX_BOTS {
+            return None;
+        }
+        // The unused slots hold the largest key, so they sort last.
+        let mut keys = [u64::MAX; MAX_BOTS];
+        for (i, &s) in self.order[..n].iter().enumerate() {
             let b = &self.bots[s.index()];
             let placed = b.finished_place.map_or(256, u64::from);
             let (laps, rank) = match b.at {
@@ -63,10 +68,6 @@ impl BumpingBots {
                 | ((i as u64) << 8)
                 | u64::from(s.0);
             keys[i] = key;
-        }
-        // The unused slots hold the largest key, so they sort last.
-        for k in &mut keys[n..] {
-            *k = u64::MAX;
         }
         sort9(&mut keys);
         let mut seats = [Seat(0); MAX_BOTS];

@@ -273,6 +273,7 @@ impl BumpingBots {
     }
 
     /// BB-5 step (1) of the turn.
+    #[inline(always)]
     fn choose_speed(
         &mut self,
         t: &mut Turn,

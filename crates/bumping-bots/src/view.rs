@@ -508,12 +508,22 @@ pub(crate) fn sample_speed_choice(
     (choice, new_speed)
 }
 
+/// Five draws in six play no card: that test is inlined into the random race, the card's
+/// draw kept out of line ([`draw_card`], issue 17).
+#[inline(always)]
 pub(crate) fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<Action> {
     let b = &g.bots[bot];
     let played = t.card.is_some();
     if played || b.cards.is_empty() || rng.below(6) != 0 {
         return None;
     }
+    draw_card(g, bot, rng)
+}
+
+/// [`sample_card`] once it plays a card: which one, and how.
+#[inline(never)]
+fn draw_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
+    let b = &g.bots[bot];
     let c = b.cards[rng.index(b.cards.len())];
     match c {
         Card::Engine => Some(card(c)),
