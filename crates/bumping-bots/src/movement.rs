@@ -43,7 +43,9 @@ impl BumpingBots {
         check_turn(before_last)?;
         check_turn(after)?;
         let total = self.move_cells(t, bot);
-        if t.quick_card && (before_last != 0 || after != 0) {
+        // Non-short-circuit: one branch, almost never taken, instead of one on the drawn
+        // rotation (random, so mispredicted) before the rare card (issue 17).
+        if t.quick_card & ((before_last | after) != 0) {
             return Err(BbError::IllegalRotation(
                 "after a quick rotation card the move carries no rotation (BB-9.5)",
             ));

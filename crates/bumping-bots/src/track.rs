@@ -142,6 +142,10 @@ pub struct Board {
     /// cell is on the track, else `k`'s own; what random play's steering reads for the cell
     /// its move reaches ([`Board::pref_ahead`], issue 17).
     ahead: Vec<u64>,
+    /// The motorised obstacles (BB-8.2): each one's index in `spec.obstacles` (the state's
+    /// obstacles follow the spec's order) and its centre's dense index, for the end of every
+    /// round without looking through the other obstacles (issue 17).
+    motors: Vec<(usize, usize)>,
 }
 
 /// How many cells straight on [`Board::pref_ahead`] answers for: `0..AHEAD`.
@@ -192,6 +196,7 @@ impl Board {
             clear: Vec::new(),
             open: Vec::new(),
             ahead: Vec::new(),
+            motors: Vec::new(),
         };
         for (i, c) in spec.cells.iter().enumerate() {
             let (Some(p), Some(l)) = (c.progress, c.lane) else {
@@ -231,6 +236,13 @@ impl Board {
         b.compute_ranks();
         b.compute_clear();
         b.compute_ahead();
+        b.motors = spec
+            .obstacles
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == ObstacleKind::Motorised)
+            .filter_map(|(i, o)| Some((i, b.index(o.at)?)))
+            .collect();
         if problems.is_empty() { Ok(b) } else { Err(problems) }
     }
 
@@ -251,6 +263,12 @@ impl Board {
                 r as u32
             })
             .collect();
+    }
+
+    /// The motorised obstacles: (index in `spec.obstacles`, the centre's dense index).
+    #[inline]
+    pub fn motors(&self) -> &[(usize, usize)] {
+        &self.motors
     }
 
     /// [`Board::pref_ahead`] for every dense cell, side and distance.

@@ -416,7 +416,7 @@ fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
 #[inline(always)]
 fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let b = &g.bots[bot];
-    let dir = if b.reverse { b.facing.opposite() } else { b.facing };
+    let dir = crate::state::travel(b.facing, b.reverse);
     let from = b.at?;
     let n = cells.saturating_sub(1);
     // The cell ahead if it is on the track, else the bot's own: from the board's table by
@@ -452,10 +452,7 @@ pub(crate) fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
     if rng.below(LEAN) == 0 {
         return rng.below(3) as i8 - 1;
     }
-    let travel = |t: i8| {
-        let f = b.facing.turn(t as i32);
-        if b.reverse { f.opposite() } else { f }
-    };
+    let travel = |t: i8| crate::state::travel(b.facing.turn(t as i32), b.reverse);
     // The bot's cell looked up once for the four questions.
     if b.at.is_none() {
         return want;
