@@ -35,6 +35,10 @@ impl BumpingBots {
     /// BB-10: the bots that finished this round, furthest past the line first, then higher
     /// speed; equal on both: they share the place and the next place is skipped.
     pub(crate) fn settle_places(&mut self, ev: &mut impl EventSink) {
+        // Most rounds nobody finished: nothing to settle, and `finishing` keeps its buffer.
+        if self.finishing.is_empty() {
+            return;
+        }
         let mut marks = std::mem::take(&mut self.finishing);
         marks.sort_by_key(|m| {
             (std::cmp::Reverse(m.past), std::cmp::Reverse(self.bots[m.bot].speed), m.bot)
@@ -51,6 +55,9 @@ impl BumpingBots {
             self.bots[m.bot].finished_place = Some(place);
             ev.push(Event::Placed { seat: self.bots[m.bot].seat, place });
         }
+        // The buffer back, empty, for the next finishers (no allocation per finishing round).
+        marks.clear();
+        self.finishing = marks;
     }
 
     /// BB-10: when one bot (or none) is left racing, or the round limit is reached, the bots

@@ -117,23 +117,29 @@ impl BumpingBots {
 
     /// BB-8.2: at the end of the round every motorised obstacle turns 60°.
     pub(crate) fn turn_motors(&mut self, ev: &mut impl EventSink) {
-        for m in 0..self.obstacles.len() {
-            if self.obstacles[m].kind == ObstacleKind::Motorised {
-                self.turn_motor(m, ev);
-            }
+        // The board's list of the motorised ones, with their centres (issue 17).
+        for i in 0..self.board.motors().len() {
+            let (m, k) = self.board.motors()[i];
+            debug_assert_eq!(self.obstacles[m].kind, ObstacleKind::Motorised);
+            debug_assert_eq!(k, self.motor_centre(m));
+            self.turn_motor(m, k, ev);
         }
     }
 
-    fn turn_motor(&mut self, m: usize, ev: &mut impl EventSink) {
+    /// Motorised obstacle `m`, its centre at dense index `k`, turns (BB-8.2).
+    fn turn_motor(&mut self, m: usize, k: usize, ev: &mut impl EventSink) {
         let o = self.obstacles[m];
         let steps = o.spin.steps();
         let arm = o.arm.turn(steps);
         // The common case: both cells the arms step onto are free; the arms just turn. (The
         // centre's neighbours by dense index: it stands on the track, BB-12; issue 17.)
-        let k = self.motor_centre(m);
-        let free = |d: HexDir| self.occupant_at(self.board.step_idx(k, d)) == Occ::Free;
-        if free(arm) && free(arm.opposite()) {
-            self.set_motor_arm(m, arm);
+        let (k1, k2) = (self.board.step_idx(k, arm), self.board.step_idx(k, arm.opposite()));
+        if self.free_at(k1) && self.free_at(k2) {
+            // The arms leave their cells for the two free ones (`set_motor_arm` with the
+            // centre's index and the new cells' already known, issue 17).
+            let old = o.arm;
+            let (o1, o2) = (self.board.step_idx(k, old), self.board.step_idx(k, old.opposite()));
+            self.set_motor_arm_at(m, arm, [o1, o2], [k1, k2]);
             ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
             return;
         }

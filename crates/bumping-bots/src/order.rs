@@ -41,19 +41,22 @@ impl BumpingBots {
     fn sorted_order_narrow(&self) -> Option<([Seat; MAX_BOTS], usize)> {
         const LAPS_OFF: u64 = (1 << 14) - 1;
         let n = self.bots.len();
-        let mut keys = [0u64; MAX_BOTS];
-        for (i, &s) in self.order.iter().enumerate() {
+        // At most 9 bots (BB-1.1): said here, the loops below carry no bounds check on `keys`.
+        if n > MAX_BOTS {
+            return None;
+        }
+        // The unused slots hold the largest key, so they sort last.
+        let mut keys = [u64::MAX; MAX_BOTS];
+        for (i, &s) in self.order[..n].iter().enumerate() {
             let b = &self.bots[s.index()];
             let placed = b.finished_place.map_or(256, u64::from);
             let (laps, rank) = match b.at {
-                Some(h) => {
+                Some(_) => {
                     let laps = if b.started { b.laps } else { -1 };
                     let up = u64::try_from(i64::from(laps) + 1).ok().filter(|&l| l < LAPS_OFF)?;
-                    let rank = match self.board.idx(h) {
-                        Some(k) => self.board.rank_at(k),
-                        // Outside the board's box a cell reads as progress 0, lane 0.
-                        None => return None,
-                    };
+                    // The bot's dense index, kept with its cell (`Bot::k`; a bot stands on the
+                    // track, so inside the board's box).
+                    let rank = self.board.rank_at(self.cell_of(s.index()));
                     (up, u64::from(rank))
                 }
                 // Off the track: ahead of every lap count; progress and lane 0 for all such.
@@ -65,10 +68,6 @@ impl BumpingBots {
                 | ((i as u64) << 8)
                 | u64::from(s.0);
             keys[i] = key;
-        }
-        // The unused slots hold the largest key, so they sort last.
-        for k in &mut keys[n..] {
-            *k = u64::MAX;
         }
         sort9(&mut keys);
         let mut seats = [Seat(0); MAX_BOTS];
@@ -359,6 +358,8 @@ mod tests {
                             _ => Some(cells[rng.index(cells.len())]),
                         };
                     }
+                    // Each bot's dense index kept with its cell, as the rules keep it.
+                    h.fill_occupancy();
                     let fits = h.bots.iter().all(|b| {
                         let laps = if b.started { b.laps } else { -1 };
                         b.at.is_none() || (-1..16_382).contains(&laps)

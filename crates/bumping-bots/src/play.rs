@@ -212,20 +212,55 @@ impl BumpingBots {
                 let pending = pending.clone();
                 self.resolve_shock_choice(t, pending, turn_passive, *turn_first, ev)
             }
-            (TurnStep::Orient, Action::Orient { turn }) => {
-                if !(-1..=1).contains(turn) {
-                    return Err(BbError::IllegalRotation("orient turns -1, 0 or 1 (BB-7.1)"));
-                }
-                self.rotate(t.bot, *turn, ev);
-                t.step = TurnStep::MagnetCheck;
-                Ok(())
-            }
+            (TurnStep::Orient, Action::Orient { turn }) => self.orient(t, *turn, ev),
             (TurnStep::Magnet, Action::Card { .. }) => {
                 self.play_end_magnet(t, t.bot, &card_play(action), ev)?;
                 t.step = TurnStep::EndTurn;
                 Ok(())
             }
             _ => Err(BbError::WrongAction { expected: expected_in(&t.step) }),
+        }
+    }
+
+    /// BB-7.1: the turn after a collision (the `Orient` step).
+    #[inline(always)]
+    fn orient(&mut self, t: &mut Turn, turn: i8, ev: &mut impl EventSink) -> Result<(), BbError> {
+        if !(-1..=1).contains(&turn) {
+            return Err(BbError::IllegalRotation("orient turns -1, 0 or 1 (BB-7.1)"));
+        }
+        self.rotate(t.bot, turn, ev);
+        t.step = TurnStep::MagnetCheck;
+        Ok(())
+    }
+
+    /// One random action of the turn `t` (which owes a decision), drawn as
+    /// [`crate::view::sample_turn`] draws it and played as [`Self::act_turn`] plays it; the
+    /// common decisions (speed, move, orient) are played from the drawn fields without building
+    /// an [`Action`] (issue 17: no action to build, match and drop). `tests/random_race.rs`
+    /// holds it to the ordinary loop.
+    #[inline(always)]
+    fn random_turn_action(&mut self, t: &mut Turn, rng: &mut Rng) -> Result<(), BbError> {
+        let bot = t.bot;
+        match t.step {
+            TurnStep::Speed => match crate::view::sample_card(self, t, bot, rng) {
+                Some(action) => self.act_turn(t, &action, &mut NoEvents),
+                None => {
+                    let (choice, new_speed) = crate::view::sample_speed_choice(self, bot, rng);
+                    self.choose_speed(t, choice, new_speed, &mut NoEvents)
+                }
+            },
+            TurnStep::Move => {
+                let (before_last, after) = crate::view::sample_move_turns(self, t, bot, rng);
+                self.start_move(t, bot, before_last, after)
+            }
+            TurnStep::Orient => {
+                let turn = crate::view::sample_orient(self, bot, rng);
+                self.orient(t, turn, &mut NoEvents)
+            }
+            _ => {
+                let action = crate::view::sample_turn(self, t, rng);
+                self.act_turn(t, &action, &mut NoEvents)
+            }
         }
     }
 
@@ -238,6 +273,7 @@ impl BumpingBots {
     }
 
     /// BB-5 step (1) of the turn.
+    #[inline(always)]
     fn choose_speed(
         &mut self,
         t: &mut Turn,
@@ -373,8 +409,7 @@ impl BumpingBots {
                     self.phase = Phase::Turn(t);
                     return n;
                 }
-                let action = crate::view::sample_turn(self, &t, rng);
-                if self.act_turn(&mut t, &action, &mut NoEvents).is_err() {
+                if self.random_turn_action(&mut t, rng).is_err() {
                     self.phase = Phase::Turn(t);
                     return n;
                 }

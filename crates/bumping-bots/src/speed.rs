@@ -43,7 +43,8 @@ pub fn speed_after(
         ));
     }
     let locked = bot.changed_direction;
-    if locked && matches!(choice, Accelerate | AccelerateTo3 | Decelerate) {
+    // Bits rather than `&&`: one branch, rarely taken, not one on the drawn choice (issue 17).
+    if locked & matches!(choice, Accelerate | AccelerateTo3 | Decelerate) {
         return Err(BbError::IllegalSpeedChoice(
             "no accelerating or decelerating on the turn after a change of direction (BB-5.4)",
         ));

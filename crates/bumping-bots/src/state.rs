@@ -268,6 +268,41 @@ pub struct BumpingBots {
 
 const OBSTACLE: u8 = 32;
 
+/// The direction a bot facing `facing` travels: the facing, or its opposite in reverse
+/// (BB-5.2); read from a table rather than branching on `reverse`, which random play makes
+/// unpredictable (issue 17).
+#[inline(always)]
+pub(crate) fn travel(facing: HexDir, reverse: bool) -> HexDir {
+    TRAVEL[facing.index() as usize][usize::from(reverse)]
+}
+
+/// [`travel`]'s table: by facing, forward then reverse.
+const TRAVEL: [[HexDir; 2]; 6] = {
+    let mut t = [[HexDir::wrapping(0); 2]; 6];
+    let mut f = 0;
+    while f < 6 {
+        t[f] = [HexDir::wrapping(f as i32), HexDir::wrapping(f as i32 + 3)];
+        f += 1;
+    }
+    t
+};
+
+/// A facing turned by −1, 0 or +1 (× 60°), by facing and turn + 1: a table rather than a
+/// branch on the turn, which random play draws (issue 17).
+const TURNED: [[HexDir; 3]; 6] = {
+    let mut t = [[HexDir::wrapping(0); 3]; 6];
+    let mut f = 0;
+    while f < 6 {
+        let mut d = 0;
+        while d < 3 {
+            t[f][d] = HexDir::wrapping(f as i32).turn(d as i32 - 1);
+            d += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
 /// What stands on a cell, for movement (BB-7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Occ {
@@ -455,6 +490,34 @@ impl BumpingBots {
         }
     }
 
+    /// [`Self::set_motor_arm`] with the dense indices of the arms' old cells and new ones.
+    #[inline(always)]
+    pub(crate) fn set_motor_arm_at(
+        &mut self,
+        m: usize,
+        arm: HexDir,
+        old: [usize; 2],
+        new: [usize; 2],
+    ) {
+        for k in old {
+            self.occ[k] = 0;
+        }
+        self.obstacles[m].set_arm(arm);
+        for k in new {
+            self.occ[k] = OBSTACLE + m as u8;
+        }
+    }
+
+    /// Is the cell at dense index `k` free (`occupant_at(k) == Occ::Free`): on the track,
+    /// not solid, nothing standing on it.
+    #[inline(always)]
+    pub(crate) fn free_at(&self, k: usize) -> bool {
+        let c = self.board.cell_at(k);
+        let free = c.on && !c.solid && self.occ[k] == 0;
+        debug_assert_eq!(free, self.occupant_at(k) == Occ::Free);
+        free
+    }
+
     /// The dense index of motorised obstacle `m`'s centre (on the track, BB-12).
     #[inline]
     pub(crate) fn motor_centre(&self, m: usize) -> usize {
@@ -508,20 +571,21 @@ impl BumpingBots {
 
     pub(crate) fn travel_dir(&self, bot: usize) -> HexDir {
         let b = &self.bots[bot];
-        if b.reverse { b.facing.opposite() } else { b.facing }
+        travel(b.facing, b.reverse)
     }
 
     #[inline]
     pub(crate) fn rotate(&mut self, bot: usize, turn: i8, ev: &mut impl crate::event::EventSink) {
-        if turn != 0 {
-            self.rotate_by(bot, turn, ev);
-        }
-    }
-
-    fn rotate_by(&mut self, bot: usize, turn: i8, ev: &mut impl crate::event::EventSink) {
+        // A turn of 0 leaves the facing as it is: turned without a branch on the (random)
+        // turn; only the event needs one, and a sink that drops events drops it (issue 17).
         let b = &mut self.bots[bot];
-        b.facing = b.facing.turn(turn as i32);
-        ev.push(crate::Event::Turned { seat: b.seat, facing: b.facing });
+        b.facing = match usize::try_from(turn + 1) {
+            Ok(i @ 0..=2) => TURNED[b.facing.index() as usize][i],
+            _ => b.facing.turn(turn as i32),
+        };
+        if turn != 0 {
+            ev.push(crate::Event::Turned { seat: b.seat, facing: b.facing });
+        }
     }
 
     pub(crate) fn cells(&self, speed: u8) -> u8 {
@@ -538,5 +602,22 @@ impl BumpingBots {
     /// The track as the rules read it.
     pub fn track(&self) -> &Board {
         &self.board
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use grid::HexDir;
+
+    /// The travel and turn tables give what `HexDir`'s arithmetic gives.
+    #[test]
+    fn the_direction_tables_are_the_arithmetic() {
+        for f in HexDir::ALL {
+            assert_eq!(super::travel(f, false), f);
+            assert_eq!(super::travel(f, true), f.opposite());
+            for t in -1..=1 {
+                assert_eq!(super::TURNED[f.index() as usize][(t + 1) as usize], f.turn(t));
+            }
+        }
     }
 }

@@ -137,7 +137,19 @@ pub struct Board {
     /// Per dense cell, bit `d` set when the step through side `d` is open (no wall) onto a
     /// track cell that is not solid ([`Board::open_dirs`]).
     open: Vec<u8>,
+    /// Per dense cell `k` and side `d` (`k * 6 + d`), byte `n` (0..8): the racing direction
+    /// (`Cell::pref`) of the cell `n` cells straight on from `k` through side `d` when that
+    /// cell is on the track, else `k`'s own; what random play's steering reads for the cell
+    /// its move reaches ([`Board::pref_ahead`], issue 17).
+    ahead: Vec<u64>,
+    /// The motorised obstacles (BB-8.2): each one's index in `spec.obstacles` (the state's
+    /// obstacles follow the spec's order) and its centre's dense index, for the end of every
+    /// round without looking through the other obstacles (issue 17).
+    motors: Vec<(usize, usize)>,
 }
+
+/// How many cells straight on [`Board::pref_ahead`] answers for: `0..AHEAD`.
+pub const AHEAD: u8 = 8;
 
 const OFF: Cell = Cell {
     on: false,
@@ -183,6 +195,8 @@ impl Board {
             ranks: Vec::new(),
             clear: Vec::new(),
             open: Vec::new(),
+            ahead: Vec::new(),
+            motors: Vec::new(),
         };
         for (i, c) in spec.cells.iter().enumerate() {
             let (Some(p), Some(l)) = (c.progress, c.lane) else {
@@ -221,6 +235,14 @@ impl Board {
         b.compute_pref();
         b.compute_ranks();
         b.compute_clear();
+        b.compute_ahead();
+        b.motors = spec
+            .obstacles
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.kind == ObstacleKind::Motorised)
+            .filter_map(|(i, o)| Some((i, b.index(o.at)?)))
+            .collect();
         if problems.is_empty() { Ok(b) } else { Err(problems) }
     }
 
@@ -241,6 +263,41 @@ impl Board {
                 r as u32
             })
             .collect();
+    }
+
+    /// The motorised obstacles: (index in `spec.obstacles`, the centre's dense index).
+    #[inline]
+    pub fn motors(&self) -> &[(usize, usize)] {
+        &self.motors
+    }
+
+    /// [`Board::pref_ahead`] for every dense cell, side and distance.
+    fn compute_ahead(&mut self) {
+        let mut ahead = vec![0u64; self.cells.len() * 6];
+        for k in 0..self.cells.len() {
+            let from = self.hex_at(k);
+            let own = self.cells[k].pref;
+            for d in HexDir::ALL {
+                let mut ray = 0u64;
+                for n in 0..AHEAD {
+                    let c = self.cell(from.offset(d, i32::from(n)));
+                    let pref = if c.on { c.pref } else { own };
+                    ray |= u64::from(pref) << (8 * n);
+                }
+                ahead[k * 6 + d.index() as usize] = ray;
+            }
+        }
+        self.ahead = ahead;
+    }
+
+    /// The racing direction (`Cell::pref`: direction + 1, 0 none) of the cell `n` cells
+    /// straight on from the cell at dense index `k` through side `d` if that cell is on the
+    /// track, else of `k`'s own cell; `n < AHEAD`. From a table built with the board
+    /// (`tests::the_ahead_table_answers_as_the_cells_do`).
+    #[inline]
+    pub fn pref_ahead(&self, k: usize, d: HexDir, n: u8) -> u8 {
+        debug_assert!(n < AHEAD);
+        (self.ahead[k * 6 + d.index() as usize] >> (8 * u32::from(n & 7))) as u8
     }
 
     /// [`Board::open_dirs`] and [`Board::clear_dirs`] for every dense cell.

@@ -376,32 +376,58 @@ pub(crate) fn sample_turn(g: &BumpingBots, t: &Turn, rng: &mut Rng) -> Action {
     }
 }
 
+/// The steering turn by facing and racing direction (`Cell::pref`: direction + 1, 0 none):
+/// 0 when they agree or there is none, +1 when the racing direction is 1 to 3 sides
+/// clockwise, else −1 (what `HexDir::turn_to` gives, folded; a table, issue 17).
+const STEER: [[i8; 7]; 6] = {
+    let mut t = [[0i8; 7]; 6];
+    let mut f = 0;
+    while f < 6 {
+        let mut p = 1;
+        while p < 7 {
+            t[f][p] = match HexDir::wrapping(f as i32).turn_to(HexDir::wrapping(p as i32 - 1)) {
+                0 => 0,
+                1..=3 => 1,
+                _ => -1,
+            };
+            p += 1;
+        }
+        f += 1;
+    }
+    t
+};
+
+/// The steering turn from `facing` towards racing direction `pref` (direction + 1; 0 none:
+/// no turn).
+#[inline(always)]
+fn steer_to(facing: HexDir, pref: u8) -> i8 {
+    STEER[facing.index() as usize][usize::from(pref.min(6))]
+}
+
 /// The turn (±1, or 0) that brings the bot's facing towards the racing direction of its cell.
 fn steer(g: &BumpingBots, bot: usize) -> Option<i8> {
     let b = &g.bots[bot];
-    let want = g.board.pref(b.at?)?;
-    Some(match b.facing.turn_to(want) {
-        0 => 0,
-        1..=3 => 1,
-        _ => -1,
-    })
+    b.at?;
+    let pref = g.board.cell_at(g.cell_of(bot)).pref;
+    (pref != 0).then(|| steer_to(b.facing, pref))
 }
 
 /// As [`steer`], but for the cell the bot reaches when it moves `cells` straight on (if on the track).
+#[inline(always)]
 fn steer_at(g: &BumpingBots, bot: usize, cells: u8) -> Option<i8> {
     let b = &g.bots[bot];
-    let dir = if b.reverse { b.facing.opposite() } else { b.facing };
+    let dir = crate::state::travel(b.facing, b.reverse);
     let from = b.at?;
-    let ahead = from.offset(dir, cells.saturating_sub(1) as i32);
-    // The cell ahead if it is on the track, else the bot's own: one lookup when on (issue 17).
-    let c = g.board.cell(ahead);
-    let c = if c.on { c } else { g.board.cell(from) };
-    let want = c.pref.checked_sub(1).and_then(HexDir::new)?;
-    Some(match b.facing.turn_to(want) {
-        0 => 0,
-        1..=3 => 1,
-        _ => -1,
-    })
+    let n = cells.saturating_sub(1);
+    // The cell ahead if it is on the track, else the bot's own: from the board's table by
+    // cell, side and distance (issue 17), or from the cells beyond its reach.
+    let pref = if n < crate::track::AHEAD {
+        g.board.pref_ahead(g.cell_of(bot), dir, n)
+    } else {
+        let c = g.board.cell(from.offset(dir, i32::from(n)));
+        if c.on { c.pref } else { g.board.cell(from).pref }
+    };
+    (pref != 0).then(|| steer_to(b.facing, pref))
 }
 
 /// Is the cell in direction `d` from the bot free and without a bumper arrow?
@@ -419,16 +445,14 @@ fn clear_at(g: &BumpingBots, k: usize, d: HexDir) -> bool {
 }
 
 /// Orient after a collision: towards the racing direction, unless that faces a blocked cell.
-fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
+#[inline(always)]
+pub(crate) fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
     let b = &g.bots[bot];
     let want = steer(g, bot).unwrap_or(0);
     if rng.below(LEAN) == 0 {
         return rng.below(3) as i8 - 1;
     }
-    let travel = |t: i8| {
-        let f = b.facing.turn(t as i32);
-        if b.reverse { f.opposite() } else { f }
-    };
+    let travel = |t: i8| crate::state::travel(b.facing.turn(t as i32), b.reverse);
     // The bot's cell looked up once for the four questions.
     if b.at.is_none() {
         return want;
@@ -438,23 +462,34 @@ fn sample_orient(g: &BumpingBots, bot: usize, rng: &mut Rng) -> i8 {
 }
 
 fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
+    let (choice, new_speed) = sample_speed_choice(g, bot, rng);
+    Action::Speed { choice, new_speed }
+}
+
+/// [`sample_speed`]'s draw as the action's fields (the random race plays it without building
+/// the action, issue 17).
+#[inline(always)]
+pub(crate) fn sample_speed_choice(
+    g: &BumpingBots,
+    bot: usize,
+    rng: &mut Rng,
+) -> (SpeedChoice, Option<u8>) {
     let b = &g.bots[bot];
     if rng.below(LEAN) != 0 {
         let blocked = !clear(g, bot, b.facing);
-        let sensible = if b.reverse && !blocked && !b.changed_direction {
-            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(2) }
+        return if b.reverse && !blocked && !b.changed_direction {
+            (SpeedChoice::Reverse, Some(2))
         } else if b.reverse {
-            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
+            (SpeedChoice::Keep, None)
         } else if blocked {
-            Action::Speed { choice: SpeedChoice::Reverse, new_speed: Some(1) }
+            (SpeedChoice::Reverse, Some(1))
         } else if b.speed == 1 && !b.changed_direction {
-            Action::Speed { choice: SpeedChoice::AccelerateTo3, new_speed: None }
+            (SpeedChoice::AccelerateTo3, None)
         } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 6 {
-            Action::Speed { choice: SpeedChoice::Accelerate, new_speed: None }
+            (SpeedChoice::Accelerate, None)
         } else {
-            Action::Speed { choice: SpeedChoice::Keep, new_speed: None }
+            (SpeedChoice::Keep, None)
         };
-        return sensible;
     }
     let mut legal = [SpeedChoice::Keep; 5];
     let mut n = 0;
@@ -467,15 +502,25 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     }
     let choice = legal[rng.index(n)];
     let new_speed = (choice == SpeedChoice::Reverse).then(|| 1 + rng.below(2) as u8);
-    Action::Speed { choice, new_speed }
+    (choice, new_speed)
 }
 
-fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<Action> {
+/// Five draws in six play no card: that test is inlined into the random race, the card's
+/// draw kept out of line ([`draw_card`], issue 17).
+#[inline(always)]
+pub(crate) fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<Action> {
     let b = &g.bots[bot];
     let played = t.card.is_some();
     if played || b.cards.is_empty() || rng.below(6) != 0 {
         return None;
     }
+    draw_card(g, bot, rng)
+}
+
+/// [`sample_card`] once it plays a card: which one, and how.
+#[inline(never)]
+fn draw_card(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Option<Action> {
+    let b = &g.bots[bot];
     let c = b.cards[rng.index(b.cards.len())];
     match c {
         Card::Engine => Some(card(c)),
@@ -500,9 +545,17 @@ fn sample_card(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Option<A
 }
 
 fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
+    let (rotate_before_last, rotate_after) = sample_move_turns(g, t, bot, rng);
+    Action::Move { rotate_before_last, rotate_after }
+}
+
+/// [`sample_move`]'s draw as the action's fields: the rotations before the last cell and after
+/// the move (the random race plays it without building the action, issue 17).
+#[inline(always)]
+pub(crate) fn sample_move_turns(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> (i8, i8) {
     let b = &g.bots[bot];
     if t.quick_card {
-        return Action::Move { rotate_before_last: 0, rotate_after: 0 };
+        return (0, 0);
     }
     let cells =
         g.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(matches!(t.leap, Some((_, 0))));
@@ -511,7 +564,7 @@ fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
     let before_ok = cells > 1 && !landing_last;
     if rng.below(LEAN) != 0 {
         let s = steer_at(g, bot, cells).unwrap_or(0);
-        return Action::Move { rotate_before_last: 0, rotate_after: s };
+        return (0, s);
     }
     let (mut bl, mut af) = (rng.below(3) as i8 - 1, rng.below(3) as i8 - 1);
     if !before_ok {
@@ -520,7 +573,7 @@ fn sample_move(g: &BumpingBots, t: &Turn, bot: usize, rng: &mut Rng) -> Action {
     if !b.reverse && bl != 0 && af != 0 {
         if rng.below(2) == 0 { bl = 0 } else { af = 0 }
     }
-    Action::Move { rotate_before_last: bl, rotate_after: af }
+    (bl, af)
 }
 
 #[cfg(test)]
@@ -531,6 +584,38 @@ mod tests {
     use crate::{BumpingBots, Setup};
     use engine::{Decision, Game, Rng};
     use grid::HexDir;
+
+    /// The board's table of racing directions straight ahead gives what the cells say, and
+    /// the steering table what `HexDir::turn_to` gives, for every track cell, side and
+    /// distance on every shipped track.
+    #[test]
+    fn the_ahead_table_answers_as_the_cells_do() {
+        for (name, _) in SHIPPED {
+            let spec = shipped(name).expect("shipped");
+            let board = crate::track::Board::build(&spec).expect("a shipped track builds");
+            for c in &spec.cells {
+                let k = board.idx(c.at).expect("on the board");
+                for d in HexDir::ALL {
+                    for n in 0..crate::track::AHEAD {
+                        let ahead = board.cell(c.at.offset(d, i32::from(n)));
+                        let want = if ahead.on { ahead.pref } else { board.cell(c.at).pref };
+                        assert_eq!(board.pref_ahead(k, d, n), want, "{name} {} {d:?} {n}", c.at);
+                    }
+                }
+            }
+        }
+        for facing in HexDir::ALL {
+            assert_eq!(super::steer_to(facing, 0), 0);
+            for want in HexDir::ALL {
+                let by_turn = match facing.turn_to(want) {
+                    0 => 0,
+                    1..=3 => 1,
+                    _ => -1,
+                };
+                assert_eq!(super::steer_to(facing, want.index() + 1), by_turn);
+            }
+        }
+    }
 
     /// The sampler's "is the cell ahead clear" from the board's table and the occupancy gives
     /// what the cells say (an open side onto a free cell without a bumper arrow), for every bot

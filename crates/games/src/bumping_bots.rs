@@ -282,14 +282,16 @@ impl Tally<BumpingBots> for BumpingBotsTally {
         if self.points.len() < g.seats() {
             self.points.resize(g.seats(), 0);
         }
-        if let Some(o) = g.outcome() {
-            let mut place = 0;
-            for group in &o.ranking {
-                for s in group {
-                    self.points[s.index()] +=
-                        bumping_bots::championship::points_for(place + 1, g.seats()) as i64;
-                }
-                place += group.len();
+        // The outcome's ranking, read from the places without building it (issue 17): a
+        // placed seat scores the points of 1 + the number of seats placed strictly ahead of
+        // it (tied seats share a place, BB-10), as the ranking's groups count them.
+        if g.winners().is_some() {
+            let bots = g.bots();
+            for b in bots {
+                let Some(p) = b.finished_place else { continue };
+                let ahead = bots.iter().filter(|o| o.finished_place.is_some_and(|q| q < p)).count();
+                self.points[b.seat.index()] +=
+                    bumping_bots::championship::points_for(ahead + 1, g.seats()) as i64;
             }
         }
     }
