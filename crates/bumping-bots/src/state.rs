@@ -526,8 +526,11 @@ impl BumpingBots {
 
     /// Fill the occupancy table from the pieces (setup).
     pub(crate) fn fill_occupancy(&mut self) {
-        self.occ = vec![0; self.board.dense_len()];
-        for (i, o) in self.obstacles.clone().iter().enumerate() {
+        // Cleared and refilled: a race reset in place keeps the table's memory (issue 17).
+        self.occ.clear();
+        self.occ.resize(self.board.dense_len(), 0);
+        for i in 0..self.obstacles.len() {
+            let o = self.obstacles[i];
             match o.kind {
                 ObstacleKind::Mobile => self.mark(o.at, OBSTACLE + i as u8),
                 ObstacleKind::Motorised => {
