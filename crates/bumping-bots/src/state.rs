@@ -141,6 +141,9 @@ impl Turn {
     }
 }
 
+/// A chain of bots a shock goes through (BB-7.6): distinct bots, at most 9 (BB-1.1).
+pub(crate) type Chain = arrayvec::ArrayVec<usize, 9>;
+
 /// A shock waiting for the active player's `shock_choice` (BB-7.4, BB-7.6, BB-8.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 /// A shock reached `chain[0]` (how: `via`) along `dir`; the push of `push` cells goes to the
