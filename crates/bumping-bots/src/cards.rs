@@ -28,7 +28,12 @@ pub const COPIES_PER_KIND: usize = 9;
 
 /// BB-1.3: 45 cards, 9 of each kind (the split is a decision of the spec).
 pub fn full_deck() -> Vec<Card> {
-    Card::ALL.iter().flat_map(|&c| std::iter::repeat_n(c, COPIES_PER_KIND)).collect()
+    deck_iter().collect()
+}
+
+/// [`full_deck`]'s cards in its order, to refill a deck in place.
+pub(crate) fn deck_iter() -> impl Iterator<Item = Card> {
+    Card::ALL.iter().flat_map(|&c| std::iter::repeat_n(c, COPIES_PER_KIND))
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

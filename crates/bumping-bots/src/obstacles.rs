@@ -4,7 +4,7 @@ use crate::Event;
 use crate::event::EventSink;
 use crate::movement::Step;
 use crate::order::StepKind;
-use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep, Via};
+use crate::state::{BumpingBots, Chain, Occ, PendingShock, Turn, TurnStep, Via};
 use crate::track::ObstacleKind;
 use grid::{Hex, HexDir};
 
@@ -56,9 +56,11 @@ impl BumpingBots {
     }
 
     /// BB-7.6: the bots wedged one behind the other along `d`, starting with `first` (just
-    /// `first` when nothing is pushed).
-    pub(crate) fn chain(&self, first: usize, d: HexDir, push: u8) -> Vec<usize> {
-        let mut chain = vec![first];
+    /// `first` when nothing is pushed). Distinct bots, so at most 9 (BB-1.1): held inline, not
+    /// allocated for every shock (issue 17).
+    pub(crate) fn chain(&self, first: usize, d: HexDir, push: u8) -> Chain {
+        let mut chain = Chain::new();
+        chain.push(first);
         if push == 0 {
             return chain;
         }

@@ -12,14 +12,8 @@ const MAX_BOTS: usize = 9;
 
 impl BumpingBots {
     /// BB-2.2: finished bots by place; then more laps (not started = −1), higher progress,
-    /// lower lane, then the previous order (first round: start grid, then seat).
-    pub(crate) fn compute_order(&self) -> Vec<Seat> {
-        let (seats, n) = self.sorted_order();
-        seats[..n].to_vec()
-    }
-
-    /// [`Self::compute_order`] without allocating: each bot's criteria packed into one integer
-    /// key, sorted by insertion (at most 9 bots, BB-1.1; the order changes little from one
+    /// lower lane, then the previous order (first round: start grid, then seat). Without
+    /// allocating: each bot's criteria packed into one integer key, sorted by insertion (at most 9 bots, BB-1.1; the order changes little from one
     /// round to the next). Returns the seats and their number.
     pub(crate) fn sorted_order(&self) -> ([Seat; MAX_BOTS], usize) {
         if self.order.len() == self.bots.len()

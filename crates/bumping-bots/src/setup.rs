@@ -1,6 +1,6 @@
 //! Race setup (BB-3, BB-13 setup): board, bots, variants; the grid draw and the card draw.
 
-use crate::cards::{Card, full_deck};
+use crate::cards::{Card, deck_iter};
 use crate::settings::Variants;
 use crate::state::{Bot, BumpingBots, Obstacle, Phase, Turn};
 use crate::track::{Board, BoardSpec, ObstacleKind, Spin};
@@ -129,62 +129,104 @@ impl BumpingBots {
     }
 
     fn from_parts(board: Arc<Board>, setup: &Setup, seed: u64) -> Result<BumpingBots, SetupError> {
-        check_seats(setup)?;
-        check_championship(setup)?;
-        let mut rng = Rng::seeded(seed);
-        let n = setup.bots.len();
-        let mut bots: Vec<Bot> = setup.bots.iter().map(bot_from).collect();
-        let grid_seats = grid_order(setup, &mut rng);
-        let board: Arc<Board> = board;
-        let mut grid_rank = vec![u32::MAX; n];
-        place_on_grid(&board, &mut bots, &grid_seats)?;
-        for (i, spot) in board.start_grid().iter().enumerate() {
-            if let Some(b) = bots.iter().find(|b| b.at == Some(spot.at)) {
-                grid_rank[b.seat.index()] = i as u32;
-            }
-        }
-        check_positions(&board, &bots)?;
-        let round = setup.round.unwrap_or(1).max(1);
         let mut g = BumpingBots {
-            obstacles: obstacles_from(&board.spec),
             board,
             cells_table: setup.variants.cells_table(),
-            variants: setup.variants.clone(),
-            last_player_seconds: setup.last_player_seconds,
-            bots,
-            round,
+            variants: Variants::default(),
+            last_player_seconds: 0,
+            bots: Vec::new(),
+            obstacles: Vec::new(),
+            round: 1,
             order: Vec::new(),
             cursor: 0,
-            // Replaced below, once the race order is known.
             phase: Phase::Over,
             finishing: Vec::new(),
-            grid_rank,
-            deck: full_deck(),
-            picks_left: vec![0; n],
-            standings: setup.standings.clone(),
-            rng,
+            grid_rank: Vec::new(),
+            deck: Vec::new(),
+            picks_left: Vec::new(),
+            standings: Vec::new(),
+            rng: Rng::seeded(seed),
             occ: Vec::new(),
         };
-        g.fill_occupancy();
-        g.check_obstacle_cells()?;
-        g.order = g.compute_order();
-        g.deal_cards(setup);
-        g.cursor = match setup.to_act {
-            Some(s) => g
+        g.refill(setup, seed)?;
+        Ok(g)
+    }
+
+    /// A finished (or any) race made the new race of `setup` and `seed` in place, on its own
+    /// board, keeping its vectors (`robodrome sim`'s reuse, `games::Registered::sim_reset`;
+    /// issue 17). `setup.board` must be the spec `self`'s board was built from (the caller's
+    /// promise, asserted in debug builds): the board cache's comparison of the whole spec is
+    /// what this saves. The same draws in the same order as [`engine::Game::new`], so the
+    /// same race (`tests/reset.rs`). On an error `self` is left half made: drop it.
+    pub fn reset(&mut self, setup: &Setup, seed: u64) -> Result<(), SetupError> {
+        debug_assert!(self.board.spec == setup.board, "reset on another board");
+        self.refill(setup, seed)?;
+        self.start();
+        Ok(())
+    }
+
+    /// Everything of a new race but the board (BB-3: the grid draw, the card draw), written
+    /// over `self`'s fields, reusing their memory.
+    fn refill(&mut self, setup: &Setup, seed: u64) -> Result<(), SetupError> {
+        check_seats(setup)?;
+        check_championship(setup)?;
+        self.rng = Rng::seeded(seed);
+        let n = setup.bots.len();
+        self.bots.truncate(n);
+        for (b, s) in self.bots.iter_mut().zip(&setup.bots) {
+            bot_into(b, s);
+        }
+        for s in &setup.bots[self.bots.len()..] {
+            self.bots.push(bot_from(s));
+        }
+        let grid_seats = grid_order(setup, &mut self.rng);
+        self.grid_rank.clear();
+        self.grid_rank.resize(n, u32::MAX);
+        place_on_grid(&self.board, &mut self.bots, &grid_seats)?;
+        for (i, spot) in self.board.start_grid().iter().enumerate() {
+            if let Some(b) = self.bots.iter().find(|b| b.at == Some(spot.at)) {
+                self.grid_rank[b.seat.index()] = i as u32;
+            }
+        }
+        check_positions(&self.board, &self.bots)?;
+        self.round = setup.round.unwrap_or(1).max(1);
+        self.obstacles.clear();
+        self.obstacles.extend(obstacles_iter(&self.board.spec));
+        self.cells_table = setup.variants.cells_table();
+        self.variants.clone_from(&setup.variants);
+        self.last_player_seconds = setup.last_player_seconds;
+        // The race order is computed afresh below: no previous order (BB-2.2's first round).
+        self.order.clear();
+        self.cursor = 0;
+        // Replaced below, once the race order is known.
+        self.phase = Phase::Over;
+        self.finishing.clear();
+        self.deck.clear();
+        self.deck.extend(deck_iter());
+        self.picks_left.clear();
+        self.picks_left.resize(n, 0);
+        self.standings.clone_from(&setup.standings);
+        self.fill_occupancy();
+        self.check_obstacle_cells()?;
+        let (order, len) = self.sorted_order();
+        self.order.extend_from_slice(&order[..len]);
+        self.deal_cards(setup);
+        self.cursor = match setup.to_act {
+            Some(s) => self
                 .order
                 .iter()
                 .position(|&o| o == s)
                 .ok_or_else(|| SetupError::one("to_act: no such seat"))?,
             None => 0,
         };
-        if g.bots[g.order[g.cursor].index()].finished {
+        if self.bots[self.order[self.cursor].index()].finished {
             return Err(SetupError::one("to_act: that bot has finished"));
         }
-        g.phase = match g.next_picker() {
+        self.phase = match self.next_picker() {
             Some(s) => Phase::Pick(s),
-            None => Phase::Turn(Box::new(Turn::new(g.order[g.cursor].index()))),
+            None => Phase::Turn(Box::new(Turn::new(self.order[self.cursor].index()))),
         };
-        Ok(g)
+        Ok(())
     }
 
     /// BB-3: bots without `cards` draw as many as the race has laps (or `cards_per_player`),
@@ -279,7 +321,23 @@ fn check_championship(setup: &Setup) -> Result<(), SetupError> {
     err(problems)
 }
 
+/// [`bot_from`] written over `b`, keeping its card lists' memory.
+fn bot_into(b: &mut Bot, s: &BotSetup) {
+    let mut cards = std::mem::take(&mut b.cards);
+    let mut used = std::mem::take(&mut b.used_cards);
+    cards.clear();
+    used.clear();
+    if let Some(c) = &s.cards {
+        cards.extend_from_slice(c);
+    }
+    *b = Bot { cards, used_cards: used, ..bot_from_cards(s, Vec::new()) };
+}
+
 fn bot_from(s: &BotSetup) -> Bot {
+    bot_from_cards(s, s.cards.clone().unwrap_or_default())
+}
+
+fn bot_from_cards(s: &BotSetup, cards: Vec<Card>) -> Bot {
     Bot {
         seat: s.seat,
         at: s.at,
@@ -290,7 +348,7 @@ fn bot_from(s: &BotSetup) -> Bot {
         started: s.started.unwrap_or(s.at.is_some()),
         finished: false,
         finished_place: None,
-        cards: s.cards.clone().unwrap_or_default(),
+        cards,
         used_cards: Vec::new(),
         engine_turns: s.engine_turns,
         changed_direction: s.changed_direction,
@@ -357,14 +415,12 @@ fn check_positions(board: &Board, bots: &[Bot]) -> Result<(), SetupError> {
     err(problems)
 }
 
-fn obstacles_from(spec: &BoardSpec) -> Vec<Obstacle> {
-    spec.obstacles
-        .iter()
-        .map(|o| {
-            let arm = o.arms.map(|a| a[0]).unwrap_or_default();
-            Obstacle::new(o.kind, o.at, arm, o.turn.unwrap_or(Spin::Cw))
-        })
-        .collect()
+/// The obstacles of a spec at the start of a race.
+fn obstacles_iter(spec: &BoardSpec) -> impl Iterator<Item = Obstacle> + '_ {
+    spec.obstacles.iter().map(|o| {
+        let arm = o.arms.map(|a| a[0]).unwrap_or_default();
+        Obstacle::new(o.kind, o.at, arm, o.turn.unwrap_or(Spin::Cw))
+    })
 }
 
 /// The `setup` object of a scenario file (BB-13).

@@ -5,7 +5,7 @@ use crate::error::BbError;
 use crate::event::EventSink;
 use crate::movement::Step;
 use crate::order::StepKind;
-use crate::state::{BumpingBots, Occ, PendingShock, Turn, TurnStep, Via};
+use crate::state::{BumpingBots, Chain, Occ, PendingShock, Turn, TurnStep, Via};
 use grid::HexDir;
 
 /// BB-7.3: push distance by the active bot's chosen speed.
@@ -66,7 +66,7 @@ impl BumpingBots {
         push: u8,
         may_turn: bool,
         via: Via,
-    ) -> Result<Vec<usize>, PendingShock> {
+    ) -> Result<Chain, PendingShock> {
         let chain = self.chain(first, d, push);
         let last = *chain.last().expect("non-empty");
         let first_choice = chain.len() > 1 && may_turn && self.is_lateral(first, d);
@@ -75,7 +75,14 @@ impl BumpingBots {
             && self.is_lateral(last, d)
             && self.probe(self.pos(last), d) != Occ::Solid;
         if first_choice || last_choice {
-            Err(PendingShock { chain, dir: d, push, first_choice, last_choice, via })
+            Err(PendingShock {
+                chain: chain.to_vec(),
+                dir: d,
+                push,
+                first_choice,
+                last_choice,
+                via,
+            })
         } else {
             Ok(chain)
         }

@@ -141,6 +141,9 @@ impl Turn {
     }
 }
 
+/// A chain of bots a shock goes through (BB-7.6): distinct bots, at most 9 (BB-1.1).
+pub(crate) type Chain = arrayvec::ArrayVec<usize, 9>;
+
 /// A shock waiting for the active player's `shock_choice` (BB-7.4, BB-7.6, BB-8.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 /// A shock reached `chain[0]` (how: `via`) along `dir`; the push of `push` cells goes to the
@@ -526,8 +529,11 @@ impl BumpingBots {
 
     /// Fill the occupancy table from the pieces (setup).
     pub(crate) fn fill_occupancy(&mut self) {
-        self.occ = vec![0; self.board.dense_len()];
-        for (i, o) in self.obstacles.clone().iter().enumerate() {
+        // Cleared and refilled: a race reset in place keeps the table's memory (issue 17).
+        self.occ.clear();
+        self.occ.resize(self.board.dense_len(), 0);
+        for i in 0..self.obstacles.len() {
+            let o = self.obstacles[i];
             match o.kind {
                 ObstacleKind::Mobile => self.mark(o.at, OBSTACLE + i as u8),
                 ObstacleKind::Motorised => {

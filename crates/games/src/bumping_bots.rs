@@ -104,6 +104,12 @@ impl Registered for BumpingBots {
         Some(self.play_random_race(rng, max_actions as u64))
     }
 
+    /// The next race on the same board, in place ([`BumpingBots::reset`]): no board cache
+    /// lookup, the vectors kept (issue 17).
+    fn sim_reset(&mut self, setup: &Setup, seed: u64) -> bool {
+        self.reset(setup, seed).is_ok()
+    }
+
     /// BB-10's first place ([`BumpingBots::winners`]), without the ranking.
     fn sim_winners(&self) -> Option<engine::SeatSet> {
         self.winners()

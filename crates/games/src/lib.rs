@@ -208,6 +208,17 @@ pub trait Registered: Game {
     ) -> Option<u64> {
         None
     }
+    /// Make `self` the game `G::new(setup, seed)` would build, in place, keeping what it
+    /// allocated (its vectors, its board's `Arc`): `robodrome sim` plays game after game on one
+    /// thread from one setup, and building each anew cost a race's allocations and the board
+    /// cache's comparison of the whole `BoardSpec` (issue 17). `setup` is the one `self` was
+    /// built from (the sim's promise; a game may rely on it, e.g. keep its board). The same
+    /// draws in the same order as `G::new`: the reset game equals a new one. `false` (the
+    /// default): not done, and the sim builds the game with `G::new` (`self`, in whatever
+    /// state, is dropped).
+    fn sim_reset(&mut self, _setup: &Self::Setup, _seed: u64) -> bool {
+        false
+    }
     /// The seats in first place of a finished game for `robodrome sim`: the first group of
     /// [`Game::outcome`]'s ranking, which a game may read without building the whole outcome
     /// (Autoscooter: `Autoscooter::winners`). `None` while the game is not over.

@@ -244,9 +244,16 @@ fn play_block<G: Registered>(
         unfinished: 0,
     };
     let mut events = Vec::with_capacity(64);
+    // The last game played, reset in place for the next when the game can
+    // ([`Registered::sim_reset`]).
+    let mut kept: Option<G> = None;
     for i in range {
         let game_seed = req.seed.wrapping_add(i);
-        let Ok(mut g) = G::new(setup, game_seed) else { continue };
+        let reset = kept.as_mut().is_some_and(|g| g.sim_reset(setup, game_seed));
+        if !reset {
+            kept = G::new(setup, game_seed).ok();
+        }
+        let Some(g) = kept.as_mut() else { continue };
         let mut rng = Rng::seeded(game_seed ^ 0x5eed);
         events.clear();
         let limit = |g: &G| g.sim_limit_reached(&req.setup);
@@ -257,11 +264,11 @@ fn play_block<G: Registered>(
         part.actions += if let Some(n) = fast {
             n
         } else if all_random {
-            play_random_until(&mut g, &mut rng, &mut events, tally, max_actions, limit)
+            play_random_until(g, &mut rng, &mut events, tally, max_actions, limit)
         } else {
-            play_bots(&mut g, bots, &mut rng, &mut events, tally, max_actions, limit)
+            play_bots(g, bots, &mut rng, &mut events, tally, max_actions, limit)
         };
-        part.tally.finished(&g);
+        part.tally.finished(g);
         if part.wins.len() < g.seats() {
             part.wins.resize(g.seats(), 0);
             part.shared.resize(g.seats(), 0);
