@@ -349,7 +349,7 @@ fn crash_score(
         }
         Target::Car(x) => x,
     };
-    let (last, travel) = struck(game, hit, dir);
+    let (last, travel) = game.struck(hit, dir);
     let l = game.car(last);
     if l.speed == 0 {
         return (gain(last, car, speed), CrashKind::Stationary);
@@ -384,7 +384,7 @@ fn crash_score(
 /// [`crash_score`]'s kind alone.
 fn crash_kind(game: &Autoscooter, dir: HexDir, target: Target) -> CrashKind {
     let Target::Car(hit) = target else { return CrashKind::Barrier };
-    let (last, travel) = struck(game, hit, dir);
+    let (last, travel) = game.struck(hit, dir);
     let l = game.car(last);
     if l.speed == 0 {
         return CrashKind::Stationary;
@@ -394,29 +394,6 @@ fn crash_kind(game: &Autoscooter, dir: HexDir, target: Target) -> CrashKind {
         Edge::Rear => CrashKind::Rear,
         Edge::Side(_) => CrashKind::Side,
     }
-}
-
-/// The car a crash into `hit` travelling `dir` strikes, and the direction of the blow: a rear
-/// hit on a moving car passes along the line of cars in front of it (AS-7.2, jolting).
-#[inline]
-fn struck(game: &Autoscooter, hit: u8, dir: HexDir) -> (u8, HexDir) {
-    let h = game.car(hit);
-    if !(game.variants.jolting && h.speed > 0 && impact_edge(h.facing, dir) == Edge::Rear) {
-        return (hit, dir);
-    }
-    let mut last = hit;
-    loop {
-        let next = game.board.neighbour(game.car(last).cell, h.facing);
-        if next == NONE {
-            break;
-        }
-        match game.occupancy[next as usize] {
-            EMPTY => break,
-            o if game.is_nobodys(o) => break,
-            o => last = o,
-        }
-    }
-    (last, h.facing)
 }
 
 /// The moves of one position ([`PlanPreviews::on`]): while it lives the game cannot change, so

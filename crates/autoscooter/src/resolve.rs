@@ -641,28 +641,8 @@ impl Autoscooter {
             }
             Target::Car(x) => x,
         };
-        // AS-7.2: a rear hit on a moving car passes along the line of cars in front of it.
-        let (last, indirect, travel) = if self.variants.jolting
-            && self.car(hit).speed > 0
-            && impact_edge(self.car(hit).facing, dir) == Edge::Rear
-        {
-            let line = self.car(hit).facing;
-            let mut last = hit;
-            loop {
-                let next = self.board.neighbour(self.car(last).cell, line);
-                if next == NONE {
-                    break;
-                }
-                match self.occupancy[next as usize] {
-                    EMPTY => break,
-                    o if self.is_nobodys(o) => break,
-                    o => last = o,
-                }
-            }
-            (last, last != hit, line)
-        } else {
-            (hit, false, dir)
-        };
+        let (last, travel) = self.struck(hit, dir);
+        let indirect = last != hit;
         let l = *self.car(last);
         let kind = if l.speed == 0 {
             CrashKind::Stationary
@@ -950,6 +930,32 @@ impl Autoscooter {
             Stage::AwaitPayment { options, .. } => options.first().copied(),
             _ => None,
         }
+    }
+}
+
+impl Autoscooter {
+    /// The car a crash into `hit` travelling `dir` strikes, and the direction of the blow: a
+    /// rear hit on a moving car passes along the line of cars in front of it (AS-7.2, jolting).
+    /// Shared by the rules' crash and the playout's crash score.
+    #[inline]
+    pub(crate) fn struck(&self, hit: u8, dir: HexDir) -> (u8, HexDir) {
+        let h = self.car(hit);
+        if !(self.variants.jolting && h.speed > 0 && impact_edge(h.facing, dir) == Edge::Rear) {
+            return (hit, dir);
+        }
+        let mut last = hit;
+        loop {
+            let next = self.board.neighbour(self.car(last).cell, h.facing);
+            if next == NONE {
+                break;
+            }
+            match self.occupancy[next as usize] {
+                EMPTY => break,
+                o if self.is_nobodys(o) => break,
+                o => last = o,
+            }
+        }
+        (last, h.facing)
     }
 }
 
