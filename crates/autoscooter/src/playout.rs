@@ -159,7 +159,8 @@ pub fn below(rng: &mut Rng, n: u32) -> u32 {
 /// hexes, and the board's neighbour table answers "the hex ahead" without a hex to look up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
-    /// The cells passed, in order (`len` of them: `Preview::path`).
+    /// The cells passed, in order (`len` of them: `Preview::path`), then [`NONE`]: a
+    /// comparison of whole arrays never matches a cell past `len` (no cell is `NONE`).
     pub path: [Cell; 3],
     pub len: u8,
     /// The cell the move ends on (`Preview::end`).
@@ -185,6 +186,7 @@ impl Move {
 /// ([`Moves::route`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Route {
+    /// As [`Move::path`]: `len` cells, then [`NONE`].
     pub path: [Cell; 3],
     pub len: u8,
     pub end: Cell,

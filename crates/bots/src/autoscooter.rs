@@ -237,7 +237,6 @@ impl Tables {
         let plot = game.plot(id)?;
         let plan = plot.letter.and_then(|l| moves.route(id, l)).map(|r| OwnPlan {
             path: r.path,
-            len: r.len,
             end: r.end,
             ahead: game.board().neighbour(r.end, r.facing),
         });
@@ -251,8 +250,8 @@ impl Tables {
 /// by cell: the cells it passes, where it ends and the cell ahead of it there.
 #[derive(Clone, Copy)]
 struct OwnPlan {
+    /// The cells passed, padded with `NONE` (as [`Move::path`]).
     path: [Cell; 3],
-    len: u8,
     end: Cell,
     ahead: Cell,
 }
@@ -340,11 +339,14 @@ fn letter_score(
     if key(score, jitter) <= best {
         return None;
     }
-    // Stay out of the way of this player's own cars' planned moves.
-    let mine = m.path();
+    // Stay out of the way of this player's own cars' planned moves: a cell of this move (its
+    // path and end) on another's path. The paths are padded with `NONE`, which no cell of a
+    // move is, so whole arrays compare without their lengths; `==` cell by cell rather than
+    // `<[u8]>::contains`, a call of `memchr` per cell (issue 17 round 8).
+    let mine = m.path.map(|h| if h == NONE { m.end } else { h });
     for op in &ctx.own_plans {
-        let theirs = &op.path[..op.len as usize];
-        if mine.iter().any(|h| theirs.contains(h)) || theirs.contains(&m.end) {
+        let on = |h: Cell| (op.path[0] == h) | (op.path[1] == h) | (op.path[2] == h);
+        if on(mine[0]) | on(mine[1]) | on(mine[2]) | on(m.end) {
             score -= 16;
         } else if ahead == op.end || op.ahead == m.end {
             score -= 6;
@@ -493,6 +495,42 @@ const START_FACINGS: [[HexDir; 5]; 6] = {
     t
 };
 
+/// What stands on a cell for the start heuristic ([`start_choice`]'s table of the rink).
+const FREE: u8 = 0;
+const BARRIER: u8 = 1;
+const CAR: u8 = 2;
+const TARGET: u8 = 3;
+
+/// A start's room and target in halves ([`key`]), by what stands on the three cells straight
+/// ahead of it, `first << 4 | second << 2 | third`: a barrier right ahead is a trap (-5); open
+/// space in front keeps options (+0.5: the second cell is on the rink); another seat's car
+/// ahead is a target, worth 3, 2 or 1 as it is 1, 2 or 3 hexes away (the first car ahead
+/// decides). One load instead of the branches on what stands where, whose outcome is random
+/// in a playout (issue 17 round 8; `tests::start_halves_table_is_the_rule`).
+const START_HALVES: [i8; 64] = {
+    let mut t = [0i8; 64];
+    let mut i = 0;
+    while i < 64 {
+        let (first, second, third) = ((i >> 4) as u8, ((i >> 2) & 3) as u8, (i & 3) as u8);
+        t[i] = if first == BARRIER {
+            -10
+        } else {
+            let target = if first == TARGET {
+                6
+            } else if first == FREE && second == TARGET {
+                4
+            } else if first == FREE && second == FREE && third == TARGET {
+                2
+            } else {
+                0
+            };
+            (second != BARRIER) as i8 + target
+        };
+        i += 1;
+    }
+    t
+};
+
 /// [`start`]'s direction moved, cell and facing.
 fn start_choice(
     game: &Autoscooter,
@@ -502,13 +540,9 @@ fn start_choice(
 ) -> (HexDir, autoscooter::board::Cell, HexDir) {
     let board = game.board();
     // What stands on each cell for this seat, by cell, the car itself not counted; the
-    // barrier (`NONE`, the slot after every cell) blocks the view. A table of the stack filled
-    // from the cars (they all stand on the rink): the cells ahead are read without looking up
-    // a car and then its owner (issue 17).
-    const FREE: u8 = 0;
-    const BARRIER: u8 = 1;
-    const CAR: u8 = 2;
-    const TARGET: u8 = 3;
+    // barrier (`NONE`, the slot after every cell, which the neighbour table leads on to)
+    // blocks the view. A table of the stack filled from the cars (they all stand on the rink):
+    // the cells ahead are read without looking up a car and then its owner (issue 17).
     let mut on = [FREE; 256];
     on[NONE as usize] = BARRIER;
     let mut from = NONE;
@@ -520,50 +554,34 @@ fn start_choice(
             on[c.cell as usize] = if target { TARGET } else { CAR };
         }
     }
-    // The best start so far as (key, cell, facing): the action is built once, at the end.
-    let mut best: Option<(i64, HexDir, autoscooter::board::Cell, HexDir)> = None;
+    // The best start so far as (key, direction moved, facing): every key is above `i64::MIN`,
+    // so the first option is taken; the action is built once, at the end.
+    let mut best = (i64::MIN, 0usize, 0usize);
     let noise = rng.next_u64();
     let mut option = 0;
-    for (m, moved) in HexDir::ALL.into_iter().enumerate() {
-        let to = board.neighbour(from, moved);
+    for m in 0..6 {
+        let to = board.neighbour(from, HexDir::ALL[m]);
         if on[to as usize] != FREE {
             continue;
         }
-        for facing in START_FACINGS[m] {
-            // Room and target in halves ([`key`]). A barrier right ahead is a trap (-5); open
-            // space in front keeps options (+0.5); another seat's car ahead is a target, worth
-            // 3, 2 or 1 as it is 1, 2 or 3 hexes away (the first car ahead decides).
+        for (f, facing) in START_FACINGS[m].into_iter().enumerate() {
+            // The three cells ahead, read whatever stands on them (past the barrier, `NONE`
+            // leads to `NONE`): the table applies the rule.
             let ahead = board.neighbour(to, facing);
-            let halves = if ahead == NONE {
-                -10
-            } else {
-                let ahead2 = board.neighbour(ahead, facing);
-                let (first, second) = (on[ahead as usize], on[ahead2 as usize]);
-                let third = if first == FREE && second == FREE {
-                    on[board.neighbour(ahead2, facing) as usize]
-                } else {
-                    BARRIER
-                };
-                let target = if first == TARGET {
-                    6
-                } else if first == FREE && second == TARGET {
-                    4
-                } else if third == TARGET {
-                    2
-                } else {
-                    0
-                };
-                i32::from(ahead2 != NONE) + target
-            };
+            let ahead2 = board.neighbour(ahead, facing);
+            let ahead3 = board.neighbour(ahead2, facing);
+            let seen = (on[ahead as usize] << 4) | (on[ahead2 as usize] << 2) | on[ahead3 as usize];
+            let halves = START_HALVES[seen as usize & 63] as i32;
             let key = key(halves, jitter_bits(noise, option));
             option += 1;
-            if best.is_none_or(|b| key > b.0) {
-                best = Some((key, moved, to, facing));
+            if key > best.0 {
+                best = (key, m, f);
             }
         }
     }
-    let (_, moved, to, facing) = best.expect("a start is owed only when a neighbour is free");
-    (moved, to, facing)
+    assert!(best.0 > i64::MIN, "a start is owed only when a neighbour is free");
+    let (moved, facing) = (HexDir::ALL[best.1], START_FACINGS[best.1][best.2]);
+    (moved, board.neighbour(from, moved), facing)
 }
 
 fn payment(game: &Autoscooter, seat: Seat, legal: &[Action]) -> Action {
@@ -730,6 +748,39 @@ mod tests {
             tables += 1;
         });
         assert!(tables > 500 && marked > 1000, "{tables} tables, {marked} marks");
+    }
+
+    /// Issue 17, round 8: [`START_HALVES`] is the start heuristic's rule (AS-5.4 options,
+    /// `docs/bots.md`) for every three things that may stand ahead, read as the rule says it:
+    /// the view stops at the barrier; the first car within three hexes decides the target.
+    #[test]
+    fn start_halves_table_is_the_rule() {
+        let kinds = [FREE, BARRIER, CAR, TARGET];
+        let mut seen = 0;
+        for first in kinds {
+            for second in kinds {
+                for third in kinds {
+                    let line = [first, second, third];
+                    // The cells in view: up to the barrier, which ends the rink.
+                    let view = line.iter().position(|&k| k == BARRIER).unwrap_or(3);
+                    let rule = if view == 0 {
+                        -10
+                    } else {
+                        let room = i32::from(view >= 2);
+                        let car = line[..view].iter().position(|&k| k != FREE);
+                        let target = match car {
+                            Some(d) if line[d] == TARGET => 6 - 2 * d as i32,
+                            _ => 0,
+                        };
+                        room + target
+                    };
+                    let i = (first << 4 | second << 2 | third) as usize;
+                    assert_eq!(START_HALVES[i] as i32, rule, "{line:?}");
+                    seen += 1;
+                }
+            }
+        }
+        assert_eq!(seen, 64);
     }
 
     /// Issue 17, round 6: an option's integer [`key`] ranks options as the `f64` sums the
