@@ -157,28 +157,67 @@ pub fn below(rng: &mut Rng, n: u32) -> u32 {
 /// passes and ends, the facing and speed after, whether it crashes and into what, the chits.
 /// Cells, not hexes: on a rink a cell is its hex (`Board::cell`), so comparing cells compares
 /// hexes, and the board's neighbour table answers "the hex ahead" without a hex to look up.
+///
+/// Eight bytes (issue 17 round 8): returned in a register and kept in the cache by one store,
+/// where the sixteen bytes it had were written field by field and read back whole, a load
+/// that waited for the stores (a failed store forwarding after every move computed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Move {
-    /// The cells passed, in order (`len` of them: `Preview::path`), then [`NONE`]: a
-    /// comparison of whole arrays never matches a cell past `len` (no cell is `NONE`).
+    /// The cells passed, in order (`Preview::path`), then [`NONE`]: a comparison of whole
+    /// arrays never matches a cell past the path (no cell is `NONE`).
     pub path: [Cell; 3],
-    pub len: u8,
     /// The cell the move ends on (`Preview::end`).
     pub end: Cell,
     pub facing: grid::HexDir,
     pub speed: u8,
-    /// The move crashes (`Preview::crash` is some).
-    pub crashed: bool,
-    /// It crashes into the barrier (AS-5.5).
-    pub barrier: bool,
-    pub chits: i32,
+    /// How it ends: [`Move::FREE`], [`Move::CRASH`] or [`Move::BARRIER`].
+    crash: u8,
+    /// The chits the mover's seat gains (`Preview::chits`; a few at most: speeds are 0–3).
+    chits: i8,
 }
 
 impl Move {
+    /// No crash.
+    const FREE: u8 = 0;
+    /// A crash into a car.
+    const CRASH: u8 = 1;
+    /// A crash into the barrier or a car of nobody's (AS-5.5).
+    const BARRIER: u8 = 2;
+
+    /// The number of cells passed.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.path.iter().filter(|&&c| c != NONE).count()
+    }
+
+    /// No cell passed.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.path[0] == NONE
+    }
+
     /// The cells passed.
     #[inline(always)]
     pub fn path(&self) -> &[Cell] {
-        &self.path[..self.len as usize]
+        &self.path[..self.len()]
+    }
+
+    /// The move crashes (`Preview::crash` is some).
+    #[inline(always)]
+    pub fn crashed(&self) -> bool {
+        self.crash != Move::FREE
+    }
+
+    /// It crashes into the barrier (AS-5.5).
+    #[inline(always)]
+    pub fn barrier(&self) -> bool {
+        self.crash == Move::BARRIER
+    }
+
+    /// The chits the mover's seat gains (negative: pays), as `Preview::chits`.
+    #[inline(always)]
+    pub fn chits(&self) -> i32 {
+        i32::from(self.chits)
     }
 }
 
@@ -221,12 +260,10 @@ impl PlanPreviews {
     pub fn new() -> Self {
         let blank = Move {
             path: [NONE; 3],
-            len: 0,
             end: NONE,
             facing: grid::HexDir::E,
             speed: 0,
-            crashed: false,
-            barrier: false,
+            crash: Move::FREE,
             chits: 0,
         };
         PlanPreviews { round: 0, filled: 0, entries: [[blank; 5]; 8] }
@@ -267,12 +304,10 @@ impl PlanPreviews {
         let chart = letter.chart();
         let mut m = Move {
             path: [NONE; 3],
-            len: 0,
             end: c.cell,
             facing: turn(c.facing, chart.end as i32),
             speed: letter.speed(),
-            crashed: false,
-            barrier: false,
+            crash: Move::FREE,
             chits: 0,
         };
         for (i, &rel) in chart.steps.iter().enumerate() {
@@ -283,9 +318,9 @@ impl PlanPreviews {
                 let speed = if i == 0 { c.speed } else { chart.speed() };
                 m.facing = dir;
                 let (chits, kind) = crash_score(game, c.id, dir, target, speed);
-                m.crashed = true;
-                m.barrier = kind == CrashKind::Barrier;
-                m.chits = chits;
+                m.crash = if kind == CrashKind::Barrier { Move::BARRIER } else { Move::CRASH };
+                debug_assert!(i8::try_from(chits).is_ok(), "{chits} chits");
+                m.chits = chits as i8;
                 if matches!(kind, CrashKind::Barrier | CrashKind::Stationary | CrashKind::Front) {
                     // The crash stops the mover (`Effect::Speed(car, 0)`).
                     m.speed = 0;
@@ -296,7 +331,6 @@ impl PlanPreviews {
                 return m;
             }
             m.path[i] = next;
-            m.len += 1;
             m.end = next;
         }
         m
@@ -436,7 +470,7 @@ impl<'a> Moves<'a> {
         let path = PATH_OF[letter.index() as usize] as usize;
         if self.planning && self.cache.filled & (1u64 << (car as usize * 5 + path)) != 0 {
             let m = self.of(c, letter);
-            return Some(Route { path: m.path, len: m.len, end: m.end, facing: m.facing });
+            return Some(Route { path: m.path, len: m.len() as u8, end: m.end, facing: m.facing });
         }
         let chart = letter.chart();
         let mut r = Route {
@@ -481,7 +515,7 @@ impl<'a> Moves<'a> {
         // The same path: the same hexes and crash; an unblocked move ends with the letter's own
         // facing (as `Previews::get`).
         let mut m = *slot;
-        if !m.crashed {
+        if !m.crashed() {
             m.facing = turn(c.facing, letter.chart().end as i32);
         }
         m
@@ -534,9 +568,9 @@ mod tests {
                         assert_eq!(g.board().hex(m.end), p.end);
                         assert_eq!(m.facing, p.facing);
                         assert_eq!(m.speed, p.speed);
-                        assert_eq!(m.crashed, p.crash.is_some());
-                        assert_eq!(m.barrier, matches!(p.crash, Some((CrashKind::Barrier, _))));
-                        assert_eq!(m.chits, p.chits);
+                        assert_eq!(m.crashed(), p.crash.is_some());
+                        assert_eq!(m.barrier(), matches!(p.crash, Some((CrashKind::Barrier, _))));
+                        assert_eq!(m.chits(), p.chits);
                     }
                     let route = cache.on(&g).route(car, l);
                     let fresh = PlanPreviews::new().on(&g).route(car, l);
@@ -545,7 +579,7 @@ mod tests {
                         route,
                         got.map(|m| Route {
                             path: m.path,
-                            len: m.len,
+                            len: m.len() as u8,
                             end: m.end,
                             facing: m.facing
                         })

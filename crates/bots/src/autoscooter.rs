@@ -309,8 +309,8 @@ fn letter_score(
     jitter: u64,
     best: i64,
 ) -> Option<(i32, bool)> {
-    let mut score = 20 * m.chits;
-    if m.barrier {
+    let mut score = 20 * m.chits();
+    if m.barrier() {
         score -= 10;
     }
     // Room ahead after the move: every option starts straight ahead (AS-3.2), so a car that
@@ -355,7 +355,7 @@ fn letter_score(
     // Danger at the end of the move: other seats' moving cars that could reach the hex next,
     // straight ahead of them and within their reach next round.
     score -= 3 * (threats[m.end as usize] & ctx.enemies).count_ones() as i32;
-    Some((score, m.chits > 0))
+    Some((score, m.chits() > 0))
 }
 
 /// An option's rank: its score in halves, then its tie-break's 24 bits ([`jitter_bits`]).
