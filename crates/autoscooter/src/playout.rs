@@ -125,6 +125,19 @@ impl Autoscooter {
         self.apply_to(seat, &crate::Action::Start { car, to, facing }, events)
     }
 
+    /// Do the players plot now (AS-4.1)? While they do, no car moves.
+    #[inline]
+    pub fn planning(&self) -> bool {
+        matches!(self.stage, Stage::Plan)
+    }
+
+    /// The cars by id (`None` for ids the game does not have), as one value: what a search
+    /// compares to know a position again (issue 17 round 8).
+    #[inline]
+    pub fn car_slots(&self) -> [Option<Car>; 8] {
+        self.cars
+    }
+
     /// The car with this id, if the game has it.
     #[inline]
     pub fn car_by_id(&self, id: u8) -> Option<&Car> {

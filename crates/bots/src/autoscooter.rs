@@ -8,6 +8,8 @@ use engine::{Game, Rng, Seat};
 use grid::HexDir;
 
 impl HasBots for Autoscooter {
+    type Scratch = Kept;
+
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
         match game.owed(seat) {
             Some(Owed::Plot(car)) => plot(game, car, rng),
@@ -51,15 +53,18 @@ impl HasBots for Autoscooter {
     /// same draws in the same order and the same state after (`tests::rollout_is_the_generic_one`),
     /// but the seat drawn without building a decision, plots played without an `Action`
     /// ([`Autoscooter::plot_to`]) and the previews of each planning phase computed once
-    /// ([`PlanPreviews`]) instead of once per plot decision.
+    /// ([`PlanPreviews`]) instead of once per plot decision; those of the search's root
+    /// position kept from one playout to the next ([`Kept`]).
     fn rollout(
         game: &mut Self,
         rng: &mut Rng,
         steps: u32,
         heuristic_share: u32,
         _events: &mut Vec<Event>,
+        kept: &mut Kept,
     ) {
-        let mut phase = Phase::new();
+        let root = kept.start(game);
+        let later = &mut kept.later;
         for _ in 0..steps {
             let Some(s) = game.draw_seat(rng) else { return };
             let applied = if autoscooter::playout::below(rng, 256) < heuristic_share {
@@ -71,7 +76,12 @@ impl HasBots for Autoscooter {
                 };
                 match owed {
                     Some(Owed::Plot(car)) => {
-                        let (number, letter) = best_plot(game, car, 3, rng, &mut phase);
+                        // The root's planning phase is the round the playout began planning in.
+                        let phase = match root {
+                            Some(round) if round == game.round() => &mut kept.root,
+                            _ => &mut *later,
+                        };
+                        let (number, letter) = best_plot(game, car, 3, rng, phase);
                         game.plot_to(s, car, number, letter, &mut NoEvents).is_ok()
                     }
                     Some(Owed::Start(car)) => {
@@ -137,6 +147,51 @@ impl HasBots for Autoscooter {
     }
 }
 
+/// What Autoscooter's playouts keep from one to the next of one search ([`HasBots::Scratch`]):
+/// the plot heuristic's [`Phase`] of the root's planning phase. Every simulation of a search
+/// starts from a determinization of the root, which changes only plots (AS-4.1: they are
+/// secret); the cars stand, face and move as at the root, and so the phase's moves and tables
+/// (but not the plans of plotted cars) are the same in every simulation that begins planning
+/// there (issue 17 round 8). Kept by the position, not by trust: a playout that begins on
+/// another position starts the root's phase anew.
+pub struct Kept {
+    /// The position `root` belongs to: the round (planning), the cars and the wild car.
+    position: Option<(u8, [Option<autoscooter::Car>; 8], Option<u8>)>,
+    root: Phase,
+    /// The phases after the root's, anew in every playout.
+    later: Phase,
+}
+
+impl Default for Kept {
+    fn default() -> Self {
+        Kept { position: None, root: Phase::new(), later: Phase::new() }
+    }
+}
+
+impl Kept {
+    /// Ready for a playout from `game`: the round whose planning phase is the root's, if the
+    /// playout begins planning (while planning no car moves, so that round's plots are all
+    /// made on this position), the root's phase kept when `game` stands as it did.
+    fn start(&mut self, game: &Autoscooter) -> Option<u8> {
+        self.later.reset();
+        if !game.planning() {
+            return None;
+        }
+        // The moves of a phase read the cars (cells, facings, speeds, owners), the wild car,
+        // the board and the variants; the last two are the game's for a whole search, and
+        // `used` (in the cars) changes only after planning.
+        let position = (game.round(), game.car_slots(), game.wild_car());
+        if self.position.as_ref() != Some(&position) {
+            self.position = Some(position);
+            self.root.reset();
+        } else {
+            // Plans are plots, which the determinization draws anew.
+            self.root.tables.planned = 0;
+        }
+        Some(game.round())
+    }
+}
+
 /// What the plot heuristic keeps for a planning phase, in which no car moves and a plot, once
 /// made, stays (AS-4.1): the previews of the cars' moves and the phase's [`Tables`].
 struct Phase {
@@ -158,6 +213,12 @@ impl Phase {
                 plans: [None; 8],
             },
         }
+    }
+
+    /// Forget everything (another position).
+    fn reset(&mut self) {
+        self.previews.clear();
+        self.tables.round = None;
     }
 }
 
@@ -694,6 +755,9 @@ mod tests {
             let mut rng = Rng::seeded(seed);
             let mut events = Vec::new();
             let mut n = 0;
+            // Kept over every playout of the game, as a search keeps it over its simulations:
+            // positions change under it (issue 17 round 8).
+            let mut kept = Kept::default();
             while let Some(d) = g.decision() {
                 let seat = next_seat(&d, &mut rng).expect("a seat");
                 if n % 7 == 3 {
@@ -709,9 +773,31 @@ mod tests {
                             steps,
                             share,
                             &mut Vec::new(),
+                            &mut kept,
                         );
                         assert_eq!(a, b, "seed {seed}, step {n}, share {share}");
                         assert_eq!(ra, rb, "seed {seed}, step {n}, share {share}");
+                        // Another determinization of the same position, with what the
+                        // playouts kept (the root's phase, issue 17 round 8), and one with
+                        // nothing kept: the same as the generic loop.
+                        for fresh in [false, true] {
+                            let mut draw = Rng::seeded(seed * 1000 + n + 500);
+                            let start = g.determinize(seat, &mut draw);
+                            let (mut a, mut b) = (start.clone(), start);
+                            let (mut ra, mut rb) = (draw.clone(), draw);
+                            crate::generic_rollout(&mut a, &mut ra, steps, share, &mut Vec::new());
+                            let kept = if fresh { &mut Kept::default() } else { &mut kept };
+                            <Autoscooter as HasBots>::rollout(
+                                &mut b,
+                                &mut rb,
+                                steps,
+                                share,
+                                &mut Vec::new(),
+                                kept,
+                            );
+                            assert_eq!(a, b, "seed {seed}, step {n}, share {share}, {fresh}");
+                            assert_eq!(ra, rb, "seed {seed}, step {n}, share {share}, {fresh}");
+                        }
                         compared += 1;
                     }
                 }

@@ -37,6 +37,8 @@ fn race_position(game: &BumpingBots, seat: Seat, lap: f64) -> f64 {
 }
 
 impl HasBots for BumpingBots {
+    type Scratch = ();
+
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
         let candidates = game.legal_actions(seat);
         lookahead::best_of(game, seat, candidates, 4, rng)

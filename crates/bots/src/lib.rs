@@ -234,18 +234,24 @@ pub trait HasBots: Game {
         let action = game.sample_action(seat, rng)?;
         Some(Self::playout_apply(game, seat, &action, events))
     }
+    /// What a game's [`HasBots::rollout`] may keep from one playout to the next of one search
+    /// (a new one per search, by [`Default`]), as long as it changes no draw and no state:
+    /// Autoscooter keeps what its plot heuristic computed for the root's planning phase, the
+    /// same position in every simulation (issue 17 round 8); `()` for the others.
+    type Scratch: Default;
     /// A search playout from `game`: up to `steps` decisions, each drawn by
     /// [`engine::harness::next_seat`] and played by [`HasBots::playout`] with probability
     /// `heuristic_share`/256, else by [`HasBots::playout_random`] ([`generic_rollout`]). A game
     /// may play it on its own path with the same draws in the same order and the same state
     /// after (Autoscooter: no `Action` values, previews kept for a whole planning phase;
-    /// issue 17).
+    /// issue 17), reading and keeping what it likes in `scratch`.
     fn rollout(
         game: &mut Self,
         rng: &mut Rng,
         steps: u32,
         heuristic_share: u32,
         events: &mut Vec<Self::Event>,
+        _scratch: &mut Self::Scratch,
     ) {
         generic_rollout(game, rng, steps, heuristic_share, events)
     }

@@ -368,6 +368,8 @@ pub(crate) fn model_programs(
 }
 
 impl HasBots for RoboRally {
+    type Scratch = ();
+
     fn heuristic(game: &Self, seat: Seat, rng: &mut Rng) -> Action {
         if programming(game, seat) {
             return plans(game, seat, 40, rng)

@@ -135,6 +135,8 @@ impl SearchBot {
         let mut mean = vec![0f64; candidates.len()];
         let mut tries = vec![0f64; candidates.len()];
         let mut events = Vec::new();
+        // What the playouts keep from one simulation to the next ([`HasBots::Scratch`]).
+        let mut scratch = G::Scratch::default();
         // Rewards can differ by little (an evaluation squashed to 0..1): scale exploration to
         // the spread of the rewards seen so far.
         let (mut lo, mut hi) = (f64::MAX, f64::MIN);
@@ -174,7 +176,7 @@ impl SearchBot {
                 if G::PLAYOUT_TO_END_OF_TURN {
                     crate::lookahead::finish_turn(&mut g, seat, rng, &mut events);
                 } else {
-                    self.playout(&mut g, rng, &mut events);
+                    self.playout(&mut g, rng, &mut events, &mut scratch);
                 }
                 G::evaluate(&g, seat)
             } else {
@@ -192,8 +194,14 @@ impl SearchBot {
 }
 
 impl SearchBot {
-    fn playout<G: HasBots>(&self, g: &mut G, rng: &mut Rng, events: &mut Vec<G::Event>) {
-        G::rollout(g, rng, self.horizon.min(G::HORIZON), self.heuristic_share, events);
+    fn playout<G: HasBots>(
+        &self,
+        g: &mut G,
+        rng: &mut Rng,
+        events: &mut Vec<G::Event>,
+        scratch: &mut G::Scratch,
+    ) {
+        G::rollout(g, rng, self.horizon.min(G::HORIZON), self.heuristic_share, events, scratch);
     }
 }
 
