@@ -617,15 +617,15 @@ fn start_choice(
     }
     // The best start so far as (key, direction moved, facing): every key is above `i64::MIN`,
     // so the first option is taken; the action is built once, at the end.
-    let mut best = (i64::MIN, HexDir::E, HexDir::E);
+    let mut best = (i64::MIN, 0usize, 0usize);
     let noise = rng.next_u64();
     let mut option = 0;
-    for (moved, facings) in HexDir::ALL.into_iter().zip(START_FACINGS) {
-        let to = board.neighbour(from, moved);
+    for (m, facings) in START_FACINGS.iter().enumerate() {
+        let to = board.neighbour(from, HexDir::ALL[m]);
         if on[to as usize] != FREE {
             continue;
         }
-        for facing in facings {
+        for (f, &facing) in facings.iter().enumerate() {
             // The three cells ahead, read whatever stands on them (past the barrier, `NONE`
             // leads to `NONE`): the table applies the rule.
             let ahead = board.neighbour(to, facing);
@@ -636,12 +636,12 @@ fn start_choice(
             let key = key(halves, jitter_bits(noise, option));
             option += 1;
             if key > best.0 {
-                best = (key, moved, facing);
+                best = (key, m, f);
             }
         }
     }
     assert!(best.0 > i64::MIN, "a start is owed only when a neighbour is free");
-    let (_, moved, facing) = best;
+    let (moved, facing) = (HexDir::ALL[best.1], START_FACINGS[best.1][best.2]);
     (moved, board.neighbour(from, moved), facing)
 }
 
