@@ -25,10 +25,15 @@ fn check_turn(t: i8) -> Result<(), BbError> {
 
 impl BumpingBots {
     /// Cells this turn's move takes (BB-1.2, BB-9.1 ground leap, BB-9.4 engine).
+    #[inline(always)]
     pub(crate) fn move_cells(&self, t: &Turn, bot: usize) -> u8 {
         let b = &self.bots[bot];
-        let ground = matches!(t.leap, Some((_, 0)));
-        self.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(ground)
+        let cells = self.cells(b.speed) + u8::from(b.engine_turns > 0);
+        // Most turns play no Jumper: one test for them.
+        match t.leap {
+            None => cells,
+            Some((_, over)) => cells + u8::from(over == 0),
+        }
     }
 
     /// Validate a `move` (BB-6.2, BB-6.3, BB-9.5) and start the cursor.
@@ -47,7 +52,10 @@ impl BumpingBots {
         // each drawn rotation (random, so mispredicted; issue 17); the reason is then found
         // rule by rule.
         let before = u8::from(before_last != 0);
-        let landing = matches!(t.leap, Some((at, over)) if over > 0 && at + 1 == total);
+        let landing = match t.leap {
+            None => false,
+            Some((at, over)) => over > 0 && at + 1 == total,
+        };
         let refused = (u8::from(t.quick_card) & u8::from((before_last | after) != 0))
             | (u8::from(!self.bots[bot].reverse) & before & u8::from(after != 0))
             | (u8::from(total <= 1) & before)

@@ -413,6 +413,11 @@ impl BumpingBots {
                     return n;
                 }
                 n += 1;
+                // A speed chosen, the move is owed: nothing for the engine to play before it
+                // (`advance_turn` would test four steps to find that out).
+                if matches!(t.step, TurnStep::Move) {
+                    continue;
+                }
                 if !self.advance_turn(&mut t, &mut NoEvents) {
                     // The race is over: `end_round` set the phase.
                     return n;
