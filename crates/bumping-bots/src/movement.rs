@@ -5,7 +5,7 @@ use crate::Event;
 use crate::error::BbError;
 use crate::event::EventSink;
 use crate::order::StepKind;
-use crate::state::{BumpingBots, MoveCursor, Occ, Turn, TurnStep};
+use crate::state::{BumpingBots, MoveCursor, Occ, Turn, TurnStep, travel};
 
 /// What one step of the move cursor led to.
 pub(crate) enum Step {
@@ -25,10 +25,15 @@ fn check_turn(t: i8) -> Result<(), BbError> {
 
 impl BumpingBots {
     /// Cells this turn's move takes (BB-1.2, BB-9.1 ground leap, BB-9.4 engine).
+    #[inline(always)]
     pub(crate) fn move_cells(&self, t: &Turn, bot: usize) -> u8 {
         let b = &self.bots[bot];
-        let ground = matches!(t.leap, Some((_, 0)));
-        self.cells(b.speed) + u8::from(b.engine_turns > 0) + u8::from(ground)
+        let cells = self.cells(b.speed) + u8::from(b.engine_turns > 0);
+        // Most turns play no Jumper: one test for them.
+        match t.leap {
+            None => cells,
+            Some((_, over)) => cells + u8::from(over == 0),
+        }
     }
 
     /// Validate a `move` (BB-6.2, BB-6.3, BB-9.5) and start the cursor.
@@ -47,7 +52,10 @@ impl BumpingBots {
         // each drawn rotation (random, so mispredicted; issue 17); the reason is then found
         // rule by rule.
         let before = u8::from(before_last != 0);
-        let landing = matches!(t.leap, Some((at, over)) if over > 0 && at + 1 == total);
+        let landing = match t.leap {
+            None => false,
+            Some((at, over)) => over > 0 && at + 1 == total,
+        };
         let refused = (u8::from(t.quick_card) & u8::from((before_last | after) != 0))
             | (u8::from(!self.bots[bot].reverse) & before & u8::from(after != 0))
             | (u8::from(total <= 1) & before)
@@ -87,6 +95,70 @@ impl BumpingBots {
         t.mv.before_last = 0;
         t.mv.after = 0;
         t.quick.clear();
+    }
+
+    /// The active bot's move from where its cursor stands to its end (`Done`) or to a
+    /// decision (`Wait`, never `Continue`): the plain cells in a straight run
+    /// ([`Self::run_plain`]), every other step by the cursor ([`Self::step_move`]).
+    #[inline(always)]
+    pub(crate) fn run_move(&mut self, t: &mut Turn, ev: &mut impl EventSink) -> Step {
+        loop {
+            // No air leap to take (BB-9.1) and no quick rotation (BB-9.5): every cell before
+            // the one that takes the planned rotation (BB-6.2) may be a plain step.
+            if t.quick.is_empty() && t.leap.is_none_or(|(_, over)| over == 0) {
+                let end = t.mv.total.saturating_sub(u8::from(t.mv.before_last != 0));
+                self.run_plain(t, end, ev);
+            }
+            match self.step_move(t, ev) {
+                Step::Continue => {}
+                s => return s,
+            }
+        }
+    }
+
+    /// The move's plain steps straight on while its cursor is below `end`: steps onto a free
+    /// cell without a bumper arrow, crossing no start/finish line, by a bot that has not
+    /// finished, each of which only moves the bot one cell (BB-6.1); it stops before any
+    /// other step, which [`Self::step_move`] then takes. Each step reads one slot of the
+    /// occupancy table (the cell entered: who stands there, and its own step bits for the
+    /// next step), and the bot and the table are written once at the end (issue 17:
+    /// straight-line code for the cells of a move instead of the cursor's state machine cell by
+    /// cell; the same events in the same order, the same state after it).
+    #[inline(always)]
+    fn run_plain(&mut self, t: &mut Turn, end: u8, ev: &mut impl EventSink) {
+        let mut taken = t.mv.taken;
+        let bot = t.bot;
+        let b = &self.bots[bot];
+        // A finished bot's steps count the cells past its line (BB-10): the cursor's way.
+        if taken >= end || b.finished {
+            return;
+        }
+        let d = travel(b.facing, b.reverse);
+        let bit = 1u8 << d.index();
+        let delta = self.board.step_delta(d);
+        let (seat, k0) = (b.seat, b.k as usize);
+        let mut at = b.at.expect("a bot on the track");
+        debug_assert_eq!(k0, self.cell_of(bot));
+        let mut k = k0;
+        let mut here = self.occ[k0];
+        while taken < end && here.plain & bit != 0 {
+            let to = k.wrapping_add_signed(delta);
+            let next = self.occ[to];
+            if next.occ != 0 {
+                break;
+            }
+            debug_assert_eq!(self.probe_at(k, d), (Occ::Free, to));
+            let h = at.neighbour(d);
+            ev.push(Event::Moved { seat, from: at, to: h });
+            (at, k, here) = (h, to, next);
+            taken += 1;
+        }
+        if k != k0 {
+            // The cells between were never marked: nothing else moved meanwhile, and a straight
+            // run never comes back to a cell it left.
+            self.place_bot_at(bot, k0, at, k);
+            t.mv.taken = taken;
+        }
     }
 
     /// One step of the active bot's move.
@@ -129,7 +201,7 @@ impl BumpingBots {
                 self.step_bot_from(bot, from, kf, d, kt, StepKind::Moved, ev);
                 t.mv.taken += 1;
                 // Open onto `kt` but not clear: a bumper arrow (the board's tables, issue 17).
-                let arrow = self.board.clear_dirs(kf) & (1 << d.index()) == 0;
+                let arrow = self.occ[kf].clear & (1 << d.index()) == 0;
                 debug_assert_eq!(arrow, self.board.arrow_at(kt).is_some());
                 match if arrow { self.board.arrow_at(kt) } else { None } {
                     Some(a) => {

@@ -6,7 +6,7 @@ use crate::error::BbError;
 use crate::event::{EventSink, NoEvents};
 use crate::movement::Step;
 use crate::setup::Setup;
-use crate::speed::{SpeedChoice, speed_after};
+use crate::speed::{SpeedChoice, legal_speed_after, speed_after};
 use crate::state::{BumpingBots, Phase, Turn, TurnStep};
 use crate::view::View;
 use crate::{Action, Event};
@@ -53,12 +53,8 @@ impl BumpingBots {
         // well-predicted branches rather than one indirect jump per step, issue 17).
         loop {
             if matches!(t.step, TurnStep::Moving) {
-                loop {
-                    match self.step_move(t, ev) {
-                        Step::Continue => {}
-                        Step::Wait => return true,
-                        Step::Done => break,
-                    }
+                if let Step::Wait = self.run_move(t, ev) {
+                    return true;
                 }
                 t.step = TurnStep::EndMove;
             }
@@ -282,7 +278,10 @@ impl BumpingBots {
         ev: &mut impl EventSink,
     ) -> Result<(), BbError> {
         let bot = t.bot;
-        let (speed, reverse) = speed_after(&self.bots[bot], choice, new_speed)?;
+        let (speed, reverse) = match legal_speed_after(&self.bots[bot], choice, new_speed) {
+            Some(answer) => answer,
+            None => return Err(speed_refusal(&self.bots[bot], choice, new_speed)),
+        };
         let b = &mut self.bots[bot];
         b.speed = speed;
         b.reverse = reverse;
@@ -414,6 +413,11 @@ impl BumpingBots {
                     return n;
                 }
                 n += 1;
+                // A speed chosen, the move is owed: nothing for the engine to play before it
+                // (`advance_turn` would test four steps to find that out).
+                if matches!(t.step, TurnStep::Move) {
+                    continue;
+                }
                 if !self.advance_turn(&mut t, &mut NoEvents) {
                     // The race is over: `end_round` set the phase.
                     return n;
@@ -428,6 +432,16 @@ impl BumpingBots {
     }
     pub fn round(&self) -> u32 {
         self.round
+    }
+}
+
+/// Why [`BumpingBots::choose_speed`] refuses a choice (BB-5), out of the random race's way.
+#[cold]
+#[inline(never)]
+fn speed_refusal(bot: &crate::state::Bot, choice: SpeedChoice, new_speed: Option<u8>) -> BbError {
+    match speed_after(bot, choice, new_speed) {
+        Err(e) => e,
+        Ok(_) => unreachable!("legal_speed_after refuses only what speed_after refuses"),
     }
 }
 

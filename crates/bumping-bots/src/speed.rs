@@ -74,3 +74,75 @@ pub fn speed_after(
         },
     }
 }
+
+/// [`speed_after`] of a legal choice, `None` for an illegal one, computed without a branch on
+/// the choice: a random race draws it, and the `match` of [`speed_after`] became a jump table
+/// whose target no predictor can learn (issue 17: about one indirect misprediction in two
+/// speed choices). Every choice's answer is computed and the drawn one read from two small
+/// tables. `tests::the_legal_answer_is_speed_after_s` holds it to [`speed_after`] on every
+/// bot state, choice and `new_speed`.
+#[inline(always)]
+pub(crate) fn legal_speed_after(
+    bot: &Bot,
+    choice: SpeedChoice,
+    new_speed: Option<u8>,
+) -> Option<(u8, bool)> {
+    let (v, rev, free) = (bot.speed, bot.reverse, !bot.changed_direction);
+    let ns = new_speed.unwrap_or(0);
+    let reverse = choice == SpeedChoice::Reverse;
+    // By choice, in `SpeedChoice`'s order: Keep, Accelerate, AccelerateTo3, Decelerate, Reverse.
+    let speeds = [v, v.wrapping_add(1), 3, v.wrapping_sub(1), ns];
+    let legal =
+        [true, free & (v < max_speed(rev)), free & (v == 1), free & (v > 1), (ns == 1) | (ns == 2)];
+    let c = choice as usize;
+    // `new_speed` goes only with a change of direction (BB-5.4).
+    let ok = legal[c] & (new_speed.is_none() | reverse);
+    ok.then_some((speeds[c], rev ^ reverse))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every speed a `u8` holds (a race holds 1–6), direction and lock, every choice and
+    /// every `new_speed`: the tables' answer is `speed_after`'s (so `choose_speed`'s refusal,
+    /// taken from `speed_after`, always finds one).
+    #[test]
+    fn the_legal_answer_is_speed_after_s() {
+        let base = crate::state::Bot {
+            seat: engine::Seat(0),
+            at: None,
+            facing: grid::HexDir::E,
+            speed: 1,
+            reverse: false,
+            laps: 0,
+            started: false,
+            finished: false,
+            finished_place: None,
+            cards: Vec::new(),
+            used_cards: Vec::new(),
+            engine_turns: 0,
+            changed_direction: false,
+            k: 0,
+        };
+        let mut checked = 0;
+        for speed in 0..=u8::MAX {
+            for reverse in [false, true] {
+                for changed_direction in [false, true] {
+                    let bot = Bot { speed, reverse, changed_direction, ..base.clone() };
+                    for choice in SpeedChoice::ALL {
+                        for new_speed in std::iter::once(None).chain((0..=u8::MAX).map(Some)) {
+                            assert_eq!(
+                                legal_speed_after(&bot, choice, new_speed),
+                                speed_after(&bot, choice, new_speed).ok(),
+                                "{bot:?} {choice:?} {new_speed:?}"
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 256 * 2 * 2 * 5 * 257);
+    }
+}

@@ -2,7 +2,7 @@
 
 use crate::cards::Card;
 use crate::settings::Variants;
-use crate::track::{Board, ObstacleKind, Spin};
+use crate::track::{Board, ObstacleKind, Slot, Spin};
 use engine::{Rng, Seat};
 use grid::{Hex, HexDir};
 use std::sync::Arc;
@@ -261,10 +261,12 @@ pub struct BumpingBots {
     pub(crate) picks_left: Vec<u8>,
     pub(crate) standings: Vec<i32>,
     pub(crate) rng: Rng,
-    /// Who stands where, by dense cell index: 0 free, `1 + bot`, or `OBSTACLE + obstacle`
-    /// (mobile obstacles and motorised arms). Kept in step with `bots` and `obstacles` by
-    /// [`BumpingBots::place_bot`], [`BumpingBots::move_obstacle`] and [`BumpingBots::set_motor_arm`].
-    pub(crate) occ: Vec<u8>,
+    /// Who stands where, by dense cell index (`Slot::occ`): 0 free, `1 + bot`, or `OBSTACLE +
+    /// obstacle` (mobile obstacles and motorised arms). Kept in step with `bots` and
+    /// `obstacles` by [`BumpingBots::place_bot`], [`BumpingBots::move_obstacle`] and
+    /// [`BumpingBots::set_motor_arm`]; beside it the board's step bits of each cell
+    /// ([`Slot`], copied from [`Board::slots`]), so that a move's step reads one table.
+    pub(crate) occ: Vec<Slot>,
     /// The last-player clock's length in seconds (0: off), from the setup.
     pub(crate) last_player_seconds: u32,
 }
@@ -276,12 +278,13 @@ const OBSTACLE: u8 = 32;
 /// unpredictable (issue 17).
 #[inline(always)]
 pub(crate) fn travel(facing: HexDir, reverse: bool) -> HexDir {
-    TRAVEL[facing.index() as usize][usize::from(reverse)]
+    TRAVEL[usize::from(facing.index() & 7)][usize::from(reverse)]
 }
 
-/// [`travel`]'s table: by facing, forward then reverse.
-const TRAVEL: [[HexDir; 2]; 6] = {
-    let mut t = [[HexDir::wrapping(0); 2]; 6];
+/// [`travel`]'s table: by facing, forward then reverse; eight rows, read with the facing
+/// masked by 7, so that no bounds check is needed (a direction is below 6).
+const TRAVEL: [[HexDir; 2]; 8] = {
+    let mut t = [[HexDir::wrapping(0); 2]; 8];
     let mut f = 0;
     while f < 6 {
         t[f] = [HexDir::wrapping(f as i32), HexDir::wrapping(f as i32 + 3)];
@@ -291,9 +294,9 @@ const TRAVEL: [[HexDir; 2]; 6] = {
 };
 
 /// A facing turned by −1, 0 or +1 (× 60°), by facing and turn + 1: a table rather than a
-/// branch on the turn, which random play draws (issue 17).
-const TURNED: [[HexDir; 3]; 6] = {
-    let mut t = [[HexDir::wrapping(0); 3]; 6];
+/// branch on the turn, which random play draws (issue 17). Eight rows, as [`TRAVEL`].
+const TURNED: [[HexDir; 3]; 8] = {
+    let mut t = [[HexDir::wrapping(0); 3]; 8];
     let mut f = 0;
     while f < 6 {
         let mut d = 0;
@@ -305,6 +308,15 @@ const TURNED: [[HexDir; 3]; 6] = {
     }
     t
 };
+
+/// [`crate::settings::cells_for`] (the cells a speed moves, the speed taken as 1–6): the
+/// clamp written as one `min` of the speed less one, which the compiler turns into a
+/// conditional move and an index it knows in range, where `clamp` cost a dozen instructions
+/// and the table a bounds check, on every move and every sampled move (issue 17).
+#[inline(always)]
+fn cells_in(table: &[u8; 6], speed: u8) -> u8 {
+    table[usize::from(speed.saturating_sub(1).min(5))]
+}
 
 /// What stands on a cell, for movement (BB-7.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -331,11 +343,12 @@ impl BumpingBots {
     /// solid cells; the occupancy table the moving pieces (issue 17).
     #[inline(always)]
     pub(crate) fn probe_at(&self, k: usize, d: HexDir) -> (Occ, usize) {
-        if self.board.open_dirs(k) & (1 << d.index()) == 0 {
+        debug_assert_eq!(self.occ[k].open, self.board.open_dirs(k));
+        if self.occ[k].open & (1 << d.index()) == 0 {
             return (Occ::Solid, k);
         }
         let to = self.board.step_idx(k, d);
-        let found = match self.occ[to] {
+        let found = match self.occ[to].occ {
             0 => Occ::Free,
             v if v < OBSTACLE => Occ::Bot((v - 1) as usize),
             v => match self.obstacles[(v - OBSTACLE) as usize].kind {
@@ -386,7 +399,7 @@ impl BumpingBots {
         if !c.on || c.solid {
             Occ::Solid
         } else {
-            match self.occ[k] {
+            match self.occ[k].occ {
                 0 => Occ::Free,
                 v if v < OBSTACLE => Occ::Bot((v - 1) as usize),
                 v => match self.obstacles[(v - OBSTACLE) as usize].kind {
@@ -401,7 +414,7 @@ impl BumpingBots {
     /// motorised arm stands on it.
     #[inline]
     pub(crate) fn occ_at(&self, k: usize) -> u8 {
-        self.occ[k]
+        self.occ[k].occ
     }
 
     /// Checks the occupancy table against the pieces on every cell (for tests).
@@ -409,7 +422,7 @@ impl BumpingBots {
     pub fn check_occupancy(&self) -> Result<(), String> {
         for h in self.board.track_cells() {
             let k = self.board.idx(h).expect("a track cell");
-            let fast = match self.occ[k] {
+            let fast = match self.occ[k].occ {
                 0 => Occ::Free,
                 v if v < OBSTACLE => Occ::Bot((v - 1) as usize),
                 v => match self.obstacles[(v - OBSTACLE) as usize].kind {
@@ -446,7 +459,7 @@ impl BumpingBots {
 
     fn mark(&mut self, h: Hex, v: u8) {
         if let Some(k) = self.board.idx(h) {
-            self.occ[k] = v;
+            self.occ[k].occ = v;
         }
     }
 
@@ -465,8 +478,8 @@ impl BumpingBots {
     /// A bot on the track at dense index `kf` steps to `to`, at dense index `kt`.
     #[inline]
     pub(crate) fn place_bot_at(&mut self, bot: usize, kf: usize, to: Hex, kt: usize) {
-        self.occ[kf] = 0;
-        self.occ[kt] = 1 + bot as u8;
+        self.occ[kf].occ = 0;
+        self.occ[kt].occ = 1 + bot as u8;
         self.bots[bot].at = Some(to);
         self.bots[bot].k = kt as u32;
     }
@@ -485,11 +498,11 @@ impl BumpingBots {
         let k = self.motor_centre(m);
         let old = self.obstacles[m].arm;
         for d in [old, old.opposite()] {
-            self.occ[self.board.step_idx(k, d)] = 0;
+            self.occ[self.board.step_idx(k, d)].occ = 0;
         }
         self.obstacles[m].set_arm(arm);
         for d in [arm, arm.opposite()] {
-            self.occ[self.board.step_idx(k, d)] = OBSTACLE + m as u8;
+            self.occ[self.board.step_idx(k, d)].occ = OBSTACLE + m as u8;
         }
     }
 
@@ -503,11 +516,11 @@ impl BumpingBots {
         new: [usize; 2],
     ) {
         for k in old {
-            self.occ[k] = 0;
+            self.occ[k].occ = 0;
         }
         self.obstacles[m].set_arm(arm);
         for k in new {
-            self.occ[k] = OBSTACLE + m as u8;
+            self.occ[k].occ = OBSTACLE + m as u8;
         }
     }
 
@@ -516,7 +529,7 @@ impl BumpingBots {
     #[inline(always)]
     pub(crate) fn free_at(&self, k: usize) -> bool {
         let c = self.board.cell_at(k);
-        let free = c.on && !c.solid && self.occ[k] == 0;
+        let free = c.on && !c.solid && self.occ[k].occ == 0;
         debug_assert_eq!(free, self.occupant_at(k) == Occ::Free);
         free
     }
@@ -529,9 +542,10 @@ impl BumpingBots {
 
     /// Fill the occupancy table from the pieces (setup).
     pub(crate) fn fill_occupancy(&mut self) {
-        // Cleared and refilled: a race reset in place keeps the table's memory (issue 17).
+        // Cleared and refilled from the empty track's table: a race reset in place keeps the
+        // table's memory (issue 17).
         self.occ.clear();
-        self.occ.resize(self.board.dense_len(), 0);
+        self.occ.extend_from_slice(self.board.slots());
         for i in 0..self.obstacles.len() {
             let o = self.obstacles[i];
             match o.kind {
@@ -586,7 +600,7 @@ impl BumpingBots {
         // turn; only the event needs one, and a sink that drops events drops it (issue 17).
         let b = &mut self.bots[bot];
         b.facing = match usize::try_from(turn + 1) {
-            Ok(i @ 0..=2) => TURNED[b.facing.index() as usize][i],
+            Ok(i @ 0..=2) => TURNED[usize::from(b.facing.index() & 7)][i],
             _ => b.facing.turn(turn as i32),
         };
         if turn != 0 {
@@ -594,8 +608,9 @@ impl BumpingBots {
         }
     }
 
+    #[inline(always)]
     pub(crate) fn cells(&self, speed: u8) -> u8 {
-        crate::settings::cells_for(&self.cells_table, speed)
+        cells_in(&self.cells_table, speed)
     }
 }
 
@@ -614,6 +629,20 @@ impl BumpingBots {
 #[cfg(test)]
 mod tests {
     use grid::HexDir;
+
+    /// `cells_in` answers as `settings::cells_for` for every speed a `u8` holds.
+    #[test]
+    fn the_cells_are_cells_for_s() {
+        for table in [[1, 2, 3, 4, 5, 6], [2, 3, 5, 7, 11, 13], [6, 5, 4, 3, 2, 1]] {
+            for speed in 0..=u8::MAX {
+                assert_eq!(
+                    super::cells_in(&table, speed),
+                    crate::settings::cells_for(&table, speed),
+                    "{table:?} {speed}"
+                );
+            }
+        }
+    }
 
     /// The travel and turn tables give what `HexDir`'s arithmetic gives.
     #[test]

@@ -124,8 +124,10 @@ pub struct Board {
     w: i32,
     h: i32,
     cells: Vec<Cell>,
-    /// Per direction, the step between neighbouring dense indices (`dq + dr × w`).
-    steps: [isize; 6],
+    /// Per direction, the step between neighbouring dense indices (`dq + dr × w`); eight
+    /// entries, read with the direction masked by 7, so that no bounds check is needed (a
+    /// direction is below 6).
+    steps: [isize; 8],
     /// Per dense cell, its rank in BB-2.2's race order by position alone: 0 for the highest
     /// progress, ties by the lower lane; cells with the same progress and lane share a rank
     /// (issue 17: the race order sorts one 64-bit key per bot, [`Board::rank_at`]).
@@ -146,6 +148,25 @@ pub struct Board {
     /// obstacles follow the spec's order) and its centre's dense index, for the end of every
     /// round without looking through the other obstacles (issue 17).
     motors: Vec<(usize, usize)>,
+    /// Per dense cell, its [`Slot`] with nothing standing on it ([`Board::slots`]).
+    slots: Vec<Slot>,
+}
+
+/// What the race keeps per dense cell (`BumpingBots::occ`): who stands there, beside the
+/// board's step bits of that cell, so that a step of a move reads one small word for the cell
+/// it leaves and the cell it enters, one bounds check (issue 17). [`Board::slots`] gives the
+/// empty track's table, which a race copies at its start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Slot {
+    /// 0 free, else the piece standing there (the state's encoding).
+    pub occ: u8,
+    /// [`Board::open_dirs`] of the cell.
+    pub open: u8,
+    /// [`Board::clear_dirs`] of the cell.
+    pub clear: u8,
+    /// Bit `d` set: the step through side `d` is clear ([`Board::clear_dirs`]) and crosses no
+    /// start/finish line (BB-2.3): a plain step of a move, which only moves the bot.
+    pub plain: u8,
 }
 
 /// How many cells straight on [`Board::pref_ahead`] answers for: `0..AHEAD`.
@@ -188,15 +209,20 @@ impl Board {
             w,
             h,
             cells: vec![OFF; (w * h) as usize],
-            steps: HexDir::ALL.map(|d| {
-                let (dq, dr) = d.step();
-                (dq + dr * w) as isize
-            }),
+            steps: {
+                let mut steps = [0; 8];
+                for d in HexDir::ALL {
+                    let (dq, dr) = d.step();
+                    steps[d.index() as usize] = (dq + dr * w) as isize;
+                }
+                steps
+            },
             ranks: Vec::new(),
             clear: Vec::new(),
             open: Vec::new(),
             ahead: Vec::new(),
             motors: Vec::new(),
+            slots: Vec::new(),
         };
         for (i, c) in spec.cells.iter().enumerate() {
             let (Some(p), Some(l)) = (c.progress, c.lane) else {
@@ -322,7 +348,24 @@ impl Board {
                 }
             }
         }
+        self.slots = (0..self.cells.len())
+            .map(|k| {
+                let c = self.cells[k];
+                Slot {
+                    occ: 0,
+                    open: open[k],
+                    clear: clear[k],
+                    plain: clear[k] & !(c.line_fwd | c.line_back),
+                }
+            })
+            .collect();
         (self.open, self.clear) = (open, clear);
+    }
+
+    /// Every dense cell's [`Slot`], nothing standing anywhere: the start of a race's
+    /// occupancy table.
+    pub fn slots(&self) -> &[Slot] {
+        &self.slots
     }
 
     /// The sides of the track cell at dense index `k` whose step is open onto a track cell
@@ -478,7 +521,13 @@ impl Board {
     #[inline]
     pub fn step_idx(&self, k: usize, d: HexDir) -> usize {
         debug_assert!(self.cells[k].on, "step_idx from an off-track cell");
-        k.wrapping_add_signed(self.steps[d.index() as usize])
+        k.wrapping_add_signed(self.step_delta(d))
+    }
+
+    /// The difference of dense indices between a cell and its neighbour through side `d`.
+    #[inline(always)]
+    pub fn step_delta(&self, d: HexDir) -> isize {
+        self.steps[usize::from(d.index() & 7)]
     }
 
     /// The dense index of a cell inside the board's bounding box.
