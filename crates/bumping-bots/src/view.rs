@@ -552,7 +552,7 @@ fn draw_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> (SpeedChoice, u8) {
             | usize::from(b.changed_direction) << 2
             | usize::from(b.speed == 1) << 3
             | usize::from(b.speed < 6) << 4;
-        return (LEAN_SPEED[i], 1 + u8::from(b.reverse));
+        return (LEAN_SPEED[i & 31], 1 + u8::from(b.reverse));
     }
     draw_speed_uniform(b, rng)
 }
@@ -574,15 +574,18 @@ fn draw_speed_uniform(b: &crate::state::Bot, rng: &mut Rng) -> (SpeedChoice, u8)
     (choice, new_speed)
 }
 
-/// [`clear`] without a branch on the answer: the side's bit in the board's table and the
-/// occupancy of the cell beyond (read from the bot's own cell when the side is not clear, so
-/// that the read is always on the board).
+/// [`clear`] for the active bot (on the track) without a branch on the answer: the side's bit
+/// in the board's table and the occupancy of the cell beyond, read from the bot's own cell
+/// when the side is not clear. (Off the track, `k` is 0, a margin cell with no clear side:
+/// not clear, as [`clear`] says.)
 #[inline(always)]
 fn clear_now(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
-    let on = g.bots[bot].at.is_some();
     let k = g.cell_of(bot);
-    let open = on & (g.board.clear_dirs(k) & (1 << d.index()) != 0);
-    let beyond = if open { g.board.step_idx(k, d) } else { k };
+    let open = g.board.clear_dirs(k) & (1 << d.index()) != 0;
+    // The step taken whatever the answer (only read when open), then chosen: a conditional
+    // move, not a branch.
+    let step = g.board.step_idx(k, d);
+    let beyond = if open { step } else { k };
     let free = open & (g.occ_at(beyond) == 0);
     debug_assert_eq!(free, clear(g, bot, d));
     free
