@@ -133,13 +133,19 @@ impl BumpingBots {
     fn turn_motor(&mut self, m: usize, k: usize, ev: &mut impl EventSink) {
         let o = self.obstacles[m];
         // The arm turned and both arms' directions, by table (issue 17).
-        let arm = SPUN[o.arm.index() as usize % 6][o.spin as usize];
-        let (new, old) = (ARMS[arm.index() as usize % 6], ARMS[o.arm.index() as usize % 6]);
+        let arm = SPUN[usize::from(o.arm.index()) & 7][o.spin as usize];
+        let (new, old) = (ARMS[usize::from(arm.index()) & 7], ARMS[usize::from(o.arm.index()) & 7]);
         // The common case: both cells the arms step onto are free; the arms just turn. (The
         // centre's neighbours by dense index: it stands on the track, BB-12; issue 17.)
         let new_k = new.map(|d| self.board.step_idx(k, d));
-        // Both tested at once: whether the first is free predicts nothing about the second.
-        if self.free_at(new_k[0]) & self.free_at(new_k[1]) {
+        // `free_at`'s questions for both cells at once, without a branch: whether one is free
+        // predicts nothing about the other.
+        let free = |k: usize| {
+            let c = self.board.cell_at(k);
+            c.on & !c.solid & (self.occ_at(k) == 0)
+        };
+        if free(new_k[0]) & free(new_k[1]) {
+            debug_assert!(self.free_at(new_k[0]) && self.free_at(new_k[1]));
             // The arms leave their cells for the two free ones (`set_motor_arm` with the
             // centre's index and the new cells' already known, issue 17).
             let old_k = old.map(|d| self.board.step_idx(k, d));
@@ -267,10 +273,12 @@ impl BumpingBots {
 }
 
 /// A motorised obstacle's arm after its turn at the end of a round, by direction and
-/// [`crate::track::Spin`] (`Spin::Cw as usize` = 0): `HexDir::turn` by `Spin::steps` as a table (BB-8.2;
-/// `tests::the_motor_tables_are_the_arithmetic`).
-const SPUN: [[HexDir; 2]; 6] = {
-    let mut t = [[HexDir::ALL[0]; 2]; 6];
+/// [`crate::track::Spin`] (`Spin::Cw as usize` = 0): `HexDir::turn` by `Spin::steps` as a
+/// table (BB-8.2; `tests::the_motor_tables_are_the_arithmetic`). Eight rows, so that a
+/// direction's index masked with 7 is in range without a modulo or a bounds check; rows 6 and
+/// 7 are never read.
+const SPUN: [[HexDir; 2]; 8] = {
+    let mut t = [[HexDir::ALL[0]; 2]; 8];
     let mut d = 0;
     while d < 6 {
         t[d] = [HexDir::wrapping(d as i32 + 1), HexDir::wrapping(d as i32 - 1)];
@@ -280,9 +288,9 @@ const SPUN: [[HexDir; 2]; 6] = {
 };
 
 /// Both arms' directions of a motorised obstacle whose arm points along a direction: the
-/// direction and its opposite (BB-8.2).
-const ARMS: [[HexDir; 2]; 6] = {
-    let mut t = [[HexDir::ALL[0]; 2]; 6];
+/// direction and its opposite (BB-8.2). Eight rows, as [`SPUN`].
+const ARMS: [[HexDir; 2]; 8] = {
+    let mut t = [[HexDir::ALL[0]; 2]; 8];
     let mut d = 0;
     while d < 6 {
         t[d] = [HexDir::wrapping(d as i32), HexDir::wrapping(d as i32 + 3)];
