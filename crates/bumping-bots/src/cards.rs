@@ -290,11 +290,16 @@ impl BumpingBots {
         // In one of the six lines (same q, same r or same s) and at most 5 cells away, the
         // longest range (BB-9.2): what `magnet_line` then checks in full; this spares the range
         // (the bot's race position) and the line walk when no bot is near a line.
-        let in_line = |h: grid::Hex| h.q == from.q || h.r == from.r || h.s() == from.s();
+        // Each question answered without a branch, and every bot asked (issue 17: where the
+        // others stand is random, so branches on it were mispredicted several times a call). A
+        // bot off the track is read at `from`: 0 cells away, never near.
         let near = |t: &crate::state::Bot, most: i32| {
-            t.at.is_some_and(|h| in_line(h) && (2..=most).contains(&from.distance(h)))
+            let h = t.at.unwrap_or(from);
+            let in_line = (h.q == from.q) | (h.r == from.r) | (h.s() == from.s());
+            let d = from.distance(h);
+            in_line & (d >= 2) & (d <= most)
         };
-        if !self.bots.iter().any(|t| near(t, MAGNET_RANGES[3])) {
+        if !self.bots.iter().fold(false, |any, t| any | near(t, MAGNET_RANGES[3])) {
             return None;
         }
         let range = self.magnet_range(bot);

@@ -69,13 +69,23 @@ impl BumpingBots {
         {
             return false;
         }
-        let racing: Vec<Seat> = self.order.iter().copied().filter(still_racing).collect();
-        for (place, s) in (self.next_place()..).zip(racing) {
-            self.bots[s.index()].finished_place = Some(place);
-            ev.push(Event::Placed { seat: s, place });
+        // In race order, without collecting them first (no allocation, issue 17): placing one
+        // changes no other's `finished`.
+        let mut place = self.next_place();
+        for i in 0..self.order.len() {
+            let s = self.order[i];
+            if !self.bots[s.index()].finished {
+                self.bots[s.index()].finished_place = Some(place);
+                ev.push(Event::Placed { seat: s, place });
+                place += 1;
+            }
         }
-        let ranking = crate::event::Ranking::new(&self.ranking()).expect("at most 9 bots (BB-1.1)");
-        ev.push(Event::RaceOver { ranking });
+        // A summary (the places are in the state): built only for a sink that reads it.
+        if crate::play::sink_reads_summaries(ev) {
+            let ranking =
+                crate::event::Ranking::new(&self.ranking()).expect("at most 9 bots (BB-1.1)");
+            ev.push(Event::RaceOver { ranking });
+        }
         true
     }
 

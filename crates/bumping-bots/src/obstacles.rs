@@ -129,22 +129,38 @@ impl BumpingBots {
     }
 
     /// Motorised obstacle `m`, its centre at dense index `k`, turns (BB-8.2).
+    #[inline(always)]
     fn turn_motor(&mut self, m: usize, k: usize, ev: &mut impl EventSink) {
         let o = self.obstacles[m];
-        let steps = o.spin.steps();
-        let arm = o.arm.turn(steps);
+        // The arm turned and both arms' directions, by table (issue 17).
+        let arm = SPUN[usize::from(o.arm.index()) & 7][o.spin as usize];
+        let (new, old) = (ARMS[usize::from(arm.index()) & 7], ARMS[usize::from(o.arm.index()) & 7]);
         // The common case: both cells the arms step onto are free; the arms just turn. (The
         // centre's neighbours by dense index: it stands on the track, BB-12; issue 17.)
-        let (k1, k2) = (self.board.step_idx(k, arm), self.board.step_idx(k, arm.opposite()));
-        if self.free_at(k1) && self.free_at(k2) {
+        let new_k = new.map(|d| self.board.step_idx(k, d));
+        // `free_at`'s questions for both cells at once, without a branch: whether one is free
+        // predicts nothing about the other.
+        let free = |k: usize| {
+            let c = self.board.cell_at(k);
+            c.on & !c.solid & (self.occ_at(k) == 0)
+        };
+        if free(new_k[0]) & free(new_k[1]) {
+            debug_assert!(self.free_at(new_k[0]) && self.free_at(new_k[1]));
             // The arms leave their cells for the two free ones (`set_motor_arm` with the
             // centre's index and the new cells' already known, issue 17).
-            let old = o.arm;
-            let (o1, o2) = (self.board.step_idx(k, old), self.board.step_idx(k, old.opposite()));
-            self.set_motor_arm_at(m, arm, [o1, o2], [k1, k2]);
-            ev.push(Event::MotorTurned { at: o.at, arms: [arm, arm.opposite()] });
+            let old_k = old.map(|d| self.board.step_idx(k, d));
+            self.set_motor_arm_at(m, arm, old_k, new_k);
+            ev.push(Event::MotorTurned { at: o.at, arms: new });
             return;
         }
+        self.turn_motor_slow(m, ev);
+    }
+
+    /// [`Self::turn_motor`] when an arm meets something (BB-8.2): rare, out of line.
+    #[inline(never)]
+    fn turn_motor_slow(&mut self, m: usize, ev: &mut impl EventSink) {
+        let o = self.obstacles[m];
+        let steps = o.spin.steps();
         // Each arm steps from its cell to the next one round the centre: an arm turning from
         // direction a to a+1 steps along a+2; from a to a-1, along a-2.
         let moves =
@@ -256,6 +272,33 @@ impl BumpingBots {
     }
 }
 
+/// A motorised obstacle's arm after its turn at the end of a round, by direction and
+/// [`crate::track::Spin`] (`Spin::Cw as usize` = 0): `HexDir::turn` by `Spin::steps` as a
+/// table (BB-8.2; `tests::the_motor_tables_are_the_arithmetic`). Eight rows, so that a
+/// direction's index masked with 7 is in range without a modulo or a bounds check; rows 6 and
+/// 7 are never read.
+const SPUN: [[HexDir; 2]; 8] = {
+    let mut t = [[HexDir::ALL[0]; 2]; 8];
+    let mut d = 0;
+    while d < 6 {
+        t[d] = [HexDir::wrapping(d as i32 + 1), HexDir::wrapping(d as i32 - 1)];
+        d += 1;
+    }
+    t
+};
+
+/// Both arms' directions of a motorised obstacle whose arm points along a direction: the
+/// direction and its opposite (BB-8.2). Eight rows, as [`SPUN`].
+const ARMS: [[HexDir; 2]; 8] = {
+    let mut t = [[HexDir::ALL[0]; 2]; 8];
+    let mut d = 0;
+    while d < 6 {
+        t[d] = [HexDir::wrapping(d as i32), HexDir::wrapping(d as i32 + 3)];
+        d += 1;
+    }
+    t
+};
+
 /// What an arm of a turning motorised obstacle meets on the cell it arrives on (BB-8.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum ArmMeets {
@@ -267,4 +310,23 @@ enum ArmMeets {
     Chain,
     /// A wall, a solid obstacle, or something that cannot move: the obstacle does not turn.
     Blocked,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ARMS, SPUN};
+    use crate::track::Spin;
+    use grid::HexDir;
+
+    /// The motors' tables give what `HexDir`'s arithmetic gives.
+    #[test]
+    fn the_motor_tables_are_the_arithmetic() {
+        for d in HexDir::ALL {
+            let i = d.index() as usize;
+            for spin in [Spin::Cw, Spin::Ccw] {
+                assert_eq!(SPUN[i][spin as usize], d.turn(spin.steps()));
+            }
+            assert_eq!(ARMS[i], [d, d.opposite()]);
+        }
+    }
 }

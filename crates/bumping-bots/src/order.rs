@@ -13,8 +13,9 @@ const MAX_BOTS: usize = 9;
 impl BumpingBots {
     /// BB-2.2: finished bots by place; then more laps (not started = −1), higher progress,
     /// lower lane, then the previous order (first round: start grid, then seat). Without
-    /// allocating: each bot's criteria packed into one integer key, sorted by insertion (at most 9 bots, BB-1.1; the order changes little from one
-    /// round to the next). Returns the seats and their number.
+    /// allocating: each bot's criteria packed into one integer key (at most 9 bots, BB-1.1),
+    /// sorted by a network ([`sort9`]; the wide keys of a first round by insertion). Returns
+    /// the seats and their number.
     pub(crate) fn sorted_order(&self) -> ([Seat; MAX_BOTS], usize) {
         if self.order.len() == self.bots.len()
             && let Some(sorted) = self.sorted_order_narrow()
@@ -24,51 +25,78 @@ impl BumpingBots {
         self.sorted_order_wide()
     }
 
-    /// [`Self::sorted_order`] once a previous order exists (every round but the race's first),
-    /// with one 64-bit key per bot (issue 17): the same criteria in the same precedence, each
-    /// mapped onto a narrower field that keeps its order: the place (9 bits: 0–255, none =
-    /// 256), the laps descending (14 bits: −1 (not started) to 16,381, off the track above every
-    /// lap count, as `i32::MAX` in the wide key), the cell's rank by progress and lane
-    /// ([`crate::track::Board::rank_at`], 21 bits), the previous order's index (4 bits) and the
-    /// seat (8 bits). `None` when a lap count does not fit (a scenario may set any): the wide
-    /// keys then decide. `tests::narrow_keys_sort_as_the_wide_ones` holds the two together.
+    /// BB-2.2 at the end of a round (`end_round`): `order` becomes the next round's race
+    /// order, written over itself (no copy through a seats array, issue 17). The same order as
+    /// [`Self::sorted_order`] (`tests::reorder_is_sorted_order`).
+    #[inline(always)]
+    pub(crate) fn reorder(&mut self) {
+        if let Some(mut keys) = self.narrow_keys() {
+            sort9(&mut keys);
+            // The seat is the key's low byte; `order` holds `n` ≤ 9 seats.
+            for (o, k) in self.order.iter_mut().zip(&keys) {
+                *o = Seat(*k as u8);
+            }
+            return;
+        }
+        let (seats, n) = self.sorted_order();
+        self.order.clear();
+        self.order.extend_from_slice(&seats[..n]);
+    }
+
+    /// [`Self::sorted_order`] once a previous order exists (every round but the race's first).
     fn sorted_order_narrow(&self) -> Option<([Seat; MAX_BOTS], usize)> {
-        const LAPS_OFF: u64 = (1 << 14) - 1;
-        let n = self.bots.len();
-        // At most 9 bots (BB-1.1): said here, the loops below carry no bounds check on `keys`.
-        if n > MAX_BOTS {
-            return None;
-        }
-        // The unused slots hold the largest key, so they sort last.
-        let mut keys = [u64::MAX; MAX_BOTS];
-        for (i, &s) in self.order[..n].iter().enumerate() {
-            let b = &self.bots[s.index()];
-            let placed = b.finished_place.map_or(256, u64::from);
-            let (laps, rank) = match b.at {
-                Some(_) => {
-                    let laps = if b.started { b.laps } else { -1 };
-                    let up = u64::try_from(i64::from(laps) + 1).ok().filter(|&l| l < LAPS_OFF)?;
-                    // The bot's dense index, kept with its cell (`Bot::k`; a bot stands on the
-                    // track, so inside the board's box).
-                    let rank = self.board.rank_at(self.cell_of(s.index()));
-                    (up, u64::from(rank))
-                }
-                // Off the track: ahead of every lap count; progress and lane 0 for all such.
-                None => (LAPS_OFF, 0),
-            };
-            let key = (placed << 55)
-                | ((LAPS_OFF - laps) << 41)
-                | (rank << 20)
-                | ((i as u64) << 8)
-                | u64::from(s.0);
-            keys[i] = key;
-        }
+        let mut keys = self.narrow_keys()?;
         sort9(&mut keys);
         let mut seats = [Seat(0); MAX_BOTS];
-        for (seat, key) in seats.iter_mut().zip(&keys[..n]) {
+        for (seat, key) in seats.iter_mut().zip(&keys) {
             *seat = Seat(*key as u8);
         }
-        Some((seats, n))
+        Some((seats, self.bots.len()))
+    }
+
+    /// The race order's keys once a previous order exists, one 64-bit key per bot (issue
+    /// 17), in the previous order: the same criteria in the same precedence as the wide keys,
+    /// each mapped onto a narrower field that keeps its order: the place (9 bits: 0–255, none =
+    /// 256), the laps descending (14 bits: −1 (not started) to 16,381, off the track above
+    /// every lap count, as `i32::MAX` in the wide key), the cell's rank by progress and lane
+    /// ([`crate::track::Board::rank_at`], 21 bits), the previous order's index (4 bits) and
+    /// the seat (8 bits). The slots past the bots hold `u64::MAX`, so they sort last. `None`
+    /// without a previous order or when a lap count does not fit (a scenario may set any): the
+    /// wide keys then decide. `tests::narrow_keys_sort_as_the_wide_ones` holds the two
+    /// together.
+    ///
+    /// Each field is chosen without a branch on the bot (a race's bots are in every state in
+    /// turn): only the lap count's fit is a test, and it always passes in a race.
+    #[inline(always)]
+    fn narrow_keys(&self) -> Option<[u64; MAX_BOTS]> {
+        const LAPS_OFF: u32 = (1 << 14) - 1;
+        let n = self.bots.len();
+        // At most 9 bots (BB-1.1).
+        if n > MAX_BOTS || self.order.len() != n {
+            return None;
+        }
+        let mut keys = [u64::MAX; MAX_BOTS];
+        for ((i, &s), key) in self.order.iter().enumerate().zip(&mut keys) {
+            let b = &self.bots[s.index()];
+            let placed = b.finished_place.map_or(256, u64::from);
+            let on = b.at.is_some();
+            // Laps −1 (not started) ..= 16,381 as 0 ..= 16,382: one unsigned test for both ends.
+            let up = (if b.started { b.laps } else { -1 } as u32).wrapping_add(1);
+            if on && up >= LAPS_OFF {
+                return None;
+            }
+            // Off the track: ahead of every lap count; progress and lane 0 for all such. (A
+            // bot off the track keeps `k` = 0, a cell of the board: its rank is read and
+            // dropped.)
+            let laps = if on { LAPS_OFF - up } else { 0 };
+            let rank = if on { self.board.rank_at(b.k as usize) } else { 0 };
+            *key = (placed << 55)
+                | (u64::from(laps) << 41)
+                | (u64::from(rank) << 20)
+                | ((i as u64) << 8)
+                | u64::from(s.0);
+        }
+        Some(keys)
     }
 
     /// [`Self::sorted_order`] with keys wide enough for any progress, lane, lap count and start
@@ -316,6 +344,33 @@ mod tests {
             super::sort9(&mut keys);
             assert_eq!(keys, sorted, "input {bits:09b}");
         }
+    }
+
+    /// `reorder` (the end of a round's order, written over the previous one) leaves the order
+    /// `sorted_order` returns, on every position of random races on every shipped track and
+    /// with 2, 5 and 9 bots.
+    #[test]
+    fn reorder_is_sorted_order() {
+        let mut positions = 0;
+        for (name, _) in SHIPPED {
+            for bots in [2, 5, 9] {
+                let setup = Setup::race(shipped(name).expect("shipped"), bots);
+                let mut g = BumpingBots::new(&setup, 7).expect("a shipped track starts");
+                let mut rng = Rng::seeded(bots as u64);
+                let mut events = Vec::new();
+                while let Some(Decision::One(seat)) = g.decision() {
+                    let mut h = g.clone();
+                    h.reorder();
+                    let (seats, n) = g.sorted_order();
+                    assert_eq!(h.order, seats[..n], "{name}, {bots} bots");
+                    positions += 1;
+                    let a = g.sample_action(seat, &mut rng).expect("the owing seat");
+                    g.apply(seat, &a, &mut events).expect("a sampled action is legal");
+                    events.clear();
+                }
+            }
+        }
+        assert!(positions > 1000, "{positions}");
     }
 
     /// Whenever the narrow keys apply they give the wide keys' order, and they stand aside

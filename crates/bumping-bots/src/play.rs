@@ -128,18 +128,20 @@ impl BumpingBots {
             self.phase = Phase::Over;
             return false;
         }
-        let (seats, n) = self.sorted_order();
-        self.order.clear();
-        self.order.extend_from_slice(&seats[..n]);
+        self.reorder();
         self.round += 1;
         self.cursor = 0;
         while self.bots[self.order[self.cursor].index()].finished {
             self.cursor += 1;
         }
-        ev.push(Event::RoundStarted {
-            round: self.round,
-            order: crate::event::SeatList::new(&seats[..n]).expect("at most 9 bots (BB-1.1)"),
-        });
+        // A summary (the state shows the round and its order): built only for a sink that
+        // reads it (issue 17).
+        if sink_reads_summaries(ev) {
+            ev.push(Event::RoundStarted {
+                round: self.round,
+                order: crate::event::SeatList::new(&self.order).expect("at most 9 bots (BB-1.1)"),
+            });
+        }
         true
     }
 
@@ -241,8 +243,10 @@ impl BumpingBots {
             TurnStep::Speed => match crate::view::sample_card(self, t, bot, rng) {
                 Some(action) => self.act_turn(t, &action, &mut NoEvents),
                 None => {
-                    let (choice, new_speed) = crate::view::sample_speed_choice(self, bot, rng);
-                    self.choose_speed(t, choice, new_speed, &mut NoEvents)
+                    let (speed, reverse, turned) =
+                        crate::view::sample_speed_outcome(self, bot, rng);
+                    self.set_speed(t, speed, reverse, turned, &mut NoEvents);
+                    Ok(())
                 }
             },
             TurnStep::Move => {
@@ -282,14 +286,28 @@ impl BumpingBots {
             Some(answer) => answer,
             None => return Err(speed_refusal(&self.bots[bot], choice, new_speed)),
         };
-        let b = &mut self.bots[bot];
+        self.set_speed(t, speed, reverse, choice == SpeedChoice::Reverse, ev);
+        Ok(())
+    }
+
+    /// [`Self::choose_speed`] once the choice is known legal and its outcome worked out
+    /// (the random race's speed draw, [`crate::view::sample_speed_outcome`]).
+    #[inline(always)]
+    fn set_speed(
+        &mut self,
+        t: &mut Turn,
+        speed: u8,
+        reverse: bool,
+        changed_direction: bool,
+        ev: &mut impl EventSink,
+    ) {
+        let b = &mut self.bots[t.bot];
         b.speed = speed;
         b.reverse = reverse;
-        b.changed_direction = choice == SpeedChoice::Reverse;
+        b.changed_direction = changed_direction;
         ev.push(Event::SpeedChosen { seat: b.seat, speed, reverse });
         t.chosen_speed = speed;
         t.step = TurnStep::Move;
-        Ok(())
     }
 
     /// BB-3 `choose_cards`: pick one card. **Decision (secrecy):** every seat picks from its
@@ -443,6 +461,13 @@ fn speed_refusal(bot: &crate::state::Bot, choice: SpeedChoice, new_speed: Option
         Err(e) => e,
         Ok(_) => unreachable!("legal_speed_after refuses only what speed_after refuses"),
     }
+}
+
+/// Whether `ev` reads the events that summarise a step ([`engine::Sink::SUMMARIES`]: the
+/// round's order, the race's ranking), which the state shows anyway.
+#[inline(always)]
+pub(crate) fn sink_reads_summaries<S: EventSink + ?Sized>(_: &S) -> bool {
+    S::SUMMARIES
 }
 
 fn expected_in(step: &TurnStep) -> &'static str {

@@ -19,15 +19,14 @@ pub const SHIPPED: [(&str, &str); 3] = [
 /// A shipped track by name, loaded for play (progress and lane computed, BB-12 checked: a
 /// shipped track has no errors, `every_shipped_track_validates`).
 pub fn shipped(name: &str) -> Option<BoardSpec> {
-    // Loaded once per process (issue 17: setup costs nothing per game).
-    static LOADED: OnceLock<Vec<BoardSpec>> = OnceLock::new();
-    let loaded = LOADED.get_or_init(|| {
-        SHIPPED
-            .iter()
-            .map(|(_, text)| load_for_play(text).expect("shipped tracks pass BB-12").0)
-            .collect()
-    });
-    SHIPPED.iter().position(|(n, _)| *n == name).map(|i| loaded[i].clone())
+    // Each loaded once per process, when first asked for (issue 17: setup costs nothing per
+    // game, and a run on one track does not load and check the others).
+    static LOADED: [OnceLock<BoardSpec>; SHIPPED.len()] =
+        [const { OnceLock::new() }; SHIPPED.len()];
+    let i = SHIPPED.iter().position(|(n, _)| *n == name)?;
+    let spec =
+        LOADED[i].get_or_init(|| load_for_play(SHIPPED[i].1).expect("shipped tracks pass BB-12").0);
+    Some(spec.clone())
 }
 
 /// The board of a spec, built once and shared by the games that follow on the same thread:
@@ -93,9 +92,14 @@ impl Places {
 /// Load a track for play: parse it and run the BB-12 checker. Errors refuse it (a typed error
 /// naming each place); the warnings come back with the track for the caller to print or log.
 pub fn load_for_play(text: &str) -> Result<(BoardSpec, Vec<Finding>), BoardRejected> {
-    let findings = check(text);
-    let warnings = BoardRejected::from_findings(findings)?;
-    let spec = load(text).map_err(|e| BoardRejected { errors: vec![parse_finding(&e)] })?;
+    // The checker's own parse is the track (parsed once, issue 17).
+    let Inspection { findings, track } = inspect(text);
+    let warnings = BoardRejected::from_findings(findings.into_iter().map(|(f, _)| f).collect())?;
+    // A text that does not parse has an error finding, refused above.
+    let spec = match track {
+        Some(spec) => spec,
+        None => load(text).map_err(|e| BoardRejected { errors: vec![parse_finding(&e)] })?,
+    };
     Ok((spec, warnings))
 }
 

@@ -466,31 +466,100 @@ fn sample_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> Action {
     Action::Speed { choice, new_speed }
 }
 
-/// [`sample_speed`]'s draw as the action's fields (the random race plays it without building
-/// the action, issue 17).
+/// [`sample_speed`]'s draw as the action's fields.
 #[inline(always)]
 pub(crate) fn sample_speed_choice(
     g: &BumpingBots,
     bot: usize,
     rng: &mut Rng,
 ) -> (SpeedChoice, Option<u8>) {
+    let (choice, new_speed) = draw_speed(g, bot, rng);
+    (choice, (choice == SpeedChoice::Reverse).then_some(new_speed))
+}
+
+/// [`sample_speed`]'s draw as what it does to the bot: its speed, direction and whether it
+/// changed direction (BB-5), what [`speed_after`] answers for the drawn choice (legal by
+/// construction; asserted in debug builds). The random race plays it without a jump on the
+/// choice (issue 17: the choice is random, so that jump was mispredicted nearly every other
+/// time, and it followed the lean's own chain of branches on the same questions).
+#[inline(always)]
+pub(crate) fn sample_speed_outcome(g: &BumpingBots, bot: usize, rng: &mut Rng) -> (u8, bool, bool) {
+    let (choice, new_speed) = draw_speed(g, bot, rng);
+    let b = &g.bots[bot];
+    let out = speed_outcome(b.speed, b.reverse, choice, new_speed);
+    debug_assert_eq!(
+        speed_after(b, choice, (choice == SpeedChoice::Reverse).then_some(new_speed)).ok(),
+        Some((out.0, out.1)),
+        "{choice:?}"
+    );
+    out
+}
+
+/// The speed, direction and direction change a legal `choice` gives a bot at `speed` in
+/// `reverse` (BB-5.2–5.4; `new_speed` counts for `Reverse` only), without a branch on the
+/// choice. Only for legal choices: the rules' [`speed_after`] says which are
+/// (`tests::the_speed_outcome_is_speed_after`).
+#[inline(always)]
+fn speed_outcome(speed: u8, reverse: bool, choice: SpeedChoice, new_speed: u8) -> (u8, bool, bool) {
+    let turned = choice == SpeedChoice::Reverse;
+    // By `SpeedChoice` in declaration order: keep, accelerate, accelerate to 3, decelerate,
+    // reverse.
+    let speeds = [speed, speed.wrapping_add(1), 3, speed.wrapping_sub(1), new_speed];
+    (speeds[choice as usize], reverse ^ turned, turned)
+}
+
+/// The lean's speed choice by its five questions (index bits: 0 in reverse, 1 the cell ahead
+/// blocked, 2 changed direction last turn, 3 at speed 1, 4 below speed 6), as a table:
+/// the questions are answered without a branch and the choice is one load (issue 17). A
+/// reverse choice's new speed is 2 from reverse (back to forward, the cell ahead clear) and 1
+/// when blocked ([`draw_speed`]). The lean: back to forward at 2 when it can, else keep
+/// going in reverse; forward, blocked: reverse at 1; else up to 3 from 1, else accelerate
+/// while it may (BB-5.2, BB-5.4), else keep (`tests::the_lean_table_is_the_lean`).
+const LEAN_SPEED: [SpeedChoice; 32] = {
+    let mut t = [SpeedChoice::Keep; 32];
+    let mut i = 0;
+    while i < 32 {
+        let (reverse, blocked, changed) = (i & 1 != 0, i & 2 != 0, i & 4 != 0);
+        let (at_1, below_6) = (i & 8 != 0, i & 16 != 0);
+        t[i] = if reverse && !blocked && !changed {
+            SpeedChoice::Reverse
+        } else if reverse {
+            SpeedChoice::Keep
+        } else if blocked {
+            SpeedChoice::Reverse
+        } else if at_1 && !changed {
+            SpeedChoice::AccelerateTo3
+        } else if below_6 && !changed {
+            SpeedChoice::Accelerate
+        } else {
+            SpeedChoice::Keep
+        };
+        i += 1;
+    }
+    t
+};
+
+/// One speed draw: the choice and, for `Reverse`, the new speed (1 or 2; meaningless for the
+/// other choices). One draw in [`LEAN`] is uniform among the legal choices; the others lean
+/// ([`LEAN_SPEED`]).
+#[inline(always)]
+fn draw_speed(g: &BumpingBots, bot: usize, rng: &mut Rng) -> (SpeedChoice, u8) {
     let b = &g.bots[bot];
     if rng.below(LEAN) != 0 {
-        let blocked = !clear(g, bot, b.facing);
-        return if b.reverse && !blocked && !b.changed_direction {
-            (SpeedChoice::Reverse, Some(2))
-        } else if b.reverse {
-            (SpeedChoice::Keep, None)
-        } else if blocked {
-            (SpeedChoice::Reverse, Some(1))
-        } else if b.speed == 1 && !b.changed_direction {
-            (SpeedChoice::AccelerateTo3, None)
-        } else if speed_after(b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 6 {
-            (SpeedChoice::Accelerate, None)
-        } else {
-            (SpeedChoice::Keep, None)
-        };
+        let blocked = !clear_now(g, bot, b.facing);
+        let i = usize::from(b.reverse)
+            | usize::from(blocked) << 1
+            | usize::from(b.changed_direction) << 2
+            | usize::from(b.speed == 1) << 3
+            | usize::from(b.speed < 6) << 4;
+        return (LEAN_SPEED[i & 31], 1 + u8::from(b.reverse));
     }
+    draw_speed_uniform(b, rng)
+}
+
+/// [`draw_speed`]'s uniform draw among the legal choices (one in [`LEAN`]), out of line.
+#[inline(never)]
+fn draw_speed_uniform(b: &crate::state::Bot, rng: &mut Rng) -> (SpeedChoice, u8) {
     let mut legal = [SpeedChoice::Keep; 5];
     let mut n = 0;
     for c in SpeedChoice::ALL {
@@ -501,8 +570,25 @@ pub(crate) fn sample_speed_choice(
         }
     }
     let choice = legal[rng.index(n)];
-    let new_speed = (choice == SpeedChoice::Reverse).then(|| 1 + rng.below(2) as u8);
+    let new_speed = if choice == SpeedChoice::Reverse { 1 + rng.below(2) as u8 } else { 0 };
     (choice, new_speed)
+}
+
+/// [`clear`] for the active bot (on the track) without a branch on the answer: the side's bit
+/// in the board's table and the occupancy of the cell beyond, read from the bot's own cell
+/// when the side is not clear. (Off the track, `k` is 0, a margin cell with no clear side:
+/// not clear, as [`clear`] says.)
+#[inline(always)]
+fn clear_now(g: &BumpingBots, bot: usize, d: HexDir) -> bool {
+    let k = g.cell_of(bot);
+    let open = g.board.clear_dirs(k) & (1 << d.index()) != 0;
+    // The step taken whatever the answer (only read when open), then chosen: a conditional
+    // move, not a branch.
+    let step = g.board.step_idx(k, d);
+    let beyond = if open { step } else { k };
+    let free = open & (g.occ_at(beyond) == 0);
+    debug_assert_eq!(free, clear(g, bot, d));
+    free
 }
 
 /// Five draws in six play no card: that test is inlined into the random race, the card's
@@ -615,6 +701,85 @@ mod tests {
                 assert_eq!(super::steer_to(facing, want.index() + 1), by_turn);
             }
         }
+    }
+
+    /// A bot to ask the speed rules about: seat 0 of a race on a shipped track.
+    fn a_bot() -> crate::state::Bot {
+        let setup = Setup::race(shipped("oval").expect("shipped"), 2);
+        BumpingBots::new(&setup, 1).expect("a shipped track starts").bots[0].clone()
+    }
+
+    /// The lean's table gives the choice the lean's questions give when asked one by one
+    /// with the rules' `speed_after` (the sampler before issue 17's table), for every speed
+    /// (the illegal 0 and 7 too), direction, lock and blocked cell.
+    #[test]
+    fn the_lean_table_is_the_lean() {
+        use crate::speed::{SpeedChoice, speed_after};
+        let mut b = a_bot();
+        for speed in 0..=7 {
+            for (reverse, changed, blocked) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0))
+            {
+                b.speed = speed;
+                b.reverse = reverse;
+                b.changed_direction = changed;
+                let want = if b.reverse && !blocked && !b.changed_direction {
+                    (SpeedChoice::Reverse, Some(2))
+                } else if b.reverse {
+                    (SpeedChoice::Keep, None)
+                } else if blocked {
+                    (SpeedChoice::Reverse, Some(1))
+                } else if b.speed == 1 && !b.changed_direction {
+                    (SpeedChoice::AccelerateTo3, None)
+                } else if speed_after(&b, SpeedChoice::Accelerate, None).is_ok() && b.speed < 6 {
+                    (SpeedChoice::Accelerate, None)
+                } else {
+                    (SpeedChoice::Keep, None)
+                };
+                let i = usize::from(reverse)
+                    | usize::from(blocked) << 1
+                    | usize::from(changed) << 2
+                    | usize::from(speed == 1) << 3
+                    | usize::from(speed < 6) << 4;
+                let choice = super::LEAN_SPEED[i];
+                let new_speed = 1 + u8::from(reverse);
+                assert_eq!(
+                    (choice, (choice == SpeedChoice::Reverse).then_some(new_speed)),
+                    want,
+                    "speed {speed}, reverse {reverse}, changed {changed}, blocked {blocked}"
+                );
+            }
+        }
+    }
+
+    /// For every choice the rules accept, the straight-line outcome is theirs: every speed
+    /// (0 and 7 too), direction, lock and new speed.
+    #[test]
+    fn the_speed_outcome_is_speed_after() {
+        use crate::speed::{SpeedChoice, speed_after};
+        let mut b = a_bot();
+        let mut legal = 0;
+        for speed in 0..=7 {
+            for (reverse, changed) in [(false, false), (false, true), (true, false), (true, true)] {
+                b.speed = speed;
+                b.reverse = reverse;
+                b.changed_direction = changed;
+                for choice in SpeedChoice::ALL {
+                    for new_speed in [None, Some(0), Some(1), Some(2), Some(3)] {
+                        if let Ok((s, r)) = speed_after(&b, choice, new_speed) {
+                            legal += 1;
+                            let got = super::speed_outcome(
+                                speed,
+                                reverse,
+                                choice,
+                                new_speed.unwrap_or(0),
+                            );
+                            assert_eq!(got, (s, r, choice == SpeedChoice::Reverse), "{choice:?}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(legal > 50, "{legal}");
     }
 
     /// The sampler's "is the cell ahead clear" from the board's table and the occupancy gives
