@@ -92,6 +92,7 @@ impl BumpingBots {
         if let Some(i) = b.cards.iter().position(|&c| c == card) {
             b.cards.remove(i);
         }
+        b.hand_changed();
         b.used_cards.push(card);
         ev.push(Event::CardPlayed { seat: b.seat, card });
         t.card = Some(card);

@@ -24,6 +24,7 @@ impl Conformance for BumpingBots {
             for c in &mut b.cards {
                 *c = Card::ALL[rng.index(Card::ALL.len())];
             }
+            b.hand_changed();
         }
         rng.shuffle(&mut self.deck);
         self.rng = Rng::seeded(rng.below(u32::MAX) as u64);

@@ -222,6 +222,10 @@ impl BumpingBots {
             g.picks_left = vec![0; n];
         }
         g.rng = rng.fork();
+        // The hands were written above: the Magnet flags follow them.
+        for b in &mut g.bots {
+            b.hand_changed();
+        }
 
         // The phase and the turn in progress.
         let to_act = v.to_act;

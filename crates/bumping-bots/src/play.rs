@@ -65,7 +65,7 @@ impl BumpingBots {
                 let bot = t.bot;
                 // BB-9.2: asked whenever the bot holds an unused Magnet and a target is in
                 // range, whatever card it played at the start of this turn.
-                let holds = self.bots[bot].cards.contains(&Card::Magnet);
+                let holds = self.bots[bot].holds_magnet();
                 t.step = if holds && self.magnet_target(bot).is_some() {
                     TurnStep::Magnet
                 } else {
@@ -329,6 +329,7 @@ impl BumpingBots {
             return Err(BbError::CardNotInDeck);
         }
         self.bots[seat.index()].cards.push(card);
+        self.bots[seat.index()].hand_changed();
         self.picks_left[seat.index()] -= 1;
         ev.push(Event::CardPicked { seat, card });
         self.phase = match self.next_picker() {
@@ -608,6 +609,7 @@ impl Game for BumpingBots {
             for c in b.cards.iter_mut() {
                 *c = pool.pop().expect("as many cards as were taken");
             }
+            b.hand_changed();
         }
         g.deck = pool;
         g.rng = rng.fork();

@@ -255,6 +255,7 @@ impl BumpingBots {
                     self.bots[i].cards.push(c);
                 }
             }
+            self.bots[i].hand_changed();
         }
     }
 
@@ -331,6 +332,7 @@ fn bot_into(b: &mut Bot, s: &BotSetup) {
         cards.extend_from_slice(c);
     }
     *b = Bot { cards, used_cards: used, ..bot_from_cards(s, Vec::new()) };
+    b.hand_changed();
 }
 
 fn bot_from(s: &BotSetup) -> Bot {
@@ -348,12 +350,13 @@ fn bot_from_cards(s: &BotSetup, cards: Vec<Card>) -> Bot {
         started: s.started.unwrap_or(s.at.is_some()),
         finished: false,
         finished_place: None,
-        cards,
         used_cards: Vec::new(),
         engine_turns: s.engine_turns,
         changed_direction: s.changed_direction,
         // Set with the occupancy table, once the board is known (`fill_occupancy`).
         k: 0,
+        magnet: cards.contains(&Card::Magnet),
+        cards,
     }
 }
 

@@ -124,6 +124,7 @@ mod tests {
             engine_turns: 0,
             changed_direction: false,
             k: 0,
+            magnet: false,
         };
         let mut checked = 0;
         for speed in 0..=u8::MAX {

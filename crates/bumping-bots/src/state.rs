@@ -36,6 +36,25 @@ pub struct Bot {
     /// [`BumpingBots::fill_occupancy`]: the hot loops read a bot's cell tables without
     /// computing the index from the coordinates (issue 17; [`BumpingBots::cell_of`]).
     pub(crate) k: u32,
+    /// Holds an unused Magnet: `cards.contains(&Card::Magnet)`, kept in step with `cards` by
+    /// [`Bot::hand_changed`] wherever the hand changes, so that the end-of-move question of
+    /// every turn (BB-9.2) reads one flag instead of looping over the hand (issue 17 round 10).
+    pub(crate) magnet: bool,
+}
+
+impl Bot {
+    /// Brings [`Bot::holds_magnet`]'s flag in step with `cards`: called after every change
+    /// of the hand.
+    #[inline]
+    pub(crate) fn hand_changed(&mut self) {
+        self.magnet = self.cards.contains(&Card::Magnet);
+    }
+    /// Holds an unused Magnet (BB-9.2)?
+    #[inline(always)]
+    pub(crate) fn holds_magnet(&self) -> bool {
+        debug_assert_eq!(self.magnet, self.cards.contains(&Card::Magnet), "the Magnet flag");
+        self.magnet
+    }
 }
 
 /// An obstacle as it stands now (BB-8). Fixed obstacles and bumpers never move.
@@ -70,7 +89,11 @@ impl Obstacle {
     }
     pub fn set_arm(&mut self, arm: HexDir) {
         self.arm = arm;
-        self.cells = [self.at.neighbour(arm), self.at.neighbour(arm.opposite())];
+        // The opposite arm is the centre minus the step: `HexDir::opposite`'s `rem_euclid(6)`
+        // cost 45 of a motor's 111 instructions a round (issue 17 round 10).
+        let (dq, dr) = arm.step();
+        let at = self.at;
+        self.cells = [Hex { q: at.q + dq, r: at.r + dr }, Hex { q: at.q - dq, r: at.r - dr }];
     }
 }
 
@@ -134,10 +157,36 @@ impl Turn {
 
     /// This turn made the start of `bot`'s turn ([`Turn::new`]), keeping the quick-rotation
     /// buffer's memory.
+    ///
+    /// Field by field rather than `*self = Turn { .. }`: the whole-value assignment ran the old
+    /// turn's drop glue (its step's shock chain, its emptied `quick`) on every turn, a branch
+    /// cachegrind found mispredicted 57 % of the time (issue 17 round 10). The pattern names
+    /// every field, so a new one cannot be forgotten here; `tests::reset_is_new` compares the
+    /// result with [`Turn::new`].
+    #[inline(always)]
     pub(crate) fn reset(&mut self, bot: usize) {
-        let mut quick = std::mem::take(&mut self.quick);
+        let Turn {
+            bot: b,
+            card,
+            chosen_speed,
+            leap,
+            quick,
+            quick_card,
+            collided,
+            thrown,
+            mv,
+            step,
+        } = self;
+        *b = bot;
+        *card = None;
+        *chosen_speed = 1;
+        *leap = None;
         quick.clear();
-        *self = Turn { quick, ..Turn::new(bot) };
+        *quick_card = false;
+        *collided = false;
+        *thrown = false;
+        *mv = MoveCursor::default();
+        *step = TurnStep::Speed;
     }
 }
 
@@ -628,7 +677,75 @@ impl BumpingBots {
 
 #[cfg(test)]
 mod tests {
+    use super::{Card, MoveCursor, PendingShock, QuickRot, Turn, TurnStep, Via};
     use grid::HexDir;
+
+    /// `Turn::reset` leaves the turn `Turn::new` makes, whatever the turn held before (every
+    /// field set away from its start, the step a shock owning its chain).
+    #[test]
+    fn reset_is_new() {
+        for bot in 0..9 {
+            let mut t = Turn {
+                bot: 8 - bot,
+                card: Some(Card::Jumper),
+                chosen_speed: 6,
+                leap: Some((2, 1)),
+                quick: vec![QuickRot { at_cell: 1, turn: -1 }],
+                quick_card: true,
+                collided: true,
+                thrown: true,
+                mv: MoveCursor { total: 5, taken: 3, before_last: 1, after: -1, straight: true },
+                step: TurnStep::Shock(PendingShock {
+                    chain: vec![1, 2],
+                    dir: HexDir::ALL[2],
+                    push: 2,
+                    first_choice: true,
+                    last_choice: true,
+                    via: Via::Launched,
+                }),
+            };
+            t.reset(bot);
+            assert_eq!(t, Turn::new(bot));
+        }
+    }
+
+    /// Every bot's Magnet flag is its hand's (`Bot::holds_magnet`) after every action of random
+    /// races, dealt or picked (`choose_cards`, BB-3), on every shipped track, and in the
+    /// states `determinize` deals for the search.
+    #[test]
+    fn the_magnet_flag_follows_the_hand() {
+        use crate::tracks::{SHIPPED, shipped};
+        use crate::{BumpingBots, Setup};
+        use engine::{Decision, Game, Rng};
+        let agree =
+            |g: &BumpingBots| g.bots.iter().all(|b| b.magnet == b.cards.contains(&Card::Magnet));
+        let mut held = [0u32; 2];
+        for (name, _) in SHIPPED {
+            for choose in [false, true] {
+                let mut setup = Setup::race(shipped(name).expect("shipped"), 5);
+                setup.variants.choose_cards = choose;
+                for seed in 0..3u64 {
+                    let mut g = BumpingBots::new(&setup, seed).expect("a shipped track starts");
+                    let mut rng = Rng::seeded(seed ^ 0x3a6e);
+                    let mut events = Vec::new();
+                    while let Some(Decision::One(seat)) = g.decision() {
+                        assert!(agree(&g), "{name}, seed {seed}");
+                        for b in &g.bots {
+                            held[usize::from(b.magnet)] += 1;
+                        }
+                        if rng.below(16) == 0 {
+                            assert!(agree(&g.determinize(seat, &mut rng)), "{name} {seed}");
+                        }
+                        let a = g.sample_action(seat, &mut rng).expect("the owing seat");
+                        g.apply(seat, &a, &mut events).expect("a sampled action is legal");
+                        events.clear();
+                    }
+                    assert!(agree(&g), "{name}, seed {seed}");
+                }
+            }
+        }
+        assert!(held.iter().all(|&n| n > 1000), "{held:?}");
+    }
 
     /// `cells_in` answers as `settings::cells_for` for every speed a `u8` holds.
     #[test]
