@@ -392,8 +392,12 @@ impl TailIndex {
         self.next.get(id).map_or(0, |&(n, _)| n)
     }
 
-    /// Entries `first..end` of game `id` were committed.
+    /// Entries `first..end` of game `id` were committed (none: a turn-based clock alone, which
+    /// says nothing of the game's log).
     fn stored(&mut self, id: &str, first: u64, end: u64) {
+        if first == end {
+            return;
+        }
         let merges = self.merges;
         let e = self.next.entry(id.to_string()).or_insert((0, merges));
         e.0 = e.0.max(end);
@@ -1293,7 +1297,7 @@ mod tests {
     }
 
     /// The tail against a plain model of every game's log: random appends (one and several
-    /// entries, from concurrent games, some at an index already taken), merges by the group
+    /// entries, from concurrent games, some at an index already taken; turn-based clocks alone), merges by the group
     /// commit (every `MERGE_ROWS` entries) and by hand, and the store closed and opened again
     /// (a server stopping with entries in the tail, found again before its next commit) — after every step each game's log, the
     /// running games' logs and every refused append read exactly as the model says.
@@ -1333,6 +1337,15 @@ mod tests {
                     2 => {
                         drop(s);
                         s = SqliteStore::open(&path).await.unwrap();
+                    }
+                    // A turn-based clock alone (the group commit's other write): no entry.
+                    4 => {
+                        let clock = crate::platform_store::TurnClock {
+                            per_move_secs: 60,
+                            due_ms: Some(step as i64),
+                            waiting: vec![0],
+                        };
+                        s.commit_clock(id, &clock).await.unwrap();
                     }
                     // Several games at once, several entries each (one group commit).
                     3 => {
