@@ -53,6 +53,7 @@ pub const MIGRATIONS: &[Migration] = &[
         up: crate::platform_store::migration,
     },
     Migration { name: "saved boards and their versions", up: crate::boards::migration },
+    Migration { name: "the log's tail, appended in insertion order", up: m10_log_tail },
 ];
 
 /// The schema version this server writes.
@@ -199,6 +200,15 @@ fn m7_rules_version(c: &mut SqliteConnection) -> MigrationFut<'_> {
     sql(c, &["ALTER TABLE games ADD COLUMN rules_version INTEGER NOT NULL DEFAULT 1"])
 }
 
+/// The log's tail (docs/benchmarks.md "CPU per accepted action, round 9"): new log entries are
+/// appended here in insertion order (a rowid table, so a group commit of entries of many games
+/// writes one or two pages instead of one page of `actions` per game) and moved into `actions`
+/// in bulk by the store (`store::merge_tail`). Older databases have every entry in `actions`
+/// and an empty tail: nothing to move.
+fn m10_log_tail(c: &mut SqliteConnection) -> MigrationFut<'_> {
+    sql(c, &[crate::store::LOG_TAIL_TABLE])
+}
+
 /// A token as stored: hex SHA-256 (tokens are 192 random bits, so no salt or slow hash is
 /// needed: nobody can guess one from its hash).
 pub fn hash_token(token: &str) -> String {
@@ -272,6 +282,7 @@ const OURS: &[&str] = &[
     "identities",
     "games",
     "actions",
+    "log_tail",
     "tokens",
     "identities2",
     "blobs",

@@ -557,3 +557,142 @@ async fn turn_clocks_share_the_group_commit_with_the_log() {
         }
     }
 }
+
+/// Schema version 10 (the log's tail, docs/benchmarks.md "CPU per accepted action, round 9"): a
+/// database as a version-9 server left it — a game stopped in the middle, every entry in
+/// `actions`, no `log_tail` — is migrated by a new server, which resumes the game from its log;
+/// the game is played to the end through the tail, and the stored result is a replay's of the
+/// stored log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_version_9_database_is_migrated_and_its_running_game_resumed() {
+    use crate::support::{Client, guest, http, oracle, play, replayed, start_server};
+    use engine::Game;
+    use protocol::{ClientMsg, ServerMsg};
+    use sqlx::Row;
+    let dir = tempfile::tempdir().unwrap();
+    let fast = |c: &mut server::Config| c.rate = 10_000;
+    let first = start_server(&dir, |c| fast(c)).await;
+    let addr = first.addr;
+    let ann = guest(addr, "Ann").await;
+    let body =
+        json!({"game": "autoscooter", "seats": ["me", "bot:random"], "seed": 7, "practice": true});
+    let (status, g) = http(addr, "POST", "/api/games", Some(&ann), Some(body)).await;
+    assert_eq!(status, 201, "{g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    // Three acknowledged actions of Ann's, then the server stops.
+    let mut c = Client::connect(addr, &id, Some(&ann)).await;
+    let mut rng = engine::Rng::seeded(3);
+    let (mut acked, mut inflight) = (0u64, false);
+    while acked < 3 {
+        match c.recv().await {
+            ServerMsg::Welcome { seq, waiting, .. } | ServerMsg::Update { seq, waiting, .. }
+                if !inflight && waiting.contains(&0) =>
+            {
+                let action = oracle(&first.shared, &id, seq, 0, &mut rng).await;
+                c.send(&ClientMsg::Act { seat: None, action, id: Some(acked + 1) }).await;
+                inflight = true;
+            }
+            ServerMsg::Ack { .. } => {
+                acked += 1;
+                inflight = false;
+            }
+            ServerMsg::Over { .. } => panic!("the game ended too soon"),
+            ServerMsg::Error { code, message, .. } => panic!("{code:?} {message}"),
+            _ => {}
+        }
+    }
+    let stored = first.shared.store.log(&id).await.unwrap();
+    assert!(stored.len() >= 3);
+    drop(c);
+    first.shutdown().await;
+
+    // Back to version 9, as that server would have left it: the log in `actions` only (once the
+    // first server's games have let go of the file).
+    let db = dir.path().join("robodrome.db").to_string_lossy().into_owned();
+    for _ in 0..400 {
+        if server::schema::lock(&db).is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    let opts = sqlx::sqlite::SqliteConnectOptions::new().filename(&db);
+    let pool = sqlx::sqlite::SqlitePoolOptions::new().max_connections(1).connect_with(opts);
+    let pool = pool.await.unwrap();
+    for sql in [
+        "INSERT INTO actions (game_id, idx, entry) SELECT game_id, idx, entry FROM log_tail",
+        "DROP TABLE log_tail",
+        "PRAGMA user_version = 9",
+    ] {
+        sqlx::query(sql).execute(&pool).await.unwrap();
+    }
+    // (The bot may have acted once more before the first server stopped.)
+    let acked = stored;
+    let stored: Vec<server::store::Entry> =
+        sqlx::query("SELECT entry FROM actions WHERE game_id = ? ORDER BY idx")
+            .bind(&id)
+            .fetch_all(&pool)
+            .await
+            .unwrap()
+            .iter()
+            .map(|r| serde_json::from_str(r.get::<&str, _>(0)).unwrap())
+            .collect();
+    assert_eq!(&stored[..acked.len()], &acked[..], "no acknowledged action lost");
+    pool.close().await;
+
+    // The first server's games let go of its store (and the file's lock) a moment after it stops.
+    let mut tries = 0;
+    let second = loop {
+        let mut config = server::Config {
+            addr: std::net::SocketAddr::from(([127, 0, 0, 1], 0)),
+            db: db.clone(),
+            web: None,
+            ..server::Config::default()
+        };
+        config.limits.guests_per_window = 0;
+        config.limits.games_per_window = 0;
+        config.limits.open_games_per_identity = 0;
+        fast(&mut config);
+        match server::Server::start(config).await {
+            Ok(s) => break s,
+            Err(e) if e.to_string().contains("already using") && tries < 400 => {
+                tries += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+            }
+            Err(e) => panic!("the second server starts: {e}"),
+        }
+    };
+    assert_eq!(second.resumed.0, 1, "the running game is resumed");
+    let log = second.shared.store.log(&id).await.unwrap();
+    assert_eq!(log, stored, "the log reads back whole");
+    let mut c = Client::connect(second.addr, &id, Some(&ann)).await;
+    let outcome = play(&mut c, &second.shared, &id, 0, 11).await;
+    let row = second.shared.store.game(&id).await.unwrap().unwrap();
+    assert_eq!(row.status, Status::Finished);
+    let log = second.shared.store.log(&id).await.unwrap();
+    assert_eq!(&log[..stored.len()], &stored[..], "no acknowledged action lost");
+    assert!(log.len() > stored.len());
+    let replay = replayed(&second.shared, &id, log.len() as u64).await;
+    let want = serde_json::to_value(replay.outcome().expect("the replay is over")).unwrap();
+    assert_eq!(row.outcome.as_ref(), Some(&want), "the stored result is the replay's");
+    assert_eq!(outcome, want, "and the one players were sent");
+    let (status, replay) =
+        http(second.addr, "GET", &format!("/api/games/{id}/replay"), None, None).await;
+    assert_eq!(status, 200, "{replay}");
+    assert_eq!(replay["log"].as_array().map(Vec::len), Some(log.len()));
+    second.shutdown().await;
+
+    let opts = sqlx::sqlite::SqliteConnectOptions::new().filename(&db);
+    let pool = sqlx::sqlite::SqlitePoolOptions::new().max_connections(1).connect_with(opts);
+    let pool = pool.await.unwrap();
+    let v: i64 = sqlx::query("PRAGMA user_version").fetch_one(&pool).await.unwrap().get(0);
+    assert_eq!(v, server::schema::latest());
+    let n: i64 = sqlx::query("SELECT count(*) FROM actions WHERE game_id = ?")
+        .bind(&id)
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+        .get(0);
+    let t: i64 =
+        sqlx::query("SELECT count(*) FROM log_tail").fetch_one(&pool).await.unwrap().get(0);
+    assert_eq!(n + t, log.len() as i64, "each entry once, in one table or the other");
+}
