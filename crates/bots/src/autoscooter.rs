@@ -762,31 +762,14 @@ mod tests {
                 let seat = next_seat(&d, &mut rng).expect("a seat");
                 if n % 7 == 3 {
                     for (share, steps) in [(128, 48), (256, 30), (0, 30), (200, 400)] {
-                        let mut draw = Rng::seeded(seed * 1000 + n);
-                        let start = g.determinize(seat, &mut draw);
-                        let (mut a, mut b) = (start.clone(), start);
-                        let (mut ra, mut rb) = (draw.clone(), draw);
-                        crate::generic_rollout(&mut a, &mut ra, steps, share, &mut Vec::new());
-                        <Autoscooter as HasBots>::rollout(
-                            &mut b,
-                            &mut rb,
-                            steps,
-                            share,
-                            &mut Vec::new(),
-                            &mut kept,
-                        );
-                        assert_eq!(a, b, "seed {seed}, step {n}, share {share}");
-                        assert_eq!(ra, rb, "seed {seed}, step {n}, share {share}");
-                        // Another determinization of the same position, with what the
-                        // playouts kept (the root's phase, issue 17 round 8), and one with
-                        // nothing kept: the same as the generic loop.
-                        for fresh in [false, true] {
-                            let mut draw = Rng::seeded(seed * 1000 + n + 500);
+                        // One determinization of the position, played out by the generic loop
+                        // and by the game's rollout with `kept`: the same state and draws.
+                        let same = |draw_seed: u64, kept: &mut Kept, what: &str| {
+                            let mut draw = Rng::seeded(draw_seed);
                             let start = g.determinize(seat, &mut draw);
                             let (mut a, mut b) = (start.clone(), start);
                             let (mut ra, mut rb) = (draw.clone(), draw);
                             crate::generic_rollout(&mut a, &mut ra, steps, share, &mut Vec::new());
-                            let kept = if fresh { &mut Kept::default() } else { &mut kept };
                             <Autoscooter as HasBots>::rollout(
                                 &mut b,
                                 &mut rb,
@@ -795,9 +778,15 @@ mod tests {
                                 &mut Vec::new(),
                                 kept,
                             );
-                            assert_eq!(a, b, "seed {seed}, step {n}, share {share}, {fresh}");
-                            assert_eq!(ra, rb, "seed {seed}, step {n}, share {share}, {fresh}");
-                        }
+                            assert_eq!(a, b, "seed {seed}, step {n}, share {share}, {what}");
+                            assert_eq!(ra, rb, "seed {seed}, step {n}, share {share}, {what}");
+                        };
+                        same(seed * 1000 + n, &mut kept, "kept over the game");
+                        // Another determinization of the same position, with what the
+                        // playouts kept (the root's phase, issue 17 round 8), and one with
+                        // nothing kept: the same as the generic loop.
+                        same(seed * 1000 + n + 500, &mut kept, "kept, another draw");
+                        same(seed * 1000 + n + 500, &mut Kept::default(), "fresh");
                         compared += 1;
                     }
                 }

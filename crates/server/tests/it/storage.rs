@@ -438,9 +438,8 @@ async fn postgres_refuses_a_foreign_schema() {
 /// it is played to the end; the stored result is the one a replay of the stored log gives.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_on_postgres_plays_and_resumes_a_game() {
-    use crate::support::{Client, guest, http, oracle, play, replayed};
+    use crate::support::{Client, guest, http, play, replayed};
     use engine::Game;
-    use protocol::{ClientMsg, ServerMsg};
     let Some(url) = test_pg() else {
         eprintln!("storage::server: SKIPPED (ROBODROME_TEST_PG not set)");
         return;
@@ -471,26 +470,7 @@ async fn a_server_on_postgres_plays_and_resumes_a_game() {
     assert_eq!(g["status"], "running");
     // Three acknowledged actions of Ann's, then the server stops.
     let mut c = Client::connect(addr, &id, Some(&ann)).await;
-    let mut rng = engine::Rng::seeded(3);
-    let (mut acked, mut inflight) = (0u64, false);
-    while acked < 3 {
-        match c.recv().await {
-            ServerMsg::Welcome { seq, waiting, .. } | ServerMsg::Update { seq, waiting, .. }
-                if !inflight && waiting.contains(&0) =>
-            {
-                let action = oracle(&first.shared, &id, seq, 0, &mut rng).await;
-                c.send(&ClientMsg::Act { seat: None, action, id: Some(acked + 1) }).await;
-                inflight = true;
-            }
-            ServerMsg::Ack { .. } => {
-                acked += 1;
-                inflight = false;
-            }
-            ServerMsg::Over { .. } => break,
-            ServerMsg::Error { code, message, .. } => panic!("{code:?} {message}"),
-            _ => {}
-        }
-    }
+    three_acknowledged_actions(&mut c, &first.shared, &id).await;
     let stored = first.shared.store.log(&id).await.unwrap();
     assert!(
         stored
@@ -565,9 +545,8 @@ async fn turn_clocks_share_the_group_commit_with_the_log() {
 /// stored log.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_version_9_database_is_migrated_and_its_running_game_resumed() {
-    use crate::support::{Client, guest, http, oracle, play, replayed, start_server};
+    use crate::support::{Client, guest, http, play, replayed, start_server};
     use engine::Game;
-    use protocol::{ClientMsg, ServerMsg};
     use sqlx::Row;
     let dir = tempfile::tempdir().unwrap();
     let fast = |c: &mut server::Config| c.rate = 10_000;
@@ -581,26 +560,10 @@ async fn a_version_9_database_is_migrated_and_its_running_game_resumed() {
     let id = g["id"].as_str().unwrap().to_string();
     // Three acknowledged actions of Ann's, then the server stops.
     let mut c = Client::connect(addr, &id, Some(&ann)).await;
-    let mut rng = engine::Rng::seeded(3);
-    let (mut acked, mut inflight) = (0u64, false);
-    while acked < 3 {
-        match c.recv().await {
-            ServerMsg::Welcome { seq, waiting, .. } | ServerMsg::Update { seq, waiting, .. }
-                if !inflight && waiting.contains(&0) =>
-            {
-                let action = oracle(&first.shared, &id, seq, 0, &mut rng).await;
-                c.send(&ClientMsg::Act { seat: None, action, id: Some(acked + 1) }).await;
-                inflight = true;
-            }
-            ServerMsg::Ack { .. } => {
-                acked += 1;
-                inflight = false;
-            }
-            ServerMsg::Over { .. } => panic!("the game ended too soon"),
-            ServerMsg::Error { code, message, .. } => panic!("{code:?} {message}"),
-            _ => {}
-        }
-    }
+    assert!(
+        !three_acknowledged_actions(&mut c, &first.shared, &id).await,
+        "the game ended too soon"
+    );
     let stored = first.shared.store.log(&id).await.unwrap();
     assert!(stored.len() >= 3);
     drop(c);
@@ -695,4 +658,35 @@ async fn a_version_9_database_is_migrated_and_its_running_game_resumed() {
     let t: i64 =
         sqlx::query("SELECT count(*) FROM log_tail").fetch_one(&pool).await.unwrap().get(0);
     assert_eq!(n + t, log.len() as i64, "each entry once, in one table or the other");
+}
+
+/// Seat 0 plays the oracle's actions until three of them are acknowledged; whether the game
+/// ended first.
+async fn three_acknowledged_actions(
+    c: &mut crate::support::Client,
+    shared: &Arc<server::Shared>,
+    id: &str,
+) -> bool {
+    use protocol::{ClientMsg, ServerMsg};
+    let mut rng = engine::Rng::seeded(3);
+    let (mut acked, mut inflight) = (0u64, false);
+    while acked < 3 {
+        match c.recv().await {
+            ServerMsg::Welcome { seq, waiting, .. } | ServerMsg::Update { seq, waiting, .. }
+                if !inflight && waiting.contains(&0) =>
+            {
+                let action = crate::support::oracle(shared, id, seq, 0, &mut rng).await;
+                c.send(&ClientMsg::Act { seat: None, action, id: Some(acked + 1) }).await;
+                inflight = true;
+            }
+            ServerMsg::Ack { .. } => {
+                acked += 1;
+                inflight = false;
+            }
+            ServerMsg::Over { .. } => return true,
+            ServerMsg::Error { code, message, .. } => panic!("{code:?} {message}"),
+            _ => {}
+        }
+    }
+    false
 }
