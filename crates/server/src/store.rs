@@ -399,9 +399,13 @@ impl TailIndex {
             return;
         }
         let merges = self.merges;
-        let e = self.next.entry(id.to_string()).or_insert((0, merges));
-        e.0 = e.0.max(end);
-        e.1 = merges;
+        // Looked up by `&str` first: the game is almost always known (no `String` per append).
+        match self.next.get_mut(id) {
+            Some(e) => *e = (e.0.max(end), merges),
+            None => {
+                self.next.insert(id.to_string(), (end, merges));
+            }
+        }
         self.rows += (end - first) as usize;
     }
 
