@@ -119,6 +119,28 @@ struct Attached {
     stalled: bool,
 }
 
+/// A sink whose errors all become `()`, however often it fails: a socket that failed once
+/// fails again (the loop's `close`, the next write the game's task tries). Not
+/// `SinkExt::sink_map_err`: it maps one error only and panics at the second ("polled MapErr
+/// after completion"), which left a reset connection's loop without its cleanup.
+struct ErrorsDropped<S>(S);
+
+impl<S: Sink<Out> + Unpin> Sink<Out> for ErrorsDropped<S> {
+    type Error = ();
+    fn poll_ready(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), ()>> {
+        Pin::new(&mut self.0).poll_ready(cx).map_err(drop)
+    }
+    fn start_send(mut self: Pin<&mut Self>, item: Out) -> Result<(), ()> {
+        Pin::new(&mut self.0).start_send(item).map_err(drop)
+    }
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), ()>> {
+        Pin::new(&mut self.0).poll_flush(cx).map_err(drop)
+    }
+    fn poll_close(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Result<(), ()>> {
+        Pin::new(&mut self.0).poll_close(cx).map_err(drop)
+    }
+}
+
 /// How a write pass ended.
 enum Wrote {
     /// Everything queued is in the socket.
@@ -233,7 +255,7 @@ impl Direct {
 /// client says nothing (no message, no pong) for `ws_idle_secs` (pinged every third of it).
 pub async fn run<S, R>(shared: Arc<Shared>, mut sub: Subscription, sink: S, mut stream: R)
 where
-    S: Sink<Out> + Send + 'static,
+    S: Sink<Out> + Send + Unpin + 'static,
     R: Stream<Item = Incoming> + Unpin,
 {
     shared.metrics.connections.fetch_add(1, Relaxed);
@@ -255,7 +277,7 @@ where
     let rx = std::mem::replace(&mut sub.rx, closed);
     *direct.state.lock().unwrap_or_else(|e| e.into_inner()) = Some(Attached {
         rx,
-        sink: Box::pin(sink.sink_map_err(|_| ())),
+        sink: Box::pin(ErrorsDropped(sink)),
         own: VecDeque::new(),
         unflushed: false,
         stalled: false,
@@ -397,6 +419,66 @@ mod tests {
     #[tokio::test]
     async fn the_loop_on_channels_without_direct_writes() {
         the_loop(false).await;
+    }
+
+    /// A socket that fails every write, then its close too (a client gone mid-write): the
+    /// loop ends without a panic and counts the connection out. (With
+    /// `SinkExt::sink_map_err` the second error panicked, and the count stayed up.)
+    #[tokio::test]
+    async fn a_socket_that_fails_twice_ends_its_loop_cleanly() {
+        struct Broken;
+        impl Sink<Out> for Broken {
+            type Error = &'static str;
+            fn poll_ready(
+                self: Pin<&mut Self>,
+                _: &mut Context<'_>,
+            ) -> Poll<Result<(), Self::Error>> {
+                Poll::Ready(Err("reset"))
+            }
+            fn start_send(self: Pin<&mut Self>, _: Out) -> Result<(), Self::Error> {
+                Err("reset")
+            }
+            fn poll_flush(
+                self: Pin<&mut Self>,
+                _: &mut Context<'_>,
+            ) -> Poll<Result<(), Self::Error>> {
+                Poll::Ready(Err("reset"))
+            }
+            fn poll_close(
+                self: Pin<&mut Self>,
+                _: &mut Context<'_>,
+            ) -> Poll<Result<(), Self::Error>> {
+                Poll::Ready(Err("reset"))
+            }
+        }
+        for direct_writes in [true, false] {
+            let store: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
+            let (_stop, shutdown) = tokio::sync::watch::channel(false);
+            let config = Config { web: None, direct_writes, ..Config::default() };
+            let shared = Shared::new(config, store, shutdown);
+            let g = shared.guest("Ann").await.unwrap();
+            let ann = shared.identity(&g.token).await.unwrap().unwrap();
+            let req = CreateGame {
+                game: "autoscooter".into(),
+                seats: vec!["me".into(), "bot:random".into()],
+                board: None,
+                variants: None,
+                options: None,
+                timer_secs: None,
+                seed: Some(1),
+                practice: true,
+            };
+            let info = shared.create_game(&ann, req).await.unwrap();
+            let sub = shared.subscribe(&info.id, Some(&ann.id)).await.unwrap();
+            // The client's side stays open: only the socket's write side fails.
+            let (_client_tx, from_client) = mpsc::channel::<Incoming>(1);
+            let input = Box::pin(stream::unfold(from_client, |mut rx| async move {
+                rx.recv().await.map(|m| (m, rx))
+            }));
+            let task = tokio::spawn(run(shared.clone(), sub, Broken, input));
+            task.await.expect("the loop ends without a panic");
+            assert_eq!(shared.metrics.connections.load(Relaxed), 0, "counted out");
+        }
     }
 
     async fn the_loop(direct_writes: bool) {
