@@ -3,7 +3,10 @@
 // by a fresh `welcome`, so the table never needs to patch a stale state. The game's static part
 // (board, rule tables) comes once per connection with the welcome, named by its content id; a
 // welcome without it (the answer to `sync`) gets the one kept for that id, so every `welcome`
-// dispatched carries `static`. Views never repeat it.
+// dispatched carries `static`. Views never repeat it. The socket asks for views only when they
+// changed (`?views=changed`, docs/protocol.md "Views only when they changed"): an `update`
+// without `view` gets a copy of the connection's last view, so every `update` dispatched
+// carries `view`, as before.
 
 export class GameSocket extends EventTarget {
   constructor(gameId) {
@@ -19,6 +22,8 @@ export class GameSocket extends EventTarget {
     this.lastPong = 0;
     this.staticId = null;
     this.staticData = null;
+    // The view of the last welcome or update this connection received (`views=changed`).
+    this.lastView = undefined;
     this.online = () => { if (this.state !== 'open') this.reconnectNow(); };
     // The browser knows the network is gone before the socket does: say so at once.
     this.offline = () => this.drop();
@@ -39,7 +44,7 @@ export class GameSocket extends EventTarget {
 
   url() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+    return `${proto}//${location.host}/ws/games/${encodeURIComponent(this.gameId)}?views=changed`;
   }
 
   connect() {
@@ -48,6 +53,8 @@ export class GameSocket extends EventTarget {
     let ws;
     try { ws = new WebSocket(this.url()); } catch { return this.schedule(); }
     this.ws = ws;
+    // A new connection starts from its welcome's view: no view kept from the one before.
+    this.lastView = undefined;
     ws.onopen = () => {
       this.retry = 0;
       this.lastPong = Date.now();
@@ -55,7 +62,8 @@ export class GameSocket extends EventTarget {
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.heartbeat(), 15000);
     };
-    ws.onmessage = (e) => this.receive(e.data);
+    // Only the current socket's frames: an update without a view is relative to its own.
+    ws.onmessage = (e) => { if (this.ws === ws) this.receive(e.data); };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       clearInterval(this.pingTimer);
@@ -103,6 +111,11 @@ export class GameSocket extends EventTarget {
     if (m.type === 'welcome') {
       if (m.static !== undefined) this.rememberStatic(m.static_id, m.static);
       else if (m.static_id === this.staticId) m.static = this.staticData;
+    }
+    if (m.type === 'welcome' || m.type === 'update') {
+      if (m.view !== undefined) this.lastView = structuredClone(m.view); // the table may change its own
+      else if (this.lastView !== undefined) m.view = structuredClone(this.lastView);
+      else { this.drop(); return; } // a view we never had: start again from a welcome
     }
     if (m.type === 'pong') { this.lastPong = Date.now(); return; }
     this.lastPong = Date.now();

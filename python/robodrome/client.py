@@ -76,8 +76,8 @@ class Client:
     def play(self, game_id: str, policy: Policy, max_frames: int = 1_000_000) -> dict:
         """Play the identity's seat(s) of a started game to its end; returns the outcome."""
         ws_base = "ws" + self.base[len("http"):]
-        return _play(f"{ws_base}/ws/games/{game_id}?token={self.token}", policy, self.timeout,
-                     max_frames)
+        return _play(f"{ws_base}/ws/games/{game_id}?token={self.token}&views=changed", policy,
+                     self.timeout, max_frames)
 
     def sign_up(self, username: str, password: str) -> dict:
         """POST /api/account: this guest claims a username and a password and becomes an account
@@ -100,11 +100,12 @@ class Client:
 
 def _play(url: str, policy: Policy, timeout: float, max_frames: int) -> dict:
     """The seat protocol ("Play") on one game socket, to the end; returns the outcome. One
-    action is in flight at a time (it waits for the ``ack``)."""
+    action is in flight at a time (it waits for the ``ack``). The socket asks for views only
+    when they changed (``views=changed``): an ``update`` without ``view`` keeps the last one."""
     from websockets.sync.client import connect
 
     with connect(url, open_timeout=timeout, max_size=2**20) as ws:
-        static, seats, sent = None, [], None
+        static, seats, sent, view = None, [], None, None
         next_id, pending, min_seq = 1, False, 0
         for _ in range(max_frames):
             msg = json.loads(ws.recv(timeout=timeout))
@@ -121,9 +122,10 @@ def _play(url: str, policy: Policy, timeout: float, max_frames: int) -> dict:
                 raise ServerError(0, msg.get("code", "error"), msg.get("message", ""))
             if t == "error":
                 raise ServerError(0, msg["code"], f"{msg.get('rule')}: {msg.get('message')} (sent {sent})")
+            if t in ("welcome", "update") and "view" in msg:
+                view = msg["view"]
             # one action in flight: frames older than its ack do not show it yet
             if t in ("welcome", "update") and not pending and msg.get("seq", 0) >= min_seq:
-                view = msg.get("view")
                 for seat in seats:
                     if seat in msg.get("waiting", []):
                         sent = policy(view, static, seat)
@@ -186,7 +188,8 @@ class BotClient:
     def play(self, game_id: str, policy: Policy, max_frames: int = 1_000_000) -> dict:
         """Play the bot's seat of a running game to its end on the game's socket; returns the
         outcome."""
-        return _play(self._ws(f"/games/{game_id}"), policy, self.timeout, max_frames)
+        return _play(self._ws(f"/games/{game_id}") + "&views=changed", policy, self.timeout,
+                     max_frames)
 
     def serve(self, policy: Policy, games: Optional[set[str]] = None,
               max_games: Optional[int] = None,

@@ -64,6 +64,8 @@ def test_python_bot_plays_rps_against_a_server_bot(server):
 
     outcome = c.play(g["id"], rock)
     assert outcome["ranking"] and seen
+    # the client asks for views only when they changed: it always hands the policy a view
+    assert all(isinstance(v, dict) and "throws" in v for v in seen), seen
     assert c.game(g["id"])["status"] == "finished"
 
 

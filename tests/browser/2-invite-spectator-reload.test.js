@@ -99,6 +99,9 @@ test('two players via the invite link, a spectator, a reload and a lost connecti
     const leaked = frames.map((f) => JSON.parse(f)).filter((m) => m.view && m.view.plots && m.view.plots.length);
     assert.equal(leaked.length, 0, 'the spectator never received a plot');
     assert.ok(frames.some((f) => f.includes('"committed"')), 'the spectator saw commitments');
+    // The table asks for views only when they changed (docs/protocol.md): a commitment that
+    // changes nothing the spectator sees comes without a view, and the table kept its own.
+    assert.ok(frames.map((f) => JSON.parse(f)).some((m) => m.type === 'update' && !('view' in m)), 'an update without a view reached the spectator');
     assert.deepEqual(b.errors.filter((e) => !/WebSocket|ERR_INTERNET_DISCONNECTED|net::/.test(e)), [], 'no console errors');
   } finally {
     await b.close();

@@ -132,11 +132,15 @@ pub enum ServerMsg {
         id: Option<u64>,
         seq: u64,
     },
-    /// The game moved on: the events this connection may see, and its new view.
+    /// The game moved on: the events this connection may see, and its new view. `view` is
+    /// left out (`None`) only on a connection that asked for changed views only
+    /// (`?views=changed`, docs/protocol.md "Views only when they changed"): then it means "the
+    /// same view as in the last `welcome` or `update` this connection received".
     Update {
         seq: u64,
         events: Vec<Value>,
-        view: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        view: Option<Value>,
         waiting: Vec<u8>,
         /// Time left on the running clock, if one runs.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -290,10 +294,12 @@ impl ServerMsg {
     /// the view): the same frame as `ServerMsg::Update { … }.to_frame()` with those values,
     /// without building JSON values first (the server sends one per observer per action).
     /// The text is allocated once, at its final size (no growing and copying on the way).
+    /// `view: None` leaves the view out (a connection that asked for changed views only, whose
+    /// view is the same as in its last frame).
     pub fn update_frame<'a, E>(
         seq: u64,
         events: E,
-        view: &str,
+        view: Option<&str>,
         waiting: &[u8],
         time_left_ms: Option<u64>,
         clock_for: &[u8],
@@ -307,7 +313,7 @@ impl ServerMsg {
         // The fixed parts (under 160 bytes with a 20-digit seq and time left), each event and
         // its comma, at most four bytes per seat number ("255,").
         let size = 160
-            + view.len()
+            + view.map_or(0, str::len)
             + events.clone().map(|e| e.len() + 1).sum::<usize>()
             + 4 * (waiting.len() + clock_for.len());
         let mut s = String::with_capacity(size);
@@ -318,8 +324,11 @@ impl ServerMsg {
             }
             s.push_str(e);
         }
-        s.push_str("],\"view\":");
-        s.push_str(view);
+        s.push(']');
+        if let Some(view) = view {
+            s.push_str(",\"view\":");
+            s.push_str(view);
+        }
         s.push_str(",\"waiting\":[");
         for (i, w) in waiting.iter().enumerate() {
             if i > 0 {
@@ -492,16 +501,19 @@ mod tests {
             serde_json::json!({"type": "x", "s": "a\"b"}),
         ];
         let view = serde_json::json!({"cars": [{"car": 0, "at": [1, -2]}], "plots": [], "waiting": {"kind": "plan"}});
-        for (events, waiting, time_left_ms, clock_for) in [
-            (events.clone(), vec![0u8, 2, 3], Some(41230), vec![0u8, 2, 3]),
-            (vec![], vec![], None, vec![]),
-            (events[..1].to_vec(), vec![1], None, vec![]),
-            (events[..1].to_vec(), vec![1, 3], Some(30000), vec![3]),
+        let view_text = view.to_string();
+        for (events, waiting, time_left_ms, clock_for, with_view) in [
+            (events.clone(), vec![0u8, 2, 3], Some(41230), vec![0u8, 2, 3], true),
+            (vec![], vec![], None, vec![], true),
+            (events[..1].to_vec(), vec![1], None, vec![], true),
+            (events[..1].to_vec(), vec![1, 3], Some(30000), vec![3], true),
+            (events.clone(), vec![0u8, 2, 3], Some(41230), vec![0u8, 2, 3], false),
+            (vec![], vec![], None, vec![], false),
         ] {
             let msg = ServerMsg::Update {
                 seq: 13,
                 events: events.clone(),
-                view: view.clone(),
+                view: with_view.then(|| view.clone()),
                 waiting: waiting.clone(),
                 time_left_ms,
                 clock_for: clock_for.clone(),
@@ -510,13 +522,16 @@ mod tests {
             let frame = ServerMsg::update_frame(
                 13,
                 texts.iter().map(String::as_str),
-                &view.to_string(),
+                with_view.then_some(view_text.as_str()),
                 &waiting,
                 time_left_ms,
                 &clock_for,
             );
             assert_eq!(frame, msg.to_frame());
             assert_eq!(ServerMsg::from_frame(&frame).unwrap(), msg);
+            // Without the view, the frame has no "view" key at all (not `null`).
+            let parsed: Value = serde_json::from_str(&frame).unwrap();
+            assert_eq!(parsed.get("view").is_some(), with_view);
         }
     }
 

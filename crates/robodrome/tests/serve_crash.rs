@@ -61,7 +61,7 @@ fn watch(rt: &tokio::runtime::Runtime, addr: SocketAddr, games: Vec<String>, see
                 while let Ok(Some(m)) = s.recv().await {
                     match m {
                         ServerMsg::Welcome { seq, view, .. }
-                        | ServerMsg::Update { seq, view, .. } => {
+                        | ServerMsg::Update { seq, view: Some(view), .. } => {
                             seen.log.lock().unwrap().positions.push((id.clone(), seq, view));
                             seen.changed.notify_all();
                         }

@@ -95,7 +95,7 @@ fn main() {
             let frame = ServerMsg::update_frame(
                 seq,
                 events.iter().map(String::as_str),
-                &view,
+                Some(&view),
                 &waiting,
                 None,
                 &[],

@@ -177,7 +177,9 @@ pub async fn play(
     .await?;
     let setup = info["setup"].clone();
     let path = format!("/api/bot/v1/games/{game}");
-    let mut sock = Socket::connect_path(addr, None, &path, Some(token)).await?;
+    // Views only when they changed: an update without one keeps the last (docs/protocol.md).
+    let url = format!("{path}?views=changed");
+    let mut sock = Socket::connect_path(addr, None, &url, Some(token)).await?;
     let mut rng = Rng::seeded(seed);
     let mut kind = String::new();
     let (mut pending, mut tries, mut next) = (false, 0u32, 0u64);
@@ -196,6 +198,12 @@ pub async fn play(
             }
             ServerMsg::Update { view, waiting, seq, .. } => {
                 tries = 0;
+                // No view: the same as in the last frame.
+                let view = match (view, last.take()) {
+                    (Some(view), _) => view,
+                    (None, Some((_, view, _))) => view,
+                    (None, None) => return Err("an update without a view before any view".into()),
+                };
                 last = Some((seq, view, waiting));
             }
             ServerMsg::Ack { seq, .. } => {

@@ -330,9 +330,10 @@ async fn bot_game(
     axum::extract::State(s): AppState,
     Path(id): Path<String>,
     BotCaller(bot): BotCaller,
+    uri: axum::http::Uri,
     up: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let sub = s.subscribe_as(&id, Some(&bot)).await?;
+    let sub = s.subscribe_as(&id, Some(&bot), crate::http::changed_views(uri.query())).await?;
     if sub.seat.is_none() {
         sub.leave().await;
         return Err(ApiError::Forbidden("this bot holds no seat in that game".into()));

@@ -122,15 +122,16 @@ impl Socket {
     ) -> Result<Socket, Error> {
         Socket::connect_path(addr, from, &format!("/ws/games/{game}"), token).await
     }
-    /// A WebSocket on any path of the server (the Bot API's `/api/bot/v1/…` sockets), the
-    /// token given as `?token=`.
+    /// A WebSocket on any path of the server (the Bot API's `/api/bot/v1/…` sockets, a query
+    /// such as `?views=changed`), the token given as `token=` in the query.
     pub async fn connect_path(
         addr: SocketAddr,
         from: Option<std::net::IpAddr>,
         path: &str,
         token: Option<&str>,
     ) -> Result<Socket, Error> {
-        let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
+        let sep = if path.contains('?') { '&' } else { '?' };
+        let q = token.map(|t| format!("{sep}token={t}")).unwrap_or_default();
         let url = format!("ws://{addr}{path}{q}");
         // Frames are a few KiB: a small read buffer (the default 128 KiB is zeroed at every read).
         let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()

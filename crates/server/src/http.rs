@@ -647,7 +647,7 @@ async fn socket(
     uri: axum::http::Uri,
     up: WebSocketUpgrade,
 ) -> Result<Response, ApiError> {
-    let sub = match s.subscribe_as(&id, who.as_ref()).await {
+    let sub = match s.subscribe_as(&id, who.as_ref(), changed_views(uri.query())).await {
         // A cluster node that does not own the game: the socket goes to the owner.
         Err(ApiError::Conflict(crate::OWNED_ELSEWHERE, _)) => {
             let addr = s.owner_addr(&id, &headers).await?;
@@ -670,6 +670,13 @@ async fn socket(
     // Presence (docs/platform.md): online while a game socket is open.
     let online = who.as_ref().map(|w| crate::platform::online_guard(&s, &w.id));
     Ok(serve_socket(s, sub, up, online))
+}
+
+/// Whether a game socket's query asks for views only when they changed: `views=changed`
+/// (docs/protocol.md "Views only when they changed"). Anything else (no `views`, another
+/// value) is the whole view in every update, as every client has always had it.
+pub(crate) fn changed_views(query: Option<&str>) -> bool {
+    query.is_some_and(|q| q.split('&').any(|pair| pair == "views=changed"))
 }
 
 /// Upgrade to a game's socket and run the connection's loop for a subscription (a player's,

@@ -420,6 +420,18 @@ impl Shared {
         id: &str,
         identity: Option<&str>,
     ) -> Result<Subscription, ApiError> {
+        self.subscribe_views(id, identity, false).await
+    }
+
+    /// [`Self::subscribe`]; with `changed_views`, updates leave the view out when it is the
+    /// same as in the connection's last frame (`?views=changed`, docs/protocol.md "Views only
+    /// when they changed").
+    pub async fn subscribe_views(
+        self: &Arc<Self>,
+        id: &str,
+        identity: Option<&str>,
+        changed_views: bool,
+    ) -> Result<Subscription, ApiError> {
         let row = self.store.game(id).await?.ok_or(ApiError::NotFound)?;
         let seat = identity.and_then(|who| {
             row.seats
@@ -431,7 +443,7 @@ impl Shared {
             self.load_blocks(who).await;
         }
         let observer = seat.map_or(Observer::Spectator, Observer::Seat);
-        self.watch_as(id, observer, identity.map(str::to_string)).await
+        self.watch_as(id, observer, identity.map(str::to_string), changed_views).await
     }
 
     /// Load whom `who` blocks into [`Shared::blocks`] (their chat lines are not sent to `who`'s
@@ -443,14 +455,15 @@ impl Shared {
         }
     }
 
-    /// [`Self::subscribe`] for a signed-in caller, who may then chat (the name said is the
-    /// seat's, or the identity's for a spectator).
+    /// [`Self::subscribe_views`] for a signed-in caller, who may then chat (the name said is
+    /// the seat's, or the identity's for a spectator).
     pub async fn subscribe_as(
         self: &Arc<Self>,
         id: &str,
         who: Option<&store::Identity>,
+        changed_views: bool,
     ) -> Result<Subscription, ApiError> {
-        let mut sub = self.subscribe(id, who.map(|w| w.id.as_str())).await?;
+        let mut sub = self.subscribe_views(id, who.map(|w| w.id.as_str()), changed_views).await?;
         sub.who = who.cloned();
         Ok(sub)
     }
@@ -526,7 +539,7 @@ impl Shared {
         id: &str,
         observer: Observer,
     ) -> Result<Subscription, ApiError> {
-        self.watch_as(id, observer, None).await
+        self.watch_as(id, observer, None, false).await
     }
 
     async fn watch_as(
@@ -534,6 +547,7 @@ impl Shared {
         id: &str,
         observer: Observer,
         viewer: Option<String>,
+        changed_views: bool,
     ) -> Result<Subscription, ApiError> {
         let seat = match observer {
             Observer::Seat(s) => Some(s),
@@ -564,7 +578,16 @@ impl Shared {
             let (done, ok) = oneshot::channel();
             let viewer = viewer.clone();
             let direct = Arc::new(ws::Direct::default());
-            let cmd = Cmd::Subscribe { conn, observer, viewer, out, direct: direct.clone(), done };
+            let direct2 = direct.clone();
+            let cmd = Cmd::Subscribe {
+                conn,
+                observer,
+                viewer,
+                out,
+                direct: direct2,
+                changed_views,
+                done,
+            };
             if room.tx.send(cmd).await.is_ok() && ok.await.is_ok() {
                 let game = id.to_string();
                 return Ok(Subscription { conn, seat, who: None, game, room, rx, direct });

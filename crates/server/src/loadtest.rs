@@ -60,6 +60,11 @@ pub struct Args {
     /// docs/benchmarks.md "CPU per accepted action, round 6").
     #[arg(long, default_value_t = 0.0)]
     pub illegal_share: f64,
+    /// Ask for the whole view in every update, as clients did before `?views=changed`
+    /// (docs/protocol.md "Views only when they changed"); by default the clients ask for
+    /// views only when they changed, as the browser does, and keep the last one.
+    #[arg(long)]
+    pub whole_views: bool,
 }
 
 /// Games whose lobby setup runs at once by default (`--setup-at-once`).
@@ -152,7 +157,12 @@ pub async fn run(args: Args) -> Result<Report, Error> {
     let mut connected = 0usize;
     for (g, (id, tokens)) in plan.iter().enumerate() {
         for (s, t) in tokens.iter().enumerate() {
-            let sock = Socket::connect_from(addr, game_ip(&args, g), id, Some(t)).await?;
+            let path = if args.whole_views {
+                format!("/ws/games/{id}")
+            } else {
+                format!("/ws/games/{id}?views=changed")
+            };
+            let sock = Socket::connect_path(addr, game_ip(&args, g), &path, Some(t)).await?;
             connected += 1;
             let tally = tally.clone();
             let rng = Rng::seeded(args.seed ^ ((g as u64) << 8) ^ s as u64);
@@ -284,6 +294,10 @@ struct Head {
     code: Option<String>,
     #[serde(default)]
     rule: Option<String>,
+    /// Whether the frame carries a view (an update without one keeps the last: the client
+    /// asked for views only when they changed). Skipped, not built.
+    #[serde(default)]
+    view: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(serde::Deserialize)]
@@ -313,7 +327,8 @@ async fn play(
     let mut sent: Option<(u64, Instant)> = None;
     let mut acked: Option<(u64, Instant)> = None;
     let mut next = 0u64;
-    // The last welcome or update as received, and who it says owes a decision.
+    // The last welcome or update with a view as received, and who the last frame says owes a
+    // decision (an update without a view leaves the view as it was).
     let mut last_frame = None;
     let mut last_waiting = Vec::new();
     let mut lat = Vec::new();
@@ -345,7 +360,9 @@ async fn play(
                     acked = None;
                 }
                 last_waiting = head.waiting;
-                last_frame = Some(text);
+                if head.view.is_some() {
+                    last_frame = Some(text);
+                }
                 act_now = sent.is_none();
             }
             Kind::Ack => {

@@ -78,6 +78,10 @@ pub struct Metrics {
     /// Send windows opened: times a game's task held quiet updates for some connections
     /// (`Room::kick_connections`, docs/protocol.md "When frames are sent").
     pub send_windows: AtomicU64,
+    /// Updates built without the view for connections that asked for changed views only
+    /// (`Room::update_frames`, docs/protocol.md "Views only when they changed"): one per
+    /// observer and change, however many of its connections it goes to.
+    pub views_left_out: AtomicU64,
 }
 
 /// The SQLite store's group commits and the log entries in them (process-wide: the store has
@@ -326,6 +330,11 @@ impl Metrics {
                 "robodrome_send_windows_total",
                 "Times a game's task held \"seat committed\" updates for a send window.",
                 &self.send_windows,
+            ),
+            (
+                "robodrome_views_left_out_total",
+                "Updates built without the view (the observer's view had not changed).",
+                &self.views_left_out,
             ),
             ("robodrome_store_commits_total", "Group commits of the SQLite store.", &COMMITS),
             (

@@ -49,6 +49,9 @@ pub enum Cmd {
         out: mpsc::Sender<Frame>,
         /// The connection's write side, which this task kicks after queuing frames on `out`.
         direct: Arc<crate::ws::Direct>,
+        /// The connection asked for views only when they changed (`?views=changed`): its
+        /// updates leave the view out when it is the same as in its last frame.
+        changed_views: bool,
         done: oneshot::Sender<()>,
     },
     Unsubscribe {
@@ -101,6 +104,8 @@ pub struct RoomHandle {
 struct Sub {
     observer: Observer,
     viewer: Option<String>,
+    /// Updates leave the view out when it did not change (`?views=changed`).
+    changed_views: bool,
     out: mpsc::Sender<Frame>,
     /// Declared after `out`, so dropped after it: the connection's loop, woken by its drop,
     /// finds the channel closed.
@@ -116,19 +121,57 @@ thread_local! {
 }
 
 /// `observer`'s view of `game` written into this thread's view buffer (`AnyGame::view_into`),
-/// then handed to `frame` as text, which builds the frame from it.
-fn update_frame(
-    game: &dyn AnyGame,
-    observer: Observer,
-    frame: impl FnOnce(&str) -> String,
-) -> Frame {
+/// then handed to `frame` as text, which builds the frame(s) from it.
+fn with_view<T>(game: &dyn AnyGame, observer: Observer, frame: impl FnOnce(&str) -> T) -> T {
     VIEW_BUF.with_borrow_mut(|buf| {
         buf.clear();
         game.view_into(observer, buf);
         // serde_json writes UTF-8; "null" stands for a view that would not serialise, as in
         // `AnyGame::view_text`.
-        frame(std::str::from_utf8(buf).unwrap_or("null")).into()
+        frame(std::str::from_utf8(buf).unwrap_or("null"))
     })
+}
+
+/// The fingerprint of a view's text, kept per observer instead of the text (16 bytes, not the
+/// view's 2–4 KB) to tell whether a connection that asked for changed views only already has
+/// it (docs/protocol.md "Views only when they changed"). XXH3's 128 bits, seeded once per
+/// process from the operating system: two different views of one observer give one
+/// fingerprint with a chance of about 2^-128 per comparison — nothing that would happen
+/// once in the life of every server ever run — and the seed, which no client knows, keeps
+/// anyone from steering views onto a collision. A collision would leave that observer's
+/// connections on their previous view until the next change (never another seat's view: the
+/// fingerprint only decides whether an observer's own view is sent).
+fn view_mark(text: &str) -> u128 {
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    let seed = *SEED.get_or_init(|| {
+        getrandom::u64().unwrap_or_else(|_| {
+            // No randomness from the OS (the server cannot make games then either): the clock.
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9e37_79b9_7f4a_7c15, |d| d.as_nanos() as u64)
+        })
+    });
+    xxhash_rust::xxh3::xxh3_128_with_seed(text.as_bytes(), seed)
+}
+
+/// One observer's `update` for one change: the whole frame (for connections that did not ask
+/// for changed views, for Redis, and whenever the view changed) and, when the view is the same
+/// as in the observer's last frame and a connection of it asked, the frame without the view.
+pub struct ObserverUpdate {
+    observer: Observer,
+    whole: Option<Frame>,
+    without_view: Option<Frame>,
+}
+
+impl ObserverUpdate {
+    /// The frame for a connection of this observer.
+    fn for_conn(&self, changed_views: bool) -> Option<&Frame> {
+        if changed_views {
+            self.without_view.as_ref().or(self.whole.as_ref())
+        } else {
+            self.whole.as_ref()
+        }
+    }
 }
 
 /// The text of an event object with `"private": true` added: the same text as the object with
@@ -238,16 +281,29 @@ pub struct Room {
     /// Frames are held for some connections (quiet updates): all written at this time at the
     /// latest, or earlier with the next frame that may not wait.
     flush_at: Option<Instant>,
+    /// Per observer with a connection that asked for changed views only: the fingerprint of
+    /// the view its connections hold ([`view_mark`] of its last welcome's or update's view).
+    /// A view is a function of the position, and the position changes only with an update,
+    /// which is built for every observer connected; an observer without a connection
+    /// meanwhile gets its mark again with its next connection's welcome.
+    marks: Vec<(Observer, u128)>,
 }
 
 /// What became of one action of a batch (`Room::handle_acts`).
 enum Done {
-    Accepted { conn: u64, id: Option<u64>, received: Instant, frames: Vec<(Observer, Frame)> },
+    Accepted { conn: u64, id: Option<u64>, received: Instant, frames: Vec<ObserverUpdate> },
     Refused { conn: u64, id: Option<u64>, code: ErrorCode, rule: Option<String>, msg: String },
 }
-/// The task's state an action changes, to restore if storing it fails.
-type Saved =
-    (Box<dyn AnyGame>, Option<Instant>, Option<Instant>, Option<engine::Clock>, Option<Decision>);
+/// The task's state an action changes, to restore if storing it fails (the views' marks too:
+/// the frames of an action not stored are never sent).
+type Saved = (
+    Box<dyn AnyGame>,
+    Option<Instant>,
+    Option<Instant>,
+    Option<engine::Clock>,
+    Option<Decision>,
+    Vec<(Observer, u128)>,
+);
 
 /// Raises its flag when dropped.
 struct CancelOnDrop(Arc<AtomicBool>);
@@ -361,6 +417,7 @@ impl Room {
             quiet: None,
             urgent: Vec::new(),
             flush_at: None,
+            marks: Vec::new(),
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx }
@@ -459,7 +516,7 @@ impl Room {
 
     async fn handle(&mut self, cmd: Cmd) {
         match cmd {
-            Cmd::Subscribe { conn, observer, viewer, out, direct, done } => {
+            Cmd::Subscribe { conn, observer, viewer, out, direct, changed_views, done } => {
                 if let Observer::Seat(s) = observer
                     && let Some(p) = self.presence.get_mut(s.index())
                 {
@@ -488,7 +545,13 @@ impl Room {
                 );
                 self.subs.insert(
                     conn,
-                    Sub { observer, viewer, out, direct: crate::ws::DirectHandle(direct) },
+                    Sub {
+                        observer,
+                        viewer,
+                        changed_views,
+                        out,
+                        direct: crate::ws::DirectHandle(direct),
+                    },
                 );
                 self.send_welcome(conn, true);
                 // What a new connection cannot know otherwise: seats a bot plays for their
@@ -750,6 +813,7 @@ impl Room {
                 self.clock_deadline,
                 self.clock,
                 self.last_waiting.clone(),
+                self.marks.clone(),
             );
             match self.apply(own, &action) {
                 Ok((entry, events)) => {
@@ -803,9 +867,10 @@ impl Room {
         if let Some(msg) = failure {
             // Back to the state before the first action not stored; it and every one
             // after it (checked against a state that is no more) are refused.
-            let (from, (game, deadline, clock_deadline, clock, last_waiting)) =
+            let (from, (game, deadline, clock_deadline, clock, last_waiting, marks)) =
                 saved.swap_remove(stored);
             self.game = game;
+            self.marks = marks;
             (self.deadline, self.clock_deadline, self.clock) = (deadline, clock_deadline, clock);
             self.last_waiting = last_waiting;
             for d in &mut done[from..] {
@@ -844,7 +909,11 @@ impl Room {
                                 break;
                             }
                         }
-                        frames.iter().find(|(o, _)| *o == sub.observer).map(|(_, f)| f.clone())
+                        frames
+                            .iter()
+                            .find(|u| u.observer == sub.observer)
+                            .and_then(|u| u.for_conn(sub.changed_views))
+                            .cloned()
                     }
                     Done::Refused { conn, id, code, rule, msg } if conn == c => {
                         let e = ServerMsg::Error {
@@ -1403,6 +1472,13 @@ impl Room {
             Observer::Seat(s) => vec![s.0],
             _ => vec![],
         };
+        let observer = sub.observer;
+        if sub.changed_views {
+            // The connection holds this view from now on: so do all of its observer's (they
+            // were sent it with the last update, or have none).
+            let mark = with_view(&*self.game, observer, view_mark);
+            self.set_mark(observer, mark);
+        }
         let msg = ServerMsg::Welcome {
             game_id: self.id.clone(),
             game: self.game.name().to_string(),
@@ -1410,7 +1486,7 @@ impl Room {
             seq: self.seq,
             static_id: self.static_id.clone(),
             static_data: with_static.then(|| self.static_data.clone()),
-            view: self.game.view_json(sub.observer),
+            view: self.game.view_json(observer),
             waiting: self.waiting(),
             time_left_ms: self.time_left_ms(),
             clock_for: self.clock_for(),
@@ -1433,7 +1509,11 @@ impl Room {
         self.publish_update(self.seq, &frames);
         let mut dead = Vec::new();
         for (conn, sub) in &self.subs {
-            let Some((_, frame)) = frames.iter().find(|(o, _)| *o == sub.observer) else {
+            let Some(frame) = frames
+                .iter()
+                .find(|u| u.observer == sub.observer)
+                .and_then(|u| u.for_conn(sub.changed_views))
+            else {
                 continue;
             };
             if sub.out.try_send(frame.clone()).is_err() {
@@ -1447,9 +1527,11 @@ impl Room {
         self.check_lesson();
     }
 
-    /// The update frame of every observer among the connections (at log length `seq`), after
-    /// the clocks are restarted for the new position.
-    fn update_frames(&mut self, seq: u64, events: &[(Audience, Value)]) -> Vec<(Observer, Frame)> {
+    /// The update frames of every observer among the connections (at log length `seq`), after
+    /// the clocks are restarted for the new position: each observer's view is written once,
+    /// and from that one text come its whole frame and, for connections that asked for
+    /// changed views only, the frame without it when it is the same as in their last frame.
+    fn update_frames(&mut self, seq: u64, events: &[(Audience, Value)]) -> Vec<ObserverUpdate> {
         let (before, clock) = (self.last_waiting.clone(), self.clock);
         self.restart_clocks();
         // Only "a seat committed (part of) its choice": a simultaneous decision that goes on
@@ -1473,37 +1555,68 @@ impl Room {
                 _ => (*a, e.to_string()),
             })
             .collect();
-        // A handful of observers per game: a list is cheaper than a map.
-        let mut frames: Vec<(Observer, Frame)> = Vec::new();
+        // Spectators on other nodes (`fanout`): the spectators' whole frame is always made
+        // (Redis carries whole views only).
+        let bus = self.shared.bus.get().is_some();
+        // A handful of observers per game: a list is cheaper than a map. Per observer: whether
+        // a connection wants the whole view, whether one asked for changed views only.
+        let mut observers: Vec<(Observer, bool, bool)> = Vec::new();
         for sub in self.subs.values() {
-            if frames.iter().any(|(o, _)| *o == sub.observer) {
-                continue;
+            match observers.iter_mut().find(|(o, ..)| *o == sub.observer) {
+                Some((_, whole, changed)) => {
+                    *whole |= !sub.changed_views;
+                    *changed |= sub.changed_views;
+                }
+                None => observers.push((sub.observer, !sub.changed_views, sub.changed_views)),
             }
-            let seen =
-                events.iter().filter(|(a, _)| a.admits(sub.observer)).map(|(_, e)| e.as_str());
-            let f = update_frame(&*self.game, sub.observer, |view| {
-                ServerMsg::update_frame(seq, seen, view, &waiting, time_left_ms, &clock_for)
-            });
-            frames.push((sub.observer, f));
         }
-        // Spectators on other nodes (`fanout`): the spectators' frame is always made.
-        if self.shared.bus.get().is_some() && !frames.iter().any(|(o, _)| *o == Observer::Spectator)
-        {
-            let seen = events
-                .iter()
-                .filter(|(a, _)| a.admits(Observer::Spectator))
-                .map(|(_, e)| e.as_str());
-            let f = update_frame(&*self.game, Observer::Spectator, |view| {
-                ServerMsg::update_frame(seq, seen, view, &waiting, time_left_ms, &clock_for)
+        if bus {
+            match observers.iter_mut().find(|(o, ..)| *o == Observer::Spectator) {
+                Some((_, whole, _)) => *whole = true,
+                None => observers.push((Observer::Spectator, true, false)),
+            }
+        }
+        let mut frames = Vec::with_capacity(observers.len());
+        for (observer, whole, changed) in observers {
+            let seen = events.iter().filter(|(a, _)| a.admits(observer)).map(|(_, e)| e.as_str());
+            let frame = |view: Option<&str>| -> Frame {
+                ServerMsg::update_frame(seq, seen.clone(), view, &waiting, time_left_ms, &clock_for)
+                    .into()
+            };
+            let (whole, without_view, same) = with_view(&*self.game, observer, |view| {
+                let mark = changed.then(|| view_mark(view));
+                let same = mark.is_some() && self.mark(observer) == mark;
+                let whole = (whole || !same).then(|| frame(Some(view)));
+                (whole, same.then(|| frame(None)), mark)
             });
-            frames.push((Observer::Spectator, f));
+            if let Some(mark) = same {
+                self.set_mark(observer, mark);
+            }
+            if without_view.is_some() {
+                self.shared.metrics.views_left_out.fetch_add(1, Relaxed);
+            }
+            frames.push(ObserverUpdate { observer, whole, without_view });
         }
         frames
     }
 
+    /// The fingerprint of the view `observer`'s connections hold ([`Room::marks`]).
+    fn mark(&self, observer: Observer) -> Option<u128> {
+        self.marks.iter().find(|(o, _)| *o == observer).map(|(_, m)| *m)
+    }
+
+    fn set_mark(&mut self, observer: Observer, mark: u128) {
+        match self.marks.iter_mut().find(|(o, _)| *o == observer) {
+            Some((_, m)) => *m = mark,
+            None => self.marks.push((observer, mark)),
+        }
+    }
+
     /// The spectators' frame of a change, on Redis (`fanout`: nothing else of a game goes there).
-    fn publish_update(&self, seq: u64, frames: &[(Observer, Frame)]) {
-        if let Some((_, f)) = frames.iter().find(|(o, _)| crate::fanout::public(*o)) {
+    fn publish_update(&self, seq: u64, frames: &[ObserverUpdate]) {
+        if let Some(f) =
+            frames.iter().find(|u| crate::fanout::public(u.observer)).and_then(|u| u.whole.as_ref())
+        {
             crate::fanout::publish(&self.shared, &self.id, crate::fanout::UPDATE, seq, f);
         }
     }

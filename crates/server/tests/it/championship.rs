@@ -74,7 +74,8 @@ async fn a_two_race_championship_with_a_human_and_bots_shows_the_standings_betwe
     let mut last_view = Value::Null;
     let outcome = loop {
         match c.recv().await {
-            ServerMsg::Welcome { waiting, view, .. } | ServerMsg::Update { waiting, view, .. } => {
+            ServerMsg::Welcome { waiting, view, .. }
+            | ServerMsg::Update { waiting, view: Some(view), .. } => {
                 assert_eq!(view["races"], 2);
                 // Other seats' tuning cards never reach this seat (BB-9).
                 for b in view["race_state"]["bots"].as_array().into_iter().flatten() {
@@ -129,6 +130,7 @@ async fn a_two_race_championship_with_a_human_and_bots_shows_the_standings_betwe
             }
             ServerMsg::Over { outcome } => break outcome,
             ServerMsg::Error { code, message, .. } => panic!("{code:?} {message}"),
+            ServerMsg::Update { view: None, .. } => panic!("a whole-view socket"),
             ServerMsg::Presence { .. }
             | ServerMsg::Pong
             | ServerMsg::Chat { .. }

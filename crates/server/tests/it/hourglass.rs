@@ -127,7 +127,7 @@ async fn rr_4_3_the_hourglass_keeps_the_draft_and_fills_the_empty_registers() {
     }
     // Her own view holds the draft.
     let own = loop {
-        if let ServerMsg::Update { view, .. } = seats[3].0.next().await
+        if let ServerMsg::Update { view: Some(view), .. } = seats[3].0.next().await
             && view["robots"][3]["draft"][3] == seats[3].1[2]
         {
             break view;
@@ -295,7 +295,7 @@ async fn rr_4_3_the_draft_never_reaches_another_seat_or_a_spectator() {
     }
     // Bob's own view holds the three cards, in registers 1..3.
     let own = loop {
-        if let ServerMsg::Update { view, .. } = b.recv().await
+        if let ServerMsg::Update { view: Some(view), .. } = b.recv().await
             && view["robots"][1]["draft"][2] == hand[2]
         {
             break view;

@@ -85,7 +85,7 @@ async fn the_toy_game_is_created_joined_and_played_to_the_end_over_websockets() 
             loop {
                 match c.recv().await {
                     ServerMsg::Welcome { waiting, view, .. }
-                    | ServerMsg::Update { waiting, view, .. } => {
+                    | ServerMsg::Update { waiting, view: Some(view), .. } => {
                         // The other seat's throw is never in this seat's view.
                         assert!(view["throws"][1 - seat as usize].is_null(), "{view}");
                         if !inflight && waiting.contains(&seat) {
@@ -98,6 +98,7 @@ async fn the_toy_game_is_created_joined_and_played_to_the_end_over_websockets() 
                     ServerMsg::Ack { .. } => inflight = false,
                     ServerMsg::Over { outcome } => return outcome,
                     ServerMsg::Error { message, .. } => panic!("seat {seat}: {message}"),
+                    ServerMsg::Update { view: None, .. } => panic!("a whole-view socket"),
                     ServerMsg::Presence { .. }
                     | ServerMsg::Chat { .. }
                     | ServerMsg::Rematch { .. }

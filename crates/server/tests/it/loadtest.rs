@@ -23,6 +23,7 @@ async fn a_concurrent_setup_makes_the_same_games_with_the_timer_asked_for() {
         timer_secs: 600,
         setup_at_once: 4,
         illegal_share: 0.0,
+        whole_views: false,
     };
     let report = run(args).await.expect("the loadtest runs");
     assert_eq!(report.games.len(), 6);
@@ -64,6 +65,7 @@ async fn clients_send_legal_moves_and_refused_ones_only_when_asked() {
         timer_secs: 600,
         setup_at_once: 3,
         illegal_share,
+        whole_views: false,
     };
     let legal = run(args(0.0)).await.expect("the loadtest runs");
     assert!(legal.sent >= 12, "the clients acted: {}", legal.sent);

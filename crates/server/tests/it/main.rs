@@ -26,3 +26,4 @@ mod social;
 mod storage;
 mod support;
 mod turns;
+mod views;

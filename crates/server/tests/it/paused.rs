@@ -173,7 +173,8 @@ impl Conn {
     async fn update(&mut self) -> (serde_json::Value, Vec<u8>) {
         loop {
             match self.next().await {
-                ServerMsg::Update { view, waiting, .. }
+                // A connection that did not ask for changed views: every update has its view.
+                ServerMsg::Update { view: Some(view), waiting, .. }
                 | ServerMsg::Welcome { view, waiting, .. } => return (view, waiting),
                 _ => {}
             }

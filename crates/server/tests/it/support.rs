@@ -202,7 +202,21 @@ pub struct Client {
 
 impl Client {
     pub async fn connect(addr: SocketAddr, game: &str, token: Option<&str>) -> Client {
-        let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
+        Client::connect_views(addr, game, token, false).await
+    }
+    /// [`Client::connect`]; with `changed_views`, the socket asks for views only when they
+    /// changed (`?views=changed`).
+    pub async fn connect_views(
+        addr: SocketAddr,
+        game: &str,
+        token: Option<&str>,
+        changed_views: bool,
+    ) -> Client {
+        let mut q: Vec<String> = token.map(|t| format!("token={t}")).into_iter().collect();
+        if changed_views {
+            q.push("views=changed".into());
+        }
+        let q = if q.is_empty() { String::new() } else { format!("?{}", q.join("&")) };
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/games/{game}{q}"))
             .await
             .expect("ws connect");
