@@ -701,23 +701,24 @@ pub(crate) fn serve_socket<G: Send + 'static>(
         .max_frame_size(1 << 20);
     up.on_upgrade(move |socket: WebSocket| async move {
         let (sink, stream) = socket.split();
+        // The text read is handed on as the frame tungstenite unmasked (no copy).
+        let stream = stream
+            .take_while(|m| {
+                std::future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_))))
+            })
+            .filter_map(|m| {
+                std::future::ready(m.ok().map(|m| match m {
+                    Message::Text(t) => Incoming::Text(t),
+                    Message::Binary(b) => Incoming::Binary(b.len()),
+                    _ => Incoming::Other,
+                }))
+            });
         let sink = sink.with(|o: ws::Out| async move {
             Ok::<_, axum::Error>(match o {
                 ws::Out::Text(s) => Message::Text(s),
                 ws::Out::Ping => Message::Ping(Default::default()),
             })
         });
-        let stream = stream
-            .take_while(|m| {
-                std::future::ready(matches!(m, Ok(m) if !matches!(m, Message::Close(_))))
-            })
-            .filter_map(|m| async move {
-                Some(match m.ok()? {
-                    Message::Text(t) => Incoming::Text(t.to_string()),
-                    Message::Binary(b) => Incoming::Binary(b.len()),
-                    _ => Incoming::Other,
-                })
-            });
         ws::run(s, sub, Box::pin(sink), Box::pin(stream)).await;
         drop(guard);
     })

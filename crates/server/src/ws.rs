@@ -19,7 +19,10 @@ use tokio::time::Instant;
 /// What arrives from a client, whatever the transport.
 #[derive(Debug)]
 pub enum Incoming {
-    Text(String),
+    /// A text frame, as the WebSocket layer read it: its bytes are shared with the frame
+    /// tungstenite unmasked, not copied into a `String` of their own (only read, by
+    /// `ClientMsg::parse`).
+    Text(crate::room::Frame),
     /// A binary frame of this many bytes (refused).
     Binary(usize),
     /// Transport-level traffic (ping/pong): ignored.
@@ -350,7 +353,7 @@ async fn handle(
     shared: &Arc<Shared>,
     sub: &Subscription,
     limit: &mut RateLimit,
-    text: String,
+    text: crate::room::Frame,
 ) -> Result<Option<ServerMsg>, ServerMsg> {
     let received = Instant::now();
     if !limit.allow() {
@@ -530,7 +533,7 @@ mod tests {
         assert_eq!(next(&mut client_rx).await["code"], "malformed");
         client_tx.send(Incoming::Binary(3)).await.unwrap();
         assert_eq!(next(&mut client_rx).await["code"], "binary_not_supported");
-        client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame())).await.unwrap();
+        client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame().into())).await.unwrap();
         assert_eq!(next(&mut client_rx).await["type"], "pong");
         let act = ClientMsg::Act {
             seat: None,
@@ -541,7 +544,7 @@ mod tests {
         let counts =
             || [&m.frames_written, &m.socket_flushes, &m.direct_writes].map(|c| c.load(Relaxed));
         let before = counts();
-        client_tx.send(Incoming::Text(act.to_frame())).await.unwrap();
+        client_tx.send(Incoming::Text(act.to_frame().into())).await.unwrap();
         let ack = next(&mut client_rx).await;
         assert_eq!(
             (ack["type"].as_str(), ack["id"].as_u64(), ack["seq"].as_u64()),
@@ -553,7 +556,7 @@ mod tests {
         assert_eq!(shared.store.log(&info.id).await.unwrap().len(), 1);
         // The loop's own pong comes after the game task's write is over (both hold the
         // connection's write side while writing).
-        client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame())).await.unwrap();
+        client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame().into())).await.unwrap();
         assert_eq!(next(&mut client_rx).await["type"], "pong");
         let after = counts();
         // Ack and update in one flush, the pong in another; written by the game's task itself

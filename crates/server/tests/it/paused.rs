@@ -111,7 +111,7 @@ async fn a_flooding_connection_is_refused_until_its_bucket_refills() {
     let task = tokio::spawn(ws::run(shared.clone(), sub, out, input));
     // A ping: `true` for a pong, `false` for `rate_limited` (updates of the bot's plots skipped).
     let mut ping = async || {
-        client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame())).await.expect("open");
+        client_tx.send(Incoming::Text(ClientMsg::Ping.to_frame().into())).await.expect("open");
         loop {
             let f = client_rx.recv().await.expect("the connection is open");
             match ServerMsg::from_frame(&f).expect("a server message") {
@@ -188,7 +188,7 @@ impl Conn {
             action["letter"] = l.clone();
         }
         let act = ClientMsg::Act { seat: None, action, id: Some(id) };
-        self.to_server.send(Incoming::Text(act.to_frame())).await.expect("open");
+        self.to_server.send(Incoming::Text(act.to_frame().into())).await.expect("open");
     }
     async fn close(self) {
         drop(self.to_server);
