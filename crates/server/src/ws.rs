@@ -406,7 +406,7 @@ async fn handle(
 mod tests {
     use super::*;
     use crate::Config;
-    use crate::store::{SeatOwner, SqliteStore, Status, Store};
+    use crate::store::{Identity, SeatOwner, SqliteStore, Status, Store};
     use futures_util::{sink, stream};
     use protocol::CreateGame;
     use serde_json::{Value, json};
@@ -422,6 +422,33 @@ mod tests {
     #[tokio::test]
     async fn the_loop_on_channels_without_direct_writes() {
         the_loop(false).await;
+    }
+
+    /// A server on an in-memory store, Ann signed in as a guest, and the Autoscooter practice
+    /// game she created with seat 1 `other` (the stop signal's sender: the server runs while
+    /// the caller keeps it).
+    async fn practice_game(
+        direct_writes: bool,
+        other: &str,
+    ) -> (Arc<Shared>, tokio::sync::watch::Sender<bool>, Identity, protocol::GameInfo) {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
+        let (stop, shutdown) = tokio::sync::watch::channel(false);
+        let config = Config { web: None, direct_writes, ..Config::default() };
+        let shared = Shared::new(config, store, shutdown);
+        let g = shared.guest("Ann").await.unwrap();
+        let ann = shared.identity(&g.token).await.unwrap().unwrap();
+        let req = CreateGame {
+            game: "autoscooter".into(),
+            seats: vec!["me".into(), other.into()],
+            board: None,
+            variants: None,
+            options: None,
+            timer_secs: None,
+            seed: Some(1),
+            practice: true,
+        };
+        let info = shared.create_game(&ann, req).await.unwrap();
+        (shared, stop, ann, info)
     }
 
     /// A socket that fails every write, then its close too (a client gone mid-write): the
@@ -455,23 +482,7 @@ mod tests {
             }
         }
         for direct_writes in [true, false] {
-            let store: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
-            let (_stop, shutdown) = tokio::sync::watch::channel(false);
-            let config = Config { web: None, direct_writes, ..Config::default() };
-            let shared = Shared::new(config, store, shutdown);
-            let g = shared.guest("Ann").await.unwrap();
-            let ann = shared.identity(&g.token).await.unwrap().unwrap();
-            let req = CreateGame {
-                game: "autoscooter".into(),
-                seats: vec!["me".into(), "bot:random".into()],
-                board: None,
-                variants: None,
-                options: None,
-                timer_secs: None,
-                seed: Some(1),
-                practice: true,
-            };
-            let info = shared.create_game(&ann, req).await.unwrap();
+            let (shared, _stop, ann, info) = practice_game(direct_writes, "bot:random").await;
             let sub = shared.subscribe(&info.id, Some(&ann.id)).await.unwrap();
             // The client's side stays open: only the socket's write side fails.
             let (_client_tx, from_client) = mpsc::channel::<Incoming>(1);
@@ -485,23 +496,7 @@ mod tests {
     }
 
     async fn the_loop(direct_writes: bool) {
-        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(":memory:").await.unwrap());
-        let (_stop, shutdown) = tokio::sync::watch::channel(false);
-        let config = Config { web: None, direct_writes, ..Config::default() };
-        let shared = Shared::new(config, store, shutdown);
-        let g = shared.guest("Ann").await.unwrap();
-        let ann = shared.identity(&g.token).await.unwrap().unwrap();
-        let req = CreateGame {
-            game: "autoscooter".into(),
-            seats: vec!["me".into(), "open".into()],
-            board: None,
-            variants: None,
-            options: None,
-            timer_secs: None,
-            seed: Some(1),
-            practice: true,
-        };
-        let info = shared.create_game(&ann, req).await.unwrap();
+        let (shared, _stop, ann, info) = practice_game(direct_writes, "open").await;
         // Seat 1 is Bob's, who never connects; the game runs.
         let seats = vec![
             SeatOwner::Human { identity: ann.id.clone(), name: "Ann".into() },

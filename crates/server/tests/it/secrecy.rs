@@ -4,10 +4,10 @@
 //! seat (or a spectator's) and only the events whose audience admits it. Nothing more reaches a
 //! seat than the rules reveal.
 
-use crate::support::{Client, STEP, guest, http, start_server};
+use crate::support::{Client, STEP, every_game_and_four_guests, joined_practice_game};
 use engine::{Audience, LogEntry, Observer, Rng, Seat};
 use protocol::{ClientMsg, ServerMsg};
-use serde_json::{Value, json};
+use serde_json::Value;
 use server::Shared;
 use server::games::{AnyGame, Registry};
 use std::sync::Arc;
@@ -181,16 +181,8 @@ pub(crate) async fn check(
 async fn every_frame_of_every_game_shows_only_what_its_observer_may_see() {
     let dir = tempfile::tempdir().unwrap();
     // Clients here play as fast as the server answers: no rate limit.
-    let server = start_server(&dir, |c| {
-        c.all_games = true;
-        c.rate = 1_000_000;
-    })
-    .await;
+    let (server, tokens) = every_game_and_four_guests(&dir).await;
     let (addr, shared) = (server.addr, server.shared.clone());
-    let mut tokens = Vec::new();
-    for i in 0..4 {
-        tokens.push(guest(addr, &format!("P{i}")).await);
-    }
     let kinds: Vec<&str> = Registry::everything().names();
     assert!(kinds.len() >= 4, "{kinds:?}");
     for name in kinds {
@@ -198,29 +190,7 @@ async fn every_frame_of_every_game_shows_only_what_its_observer_may_see() {
         let (mut checked, mut hidden) = (0, 0);
         for i in 0..GAMES {
             let players = info.min_players + i % (info.max_players.min(4) - info.min_players + 1);
-            let mut seats = vec!["me".to_string()];
-            seats.resize(players, "open".into());
-            let (status, g) = http(
-                addr,
-                "POST",
-                "/api/games",
-                Some(&tokens[0]),
-                Some(json!({ "game": name, "seats": seats, "seed": 100 + i, "practice": true })),
-            )
-            .await;
-            assert_eq!(status, 201, "{name}: {g}");
-            let id = g["id"].as_str().unwrap().to_string();
-            for (s, token) in tokens.iter().enumerate().take(players).skip(1) {
-                let (status, j) = http(
-                    addr,
-                    "POST",
-                    &format!("/api/games/{id}/join"),
-                    Some(token),
-                    Some(json!({ "seat": s })),
-                )
-                .await;
-                assert_eq!(status, 200, "{j}");
-            }
+            let id = joined_practice_game(addr, &tokens, name, players, 100 + i as u64).await;
             let watcher = tokio::spawn(watch(Client::connect(addr, &id, None).await));
             let mut seat_tasks = Vec::new();
             for (s, token) in tokens.iter().enumerate().take(players) {

@@ -34,6 +34,44 @@ pub async fn start_server(dir: &tempfile::TempDir, tweak: impl FnOnce(&mut Confi
     Server::start(config).await.expect("server starts")
 }
 
+/// A server with every registered game and no rate limit (its clients play as fast as it
+/// answers), and four guests' tokens.
+pub async fn every_game_and_four_guests(dir: &tempfile::TempDir) -> (Server, Vec<String>) {
+    let server = start_server(dir, |c| {
+        c.all_games = true;
+        c.rate = 1_000_000;
+    })
+    .await;
+    let mut tokens = Vec::new();
+    for i in 0..4 {
+        tokens.push(guest(server.addr, &format!("P{i}")).await);
+    }
+    (server, tokens)
+}
+
+/// A practice game of `name` with `players` seats and `seed`, created by the first token's
+/// guest, each other seat joined by the next token's: its id.
+pub async fn joined_practice_game(
+    addr: SocketAddr,
+    tokens: &[String],
+    name: &str,
+    players: usize,
+    seed: u64,
+) -> String {
+    let mut seats = vec!["me".to_string()];
+    seats.resize(players, "open".into());
+    let body = json!({ "game": name, "seats": seats, "seed": seed, "practice": true });
+    let (status, g) = http(addr, "POST", "/api/games", Some(&tokens[0]), Some(body)).await;
+    assert_eq!(status, 201, "{name}: {g}");
+    let id = g["id"].as_str().unwrap().to_string();
+    for (s, token) in tokens.iter().enumerate().take(players).skip(1) {
+        let path = format!("/api/games/{id}/join");
+        let (status, j) = http(addr, "POST", &path, Some(token), Some(json!({ "seat": s }))).await;
+        assert_eq!(status, 200, "{j}");
+    }
+    id
+}
+
 /// One HTTP/1.1 request through the server's own client; the status and the JSON body.
 pub async fn http(
     addr: SocketAddr,

@@ -5,7 +5,10 @@
 //! observer, never another seat's — and the view must really be left out when it did not change.
 
 use crate::secrecy::{check, play_seat};
-use crate::support::{Client, STEP, guest, http, joined_game, oracle, start_server};
+use crate::support::{
+    Client, STEP, every_game_and_four_guests, guest, joined_game, joined_practice_game, oracle,
+    start_server,
+};
 use engine::{Observer, Seat};
 use protocol::{ClientMsg, ServerMsg};
 use serde_json::{Value, json};
@@ -68,34 +71,15 @@ async fn watch(mut c: Client) -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_keeps_its_last_view_holds_the_view_every_update_would_carry() {
     let dir = tempfile::tempdir().unwrap();
-    let server = start_server(&dir, |c| {
-        c.all_games = true;
-        c.rate = 1_000_000;
-    })
-    .await;
+    let (server, tokens) = every_game_and_four_guests(&dir).await;
     let (addr, shared) = (server.addr, server.shared.clone());
-    let mut tokens = Vec::new();
-    for i in 0..4 {
-        tokens.push(guest(addr, &format!("P{i}")).await);
-    }
     let mut left_out_by_kind = BTreeMap::new();
     for name in Registry::everything().names() {
         let info = &Registry::everything().get(name).unwrap().info;
         let (mut left_out, mut compared) = (0, 0);
         for i in 0..GAMES {
             let players = info.min_players + i % (info.max_players.min(4) - info.min_players + 1);
-            let mut seats = vec!["me".to_string()];
-            seats.resize(players, "open".into());
-            let body = json!({ "game": name, "seats": seats, "seed": 300 + i, "practice": true });
-            let (status, g) = http(addr, "POST", "/api/games", Some(&tokens[0]), Some(body)).await;
-            assert_eq!(status, 201, "{name}: {g}");
-            let id = g["id"].as_str().unwrap().to_string();
-            for (s, token) in tokens.iter().enumerate().take(players).skip(1) {
-                let path = format!("/api/games/{id}/join");
-                let (status, j) =
-                    http(addr, "POST", &path, Some(token), Some(json!({ "seat": s }))).await;
-                assert_eq!(status, 200, "{j}");
-            }
+            let id = joined_practice_game(addr, &tokens, name, players, 300 + i as u64).await;
             // (observer, asked for changed views) → its connection's frames.
             let mut tasks = Vec::new();
             for changed in [false, true] {
