@@ -103,7 +103,8 @@ pub(crate) async fn play_seat(
     panic!("game {id}: the game did not end");
 }
 
-async fn watch(mut c: Client) -> Vec<String> {
+/// Follow a connection to the game's end; its frames.
+pub(crate) async fn watch(mut c: Client) -> Vec<String> {
     loop {
         if let ServerMsg::Over { .. } = c.recv().await {
             let frames = std::mem::take(&mut c.frames);

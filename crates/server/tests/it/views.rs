@@ -4,7 +4,7 @@
 //! update, exactly the view a client that did not ask is sent — the engine's view for its
 //! observer, never another seat's — and the view must really be left out when it did not change.
 
-use crate::secrecy::{check, play_seat};
+use crate::secrecy::{check, play_seat, watch};
 use crate::support::{
     Client, STEP, every_game_and_four_guests, guest, joined_game, joined_practice_game, oracle,
     start_server,
@@ -50,17 +50,6 @@ fn update_views(frames: &[String]) -> BTreeMap<u64, Value> {
         .filter(|f| f["type"] == "update")
         .map(|f| (f["seq"].as_u64().unwrap(), f["view"].clone()))
         .collect()
-}
-
-/// Follow a connection to the game's end; its frames.
-async fn watch(mut c: Client) -> Vec<String> {
-    loop {
-        if let ServerMsg::Over { .. } = c.recv().await {
-            let frames = std::mem::take(&mut c.frames);
-            c.close().await;
-            return frames;
-        }
-    }
 }
 
 /// Every registered game played to the end over WebSockets, each seat by a client (heuristic
