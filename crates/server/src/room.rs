@@ -164,12 +164,13 @@ pub struct ObserverUpdate {
 }
 
 impl ObserverUpdate {
-    /// The frame for a connection of this observer.
-    fn for_conn(&self, changed_views: bool) -> Option<&Frame> {
-        if changed_views {
-            self.without_view.as_ref().or(self.whole.as_ref())
+    /// The frame of one change for connection `sub`, among every observer's `updates`.
+    fn for_sub<'a>(updates: &'a [ObserverUpdate], sub: &Sub) -> Option<&'a Frame> {
+        let u = updates.iter().find(|u| u.observer == sub.observer)?;
+        if sub.changed_views {
+            u.without_view.as_ref().or(u.whole.as_ref())
         } else {
-            self.whole.as_ref()
+            u.whole.as_ref()
         }
     }
 }
@@ -909,11 +910,7 @@ impl Room {
                                 break;
                             }
                         }
-                        frames
-                            .iter()
-                            .find(|u| u.observer == sub.observer)
-                            .and_then(|u| u.for_conn(sub.changed_views))
-                            .cloned()
+                        ObserverUpdate::for_sub(frames, sub).cloned()
                     }
                     Done::Refused { conn, id, code, rule, msg } if conn == c => {
                         let e = ServerMsg::Error {
@@ -1509,11 +1506,7 @@ impl Room {
         self.publish_update(self.seq, &frames);
         let mut dead = Vec::new();
         for (conn, sub) in &self.subs {
-            let Some(frame) = frames
-                .iter()
-                .find(|u| u.observer == sub.observer)
-                .and_then(|u| u.for_conn(sub.changed_views))
-            else {
+            let Some(frame) = ObserverUpdate::for_sub(&frames, sub) else {
                 continue;
             };
             if sub.out.try_send(frame.clone()).is_err() {
