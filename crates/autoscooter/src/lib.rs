@@ -277,6 +277,28 @@ impl Game for Autoscooter {
         )
     }
 
+    /// AS-4.1: plots stay secret until every player has committed. A plot (of a car or the
+    /// wild car) after which the plotter still owes another leaves everything public as it
+    /// was — who still owes (`waiting`) included — and no other seat sees it: only the
+    /// plotter's own view changes (its plots, its choices). The plot that ends a seat's
+    /// planning changes every view's `waiting` (and may start the action phase); a start or a
+    /// payment moves cars and chits: everyone's.
+    fn views_touched(&self, seat: Seat, action: &Action) -> engine::Touched {
+        if self.stage != Stage::Plan || seat.index() >= self.seats as usize {
+            return engine::Touched::All;
+        }
+        let (cars_left, wild_left) = match action {
+            Action::Plot { car, .. } => match 1u8.checked_shl(u32::from(*car)) {
+                Some(bit) => (self.unplotted[seat.index()] & !bit, self.wild_moving),
+                None => return engine::Touched::All,
+            },
+            Action::PlotWild { .. } => (self.unplotted[seat.index()], false),
+            _ => return engine::Touched::All,
+        };
+        let wild_left = wild_left && self.wild_plots[seat.index()].is_none();
+        if cars_left != 0 || wild_left { engine::Touched::only(seat) } else { engine::Touched::All }
+    }
+
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         if g.stage == Stage::Plan {

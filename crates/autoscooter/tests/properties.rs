@@ -55,6 +55,12 @@ proptest! {
         prop_assert!(report.finished, "a random game ends within 2,000 steps");
         prop_assert_eq!(report.game.round(), 11);
         prop_assert!(report.scrambles > 0, "some plot was secret at some deep check");
+        // AS-4.1: a plot while the plotter still owes touches only its own view
+        // (`views_touched`), checked by the suite against every other view's text. With
+        // five players or more each drives one car (AS-1.3): its plot ends its planning.
+        if players <= 4 {
+            prop_assert!(report.untouched > 0, "some plot claimed to touch one view only");
+        }
         prop_assert!(report.deep_checks > 5 && report.refused > 0);
     }
 }

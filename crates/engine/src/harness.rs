@@ -38,7 +38,7 @@
 //! The older panicking helpers below ([`assert_atomic`], [`assert_replays`], ...) remain for
 //! tests that check one position.
 
-use crate::{Decision, Game, LogEntry, Observer, Outcome, Rng, RuleError, Seat};
+use crate::{Decision, Game, LogEntry, Observer, Outcome, Rng, RuleError, Seat, Touched};
 use std::fmt;
 
 /// What a game supplies to [`check_game`] beyond the [`Game`] trait.
@@ -97,6 +97,9 @@ pub struct Report<G: Game> {
     pub scrambles: usize,
     /// Actions refused (garbage and out-of-turn ones), each found to change nothing.
     pub refused: usize,
+    /// Views that [`Game::views_touched`] said an action left as they were, each found the
+    /// same text after it: a game that narrows its claims can require it to be positive.
+    pub untouched: usize,
 }
 
 /// A broken promise: which one, and where in the game (`step` actions had been applied).
@@ -130,6 +133,10 @@ impl std::error::Error for Violation {}
 ///   secrets that observer may not see are changed in the state
 ///   ([`Conformance::scramble_secrets`]) and when they are resampled by
 ///   [`Game::determinize`] (which also keeps who owes a decision);
+///
+/// * the observers an action does not touch ([`Game::views_touched`], asked before it) have
+///   the same view after it, as JSON text byte for byte (the sampled action of every step,
+///   and every listed action tried at a deep check);
 ///
 /// and at the end, replaying `(setup, seed, log)` gives the same state. The first broken
 /// promise is returned. Panics only if the setup does not start a game.
@@ -178,9 +185,12 @@ pub fn check_game_with<G: Conformance>(
             let Some(action) = g.sample_action(seat, &mut rng) else {
                 return Err(fail(format!("{seat} owes a decision but no action was sampled")));
             };
+            let untouched = untouched_views(&g, g.views_touched(seat, &action));
             if let Err(e) = g.apply(seat, &action, &mut events) {
                 return Err(fail(format!("sampled action {action:?} of {seat} refused: {e}")));
             }
+            check_untouched(&untouched, &g, seat, &action).map_err(fail)?;
+            report.untouched += untouched.len();
             log.push(LogEntry::Act { seat, action });
         }
     }
@@ -198,6 +208,7 @@ pub fn check_game_with<G: Conformance>(
         deep_checks: report.deep,
         scrambles: report.scrambles,
         refused: report.refused,
+        untouched: report.untouched,
     })
 }
 
@@ -206,6 +217,7 @@ struct Counts {
     deep: usize,
     scrambles: usize,
     refused: usize,
+    untouched: usize,
 }
 
 /// Refusals, decision/outcome agreement: every step.
@@ -292,9 +304,12 @@ fn deep_check<G: Conformance>(
         let step = (listed.len() / limit.max(1)).max(1);
         for a in listed.iter().step_by(step) {
             let mut copy = g.clone();
+            let untouched = untouched_views(g, g.views_touched(seat, a));
             if let Err(e) = copy.apply(seat, a, &mut Vec::new()) {
                 return Err(format!("listed action {a:?} of {seat} was refused: {e}"));
             }
+            check_untouched(&untouched, &copy, seat, a)?;
+            n.untouched += untouched.len();
         }
         match g.sample_action(seat, rng) {
             Some(a) if !listed.contains(&a) => {
@@ -338,6 +353,41 @@ fn deep_check<G: Conformance>(
         }
     }
     n.scrambles += usize::from(changed);
+    Ok(())
+}
+
+/// A view as the server sends it: its JSON text.
+fn view_text<G: Game>(g: &G, observer: Observer) -> Vec<u8> {
+    serde_json::to_vec(&g.view(observer)).unwrap_or_else(|e| format!("error: {e}").into_bytes())
+}
+
+/// The views (as text) of the seats and the spectators that `touched` leaves out, before the
+/// action it was asked for.
+fn untouched_views<G: Game>(g: &G, touched: Touched) -> Vec<(Observer, Vec<u8>)> {
+    (0..g.seats())
+        .map(|s| Observer::Seat(Seat(s as u8)))
+        .chain([Observer::Spectator])
+        .filter(|&o| !touched.touches(o))
+        .map(|o| (o, view_text(g, o)))
+        .collect()
+}
+
+/// Each view taken by [`untouched_views`] before `seat`'s `action` is the same text after it
+/// (`after`): a game that claims too little fails here.
+fn check_untouched<G: Game>(
+    before: &[(Observer, Vec<u8>)],
+    after: &G,
+    seat: Seat,
+    action: &G::Action,
+) -> Result<(), String> {
+    for (observer, text) in before {
+        if view_text(after, *observer) != *text {
+            return Err(format!(
+                "views_touched said {action:?} of {seat} leaves the view of {observer:?} as it \
+                 was, but it changed"
+            ));
+        }
+    }
     Ok(())
 }
 

@@ -64,6 +64,34 @@ impl Audience {
     }
 }
 
+/// Whose views an action may change ([`Game::views_touched`]): every observer's, or only some
+/// seats' — then every other seat's view and the spectators' are, as JSON text, byte for byte
+/// what they were before the action (an omniscient view is always touched). The server builds
+/// no view for an observer an action did not touch (docs/protocol.md "Views only when they
+/// changed"); [`harness::check_game`] checks every claim against the views themselves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Touched {
+    /// Any observer's view may have changed.
+    All,
+    /// Only these seats' views may have changed.
+    Seats(SeatSet),
+}
+
+impl Touched {
+    /// Only `seat`'s own view may have changed.
+    pub const fn only(seat: Seat) -> Touched {
+        Touched::Seats(SeatSet::single(seat))
+    }
+    /// Whether `observer`'s view may have changed.
+    pub fn touches(self, observer: Observer) -> bool {
+        match (self, observer) {
+            (Touched::All, _) | (_, Observer::Omniscient) => true,
+            (Touched::Seats(s), Observer::Seat(o)) => s.contains(o),
+            (Touched::Seats(_), Observer::Spectator) => false,
+        }
+    }
+}
+
 /// What a game waits for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
@@ -232,6 +260,16 @@ pub trait Game: Clone + Debug + PartialEq + Send + Sync + Sized + 'static {
     /// depends on nothing an observer may not see (checked by [`harness::check_game`]).
     fn clock(&self) -> Option<Clock> {
         None
+    }
+    /// Whose views `seat`'s `action` may change, asked of the state *before* the action and
+    /// meaningful only if [`Game::apply`] then accepts it (time-ups touch everyone). A rule of
+    /// the game, written from its view (Autoscooter: a plot while the plotter still owes
+    /// another changes only the plotter's view, AS-4.1). Claiming too much costs only speed
+    /// (the default, [`Touched::All`]); claiming too little would leave a client on a stale
+    /// view, so [`harness::check_game`] compares, at every step, the serialised view of every
+    /// observer not touched before and after the action.
+    fn views_touched(&self, _seat: Seat, _action: &Self::Action) -> Touched {
+        Touched::All
     }
 }
 

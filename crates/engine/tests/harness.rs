@@ -23,6 +23,9 @@ enum Bug {
     UnlistedSample,
     /// A seat that has committed may pick again (it owes nothing any more).
     OutOfTurn,
+    /// `views_touched` says a pick changes only the picker's view, but every view shows who
+    /// has committed.
+    TouchesTooLittle,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -231,6 +234,13 @@ impl Game for Guess {
         }
     }
     fn static_data(&self) {}
+    fn views_touched(&self, seat: Seat, _action: &Pick) -> engine::Touched {
+        if self.bug == Bug::TouchesTooLittle {
+            engine::Touched::only(seat)
+        } else {
+            engine::Touched::All
+        }
+    }
     fn determinize(&self, seat: Seat, rng: &mut Rng) -> Self {
         let mut g = self.clone();
         if self.bug != Bug::LeakyView {
@@ -339,4 +349,11 @@ fn the_tests_own_invariants_are_checked() {
     .expect_err("the invariant breaks");
     assert_eq!(v.message, "round 3 reached");
     assert!(check_game::<Guess>(&setup, 1, &CheckOptions::default()).is_ok());
+}
+
+#[test]
+fn a_game_claiming_an_action_touched_too_few_views_fails() {
+    let v = run(Bug::TouchesTooLittle, 0..5).expect_err("found");
+    assert!(v.message.contains("views_touched said"), "{v}");
+    assert!(v.message.contains("but it changed"), "{v}");
 }

@@ -3,7 +3,7 @@
 
 use crate::Registered;
 use bots::{BotSpec, Stop};
-use engine::{Audience, Decision, Game, GameEvent, Observer, Rng, RuleError, Seat};
+use engine::{Audience, Decision, Game, GameEvent, Observer, Rng, RuleError, Seat, Touched};
 use serde_json::Value;
 
 /// Why an action was refused (nothing changed).
@@ -15,11 +15,14 @@ pub enum ActError {
     Rule { code: &'static str, message: String },
 }
 
-/// An accepted action: its canonical JSON (as stored) and the events it caused.
+/// An accepted action: its canonical JSON (as stored), the events it caused, and whose views
+/// it may have changed (the game crate's [`engine::Game::views_touched`], asked before it was
+/// applied): the server builds no view for the others.
 #[derive(Debug, Clone)]
 pub struct Applied {
     pub action: Value,
     pub events: Vec<(Audience, Value)>,
+    pub touched: Touched,
 }
 
 /// A running game of any kind.
@@ -156,10 +159,11 @@ impl<G: Registered> AnyGame for G {
         let action = <G::Action as serde::Deserialize>::deserialize(action)
             .map_err(|e| ActError::BadAction(e.to_string()))?;
         let mut events = Vec::new();
+        let touched = self.views_touched(seat, &action);
         self.apply(seat, &action, &mut events)
             .map_err(|e| ActError::Rule { code: e.code(), message: e.to_string() })?;
         let action = serde_json::to_value(&action).unwrap_or(Value::Null);
-        Ok(Applied { action, events: events_json(&events) })
+        Ok(Applied { action, events: events_json(&events), touched })
     }
     fn time_up(&mut self) -> Result<Vec<(Audience, Value)>, ActError> {
         let mut events = Vec::new();

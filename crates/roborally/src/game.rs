@@ -252,6 +252,17 @@ impl Game for RoboRally {
         g
     }
 
+    /// RR-4.3: a `place` changes the seat's secret draft and nothing else, and nobody else
+    /// sees a draft: only that seat's view. A committed `program` is not so: every view shows
+    /// its registers as filled (hidden cards) and who still programs; every other action
+    /// moves the game on.
+    fn views_touched(&self, seat: Seat, action: &Action) -> engine::Touched {
+        match action {
+            Action::Place { .. } => engine::Touched::only(seat),
+            _ => engine::Touched::All,
+        }
+    }
+
     /// RR-4.3, the hourglass: while programming, it runs only when every robot but one has
     /// been programmed (and at least one has: a robot programming alone has no hourglass),
     /// for that robot's player, `timer_seconds` per robot still to program (one robot per

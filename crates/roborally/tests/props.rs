@@ -166,6 +166,9 @@ proptest! {
         let (setup, _) = start_with(course, robots, seed, options, Variants::default());
         let report = run(&setup, seed, 120, 3)?;
         prop_assert!(report.scrambles > 0, "some secret was scrambled");
+        // RR-4.3: a `place` touches only its seat's view (`views_touched`), checked by the
+        // suite against every other view's text.
+        prop_assert!(report.untouched > 0, "some place claimed to touch one view only");
     }
 
     #[test]

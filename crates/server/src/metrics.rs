@@ -82,6 +82,9 @@ pub struct Metrics {
     /// (`Room::update_frames`, docs/protocol.md "Views only when they changed"): one per
     /// observer and change, however many of its connections it goes to.
     pub views_left_out: AtomicU64,
+    /// Of those, the ones whose view was not even written: the game said the change did not
+    /// touch that observer's view (`engine::Game::views_touched`, `Room::update_frames`).
+    pub views_not_built: AtomicU64,
 }
 
 /// The SQLite store's group commits and the log entries in them (process-wide: the store has
@@ -335,6 +338,11 @@ impl Metrics {
                 "robodrome_views_left_out_total",
                 "Updates built without the view (the observer's view had not changed).",
                 &self.views_left_out,
+            ),
+            (
+                "robodrome_views_not_built_total",
+                "Of those, views not written at all (the game said the change did not touch them).",
+                &self.views_not_built,
             ),
             ("robodrome_store_commits_total", "Group commits of the SQLite store.", &COMMITS),
             (

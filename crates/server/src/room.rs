@@ -19,7 +19,7 @@ use crate::Shared;
 use crate::games::{ActError, AnyGame};
 use crate::store::{Entry, GameRow, SeatOwner, Status};
 use bots::{BotSpec, Stop};
-use engine::{Audience, Decision, LogEntry, Observer, Rng, Seat};
+use engine::{Audience, Decision, LogEntry, Observer, Rng, Seat, Touched};
 use protocol::{ErrorCode, ServerMsg};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -638,11 +638,11 @@ impl Room {
                     Err((code, msg)) => return self.reply_error(conn, code, None, msg, id),
                 };
                 match self.act(own, &action).await {
-                    Ok(events) => {
+                    Ok((events, touched)) => {
                         // Acting is taking the seat back from a bot that stood in.
                         self.take_back(own);
                         self.send_to(conn, &ServerMsg::Ack { id, seq: self.seq });
-                        self.broadcast_update(&events);
+                        self.broadcast_update(&events, touched);
                         self.shared.metrics.observe_latency(received.elapsed());
                         self.after_change().await;
                     }
@@ -656,9 +656,9 @@ impl Room {
                 }
                 let Some(action) = action else { return };
                 match self.act(seat, &action).await {
-                    Ok(events) => {
+                    Ok((events, touched)) => {
                         self.shared.metrics.bot_actions.fetch_add(1, Relaxed);
-                        self.broadcast_update(&events);
+                        self.broadcast_update(&events, touched);
                         self.after_change().await;
                     }
                     // Storage failing: the bots try again when the backoff is over, not now.
@@ -732,13 +732,14 @@ impl Room {
         Ok(Some(own))
     }
 
-    /// Apply through the engine (not stored yet): the log entry and the events.
+    /// Apply through the engine (not stored yet): the log entry, the events, and whose views
+    /// the action may have changed (the game's `views_touched`).
     #[allow(clippy::type_complexity)]
     fn apply(
         &mut self,
         seat: Seat,
         action: &Value,
-    ) -> Result<(Entry, Vec<(Audience, Value)>), (ErrorCode, Option<String>, String)> {
+    ) -> Result<(Entry, Vec<(Audience, Value)>, Touched), (ErrorCode, Option<String>, String)> {
         let applied = self.game.apply_json(seat, action).map_err(|e| {
             self.shared.metrics.rejected.fetch_add(1, Relaxed);
             match e {
@@ -748,7 +749,7 @@ impl Room {
                 }
             }
         })?;
-        Ok((LogEntry::Act { seat, action: applied.action }, applied.events))
+        Ok((LogEntry::Act { seat, action: applied.action }, applied.events, applied.touched))
     }
 
     /// Apply through the engine, store, or restore: the stored log and the game never disagree.
@@ -756,14 +757,14 @@ impl Room {
         &mut self,
         seat: Seat,
         action: &Value,
-    ) -> Result<Vec<(Audience, Value)>, (ErrorCode, Option<String>, String)> {
+    ) -> Result<(Vec<(Audience, Value)>, Touched), (ErrorCode, Option<String>, String)> {
         let backup = self.game.clone_box();
-        let (entry, events) = self.apply(seat, action)?;
+        let (entry, events, touched) = self.apply(seat, action)?;
         if let Err(e) = self.store(&entry).await {
             self.game = backup;
             return Err((ErrorCode::StorageUnavailable, None, e));
         }
-        Ok(events)
+        Ok((events, touched))
     }
 
     /// Players' actions that queued up while the task waited for storage: each checked and
@@ -817,10 +818,11 @@ impl Room {
                 self.marks.clone(),
             );
             match self.apply(own, &action) {
-                Ok((entry, events)) => {
+                Ok((entry, events, touched)) => {
                     saved.push((done.len(), backup));
                     entries.push(entry);
-                    let frames = self.update_frames(first + entries.len() as u64, &events);
+                    let seq = first + entries.len() as u64;
+                    let frames = self.update_frames(seq, &events, touched);
                     done.push(Done::Accepted { conn, id, received, frames });
                     if self.game.decision().is_none() {
                         break; // the game is over: what follows meets a finished game
@@ -1427,7 +1429,7 @@ impl Room {
                         return;
                     }
                     self.shared.metrics.timeouts.fetch_add(1, Relaxed);
-                    self.broadcast_update(&events);
+                    self.broadcast_update(&events, Touched::All);
                     self.after_change().await;
                 }
                 Err(e) => tracing::warn!(game = %self.id, ?e, "time_up refused"),
@@ -1501,8 +1503,9 @@ impl Room {
 
     /// Each connection gets the events its observer may see and its own view. Each event is
     /// serialised once and each observer's frame once, however many connections share it.
-    fn broadcast_update(&mut self, events: &[(Audience, Value)]) {
-        let frames = self.update_frames(self.seq, events);
+    /// `touched`: whose views the change may have changed (the game's `views_touched`).
+    fn broadcast_update(&mut self, events: &[(Audience, Value)], touched: Touched) {
+        let frames = self.update_frames(self.seq, events, touched);
         self.publish_update(self.seq, &frames);
         let mut dead = Vec::new();
         for (conn, sub) in &self.subs {
@@ -1524,7 +1527,15 @@ impl Room {
     /// the clocks are restarted for the new position: each observer's view is written once,
     /// and from that one text come its whole frame and, for connections that asked for
     /// changed views only, the frame without it when it is the same as in their last frame.
-    fn update_frames(&mut self, seq: u64, events: &[(Audience, Value)]) -> Vec<ObserverUpdate> {
+    /// An observer the change did not touch (`touched`, the game crate's rule) whose
+    /// connections all asked and hold a view gets the frame without it, its view not even
+    /// written: it is the one they hold (checked against the fingerprint in debug builds).
+    fn update_frames(
+        &mut self,
+        seq: u64,
+        events: &[(Audience, Value)],
+        touched: Touched,
+    ) -> Vec<ObserverUpdate> {
         let (before, clock) = (self.last_waiting.clone(), self.clock);
         self.restart_clocks();
         // Only "a seat committed (part of) its choice": a simultaneous decision that goes on
@@ -1576,6 +1587,26 @@ impl Room {
                 ServerMsg::update_frame(seq, seen.clone(), view, &waiting, time_left_ms, &clock_for)
                     .into()
             };
+            if !whole && changed && !touched.touches(observer) && self.mark(observer).is_some() {
+                // The game says this change left the view as it was: its connections hold it
+                // (the view before the change is the one last sent, docs/protocol.md "Views
+                // only when they changed"). The harness checks every game's claims
+                // (`engine::harness::check_game`); debug builds check them here too.
+                debug_assert_eq!(
+                    Some(with_view(&*self.game, observer, view_mark)),
+                    self.mark(observer),
+                    "views_touched left out {observer:?}, whose view changed"
+                );
+                let m = &self.shared.metrics;
+                m.views_left_out.fetch_add(1, Relaxed);
+                m.views_not_built.fetch_add(1, Relaxed);
+                frames.push(ObserverUpdate {
+                    observer,
+                    whole: None,
+                    without_view: Some(frame(None)),
+                });
+                continue;
+            }
             let (whole, without_view, same) = with_view(&*self.game, observer, |view| {
                 let mark = changed.then(|| view_mark(view));
                 let same = mark.is_some() && self.mark(observer) == mark;

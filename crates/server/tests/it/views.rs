@@ -134,6 +134,54 @@ async fn a_client_that_keeps_its_last_view_holds_the_view_every_update_would_car
     server.shutdown().await;
 }
 
+/// Every registered game played to the end with every connection asking for changed views
+/// only (each seat's one connection, a spectator): no observer has a whole-view connection, so
+/// the server builds no view at all for an observer the game says an action did not touch
+/// (`engine::Game::views_touched`: Autoscooter's plot while the plotter still owes another).
+/// At every update each kept view — those left out by the hook included — is the whole view
+/// the engine gives that observer at that seq (`secrecy::check`, the view a connection that
+/// did not ask is sent: the test above), and in Autoscooter the hook really left views out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn views_a_game_says_an_action_did_not_touch_are_the_views_held() {
+    let dir = tempfile::tempdir().unwrap();
+    let (server, tokens) = every_game_and_four_guests(&dir).await;
+    let (addr, shared) = (server.addr, server.shared.clone());
+    let mut not_built_by_kind = BTreeMap::new();
+    for name in Registry::everything().names() {
+        let info = &Registry::everything().get(name).unwrap().info;
+        let before = shared.metrics.views_not_built.load(Relaxed);
+        let mut compared = 0;
+        for i in 0..GAMES {
+            let players = info.min_players + i % (info.max_players.min(4) - info.min_players + 1);
+            let id = joined_practice_game(addr, &tokens, name, players, 400 + i as u64).await;
+            let mut tasks = Vec::new();
+            let c = Client::connect_views(addr, &id, None, true).await;
+            tasks.push((Observer::Spectator, tokio::spawn(watch(c))));
+            for (s, token) in tokens.iter().enumerate().take(players) {
+                let c = Client::connect_views(addr, &id, Some(token), true).await;
+                let play =
+                    play_seat(c, shared.clone(), id.clone(), s as u8, i as u64 * 10 + s as u64);
+                tasks.push((Observer::Seat(Seat(s as u8)), tokio::spawn(play)));
+            }
+            let mut asked: Vec<(Observer, Vec<String>)> = Vec::new();
+            for (observer, t) in tasks {
+                let frames =
+                    tokio::time::timeout(STEP * 10, t).await.expect("a game in time").unwrap();
+                asked.push((observer, kept(&frames).0));
+            }
+            // `check` wants the seats in order, then the spectator.
+            asked.rotate_left(1);
+            compared += check(&shared, &id, &asked).await.0;
+        }
+        assert!(compared > GAMES * 5, "{name}: only {compared} views compared");
+        not_built_by_kind.insert(name, shared.metrics.views_not_built.load(Relaxed) - before);
+    }
+    // AS-4.1: other seats' and spectators' views are not built for a plot while the plotter
+    // still owes (the test fails if the hook is never used).
+    assert!(not_built_by_kind["autoscooter"] > 0, "{not_built_by_kind:?}");
+    server.shutdown().await;
+}
+
 /// The next welcome or update of a connection, as a JSON object (other frames skipped).
 async fn next_view_frame(c: &mut Client) -> Value {
     loop {
