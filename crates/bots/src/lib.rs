@@ -52,29 +52,75 @@ pub trait Bot<G: Game>: Send {
 /// A search checks it between simulations and then plays its best candidate so far (a search
 /// stopped before its first simulation plays its first candidate). `Stop::default()` never
 /// stops.
+///
+/// It also carries the [`Clock`] the search reads for its deadline and for a `search:Nms` time
+/// budget: the system's clock unless [`Stop::on`] gives another (tests: [`Clock::stepping`]).
 #[derive(Clone, Debug, Default)]
 pub struct Stop {
     deadline: Option<Instant>,
     flags: Vec<Arc<AtomicBool>>,
+    clock: Clock,
 }
 
 impl Stop {
     /// Stop at `deadline` (a hard ceiling on the decision's time).
     pub fn at(deadline: Instant) -> Stop {
-        Stop { deadline: Some(deadline), flags: Vec::new() }
+        Stop { deadline: Some(deadline), flags: Vec::new(), clock: Clock::default() }
     }
     /// Also stop once `flag` is raised (cancellation: the game ended, the server stops).
     pub fn or_flag(mut self, flag: Arc<AtomicBool>) -> Stop {
         self.flags.push(flag);
         self
     }
+    /// Read the time (the deadline's and a time budget's) from `clock`.
+    pub fn on(mut self, clock: Clock) -> Stop {
+        self.clock = clock;
+        self
+    }
     /// Whether the bot must stop now.
     pub fn now(&self) -> bool {
-        self.cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.cancelled() || self.deadline.is_some_and(|d| self.clock.now() >= d)
     }
     /// Whether a flag was raised (the answer is not wanted any more).
     pub fn cancelled(&self) -> bool {
         self.flags.iter().any(|f| f.load(Ordering::Relaxed))
+    }
+    /// The clock a search measures its time on.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+}
+
+/// Where a search reads the time: the system's monotonic clock (the default), or a clock that
+/// moves only when it is read ([`Clock::stepping`]), so that a test of a time budget or a
+/// deadline is decided by how often the search looked, not by how fast the machine is.
+#[derive(Clone, Debug, Default)]
+pub struct Clock(Option<Arc<Stepping>>);
+
+#[derive(Debug)]
+struct Stepping {
+    origin: Instant,
+    step: std::time::Duration,
+    reads: std::sync::atomic::AtomicU32,
+}
+
+impl Clock {
+    /// A clock that starts at the present moment and moves on by `step` each time it is read.
+    pub fn stepping(step: std::time::Duration) -> Clock {
+        let reads = std::sync::atomic::AtomicU32::new(0);
+        Clock(Some(Arc::new(Stepping { origin: Instant::now(), step, reads })))
+    }
+    /// The time now: the system's, or the stepping clock's after one more step (its first read
+    /// is its origin).
+    pub fn now(&self) -> Instant {
+        match &self.0 {
+            None => Instant::now(),
+            Some(s) => s.origin + s.step * s.reads.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+    /// How often a stepping clock was read (0 for the system's clock).
+    pub fn reads(&self) -> u32 {
+        self.0.as_ref().map_or(0, |s| s.reads.load(Ordering::Relaxed))
     }
 }
 

@@ -140,12 +140,12 @@ impl SearchBot {
         // Rewards can differ by little (an evaluation squashed to 0..1): scale exploration to
         // the spread of the rewards seen so far.
         let (mut lo, mut hi) = (f64::MAX, f64::MIN);
-        let started = std::time::Instant::now();
+        let started = stop.clock().now();
         for sim in 0..simulations {
             if let Some(limit) = self.time_limit
                 && sim >= candidates.len() as u32
                 && sim % 16 == 0
-                && started.elapsed() >= limit
+                && stop.clock().now() - started >= limit
             {
                 break;
             }

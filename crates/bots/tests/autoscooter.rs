@@ -121,13 +121,22 @@ fn bots_cannot_read_other_seats_hidden_plots() {
     let _ = HeuristicBot;
 }
 
+/// A time budget is measured on the search's clock ([`bots::Clock`]), not by how fast this
+/// machine is: on a clock that moves 1 ms each time it is read, `search:50ms` reads it when it
+/// starts and then every 16th simulation (docs/bots.md) until 50 ms have passed on it — 1 + 50
+/// reads — and plays a legal action.
 #[test]
-fn search_with_a_time_budget_returns_in_time() {
+fn search_with_a_time_budget_stops_when_its_clock_says() {
     let g = Autoscooter::new(&two_player(), 2).unwrap();
     let mut bot = Autoscooter::bot(&"search:50ms".parse().unwrap());
-    let t = std::time::Instant::now();
-    let a = bot.act(&g, Seat(0), &mut Rng::seeded(1));
-    // The budget is checked between simulations; one simulation takes well under a millisecond.
-    assert!(t.elapsed() < std::time::Duration::from_millis(50 + 250), "took {:?}", t.elapsed());
+    let clock = bots::Clock::stepping(std::time::Duration::from_millis(1));
+    let stop = bots::Stop::default().on(clock.clone());
+    let a = bot.act_until(&g, Seat(0), &mut Rng::seeded(1), &stop);
+    assert_eq!(clock.reads(), 1 + 50);
     assert!(g.legal_actions(Seat(0)).contains(&a));
+    // A budget twice as long: twice as many checks, so the budget is what stopped it.
+    let clock = bots::Clock::stepping(std::time::Duration::from_millis(1));
+    let mut bot = Autoscooter::bot(&"search:100ms".parse().unwrap());
+    bot.act_until(&g, Seat(0), &mut Rng::seeded(1), &bots::Stop::default().on(clock.clone()));
+    assert_eq!(clock.reads(), 1 + 100);
 }

@@ -251,25 +251,33 @@ fn alone_a_wrecked_robot_powers_down() {
     assert!(matches!(search("search:300", &g), Action::Program { power_down_next: false, .. }));
 }
 
-/// `search:Nms` returns in its time (the budget is checked between judged ends; the model's
-/// tables are built first, once per decision): alone on the largest shipped course, and in a
-/// four-robot race.
+/// `search:Nms` keeps to its time, measured on its clock ([`bots::Clock`]) rather than by this
+/// machine's speed: on a clock that moves 1 ms each time it is read, the search's last read is
+/// at most one round past its budget (a round of rollouts reads it three times; alone on the
+/// board, ends are judged until 80 % of the budget is used or all are judged: 2 + 80 reads for
+/// 100 ms), and it did not stop long before (more than 50 reads). Alone on the largest shipped
+/// course, and in a four-robot race.
 #[test]
-fn search_with_a_time_budget_returns_in_time() {
+fn search_with_a_time_budget_keeps_to_its_clock() {
     use bots::HasBots;
     for players in [1, 4] {
         let setup =
             Setup::new_game(BoardSpec::Named("grand-tour".into()), players, Variants::default());
         let g = RoboRally::new(&setup, 5).expect("setup");
-        let mut bot = RoboRally::bot(&"search:100ms".parse().unwrap());
-        let t = std::time::Instant::now();
-        let a = bot.act(&g, Seat(0), &mut Rng::seeded(1));
-        assert!(
-            t.elapsed() < std::time::Duration::from_millis(100 + 400),
-            "{players} robots: took {:?}",
-            t.elapsed()
-        );
-        let mut h = g.clone();
-        assert!(h.apply(Seat(0), &a, &mut Vec::new()).is_ok(), "{a:?} is legal");
+        for budget in [100u32, 200] {
+            let mut bot = RoboRally::bot(&format!("search:{budget}ms").parse().unwrap());
+            let clock = bots::Clock::stepping(std::time::Duration::from_millis(1));
+            let stop = bots::Stop::default().on(clock.clone());
+            let a = bot.act_until(&g, Seat(0), &mut Rng::seeded(1), &stop);
+            let reads = clock.reads();
+            eprintln!("{players} robots, {budget} ms: {reads} reads");
+            assert!(reads <= budget + 4, "{players} robots, {budget} ms: {reads} reads");
+            assert!(reads > 50, "{players} robots, {budget} ms: {reads} reads");
+            if players == 1 && budget == 100 {
+                assert_eq!(reads, 2 + 80, "alone: ends judged until 80 % of the budget");
+            }
+            let mut h = g.clone();
+            assert!(h.apply(Seat(0), &a, &mut Vec::new()).is_ok(), "{a:?} is legal");
+        }
     }
 }

@@ -70,7 +70,7 @@ impl Bot<RoboRally> for RrSearch {
 
 impl RrSearch {
     fn decide(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Action {
-        let started = Instant::now();
+        let started = self.stop.clock().now();
         // Card maps live for one decision: every state it looks at shares the game's board.
         self.maps = Maps::new();
         if let Some(a) = self.alone(game, seat, rng) {
@@ -89,11 +89,13 @@ impl RrSearch {
             let over_budget =
                 used + candidates.len() as u32 > self.simulations.max(candidates.len() as u32);
             // Stop before a round that would end past the time limit.
-            let over_time = self.time_limit.is_some_and(|t| started.elapsed() + round_time >= t);
+            let over_time = self
+                .time_limit
+                .is_some_and(|t| (self.stop.clock().now() - started) + round_time >= t);
             if rounds >= 1 && (over_budget || over_time) {
                 break;
             }
-            let round_started = Instant::now();
+            let round_started = self.stop.clock().now();
             let det = rng.next_u64();
             let draws = rng.next_u64();
             // Stopped in the middle of a round (a ceiling, a cancellation): only whole rounds
@@ -114,7 +116,7 @@ impl RrSearch {
             }
             used += candidates.len() as u32;
             rounds += 1;
-            round_time = round_started.elapsed();
+            round_time = self.stop.clock().now() - round_started;
         }
         let best = (0..candidates.len())
             .max_by(|&a, &b| total[a].total_cmp(&total[b]).then(b.cmp(&a)))
@@ -130,7 +132,7 @@ impl RrSearch {
     /// sampled next deals of the best next turn, and each of them followed by a power-down.
     /// `None` when not alone, not programming or holding options.
     pub fn alone(&mut self, game: &RoboRally, seat: Seat, rng: &mut Rng) -> Option<Action> {
-        let started = Instant::now();
+        let started = self.stop.clock().now();
         if !programming(game, seat) || game.robots().iter().any(|r| r.seat != seat && r.active()) {
             return None;
         }
@@ -200,7 +202,9 @@ impl RrSearch {
         for (tie, end, program) in ends {
             if !judged.is_empty()
                 && (self.stop.now()
-                    || self.time_limit.is_some_and(|t| started.elapsed() * 5 >= t * 4))
+                    || self
+                        .time_limit
+                        .is_some_and(|t| (self.stop.clock().now() - started) * 5 >= t * 4))
             {
                 break;
             }
