@@ -65,7 +65,7 @@ pub struct Stop {
 impl Stop {
     /// Stop at `deadline` (a hard ceiling on the decision's time).
     pub fn at(deadline: Instant) -> Stop {
-        Stop { deadline: Some(deadline), flags: Vec::new(), clock: Clock::default() }
+        Stop { deadline: Some(deadline), ..Stop::default() }
     }
     /// Also stop once `flag` is raised (cancellation: the game ended, the server stops).
     pub fn or_flag(mut self, flag: Arc<AtomicBool>) -> Stop {
@@ -117,6 +117,10 @@ impl Clock {
             None => Instant::now(),
             Some(s) => s.origin + s.step * s.reads.fetch_add(1, Ordering::Relaxed),
         }
+    }
+    /// The time passed since `earlier` (one read, like [`Instant::elapsed`]).
+    pub fn elapsed(&self, earlier: Instant) -> std::time::Duration {
+        self.now() - earlier
     }
     /// How often a stepping clock was read (0 for the system's clock).
     pub fn reads(&self) -> u32 {

@@ -145,7 +145,7 @@ impl SearchBot {
             if let Some(limit) = self.time_limit
                 && sim >= candidates.len() as u32
                 && sim % 16 == 0
-                && stop.clock().now() - started >= limit
+                && stop.clock().elapsed(started) >= limit
             {
                 break;
             }

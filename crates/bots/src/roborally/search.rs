@@ -91,7 +91,7 @@ impl RrSearch {
             // Stop before a round that would end past the time limit.
             let over_time = self
                 .time_limit
-                .is_some_and(|t| (self.stop.clock().now() - started) + round_time >= t);
+                .is_some_and(|t| self.stop.clock().elapsed(started) + round_time >= t);
             if rounds >= 1 && (over_budget || over_time) {
                 break;
             }
@@ -116,7 +116,7 @@ impl RrSearch {
             }
             used += candidates.len() as u32;
             rounds += 1;
-            round_time = self.stop.clock().now() - round_started;
+            round_time = self.stop.clock().elapsed(round_started);
         }
         let best = (0..candidates.len())
             .max_by(|&a, &b| total[a].total_cmp(&total[b]).then(b.cmp(&a)))
@@ -204,7 +204,7 @@ impl RrSearch {
                 && (self.stop.now()
                     || self
                         .time_limit
-                        .is_some_and(|t| (self.stop.clock().now() - started) * 5 >= t * 4))
+                        .is_some_and(|t| self.stop.clock().elapsed(started) * 5 >= t * 4))
             {
                 break;
             }
