@@ -1,5 +1,6 @@
 //! Several `serve` nodes on one PostgreSQL database (docs/deployment.md "Several nodes"): two
-//! in-process nodes on a fresh schema, with short leases. Skipped with a message when
+//! in-process nodes on a fresh schema, with short leases where a node dies or a lease is taken
+//! (`short_lease`; the others keep `serve`'s 10 s). Skipped with a message when
 //! `ROBODROME_TEST_PG` is not set (scripts/services start).
 //!
 //! A node "dies" here by [`server::cluster::Node::pause`]: it stops renewing its leases, as a
@@ -119,7 +120,7 @@ async fn act_once(
 /// its own view, and the spectator on B never saw a plot.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_moves_to_another_node_and_its_players_go_on() {
-    let Some((a, b, _)) = two_nodes("nodes::move", false, |_| {}).await else { return };
+    let Some((a, b, _)) = two_nodes("nodes::move", false, short_lease).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
     let id = joined_game(
@@ -235,7 +236,7 @@ async fn a_stale_owner_cannot_append() {
 
     // A game's task: its lease is taken from under it (as a node whose renewals were lost
     // in the network would find); its next action is refused and nothing is written.
-    let Some((a, b, _)) = two_nodes("nodes::fence2", false, |_| {}).await else { return };
+    let Some((a, b, _)) = two_nodes("nodes::fence2", false, short_lease).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
     let id = joined_game(
@@ -319,7 +320,7 @@ async fn a_stale_owner_cannot_write_clocks() {
 /// fresh timer (stored in `game_timers`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn timers_survive_a_takeover() {
-    let Some((a, b, _)) = two_nodes("nodes::timers", false, |_| {}).await else { return };
+    let Some((a, b, _)) = two_nodes("nodes::timers", false, short_lease).await else { return };
     let ann = guest(a.addr, "Ann").await;
     let bob = guest(a.addr, "Bob").await;
     const TIMER_MS: u64 = 3000;

@@ -143,8 +143,16 @@ pub async fn joined_game(addr: SocketAddr, token: &str, other: &str, body: Value
     id
 }
 
-/// The lease of the several-node tests: a dead node's games move within about 1.25 s.
+/// The lease of the several-node tests where a node dies or a lease is taken ([`short_lease`]):
+/// a dead node's games move within about 1.25 s.
 pub const NODE_LEASE_MS: u64 = 1000;
+
+/// A `tweak` for [`two_nodes`]: the short lease [`NODE_LEASE_MS`], for the tests where a node
+/// dies or a lease is taken. The others keep `serve`'s lease (10 s), so that a renewal held up
+/// on a busy machine cannot move a game to the other node while they look.
+pub fn short_lease(c: &mut Config) {
+    c.cluster.as_mut().expect("a node's config").lease_ms = NODE_LEASE_MS;
+}
 
 /// The Redis of the several-node tests (`scripts/services start` prints it), if set.
 pub fn test_redis() -> Option<String> {
@@ -181,7 +189,7 @@ impl Nodes {
         Some(Nodes { url, schema, redis })
     }
 
-    /// A node named `name` (lease [`NODE_LEASE_MS`], quotas off, then `tweak`), subscribed to
+    /// A node named `name` (`serve`'s lease, quotas off, then `tweak`), subscribed to
     /// Redis (waited for) when the test has it.
     pub async fn node(&self, name: &str, tweak: impl FnOnce(&mut Config)) -> Server {
         let pg = server::store_pg::PgStore::open_in(&self.url, Some(&self.schema))
@@ -194,7 +202,6 @@ impl Nodes {
             web: None,
             cluster: Some(server::cluster::ClusterConfig {
                 node: name.into(),
-                lease_ms: NODE_LEASE_MS,
                 ..Default::default()
             }),
             redis: self.redis.clone(),
